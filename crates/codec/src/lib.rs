@@ -1,0 +1,52 @@
+//! Strict UTF-8 by the rules of RFC 3629 and Unicode Table 3-7.
+//!
+//! * [`from_utf8`] validates, agreeing with [`core::str::from_utf8`] on every
+//!   input, through a SIMD fast path (simdutf8).
+//! * [`subparts`] yields every ill-formed *maximal subpart* (Unicode 3.9) with
+//!   its byte offset, length and [`ErrorKind`]; valid stretches between errors
+//!   are skipped at validation speed. [`Utf8Chunks`] pairs each valid stretch
+//!   with the error that ends it, as `core::str::Utf8Chunks` does.
+//! * [`Utf8Decoder`] does the same over input that arrives in chunks of any
+//!   size, with absolute offsets.
+//! * With the `alloc` feature, [`decode_lossy`] replaces each maximal subpart
+//!   with one U+FFFD (equal to `String::from_utf8_lossy`), and [`LossyMap`]
+//!   maps offsets between the input and the lossy output.
+//! * [`encode_utf8`] encodes a scalar value, refusing surrogates and values
+//!   above U+10FFFF.
+//! * [`interpret`] says what an ill-formed sequence would have meant
+//!   (an overlong form, a CESU-8 pair, an RFC 2279 5- or 6-byte form). It is
+//!   for messages only: nothing in this crate ever decodes such a sequence.
+//! * [`Signature`] recognises the UTF-8, UTF-16 and UTF-32 byte-order marks.
+//!
+//! The crate does no I/O, never panics, and allocates only in the functions
+//! that return owned values.
+#![no_std]
+#![deny(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod encode;
+mod error;
+mod interpret;
+#[cfg(feature = "alloc")]
+mod lossy;
+mod scalar;
+mod signature;
+mod stream;
+mod subparts;
+mod validate;
+
+pub use encode::{EncodeError, EncodedScalar, encode_utf8};
+pub use error::{ErrorKind, Subpart, Utf8Error};
+pub use interpret::{Interpretation, interpret};
+#[cfg(feature = "alloc")]
+pub use lossy::{LossyMap, decode_lossy};
+pub use signature::Signature;
+pub use stream::{Event, Utf8Decoder};
+pub use subparts::{Subparts, Utf8Chunk, Utf8Chunks, subparts};
+pub use validate::{from_utf8, is_valid};
+
+/// U+FFFD REPLACEMENT CHARACTER, the one character every maximal subpart
+/// becomes in lossy output.
+pub const REPLACEMENT_CHARACTER: char = '\u{FFFD}';

@@ -1,0 +1,89 @@
+use crate::scalar::{Step, scan_window, step};
+use crate::{Subpart, Utf8Error};
+
+/// How many bytes after an error are stepped through one at a time before
+/// handing the rest to the SIMD validator. Errors cluster (mojibake, binary
+/// data), and starting the SIMD path costs more than stepping a few bytes.
+const SCALAR_WINDOW: usize = 64;
+
+/// Validates `bytes` as UTF-8, exactly as [`core::str::from_utf8`] does, but
+/// through a SIMD fast path, and with the error's [`crate::ErrorKind`].
+///
+/// ```
+/// let err = utf8lint_codec::from_utf8(b"a\xC0\xAE").unwrap_err();
+/// assert_eq!(err.valid_up_to(), 1);
+/// assert_eq!(err.error_len(), Some(1));
+/// assert_eq!(err.kind(), utf8lint_codec::ErrorKind::InvalidLeadByte);
+/// ```
+pub fn from_utf8(bytes: &[u8]) -> Result<&str, Utf8Error> {
+    if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
+        return Ok(text);
+    }
+    match next_error(bytes, 0) {
+        Some(sub) => Err(Utf8Error {
+            valid_up_to: sub.offset,
+            error_len: if sub.end() == bytes.len() && sub.kind == crate::ErrorKind::Truncated {
+                None
+            } else {
+                Some(sub.len)
+            },
+            kind: sub.kind,
+        }),
+        // Unreachable if simdutf8 and Table 3-7 agree; core decides if not.
+        None => core::str::from_utf8(bytes).map_err(|e| Utf8Error {
+            valid_up_to: e.valid_up_to(),
+            error_len: e.error_len().map(|l| l as u8),
+            kind: crate::ErrorKind::Truncated,
+        }),
+    }
+}
+
+/// Whether `bytes` is well-formed UTF-8 (the SIMD fast path, nothing more).
+pub fn is_valid(bytes: &[u8]) -> bool {
+    simdutf8::basic::from_utf8(bytes).is_ok()
+}
+
+/// The first maximal subpart at or after `from`, which must be a character
+/// boundary (or an offset just after a previous subpart).
+#[inline]
+pub(crate) fn next_error(bytes: &[u8], from: usize) -> Option<Subpart> {
+    let resume = match scan_window(bytes, from, SCALAR_WINDOW) {
+        Err((offset, kind, len)) => return Some(Subpart { offset, len, kind }),
+        Ok(resume) => resume,
+    };
+    let rest = bytes.get(resume..).filter(|rest| !rest.is_empty())?;
+    let err = simdutf8::compat::from_utf8(rest).err()?;
+    let at = resume + err.valid_up_to();
+    match bytes.get(at..).map(step) {
+        Some(Step::Invalid(kind, len)) => Some(Subpart {
+            offset: at,
+            len,
+            kind,
+        }),
+        // simdutf8 and Table 3-7 disagree: trust the table, slowly.
+        _ => scan_window(bytes, at, usize::MAX)
+            .err()
+            .map(|(offset, kind, len)| Subpart { offset, len, kind }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agrees_with_core_on_error_len_at_end_of_input() {
+        for bytes in [
+            &b"\xE0"[..],
+            b"\xE0\xA0",
+            b"\xE0\x80",
+            b"\xF4\x8F\xBF",
+            b"ok\xF0\x90\x80",
+        ] {
+            let ours = from_utf8(bytes).unwrap_err();
+            let core = core::str::from_utf8(bytes).unwrap_err();
+            assert_eq!(ours.valid_up_to(), core.valid_up_to(), "{bytes:02X?}");
+            assert_eq!(ours.error_len(), core.error_len(), "{bytes:02X?}");
+        }
+    }
+}
