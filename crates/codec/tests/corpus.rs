@@ -58,7 +58,7 @@ fn field<'a>(item: &'a Value, name: &str) -> &'a str {
 
 fn unhex(hex: &str) -> Vec<u8> {
     let digits: Vec<u8> = hex.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    assert!(digits.len() % 2 == 0, "odd hex string {hex:?}");
+    assert!(digits.len().is_multiple_of(2), "odd hex string {hex:?}");
     digits
         .chunks(2)
         .map(|pair| {
