@@ -1,0 +1,217 @@
+//! Fixes as byte edits (the input may not be UTF-8), with ruff's three
+//! applicabilities.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// How safe it is to apply a fix without a person looking at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Applicability {
+    /// Shown as `help:`, never applied.
+    DisplayOnly,
+    /// Applied only with `--unsafe-fixes`: it may change meaning or lose
+    /// information (replacing bytes with U+FFFD, transcoding).
+    Unsafe,
+    /// Applied by `--fix`: the result means what the author meant.
+    Safe,
+}
+
+impl Applicability {
+    /// `safe`, `unsafe` or `display-only`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Applicability::DisplayOnly => "display-only",
+            Applicability::Unsafe => "unsafe",
+            Applicability::Safe => "safe",
+        }
+    }
+}
+
+/// Replace the bytes in `range` with `replacement`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Edit {
+    range: Range<usize>,
+    replacement: Box<[u8]>,
+}
+
+impl Edit {
+    /// An edit replacing `range` with `replacement`.
+    pub fn replace(range: Range<usize>, replacement: impl Into<Box<[u8]>>) -> Edit {
+        Edit {
+            range,
+            replacement: replacement.into(),
+        }
+    }
+
+    /// An edit deleting `range`.
+    pub fn delete(range: Range<usize>) -> Edit {
+        Edit::replace(range, Box::<[u8]>::default())
+    }
+
+    /// An edit inserting `bytes` at `offset`.
+    pub fn insert(offset: usize, bytes: impl Into<Box<[u8]>>) -> Edit {
+        Edit::replace(offset..offset, bytes)
+    }
+
+    /// The byte range replaced.
+    pub fn range(&self) -> Range<usize> {
+        self.range.clone()
+    }
+
+    /// The bytes put in its place.
+    pub fn replacement(&self) -> &[u8] {
+        &self.replacement
+    }
+}
+
+/// A set of edits that together repair one finding.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    edits: Vec<Edit>,
+    applicability: Applicability,
+    title: Cow<'static, str>,
+}
+
+impl Fix {
+    /// A fix of `edits`, which are sorted here; overlapping edits keep the
+    /// first of each overlapping pair.
+    pub fn new(
+        applicability: Applicability,
+        title: impl Into<Cow<'static, str>>,
+        mut edits: Vec<Edit>,
+    ) -> Fix {
+        edits.sort_by_key(|e| (e.range.start, e.range.end));
+        let mut kept: Vec<Edit> = Vec::with_capacity(edits.len());
+        for edit in edits {
+            let overlaps = kept.last().is_some_and(|prev| {
+                edit.range.start < prev.range.end
+                    || (edit.range.start == prev.range.start && edit.range.is_empty())
+            });
+            if !overlaps {
+                kept.push(edit);
+            }
+        }
+        Fix {
+            edits: kept,
+            applicability,
+            title: title.into(),
+        }
+    }
+
+    /// A safe fix.
+    pub fn safe(title: impl Into<Cow<'static, str>>, edits: Vec<Edit>) -> Fix {
+        Fix::new(Applicability::Safe, title, edits)
+    }
+
+    /// An unsafe fix.
+    pub fn unsafe_(title: impl Into<Cow<'static, str>>, edits: Vec<Edit>) -> Fix {
+        Fix::new(Applicability::Unsafe, title, edits)
+    }
+
+    /// The edits, sorted, never overlapping.
+    pub fn edits(&self) -> &[Edit] {
+        &self.edits
+    }
+
+    /// How safe the fix is.
+    pub fn applicability(&self) -> Applicability {
+        self.applicability
+    }
+
+    /// What the fix does, in a phrase ("remove the byte-order mark").
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The bytes the fix touches, from its first edit to its last.
+    pub fn range(&self) -> Range<usize> {
+        let start = self.edits.first().map_or(0, |e| e.range.start);
+        let end = self.edits.last().map_or(0, |e| e.range.end);
+        start..end
+    }
+}
+
+/// The result of [`apply_fixes`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The new content.
+    pub bytes: Vec<u8>,
+    /// Indices (into the input order) of the fixes applied.
+    pub applied: Vec<usize>,
+    /// Indices of the fixes skipped because they overlap one applied before.
+    pub skipped: Vec<usize>,
+}
+
+/// Applies `fixes` to `bytes`. A fix whose edits overlap an earlier applied
+/// fix's (by position) is skipped whole, never half-applied; edits outside
+/// the input are skipped likewise.
+pub fn apply_fixes<'a>(bytes: &[u8], fixes: impl IntoIterator<Item = &'a Fix>) -> Applied {
+    let mut order: Vec<(usize, &Fix)> = fixes.into_iter().enumerate().collect();
+    order.sort_by_key(|(i, fix)| (fix.range().start, fix.range().end, *i));
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    let mut cursor = 0usize;
+    let mut applied = Vec::new();
+    let mut skipped = Vec::new();
+    for (index, fix) in order {
+        let fits = fix.edits.first().is_none_or(|first| first.range.start >= cursor)
+            && fix.edits.iter().all(|e| e.range.start <= e.range.end && e.range.end <= bytes.len());
+        // An insertion at the same point as the end of an earlier edit is
+        // fine, but two insertions at one point would be ambiguous.
+        let double_insert = applied.last().is_some_and(|_| {
+            fix.edits.first().is_some_and(|e| e.range.is_empty() && e.range.start < cursor)
+        });
+        if !fits || double_insert || fix.edits.is_empty() {
+            skipped.push(index);
+            continue;
+        }
+        for edit in &fix.edits {
+            out.extend_from_slice(&bytes[cursor..edit.range.start]);
+            out.extend_from_slice(&edit.replacement);
+            cursor = edit.range.end;
+        }
+        applied.push(index);
+    }
+    out.extend_from_slice(&bytes[cursor.min(bytes.len())..]);
+    applied.sort_unstable();
+    skipped.sort_unstable();
+    Applied {
+        bytes: out,
+        applied,
+        skipped,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_are_sorted_and_overlaps_dropped() {
+        let fix = Fix::safe(
+            "t",
+            vec![Edit::delete(5..7), Edit::delete(0..2), Edit::delete(1..3)],
+        );
+        let ranges: Vec<_> = fix.edits().iter().map(Edit::range).collect();
+        assert_eq!(ranges, [0..2, 5..7]);
+    }
+
+    #[test]
+    fn overlapping_fixes_apply_first_only() {
+        let bytes = b"abcdef";
+        let a = Fix::safe("a", vec![Edit::replace(1..3, *b"X")]);
+        let b = Fix::safe("b", vec![Edit::replace(2..4, *b"Y")]);
+        let c = Fix::safe("c", vec![Edit::insert(6, *b"!")]);
+        let out = apply_fixes(bytes, [&a, &b, &c]);
+        assert_eq!(out.bytes, b"aXdef!");
+        assert_eq!(out.applied, [0, 2]);
+        assert_eq!(out.skipped, [1]);
+    }
+
+    #[test]
+    fn out_of_range_edit_is_skipped_not_a_panic() {
+        let fix = Fix::safe("x", vec![Edit::delete(3..10)]);
+        let out = apply_fixes(b"abc", [&fix]);
+        assert_eq!(out.bytes, b"abc");
+        assert_eq!(out.skipped, [0]);
+    }
+}

@@ -1,0 +1,83 @@
+//! utf8lint's rules. Bytes, a path and a [`Policy`] go in; [`Diagnostic`]s
+//! with byte spans into the original bytes, explanations and fixes come out.
+//!
+//! The crate does no I/O and knows nothing of the language server protocol:
+//! the CLI and the language server both call [`check`] and nothing else to
+//! decide what is wrong.
+#![deny(missing_docs)]
+
+mod diagnostic;
+mod fix;
+mod level;
+mod locate;
+mod policy;
+mod render;
+mod rules;
+mod text;
+
+mod scan;
+
+pub use diagnostic::Diagnostic;
+pub use fix::{Applicability, Applied, Edit, Fix, apply_fixes};
+pub use level::{Level, LintLevels};
+pub use locate::{Locator, Position};
+pub use policy::{
+    BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, Policy, PolicySource, builtin_bom_rule,
+};
+pub use render::{RenderOptions, render_concise, render_human};
+pub use rules::Rule;
+pub use rules::non_utf8_path::check_path;
+pub use rules::not_utf8::{BINARY_SNIFF_BYTES, Sniff, Wide, WideForm, sniff};
+pub use text::{describe_code_point, escape_bytes, escape_lossless};
+
+use std::path::Path;
+
+/// Checks one file's bytes under `policy`. `path` picks the built-in BOM
+/// rule when the policy has none (JSON, `.php`, ...); it is never opened.
+///
+/// One pass over the bytes finds every ill-formed sequence and every U+FEFF;
+/// the whole-file rules then decide from what it found. Diagnostics come out
+/// in byte order, at most `policy.max_per_rule` per rule, then one summary.
+pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
+    if matches!(policy.charset, Charset::Other { .. }) {
+        // The project says this file is not meant to be UTF-8.
+        return Vec::new();
+    }
+    let levels = &policy.levels;
+    let not_utf8 = levels.get(Rule::NotUtf8);
+    if not_utf8 != Level::Allow {
+        if let Sniff::Wide(wide) = sniff(bytes) {
+            return vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)];
+        }
+    }
+    let scan = scan::scan(bytes, policy);
+    if not_utf8 != Level::Allow {
+        if let Some(d) = rules::not_utf8::legacy_diagnostic(
+            bytes,
+            scan.error_count,
+            &scan.first_errors,
+            not_utf8,
+        ) {
+            return vec![d];
+        }
+    }
+    let mut out = scan.diagnostics;
+    let rule = policy.bom_rule(path, bytes);
+    if let Some(d) = rules::bom::check(
+        bytes,
+        &rule,
+        levels.get(Rule::ForbiddenBom),
+        levels.get(Rule::MissingBom),
+        scan.error_count == 0,
+    ) {
+        out.insert(0, d);
+    }
+    out.sort_by_key(|d| (d.span.start, d.rule));
+    out.extend(scan.summaries);
+    out
+}
+
+/// The highest level among `diagnostics` (for exit codes).
+pub fn worst_level(diagnostics: &[Diagnostic]) -> Option<Level> {
+    diagnostics.iter().map(|d| d.level).max()
+}

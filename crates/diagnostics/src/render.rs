@@ -1,0 +1,208 @@
+//! The human format (rustc's, through annotate-snippets) and the concise
+//! one-line format.
+
+use std::ops::Range;
+
+use annotate_snippets::{AnnotationKind, Group, Level as SnippetLevel, Origin, Renderer, Snippet};
+use utf8lint_codec::{LossyMap, decode_lossy};
+
+use crate::locate::Position;
+use crate::{Applicability, Diagnostic, Level, Locator, Rule};
+
+/// How the human format looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// ANSI colours.
+    pub color: bool,
+    /// Lines are cut around the span to fit this many columns.
+    pub term_width: usize,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            color: false,
+            term_width: 100,
+        }
+    }
+}
+
+/// At most this many bytes of a line go to the renderer on either side of
+/// the span; annotate-snippets then trims to the terminal width.
+const CONTEXT_BYTES: usize = 2048;
+
+/// U+FEFF has no glyph: the shown line has this in its place. Both are three
+/// bytes in UTF-8, so spans need no adjusting.
+const VISIBLE_FEFF: char = '◌';
+
+/// Renders one diagnostic in rustc's format: `error[U001]: message`,
+/// `--> path:line:col`, the line shown lossily with the span under it, then
+/// `= note:` and `= help:` lines. Never panics, whatever the bytes.
+pub fn render_human(
+    d: &Diagnostic,
+    bytes: &[u8],
+    path: &str,
+    locator: &mut Locator<'_>,
+    options: &RenderOptions,
+) -> String {
+    let level = snippet_level(d.level);
+    let pos = locator.locate(d.span.start);
+    let mut group = Group::with_title(level.primary_title(d.message.as_str()).id(d.rule.code()));
+    let mut elements: Vec<Element> = Vec::new();
+    if d.rule == Rule::NonUtf8Path {
+        elements.push(Element::Origin(Origin::path(path.to_owned())));
+    } else {
+        let shown = shown_line(bytes, &d.span, &pos);
+        let label = if d.label.is_empty() { None } else { Some(d.label.clone()) };
+        if shown.cut_before {
+            // The renderer would count columns from the cut; say where the
+            // span really is, then show the window.
+            elements.push(Element::Origin(
+                Origin::path(path.to_owned())
+                    .line(pos.line)
+                    .char_column(pos.column),
+            ));
+            elements.push(Element::Snippet(shown.text, None, pos.line, shown.span, label));
+        } else {
+            elements.push(Element::Snippet(
+                shown.text,
+                Some(path.to_owned()),
+                pos.line,
+                shown.span,
+                label,
+            ));
+        }
+    }
+    let mut related = Vec::new();
+    for range in d.related.iter().take(4) {
+        let p = locator.locate(range.start);
+        let raw = bytes.get(range.clone()).unwrap_or_default();
+        related.push(format!(
+            "also at {}:{}: `{}`",
+            p.line,
+            p.column,
+            crate::escape_bytes(raw, 4)
+        ));
+    }
+    for note in d.notes.iter().chain(related.iter()) {
+        elements.push(Element::Note(note.clone()));
+    }
+    for help in &d.help {
+        elements.push(Element::Help(help.clone()));
+    }
+    if let Some(fix) = &d.fix {
+        let how = match fix.applicability() {
+            Applicability::Safe => " (safe fix: `utf8lint check --fix`)",
+            Applicability::Unsafe => " (unsafe fix: `utf8lint check --fix --unsafe-fixes`)",
+            Applicability::DisplayOnly => "",
+        };
+        elements.push(Element::Help(format!("{}{how}", fix.title())));
+    }
+    for element in &elements {
+        group = match element {
+            Element::Origin(origin) => group.element(origin.clone()),
+            Element::Snippet(text, snippet_path, line, span, label) => {
+                let annotation = AnnotationKind::Primary.span(span.clone());
+                let annotation = match label {
+                    Some(label) => annotation.label(label.as_str()),
+                    None => annotation,
+                };
+                let snippet = Snippet::source(text.as_str())
+                    .line_start(*line)
+                    .annotation(annotation);
+                let snippet = match snippet_path {
+                    Some(p) => snippet.path(p.as_str()),
+                    None => snippet,
+                };
+                group.element(snippet)
+            }
+            Element::Note(text) => group.element(SnippetLevel::NOTE.message(text.as_str())),
+            Element::Help(text) => group.element(SnippetLevel::HELP.message(text.as_str())),
+        };
+    }
+    let report: [Group<'_>; 1] = [group];
+    let renderer = if options.color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    }
+    .term_width(options.term_width);
+    renderer.render(&report)
+}
+
+enum Element {
+    Origin(Origin<'static>),
+    /// Source text, its path (None when cut), first line, span, label.
+    Snippet(String, Option<String>, usize, Range<usize>, Option<String>),
+    Note(String),
+    Help(String),
+}
+
+fn snippet_level(level: Level) -> SnippetLevel<'static> {
+    match level {
+        Level::Deny => SnippetLevel::ERROR,
+        Level::Warn => SnippetLevel::WARNING,
+        Level::Allow => SnippetLevel::NOTE,
+    }
+}
+
+struct Shown {
+    text: String,
+    span: Range<usize>,
+    /// The line was cut before the span, so columns in `text` are not the
+    /// line's columns.
+    cut_before: bool,
+}
+
+/// The span's line (or a window of it around the span), decoded lossily,
+/// with invisible U+FEFF made visible, and the span moved to match.
+fn shown_line(bytes: &[u8], span: &Range<usize>, pos: &Position) -> Shown {
+    let span_start = span.start.min(bytes.len());
+    let span_end = span.end.clamp(span_start, pos.line_end.max(span_start));
+    let mut start = pos.line_start.max(span_start.saturating_sub(CONTEXT_BYTES));
+    let mut end = pos.line_end.min(span_end.saturating_add(CONTEXT_BYTES));
+    // Never cut a character in two: move off continuation bytes.
+    for _ in 0..3 {
+        if start > pos.line_start && bytes.get(start).is_some_and(|b| b & 0xC0 == 0x80) {
+            start -= 1;
+        }
+        if end < pos.line_end && bytes.get(end).is_some_and(|b| b & 0xC0 == 0x80) {
+            end += 1;
+        }
+    }
+    let window = bytes.get(start..end).unwrap_or_default();
+    let map = LossyMap::new(window);
+    let mut text = String::new();
+    if start > pos.line_start {
+        text.push('…');
+    }
+    let lead = text.len();
+    text.push_str(&decode_lossy(window).replace('\u{FEFF}', &VISIBLE_FEFF.to_string()));
+    // The line break itself is never shown; a CR before it neither.
+    if text.ends_with('\r') {
+        text.pop();
+    }
+    let s = lead + map.to_lossy(span_start - start);
+    let e = lead + map.to_lossy(span_end.min(end) - start);
+    let e = e.min(text.len()).max(s.min(text.len()));
+    if end < pos.line_end {
+        text.push('…');
+    }
+    Shown {
+        span: s.min(text.len())..e,
+        text,
+        cut_before: start > pos.line_start,
+    }
+}
+
+/// One line: `path:line:col: error[U001] message`.
+pub fn render_concise(d: &Diagnostic, path: &str, pos: &Position) -> String {
+    format!(
+        "{path}:{}:{}: {}[{}] {}",
+        pos.line,
+        pos.column,
+        d.level.report_name(),
+        d.rule.code(),
+        d.message
+    )
+}

@@ -1,0 +1,90 @@
+//! U003 `forbidden_bom` and U004 `missing_bom`: the leading byte-order mark
+//! against the policy, with the policy's source in the message.
+
+use crate::{BomPolicy, BomRule, Diagnostic, Edit, Fix, Level, PolicySource, Rule};
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The BOM finding for a file, if any. `valid` says whether the whole file
+/// is well-formed UTF-8 (then stripping or adding the mark is safe).
+pub(crate) fn check(
+    bytes: &[u8],
+    rule: &BomRule,
+    forbidden_level: Level,
+    missing_level: Level,
+    valid: bool,
+) -> Option<Diagnostic> {
+    let has_bom = bytes.starts_with(BOM);
+    match rule.policy {
+        BomPolicy::Forbid if has_bom && forbidden_level != Level::Allow => {
+            let message = match &rule.source {
+                PolicySource::Builtin { why, .. } => (*why).to_string(),
+                PolicySource::Config { key, .. } => {
+                    format!("utf8lint.toml forbids a byte-order mark for `{key}`")
+                }
+                PolicySource::EditorConfig { value, .. } => {
+                    format!("`.editorconfig` says charset = {value}, which means no byte-order mark")
+                }
+                PolicySource::CommandLine { flag } => {
+                    format!("a byte-order mark is forbidden here (`{flag}`)")
+                }
+            };
+            let title = "remove the byte-order mark (the file gets 3 bytes shorter: its size, checksums and signatures change)";
+            let fix = Fix::new(
+                if valid {
+                    crate::Applicability::Safe
+                } else {
+                    crate::Applicability::Unsafe
+                },
+                title,
+                vec![Edit::delete(0..BOM.len())],
+            );
+            let mut d = Diagnostic::new(Rule::ForbiddenBom, forbidden_level, 0..BOM.len(), message)
+                .with_label("`\\xEF\\xBB\\xBF` byte-order mark")
+                .with_note(format!("policy: {}", rule.source.describe()))
+                .with_fix(fix);
+            if let PolicySource::Builtin { format, .. } = rule.source {
+                if format == "JSON" {
+                    d.notes.push(
+                        "RFC 8259 section 8.1: implementations MUST NOT add a byte order mark to JSON text"
+                            .into(),
+                    );
+                }
+            }
+            d.policy_source = Some(rule.source.clone());
+            Some(d)
+        }
+        BomPolicy::Require if !has_bom && missing_level != Level::Allow => {
+            let message = match &rule.source {
+                PolicySource::EditorConfig { value, .. } => {
+                    format!("`.editorconfig` says charset = {value}, but the file has no byte-order mark")
+                }
+                PolicySource::Config { key, .. } => {
+                    format!("utf8lint.toml requires a byte-order mark for `{key}`, but the file has none")
+                }
+                PolicySource::Builtin { format, .. } => {
+                    format!("{format} requires a byte-order mark, but the file has none")
+                }
+                PolicySource::CommandLine { flag } => {
+                    format!("a byte-order mark is required here (`{flag}`), but the file has none")
+                }
+            };
+            let fix = Fix::new(
+                if valid {
+                    crate::Applicability::Safe
+                } else {
+                    crate::Applicability::Unsafe
+                },
+                "add the byte-order mark `\\xEF\\xBB\\xBF` (the file gets 3 bytes longer)",
+                vec![Edit::insert(0, BOM)],
+            );
+            let mut d = Diagnostic::new(Rule::MissingBom, missing_level, 0..0, message)
+                .with_label("no byte-order mark here")
+                .with_note(format!("policy: {}", rule.source.describe()))
+                .with_fix(fix);
+            d.policy_source = Some(rule.source.clone());
+            Some(d)
+        }
+        _ => None,
+    }
+}

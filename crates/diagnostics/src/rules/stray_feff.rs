@@ -1,0 +1,56 @@
+//! U002 `stray_feff`: U+FEFF anywhere after the first byte. At the start of
+//! a line it is the seam of two files concatenated with their signatures.
+
+use crate::{Diagnostic, Edit, Fix, Level, Rule};
+
+const FEFF: &[u8] = "\u{FEFF}".as_bytes();
+const WORD_JOINER: &[u8] = "\u{2060}".as_bytes();
+
+/// The diagnostic for the U+FEFF at `offset` (never 0: that is the BOM).
+pub(crate) fn diagnostic(bytes: &[u8], offset: usize, level: Level) -> Diagnostic {
+    let span = offset..offset + FEFF.len();
+    let before = char_before(bytes, offset);
+    let after = char_after(bytes, span.end);
+    let at_line_start = matches!(bytes.get(offset.wrapping_sub(1)), Some(b'\n' | b'\r'));
+    let in_word = before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric);
+    let label = "`\\xEF\\xBB\\xBF` U+FEFF (invisible)";
+    if at_line_start {
+        Diagnostic::new(
+            Rule::StrayFeff,
+            level,
+            span.clone(),
+            "byte-order mark at the start of a line, not of the file",
+        )
+        .with_label(label)
+        .with_note("this is the seam where two files were concatenated: the second one kept its byte-order mark")
+        .with_note("RFC 3629 section 6: after the start of a stream U+FEFF is a ZERO WIDTH NO-BREAK SPACE, never a signature")
+        .with_fix(Fix::safe("delete the stray U+FEFF", vec![Edit::delete(span)]))
+    } else if in_word {
+        Diagnostic::new(Rule::StrayFeff, level, span.clone(), "U+FEFF used as a word joiner")
+            .with_label(label)
+            .with_note("U+FEFF as ZERO WIDTH NO-BREAK SPACE is deprecated; U+2060 WORD JOINER is the character for joining words")
+            .with_help("or delete it, if no joining was meant")
+            .with_fix(Fix::unsafe_(
+                "replace U+FEFF with U+2060 WORD JOINER",
+                vec![Edit::replace(span, WORD_JOINER)],
+            ))
+    } else {
+        Diagnostic::new(Rule::StrayFeff, level, span.clone(), "stray U+FEFF ZERO WIDTH NO-BREAK SPACE")
+            .with_label(label)
+            .with_note("an invisible character, almost always a byte-order mark left behind when text was pasted or files joined")
+            .with_fix(Fix::unsafe_("delete the stray U+FEFF", vec![Edit::delete(span)]))
+    }
+}
+
+fn char_before(bytes: &[u8], offset: usize) -> Option<char> {
+    (1..=4).filter_map(|n| {
+        let start = offset.checked_sub(n)?;
+        std::str::from_utf8(bytes.get(start..offset)?).ok()?.chars().next()
+    })
+    .next()
+}
+
+fn char_after(bytes: &[u8], offset: usize) -> Option<char> {
+    let tail = bytes.get(offset..offset.saturating_add(4).min(bytes.len()))?;
+    utf8lint_codec::Utf8Chunks::new(tail).next()?.valid().chars().next()
+}

@@ -1,0 +1,194 @@
+//! The one pass over a file's bytes: every maximal subpart (grouped into
+//! runs for U001) and every U+FEFF (U002), block by block so that the FEFF
+//! search reads bytes the validator has just brought into cache.
+
+use std::ops::Range;
+
+use memchr::memmem;
+use utf8lint_codec::{Event, Subpart, Utf8Decoder};
+
+use crate::rules::{invalid_utf8, stray_feff};
+use crate::{Diagnostic, Level, Policy, Rule};
+
+/// Bytes per block: small enough to stay in L2 between the two searches.
+const BLOCK: usize = 128 * 1024;
+
+/// How many of the first subparts are kept for `not_utf8`'s message.
+const FIRST_ERRORS: usize = 6;
+
+const FEFF: &[u8] = "\u{FEFF}".as_bytes();
+
+pub(crate) struct Scan {
+    /// U001 and U002 diagnostics, capped.
+    pub diagnostics: Vec<Diagnostic>,
+    /// One summary per rule that went over the cap.
+    pub summaries: Vec<Diagnostic>,
+    /// All maximal subparts in the file.
+    pub error_count: usize,
+    /// The first few of them.
+    pub first_errors: Vec<Subpart>,
+}
+
+/// Keeps at most `max` diagnostics of one rule and counts what it drops.
+struct Capped {
+    rule: Rule,
+    level: Level,
+    max: usize,
+    kept: Vec<Diagnostic>,
+    hidden: usize,
+    hidden_units: usize,
+    first_hidden: Option<Range<usize>>,
+}
+
+impl Capped {
+    fn new(rule: Rule, level: Level, max: usize) -> Self {
+        Capped {
+            rule,
+            level,
+            max,
+            kept: Vec::new(),
+            hidden: 0,
+            hidden_units: 0,
+            first_hidden: None,
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.max != 0 && self.kept.len() >= self.max
+    }
+
+    /// Notes something not shown: `units` subparts or occurrences at `span`.
+    fn hide(&mut self, span: Range<usize>, diagnostics: usize, units: usize) {
+        self.hidden += diagnostics;
+        self.hidden_units += units;
+        self.first_hidden.get_or_insert(span);
+    }
+
+    fn summary(&self) -> Option<Diagnostic> {
+        if self.hidden_units == 0 {
+            return None;
+        }
+        let span = self.first_hidden.clone().unwrap_or(0..0);
+        let what = match self.rule {
+            Rule::InvalidUtf8 => format!(
+                "{} more ill-formed sequence{} in this file not shown",
+                self.hidden_units,
+                if self.hidden_units == 1 { "" } else { "s" }
+            ),
+            _ => format!(
+                "{} more `{}` finding{} in this file not shown",
+                self.hidden_units,
+                self.rule.name(),
+                if self.hidden_units == 1 { "" } else { "s" }
+            ),
+        };
+        Some(
+            Diagnostic::new(self.rule, self.level, span, what)
+                .with_label("the first one not shown")
+                .with_note(format!(
+                    "at most {} `{}` findings are shown per file; `--max-per-file 0` shows them all",
+                    self.max,
+                    self.rule.name()
+                )),
+        )
+    }
+}
+
+struct Runs<'a> {
+    bytes: &'a [u8],
+    run: Vec<Subpart>,
+    out: Capped,
+    error_count: usize,
+    first_errors: Vec<Subpart>,
+}
+
+impl Runs<'_> {
+    fn push(&mut self, sub: Subpart) {
+        self.error_count += 1;
+        if self.first_errors.len() < FIRST_ERRORS {
+            self.first_errors.push(sub);
+        }
+        if self.out.level == Level::Allow {
+            return;
+        }
+        let adjacent = self.run.last().is_some_and(|last| last.end() == sub.offset);
+        if !adjacent || self.run.len() >= invalid_utf8::MAX_SUBPARTS_PER_RUN {
+            self.flush();
+        }
+        self.run.push(sub);
+    }
+
+    fn flush(&mut self) {
+        if self.run.is_empty() {
+            return;
+        }
+        if self.out.full() {
+            let span = self.run[0].offset..self.run[self.run.len() - 1].end();
+            let units = self.run.len();
+            self.out.hide(span, 1, units);
+        } else {
+            let before = self.out.kept.len();
+            invalid_utf8::run_diagnostics(self.bytes, &self.run, self.out.level, &mut self.out.kept);
+            // A run may produce several diagnostics; trim back to the cap.
+            if self.out.max != 0 && self.out.kept.len() > self.out.max {
+                let extra: Vec<Diagnostic> = self.out.kept.drain(self.out.max.max(before)..).collect();
+                for d in extra {
+                    let units = d.subparts.len();
+                    self.out.hide(d.span.clone(), 1, units);
+                }
+            }
+        }
+        self.run.clear();
+    }
+}
+
+pub(crate) fn scan(bytes: &[u8], policy: &Policy) -> Scan {
+    let max = policy.max_per_rule;
+    let feff_level = policy.levels.get(Rule::StrayFeff);
+    let mut runs = Runs {
+        bytes,
+        run: Vec::new(),
+        out: Capped::new(Rule::InvalidUtf8, policy.levels.get(Rule::InvalidUtf8), max),
+        error_count: 0,
+        first_errors: Vec::new(),
+    };
+    let mut feffs = Capped::new(Rule::StrayFeff, feff_level, max);
+    let finder = memmem::Finder::new(FEFF);
+    let mut decoder = Utf8Decoder::new();
+    let mut start = 0;
+    for block in bytes.chunks(BLOCK) {
+        let end = start + block.len();
+        decoder.decode(block, end == bytes.len(), |event| {
+            if let Event::Error(sub) = event {
+                runs.push(sub);
+            }
+        });
+        if feff_level != Level::Allow {
+            // Start two bytes back so a U+FEFF cut by the block edge is found
+            // once (a match must end inside this block).
+            let from = start.saturating_sub(FEFF.len() - 1);
+            for found in finder.find_iter(&bytes[from..end]) {
+                let offset = from + found;
+                if offset == 0 {
+                    continue; // the byte-order mark: U003/U004's business
+                }
+                if feffs.full() {
+                    feffs.hide(offset..offset + FEFF.len(), 1, 1);
+                } else {
+                    feffs.kept.push(stray_feff::diagnostic(bytes, offset, feff_level));
+                }
+            }
+        }
+        start = end;
+    }
+    runs.flush();
+    let summaries = [runs.out.summary(), feffs.summary()].into_iter().flatten().collect();
+    let mut diagnostics = runs.out.kept;
+    diagnostics.append(&mut feffs.kept);
+    Scan {
+        diagnostics,
+        summaries,
+        error_count: runs.error_count,
+        first_errors: runs.first_errors,
+    }
+}

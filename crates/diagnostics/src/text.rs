@@ -1,0 +1,258 @@
+//! Small helpers that turn bytes and code points into words.
+
+use std::fmt::Write;
+
+/// `\xC0\xAE`: every byte escaped, the way the label shows exact bytes.
+/// Long runs are cut after `max` bytes with `…`.
+pub fn escape_bytes(bytes: &[u8], max: usize) -> String {
+    let mut out = String::with_capacity(bytes.len().min(max) * 4 + 3);
+    for b in bytes.iter().take(max) {
+        let _ = write!(out, "\\x{b:02X}");
+    }
+    if bytes.len() > max {
+        out.push('…');
+    }
+    out
+}
+
+/// Bytes as text with every non-ASCII or control byte escaped (`caf\xE9`),
+/// for file names and `--diff`.
+pub fn escape_lossless(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in utf8lint_codec::Utf8Chunks::new(bytes) {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() || c == '\u{FEFF}' => {
+                    let _ = write!(out, "\\u{{{:X}}}", c as u32);
+                }
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02X}");
+        }
+    }
+    out
+}
+
+/// `U+002E FULL STOP`, `U+00E9 `é``, `U+D800`, `U+200000`: a code point
+/// with its name where we know it, or the character itself where it has a
+/// glyph.
+pub fn describe_code_point(value: u32) -> String {
+    let mut out = format!("U+{value:04X}");
+    if let Some(name) = ascii_name(value) {
+        out.push(' ');
+        out.push_str(name);
+    } else if let Some(name) = other_name(value) {
+        out.push(' ');
+        out.push_str(name);
+    } else if let Some(c) = char::from_u32(value).filter(|c| !c.is_control()) {
+        let _ = write!(out, " `{c}`");
+    }
+    out
+}
+
+fn other_name(value: u32) -> Option<&'static str> {
+    Some(match value {
+        0x80..=0x9F => "(a C1 control)",
+        0xA0 => "NO-BREAK SPACE",
+        0xAD => "SOFT HYPHEN",
+        0x200B => "ZERO WIDTH SPACE",
+        0x2060 => "WORD JOINER",
+        0xFEFF => "ZERO WIDTH NO-BREAK SPACE",
+        0xFFFD => "REPLACEMENT CHARACTER",
+        0xD800..=0xDBFF => "(a high surrogate)",
+        0xDC00..=0xDFFF => "(a low surrogate)",
+        _ => return None,
+    })
+}
+
+/// The Unicode name of an ASCII code point.
+pub fn ascii_name(value: u32) -> Option<&'static str> {
+    const CONTROLS: [&str; 32] = [
+        "NULL",
+        "START OF HEADING",
+        "START OF TEXT",
+        "END OF TEXT",
+        "END OF TRANSMISSION",
+        "ENQUIRY",
+        "ACKNOWLEDGE",
+        "BELL",
+        "BACKSPACE",
+        "CHARACTER TABULATION",
+        "LINE FEED",
+        "LINE TABULATION",
+        "FORM FEED",
+        "CARRIAGE RETURN",
+        "SHIFT OUT",
+        "SHIFT IN",
+        "DATA LINK ESCAPE",
+        "DEVICE CONTROL ONE",
+        "DEVICE CONTROL TWO",
+        "DEVICE CONTROL THREE",
+        "DEVICE CONTROL FOUR",
+        "NEGATIVE ACKNOWLEDGE",
+        "SYNCHRONOUS IDLE",
+        "END OF TRANSMISSION BLOCK",
+        "CANCEL",
+        "END OF MEDIUM",
+        "SUBSTITUTE",
+        "ESCAPE",
+        "INFORMATION SEPARATOR FOUR",
+        "INFORMATION SEPARATOR THREE",
+        "INFORMATION SEPARATOR TWO",
+        "INFORMATION SEPARATOR ONE",
+    ];
+    const PUNCT: [(u8, &str); 33] = [
+        (b' ', "SPACE"),
+        (b'!', "EXCLAMATION MARK"),
+        (b'"', "QUOTATION MARK"),
+        (b'#', "NUMBER SIGN"),
+        (b'$', "DOLLAR SIGN"),
+        (b'%', "PERCENT SIGN"),
+        (b'&', "AMPERSAND"),
+        (b'\'', "APOSTROPHE"),
+        (b'(', "LEFT PARENTHESIS"),
+        (b')', "RIGHT PARENTHESIS"),
+        (b'*', "ASTERISK"),
+        (b'+', "PLUS SIGN"),
+        (b',', "COMMA"),
+        (b'-', "HYPHEN-MINUS"),
+        (b'.', "FULL STOP"),
+        (b'/', "SOLIDUS"),
+        (b':', "COLON"),
+        (b';', "SEMICOLON"),
+        (b'<', "LESS-THAN SIGN"),
+        (b'=', "EQUALS SIGN"),
+        (b'>', "GREATER-THAN SIGN"),
+        (b'?', "QUESTION MARK"),
+        (b'@', "COMMERCIAL AT"),
+        (b'[', "LEFT SQUARE BRACKET"),
+        (b'\\', "REVERSE SOLIDUS"),
+        (b']', "RIGHT SQUARE BRACKET"),
+        (b'^', "CIRCUMFLEX ACCENT"),
+        (b'_', "LOW LINE"),
+        (b'`', "GRAVE ACCENT"),
+        (b'{', "LEFT CURLY BRACKET"),
+        (b'|', "VERTICAL LINE"),
+        (b'}', "RIGHT CURLY BRACKET"),
+        (b'~', "TILDE"),
+    ];
+    const DIGITS: [&str; 10] = [
+        "DIGIT ZERO",
+        "DIGIT ONE",
+        "DIGIT TWO",
+        "DIGIT THREE",
+        "DIGIT FOUR",
+        "DIGIT FIVE",
+        "DIGIT SIX",
+        "DIGIT SEVEN",
+        "DIGIT EIGHT",
+        "DIGIT NINE",
+    ];
+    const UPPER: [&str; 26] = [
+        "LATIN CAPITAL LETTER A",
+        "LATIN CAPITAL LETTER B",
+        "LATIN CAPITAL LETTER C",
+        "LATIN CAPITAL LETTER D",
+        "LATIN CAPITAL LETTER E",
+        "LATIN CAPITAL LETTER F",
+        "LATIN CAPITAL LETTER G",
+        "LATIN CAPITAL LETTER H",
+        "LATIN CAPITAL LETTER I",
+        "LATIN CAPITAL LETTER J",
+        "LATIN CAPITAL LETTER K",
+        "LATIN CAPITAL LETTER L",
+        "LATIN CAPITAL LETTER M",
+        "LATIN CAPITAL LETTER N",
+        "LATIN CAPITAL LETTER O",
+        "LATIN CAPITAL LETTER P",
+        "LATIN CAPITAL LETTER Q",
+        "LATIN CAPITAL LETTER R",
+        "LATIN CAPITAL LETTER S",
+        "LATIN CAPITAL LETTER T",
+        "LATIN CAPITAL LETTER U",
+        "LATIN CAPITAL LETTER V",
+        "LATIN CAPITAL LETTER W",
+        "LATIN CAPITAL LETTER X",
+        "LATIN CAPITAL LETTER Y",
+        "LATIN CAPITAL LETTER Z",
+    ];
+    const LOWER: [&str; 26] = [
+        "LATIN SMALL LETTER A",
+        "LATIN SMALL LETTER B",
+        "LATIN SMALL LETTER C",
+        "LATIN SMALL LETTER D",
+        "LATIN SMALL LETTER E",
+        "LATIN SMALL LETTER F",
+        "LATIN SMALL LETTER G",
+        "LATIN SMALL LETTER H",
+        "LATIN SMALL LETTER I",
+        "LATIN SMALL LETTER J",
+        "LATIN SMALL LETTER K",
+        "LATIN SMALL LETTER L",
+        "LATIN SMALL LETTER M",
+        "LATIN SMALL LETTER N",
+        "LATIN SMALL LETTER O",
+        "LATIN SMALL LETTER P",
+        "LATIN SMALL LETTER Q",
+        "LATIN SMALL LETTER R",
+        "LATIN SMALL LETTER S",
+        "LATIN SMALL LETTER T",
+        "LATIN SMALL LETTER U",
+        "LATIN SMALL LETTER V",
+        "LATIN SMALL LETTER W",
+        "LATIN SMALL LETTER X",
+        "LATIN SMALL LETTER Y",
+        "LATIN SMALL LETTER Z",
+    ];
+    let v = u8::try_from(value).ok()?;
+    match v {
+        0x00..=0x1F => Some(CONTROLS[usize::from(v)]),
+        0x7F => Some("DELETE"),
+        b'0'..=b'9' => Some(DIGITS[usize::from(v - b'0')]),
+        b'A'..=b'Z' => Some(UPPER[usize::from(v - b'A')]),
+        b'a'..=b'z' => Some(LOWER[usize::from(v - b'a')]),
+        _ => PUNCT.iter().find(|(b, _)| *b == v).map(|(_, n)| *n),
+    }
+}
+
+/// What a single byte 80..FF would be in windows-1252 (the web's reading of
+/// ISO-8859-1), if it is a printable character there.
+pub fn windows_1252_char(byte: u8) -> Option<char> {
+    let input = [byte];
+    let (text, had_errors) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&input);
+    let c = text.chars().next()?;
+    (!had_errors && !c.is_control()).then_some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_for_code_points() {
+        assert_eq!(describe_code_point(0x2E), "U+002E FULL STOP");
+        assert_eq!(describe_code_point(0x2F), "U+002F SOLIDUS");
+        assert_eq!(describe_code_point(0x5C), "U+005C REVERSE SOLIDUS");
+        assert_eq!(describe_code_point(0), "U+0000 NULL");
+        assert_eq!(describe_code_point(0xE9), "U+00E9 `é`");
+        assert_eq!(describe_code_point(0x233B4), "U+233B4 `𣎴`");
+        assert_eq!(describe_code_point(0xD800), "U+D800 (a high surrogate)");
+        assert_eq!(describe_code_point(0x200000), "U+200000");
+        for v in 0..128 {
+            assert!(ascii_name(v).is_some(), "{v}");
+        }
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(escape_bytes(b"\xC0\xAE", 8), "\\xC0\\xAE");
+        assert_eq!(escape_bytes(&[0xFF; 10], 2), "\\xFF\\xFF…");
+        assert_eq!(escape_lossless(b"caf\xE9\n\xEF\xBB\xBF"), "caf\\xE9\\u{A}\\u{FEFF}");
+        assert_eq!(windows_1252_char(0xE9), Some('é'));
+        assert_eq!(windows_1252_char(0x80), Some('€'));
+        assert_eq!(windows_1252_char(0x81), None);
+    }
+}
