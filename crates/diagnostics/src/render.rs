@@ -53,7 +53,11 @@ pub fn render_human(
         elements.push(Element::Origin(Origin::path(path.to_owned())));
     } else {
         let shown = shown_line(bytes, &d.span, &pos);
-        let label = if d.label.is_empty() { None } else { Some(d.label.clone()) };
+        let label = if d.label.is_empty() {
+            None
+        } else {
+            Some(d.label.clone())
+        };
         if shown.cut_before {
             // The renderer would count columns from the cut; say where the
             // span really is, then show the window.
@@ -62,7 +66,9 @@ pub fn render_human(
                     .line(pos.line)
                     .char_column(pos.column),
             ));
-            elements.push(Element::Snippet(shown.text, None, pos.line, shown.span, label));
+            elements.push(Element::Snippet(
+                shown.text, None, pos.line, shown.span, label,
+            ));
         } else {
             elements.push(Element::Snippet(
                 shown.text,

@@ -15,7 +15,12 @@ const LABEL_BYTES: usize = 12;
 
 /// Turns one run of adjacent subparts into diagnostics: one per
 /// interpretation found in it, one per stretch of bytes with none.
-pub(crate) fn run_diagnostics(bytes: &[u8], run: &[Subpart], level: Level, out: &mut Vec<Diagnostic>) {
+pub(crate) fn run_diagnostics(
+    bytes: &[u8],
+    run: &[Subpart],
+    level: Level,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(last) = run.last() else { return };
     let run_end = last.end();
     let mut i = 0;
@@ -75,16 +80,30 @@ fn replace_with_fffd(parts: &[Subpart]) -> Fix {
     )
 }
 
-fn interpreted(bytes: &[u8], parts: &[Subpart], reading: Interpretation, level: Level) -> Diagnostic {
+fn interpreted(
+    bytes: &[u8],
+    parts: &[Subpart],
+    reading: Interpretation,
+    level: Level,
+) -> Diagnostic {
     let message = match reading {
         Interpretation::Overlong { value, len } if len >= 5 => {
-            format!("overlong RFC 2279 {len}-byte encoding of {}", describe_code_point(value))
+            format!(
+                "overlong RFC 2279 {len}-byte encoding of {}",
+                describe_code_point(value)
+            )
         }
         Interpretation::Overlong { value, len } => {
-            format!("overlong {len}-byte encoding of {}", describe_code_point(value))
+            format!(
+                "overlong {len}-byte encoding of {}",
+                describe_code_point(value)
+            )
         }
         Interpretation::Surrogate { value } => {
-            format!("UTF-16 surrogate {} encoded as UTF-8", describe_code_point(value))
+            format!(
+                "UTF-16 surrogate {} encoded as UTF-8",
+                describe_code_point(value)
+            )
         }
         Interpretation::SurrogatePair { value, .. } => {
             format!("CESU-8 surrogate pair for {}", describe_code_point(value))
@@ -113,7 +132,8 @@ fn interpreted(bytes: &[u8], parts: &[Subpart], reading: Interpretation, level: 
                 );
             }
             if value == 0 && reading.len() == 2 {
-                d.notes.push("`\\xC0\\x80` is Java's \"Modified UTF-8\" for U+0000, not UTF-8".into());
+                d.notes
+                    .push("`\\xC0\\x80` is Java's \"Modified UTF-8\" for U+0000, not UTF-8".into());
             }
             d.fix = Some(replace_with_fffd(parts));
         }
@@ -185,7 +205,10 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
     } else if all(ErrorKind::Truncated) {
         format!("{} sequences cut short", parts.len())
     } else {
-        format!("ill-formed UTF-8: {total} bytes in {} maximal subparts", parts.len())
+        format!(
+            "ill-formed UTF-8: {total} bytes in {} maximal subparts",
+            parts.len()
+        )
     };
     let mut d = base(bytes, parts, level, message);
     let next = bytes.get(span.end).copied();
@@ -198,12 +221,16 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
             )),
             ErrorKind::InvalidLeadByte if parts.len() == 1 => Some(match b0 {
                 0xC0 | 0xC1 => format!("`\\x{b0:02X}` could only start an overlong 2-byte form"),
-                0xF5..=0xF7 => format!("`\\x{b0:02X}` could only start a 4-byte form beyond U+10FFFF"),
+                0xF5..=0xF7 => {
+                    format!("`\\x{b0:02X}` could only start a 4-byte form beyond U+10FFFF")
+                }
                 0xF8..=0xFD => format!(
                     "`\\x{b0:02X}` is the lead byte of an RFC 2279 {}-byte form, which RFC 3629 removed",
                     b0.leading_ones()
                 ),
-                _ => format!("`\\x{b0:02X}` is not part of UTF-8 at all (`\\xFF\\xFE` starts UTF-16LE text)"),
+                _ => format!(
+                    "`\\x{b0:02X}` is not part of UTF-8 at all (`\\xFF\\xFE` starts UTF-16LE text)"
+                ),
             }),
             ErrorKind::Truncated => {
                 let after = if sub.end() == span.end {
@@ -229,23 +256,25 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
                 "`\\xED` followed by `\\xA0`..`\\xBF` would encode a UTF-16 surrogate".to_string(),
             ),
             ErrorKind::AboveMax => Some(
-                "`\\xF4` followed by `\\x90`..`\\xBF` would encode a value beyond U+10FFFF".to_string(),
+                "`\\xF4` followed by `\\x90`..`\\xBF` would encode a value beyond U+10FFFF"
+                    .to_string(),
             ),
             _ => None,
         };
-        if let Some(note) = note {
-            if !d.notes.contains(&note) {
-                d.notes.push(note);
-            }
+        if let Some(note) = note
+            && !d.notes.contains(&note)
+        {
+            d.notes.push(note);
         }
     }
     // A lone high byte between ASCII is the signature of a legacy 8-bit file.
-    if total == 1 && lead >= 0x80 {
-        if let Some(c) = windows_1252_char(lead) {
-            d.help.push(format!(
+    if total == 1
+        && lead >= 0x80
+        && let Some(c) = windows_1252_char(lead)
+    {
+        d.help.push(format!(
                 "in windows-1252 (Latin-1) `\\x{lead:02X}` is `{c}`: if the file was saved in that encoding, convert it rather than patch bytes"
             ));
-        }
     }
     d.fix = Some(replace_with_fffd(parts));
     d
