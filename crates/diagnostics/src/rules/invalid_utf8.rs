@@ -204,6 +204,22 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
         format!("{} bytes that never appear in UTF-8", parts.len())
     } else if all(ErrorKind::Truncated) {
         format!("{} sequences cut short", parts.len())
+    } else if parts[1..]
+        .iter()
+        .all(|s| s.kind == ErrorKind::UnexpectedContinuation)
+    {
+        // A lead byte and the continuation bytes it took, then a stop: the
+        // prefix of a form that has no reading because it is incomplete.
+        let what = match (first.kind, lead) {
+            (ErrorKind::Overlong, _) => format!("overlong {}-byte form", announced_len(lead)),
+            (ErrorKind::Surrogate, _) => "encoded UTF-16 surrogate".to_string(),
+            (ErrorKind::AboveMax, _) => "4-byte form beyond U+10FFFF".to_string(),
+            (ErrorKind::InvalidLeadByte, 0xF8..=0xFD) => {
+                format!("RFC 2279 {}-byte form", lead.leading_ones())
+            }
+            _ => format!("ill-formed sequence starting `\\x{lead:02X}`"),
+        };
+        format!("{what} cut short after {total} bytes")
     } else {
         format!(
             "ill-formed UTF-8: {total} bytes in {} maximal subparts",
@@ -233,19 +249,22 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
                 ),
             }),
             ErrorKind::Truncated => {
-                let after = if sub.end() == span.end {
+                let by = if sub.end() == span.end {
                     match next {
                         None => "the end of the file".to_string(),
                         Some(b) if b.is_ascii_graphic() => format!("`{}`", b as char),
+                        Some(b' ') => "a space".to_string(),
+                        Some(b'\n') => "the end of the line".to_string(),
                         Some(b) => format!("`\\x{b:02X}`"),
                     }
                 } else {
-                    "the next ill-formed byte".to_string()
+                    "another ill-formed byte".to_string()
                 };
                 Some(format!(
-                    "`\\x{b0:02X}` starts a {}-byte sequence, but {} of its bytes came before {after}",
+                    "`\\x{b0:02X}` announces a {}-byte sequence, cut short after {} byte{} by {by}",
                     announced_len(b0),
-                    sub.len
+                    sub.len,
+                    if sub.len == 1 { "" } else { "s" }
                 ))
             }
             ErrorKind::Overlong => Some(format!(
@@ -266,6 +285,23 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
         {
             d.notes.push(note);
         }
+    }
+    if d.message.starts_with("ill-formed UTF-8:") {
+        let list: Vec<String> = parts
+            .iter()
+            .take(6)
+            .map(|s| {
+                let raw = bytes.get(s.range()).unwrap_or_default();
+                format!(
+                    "`{}` {}",
+                    escape_bytes(raw, 4),
+                    s.kind.as_str().replace('_', " ")
+                )
+            })
+            .collect();
+        let more = if parts.len() > 6 { ", ..." } else { "" };
+        d.notes
+            .insert(0, format!("maximal subparts: {}{more}", list.join(", ")));
     }
     // A lone high byte between ASCII is the signature of a legacy 8-bit file.
     if total == 1

@@ -263,7 +263,7 @@ pub(crate) fn legacy_diagnostic(
     let multibyte = count_valid_multibyte(sample);
     // A few accidental pairs (`Ã©` is both windows-1252 and valid UTF-8) are
     // fine; real UTF-8 with a handful of bad bytes is not a legacy file.
-    if multibyte * 8 > sample_errors(sample) {
+    if multibyte * 8 > sample_errors(sample)? {
         return None;
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
@@ -316,8 +316,18 @@ pub(crate) fn legacy_diagnostic(
     Some(d)
 }
 
-fn sample_errors(sample: &[u8]) -> usize {
-    utf8lint_codec::subparts(sample).count()
+/// The ill-formed sequences in `sample`, or `None` if any of them has a
+/// UTF-8-like reading (an overlong form, an encoded surrogate, an RFC 2279
+/// form): those come from a broken UTF-8 encoder, not a legacy charset.
+fn sample_errors(sample: &[u8]) -> Option<usize> {
+    let mut count = 0;
+    for sub in utf8lint_codec::subparts(sample) {
+        if count < 4096 && utf8lint_codec::interpret(&sample[sub.offset..]).is_some() {
+            return None;
+        }
+        count += 1;
+    }
+    Some(count)
 }
 
 fn describe_encoding(encoding: &'static Encoding) -> &'static str {
