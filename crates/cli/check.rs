@@ -175,7 +175,8 @@ pub fn report_trouble(ctx: &Context, worker: &mut Worker, key: Vec<u8>, message:
 fn settings(ctx: &Context, path: &Path, report: &mut FileReport) -> Option<FileSettings> {
     match ctx.resolver.resolve(path) {
         Ok(s) => Some(s),
-        Err(message) => {
+        Err(error) => {
+            let message = error.to_string();
             let first = ctx
                 .config_errors
                 .lock()

@@ -120,6 +120,8 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         levels: args::resolve_levels(levels)?,
         max_per_rule: args.max_per_file,
         skip_binary: args.no_skip_binary.then_some(false),
+        origin: Some("the command line".into()),
+        ..Overrides::default()
     };
     let mut paths: Vec<PathBuf> = args.paths.iter().map(PathBuf::from).collect();
     if paths.is_empty() {
@@ -153,7 +155,8 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         color: use_color(args.color, args.format),
         term_width: term_width(),
     };
-    let ctx = Context::new(Resolver::new(overrides), output, fix, args.verbose);
+    let resolver = Resolver::new(overrides).context("bad configuration")?;
+    let ctx = Context::new(resolver, output, fix, args.verbose);
     let threads = args
         .threads
         .filter(|&n| n > 0)

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod config;
 mod corpus;
 mod explain;
 mod fix;

@@ -128,10 +128,16 @@ impl Runs<'_> {
             self.out.hide(span, 1, units);
         } else {
             let before = self.out.kept.len();
-            invalid_utf8::run_diagnostics(self.bytes, &self.run, self.out.level, &mut self.out.kept);
+            invalid_utf8::run_diagnostics(
+                self.bytes,
+                &self.run,
+                self.out.level,
+                &mut self.out.kept,
+            );
             // A run may produce several diagnostics; trim back to the cap.
             if self.out.max != 0 && self.out.kept.len() > self.out.max {
-                let extra: Vec<Diagnostic> = self.out.kept.drain(self.out.max.max(before)..).collect();
+                let extra: Vec<Diagnostic> =
+                    self.out.kept.drain(self.out.max.max(before)..).collect();
                 for d in extra {
                     let units = d.subparts.len();
                     self.out.hide(d.span.clone(), 1, units);
@@ -175,14 +181,19 @@ pub(crate) fn scan(bytes: &[u8], policy: &Policy) -> Scan {
                 if feffs.full() {
                     feffs.hide(offset..offset + FEFF.len(), 1, 1);
                 } else {
-                    feffs.kept.push(stray_feff::diagnostic(bytes, offset, feff_level));
+                    feffs
+                        .kept
+                        .push(stray_feff::diagnostic(bytes, offset, feff_level));
                 }
             }
         }
         start = end;
     }
     runs.flush();
-    let summaries = [runs.out.summary(), feffs.summary()].into_iter().flatten().collect();
+    let summaries = [runs.out.summary(), feffs.summary()]
+        .into_iter()
+        .flatten()
+        .collect();
     let mut diagnostics = runs.out.kept;
     diagnostics.append(&mut feffs.kept);
     Scan {
