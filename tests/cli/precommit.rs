@@ -53,7 +53,13 @@ fn pre_commit_try_repo_installs_and_runs_the_hook() {
         ("bad.json", b"\xEF\xBB\xBF{\"a\": 1}\n"),
         // identify classes UTF-16 as binary, so `types: [text]` never passes
         // it to the hook: the documented limitation.
+        // identify tags a file by its extension when it knows it: this
+        // UTF-16 `.txt` is "text" and reaches the hook (U005)...
         ("wide.txt", b"\xFF\xFEh\x00i\x00\n\x00"),
+        // ... but one whose extension it does not know is tagged by content,
+        // and its NULs make it "binary": `types: [text]` never passes it,
+        // the limitation the README documents.
+        ("wide.dat", b"\xFF\xFEh\x00i\x00\n\x00"),
     ]);
     git(scratch.path(), &["init", "-q"]);
     git(scratch.path(), &["add", "."]);
@@ -72,6 +78,11 @@ fn pre_commit_try_repo_installs_and_runs_the_hook() {
             ])
             .env("PRE_COMMIT_HOME", cache.join("home"))
             .env("CARGO_TARGET_DIR", cache.join("target"))
+            // try-repo commits uncommitted changes to a shadow repository.
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
             .env_remove("NO_COLOR")
             .output()
             .unwrap()
@@ -88,12 +99,18 @@ fn pre_commit_try_repo_installs_and_runs_the_hook() {
         "{text}"
     );
     assert!(text.contains("bad.json"), "{text}");
+    assert!(text.contains("wide.txt:1:1"), "{text}");
     assert!(
-        !text.contains("wide.txt"),
-        "UTF-16 is not passed with types: [text]:\n{text}"
+        text.contains("error[U005]: this file is UTF-16LE, not UTF-8"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("wide.dat"),
+        "content-tagged UTF-16 is not passed with types: [text]:\n{text}"
     );
 
     std::fs::write(scratch.path().join("bad.json"), b"{\"a\": 1}\n").unwrap();
+    std::fs::write(scratch.path().join("wide.txt"), b"hi\n").unwrap();
     git(scratch.path(), &["commit", "-qam", "fix"]);
     let out = try_repo();
     let text = format!("{}{}", stdout(&out), stderr(&out));
