@@ -1,9 +1,8 @@
 //! Finding the files: paths named on the command line are always checked;
 //! directories are walked in parallel by the `ignore` crate, honouring
-//! `.gitignore`, `.ignore`, `.utf8lintignore` and hidden files as ripgrep
-//! does (except that `.gitignore` applies outside a git repository too, and
-//! `.git` directories are never entered). Symbolic links are not followed
-//! unless `--follow`.
+//! `.gitignore` (inside a git repository), `.ignore`, `.utf8lintignore` and
+//! hidden files as ripgrep does; `.git` directories are never entered, even
+//! with `--hidden`. Symbolic links are not followed unless `--follow`.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -78,7 +77,10 @@ pub fn run(
             .git_global(honour)
             .git_exclude(honour)
             .parents(honour)
-            .require_git(false)
+            // As ripgrep: .gitignore counts only inside a git repository
+            // (a source tarball's .gitignore describes the maintainer's
+            // checkout, not what the tarball holds).
+            .require_git(true)
             .follow_links(options.follow)
             .threads(options.threads)
             .filter_entry(|entry| entry.file_name() != ".git");

@@ -63,6 +63,23 @@ fn gitignore_hidden_and_no_ignore() {
 }
 
 #[test]
+fn gitignore_counts_only_in_a_git_repository_as_in_ripgrep() {
+    // A source tarball's .gitignore (Debian's linux-source has `/*`) must not
+    // hide the tarball; .ignore and .utf8lintignore apply anywhere.
+    let dir = tree(&[
+        (".gitignore", b"/*\n"),
+        (".ignore", b"b.json\n"),
+        ("a.json", BAD),
+        ("b.json", BAD),
+    ]);
+    let out = run(dir.path(), ["check", "--format", "json"]);
+    assert_eq!(paths(&out), ["a.json"]);
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let out = run(dir.path(), ["check", "--format", "json"]);
+    assert_eq!(paths(&out), Vec::<String>::new());
+}
+
+#[test]
 fn binary_files_are_skipped_and_listed_with_verbose() {
     let dir = tree(&[
         ("blob.dat", b"\x7FELF\x02\x01\x01\x00\x00\x00\xC0\xFF"),
