@@ -92,8 +92,9 @@ pub struct Worker {
 }
 
 impl Worker {
-    fn push(&mut self, report: FileReport) {
+    fn push(&mut self, mut report: FileReport, name: &LazyName<'_>) {
         if !report.is_empty() {
+            report.key = name.get().key.clone();
             self.reports.push(report);
         }
     }
@@ -169,7 +170,7 @@ pub fn report_trouble(ctx: &Context, worker: &mut Worker, key: Vec<u8>, message:
         ..FileReport::default()
     };
     trouble(ctx, &mut report, message);
-    worker.push(report);
+    worker.reports.push(report);
 }
 
 fn settings(ctx: &Context, path: &Path, report: &mut FileReport) -> Option<FileSettings> {
@@ -192,26 +193,55 @@ fn settings(ctx: &Context, path: &Path, report: &mut FileReport) -> Option<FileS
     }
 }
 
+/// A file's names, worked out only when something is printed about it: a
+/// clean file (nearly all of them) costs no string work at all.
+pub struct LazyName<'a> {
+    ctx: &'a Context,
+    path: &'a Path,
+    cell: std::cell::OnceCell<Names>,
+}
+
+pub struct Names {
+    pub display: String,
+    pub key: Vec<u8>,
+    pub uri: String,
+}
+
+impl<'a> LazyName<'a> {
+    pub fn new(ctx: &'a Context, path: &'a Path) -> Self {
+        LazyName {
+            ctx,
+            path,
+            cell: std::cell::OnceCell::new(),
+        }
+    }
+
+    pub fn get(&self) -> &Names {
+        self.cell.get_or_init(|| {
+            let (display, key) = display_path(self.path);
+            let uri = uri_of(self.ctx, self.path, &key);
+            Names { display, key, uri }
+        })
+    }
+
+    pub fn display(&self) -> &str {
+        &self.get().display
+    }
+}
+
 /// Checks the file at `path`. A file named on the command line
 /// (`explicit`) is checked even if it looks binary, as ripgrep searches a
 /// binary file it is given by name.
 pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
-    let (display, key) = display_path(path);
-    let mut report = FileReport {
-        key: key.clone(),
-        ..FileReport::default()
-    };
+    let name = LazyName::new(ctx, path);
+    let mut report = FileReport::default();
     let Some(settings) = settings(ctx, path, &mut report) else {
-        return worker.push(report);
+        return worker.push(report, &name);
     };
     let mut buf = std::mem::take(&mut worker.buf);
     match read::load(path, &mut buf) {
         Ok(loaded) => {
             let bytes = loaded.contents.bytes(&buf);
-            let name = FileName {
-                display: &display,
-                uri: &uri_of(ctx, path, &key),
-            };
             let skip_binary = settings.skip_binary && !explicit;
             check_bytes(
                 ctx,
@@ -227,36 +257,32 @@ pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: boo
         Err(LoadError::NotAFile) => {
             if ctx.verbose {
                 report.stderr.push_str(&format!(
-                    "utf8lint: skipped {display}: not a regular file\n"
+                    "utf8lint: skipped {}: not a regular file\n",
+                    name.display()
                 ));
             }
         }
-        Err(LoadError::Io(e)) => {
-            trouble(ctx, &mut report, format!("{display}: {}", describe_io(&e)))
-        }
+        Err(LoadError::Io(e)) => trouble(
+            ctx,
+            &mut report,
+            format!("{}: {}", name.display(), describe_io(&e)),
+        ),
     }
     worker.buf = buf;
-    worker.push(report);
+    worker.push(report, &name);
 }
 
 /// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`).
 pub fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
     let policy_path = name.unwrap_or(Path::new("<stdin>"));
-    let (display, key) = display_path(policy_path);
-    let mut report = FileReport {
-        key: key.clone(),
-        ..FileReport::default()
-    };
+    let name = LazyName::new(ctx, policy_path);
+    let mut report = FileReport::default();
     let Some(settings) = settings(ctx, policy_path, &mut report) else {
-        return worker.push(report);
+        return worker.push(report, &name);
     };
     let mut buf = Vec::new();
     match read::load_stdin(&mut buf) {
         Ok(_) => {
-            let name = FileName {
-                display: &display,
-                uri: &uri_of(ctx, policy_path, &key),
-            };
             check_bytes(
                 ctx,
                 &mut report,
@@ -270,7 +296,7 @@ pub fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
         }
         Err(e) => trouble(ctx, &mut report, format!("standard input: {e}")),
     }
-    worker.push(report);
+    worker.push(report, &name);
 }
 
 /// The diagnostics for one file: its name first (U006), then its bytes.
@@ -283,6 +309,10 @@ fn diagnose(path: &Path, bytes: &[u8], settings: &FileSettings) -> Vec<Diagnosti
 /// U006 for the path as shown (without a leading `./`).
 fn name_check(path: &Path, settings: &FileSettings) -> Vec<Diagnostic> {
     let shown = path.strip_prefix(".").unwrap_or(path);
+    if shown.to_str().is_some() {
+        // Valid UTF-8: nothing to find, and no need to copy the name.
+        return Vec::new();
+    }
     check_path(shown, settings.policy.levels.get(Rule::NonUtf8Path))
         .into_iter()
         .collect()
@@ -293,7 +323,7 @@ fn check_bytes(
     ctx: &Context,
     report: &mut FileReport,
     path: &Path,
-    name: &FileName<'_>,
+    name: &LazyName<'_>,
     bytes: &[u8],
     stamp: Option<Stamp>,
     settings: &FileSettings,
@@ -304,7 +334,7 @@ fn check_bytes(
         if ctx.verbose {
             report.stderr.push_str(&format!(
                 "utf8lint: skipped binary file {}: NUL byte at offset {nul_at} and no UTF-16/32 pattern (--no-skip-binary checks it)\n",
-                name.display
+                name.display()
             ));
         }
         // Its name is still a name.
@@ -323,7 +353,7 @@ fn check_bytes(
             let planned = fix::plan(&diagnostics, bytes.len(), mode);
             report
                 .stdout
-                .push_str(&fix::diff(name.display, bytes, &planned));
+                .push_str(&fix::diff(name.display(), bytes, &planned));
             count(ctx, &diagnostics);
         }
         FixAction::Write(mode) => {
@@ -348,13 +378,13 @@ fn check_bytes(
                         Err(LoadError::Io(e)) => trouble(
                             ctx,
                             report,
-                            format!("{}: fixed, then: {}", name.display, describe_io(&e)),
+                            format!("{}: fixed, then: {}", name.display(), describe_io(&e)),
                         ),
                         Err(LoadError::NotAFile) => {}
                     }
                 }
                 Err(Refusal::Refused(why)) => {
-                    trouble(ctx, report, format!("not fixing {}: {why}", name.display));
+                    trouble(ctx, report, format!("not fixing {}: {why}", name.display()));
                     emit(ctx, report, name, bytes, &diagnostics);
                 }
                 Err(Refusal::Io(e)) => {
@@ -363,7 +393,7 @@ fn check_bytes(
                         report,
                         format!(
                             "could not fix {}: {e} (the file is unchanged)",
-                            name.display
+                            name.display()
                         ),
                     );
                     emit(ctx, report, name, bytes, &diagnostics);
@@ -386,14 +416,21 @@ fn count(ctx: &Context, diagnostics: &[Diagnostic]) {
 fn emit(
     ctx: &Context,
     report: &mut FileReport,
-    name: &FileName<'_>,
+    name: &LazyName<'_>,
     bytes: &[u8],
     diagnostics: &[Diagnostic],
 ) {
     count(ctx, diagnostics);
+    if diagnostics.is_empty() {
+        return;
+    }
+    let names = name.get();
     output::render_file(
         &ctx.output,
-        name,
+        &FileName {
+            display: &names.display,
+            uri: &names.uri,
+        },
         bytes,
         diagnostics,
         &mut report.stdout,
