@@ -164,3 +164,21 @@ fn diff_shows_escaped_changes_and_writes_nothing() {
     );
     assert_eq!(fs::read(dir.path().join("c.txt")).unwrap(), BAD_TXT);
 }
+
+#[test]
+fn large_files_take_the_mapped_path_and_fix_by_streaming() {
+    // Above the 16 MiB threshold the file is memory-mapped rather than read,
+    // and a fix is streamed to the temporary file: check both give the same
+    // answers as for a small file.
+    let mut bytes = b"\xEF\xBB\xBF{\"big\": \"".to_vec();
+    bytes.resize(20 * 1024 * 1024, b'a');
+    bytes.extend_from_slice(b"\"}\n");
+    let dir = tree(&[("big.json", &bytes)]);
+    let out = run(dir.path(), ["check", "--format", "json"]);
+    assert_eq!(findings(&out), [("big.json".to_owned(), "U003".to_owned())]);
+    let out = run(dir.path(), ["check", "--fix"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let fixed = fs::read(dir.path().join("big.json")).unwrap();
+    assert_eq!(fixed.len(), bytes.len() - 3);
+    assert_eq!(&fixed[..], &bytes[3..]);
+}
