@@ -395,3 +395,29 @@ fn colour_on_a_terminal_unless_no_color() {
     assert!(plain.contains("error"));
     assert!(!plain.contains("\x1b["), "NO_COLOR honoured: {plain:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_never_hangs_the_scan() {
+    let dir = tree(&[("a.json", BAD)]);
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("NOTICE: mkfifo failed; FIFO test skipped");
+        return;
+    }
+    // Walked: not a regular file, not opened.
+    let out = run(dir.path(), ["check", "--format", "json"]);
+    assert_eq!(paths(&out), ["a.json"]);
+    // Named: opened without blocking, then skipped (listed with --verbose).
+    let out = run(
+        dir.path(),
+        ["check", "--format", "json", "--verbose", "pipe", "a.json"],
+    );
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("skipped pipe: not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+}
