@@ -157,6 +157,21 @@ for (const name of [
   if (!(name in known)) known[name] = class {};
 }
 
+// Events the client subscribes to (`onDidOpenTextDocument`, ...): no-ops.
+function withEvents(object) {
+  return new Proxy(object, {
+    get(target, prop) {
+      if (prop in target) return target[prop];
+      if (typeof prop === "string" && /^on(Did|Will)/.test(prop)) return () => new Disposable(() => {});
+      return undefined;
+    },
+  });
+}
+known.workspace = withEvents(known.workspace);
+known.window = withEvents(known.window);
+known.languages = withEvents(known.languages);
+known.notebooks = withEvents({});
+
 module.exports = new Proxy(known, {
   get(target, prop) {
     if (prop in target) return target[prop];
