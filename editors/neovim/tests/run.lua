@@ -126,8 +126,9 @@ local function expect(buf, code, lnum, col, end_lnum, end_col)
   return d
 end
 
+--- Opens a fixture copy (`opts`: e.g. '++enc=utf-8 ++bad=keep').
 local function open(name, opts)
-  vim.cmd.edit({ vim.fs.joinpath(work, name), mods = { silent = true }, args = opts })
+  vim.cmd('silent edit ' .. (opts and (opts .. ' ') or '') .. vim.fn.fnameescape(vim.fs.joinpath(work, name)))
   return vim.api.nvim_get_current_buf()
 end
 
@@ -144,8 +145,11 @@ end)
 
 case('stray U+FEFF: U002 in UTF-8 columns after an emoji, deny from settings', function()
   local buf = open('stray_feff.txt')
-  wait(buf, 'two U002', function()
-    return #with_code(buf, 'U002') >= 2
+  -- The server checks once with its defaults, and again once it has read
+  -- the settings (workspace/configuration): wait for the configured level.
+  wait(buf, 'two U002 at level deny (settings.utf8lint.lints.stray_feff)', function()
+    local ds = with_code(buf, 'U002')
+    return #ds >= 2 and ds[1].severity == vim.diagnostic.severity.ERROR
   end)
   local c = client_of(buf)
   assert(c.offset_encoding == 'utf-8', 'the server picks utf-8 when Neovim offers it: ' .. c.offset_encoding)
@@ -157,7 +161,8 @@ case('stray U+FEFF: U002 in UTF-8 columns after an emoji, deny from settings', f
 end)
 
 case('stray U+FEFF: the quick fix deletes it', function()
-  local buf = open('stray_feff.txt')
+  local buf = vim.fn.bufnr(vim.fs.joinpath(work, 'stray_feff.txt'))
+  assert(buf > 0 and buf == vim.api.nvim_get_current_buf(), 'still in stray_feff.txt')
   local c = client_of(buf)
   local d = expect(buf, 'U002', 1, 0, 1, 3)
   local lsp_diag = d.user_data and d.user_data.lsp
@@ -212,7 +217,7 @@ case('an invalid byte under the default fileencodings (opened as latin1)', funct
 end)
 
 case('an invalid byte opened with ++enc=utf-8 ++bad=keep (raw bytes in the message)', function()
-  local buf = open('invalid_keep.txt', { '++enc=utf-8', '++bad=keep' })
+  local buf = open('invalid_keep.txt', '++enc=utf-8 ++bad=keep')
   assert(vim.api.nvim_buf_get_lines(buf, 0, 1, true)[1] == 'abc \255 def', 'raw FF in the buffer')
   wait(buf, 'two U001', function()
     return #with_code(buf, 'U001') >= 2
