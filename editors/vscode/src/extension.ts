@@ -13,7 +13,7 @@ import {
 } from "vscode-languageclient/node";
 
 import { resolveBinary, type ResolveEnv, type Resolution } from "./resolve";
-import { answerConfigurationItem, SECTION, toServerSettings } from "./settings";
+import { answerConfigurationItem, type IsExplicit, SECTION, toServerSettings } from "./settings";
 
 const OPEN_SETTINGS = "Open Settings";
 const SHOW_OUTPUT = "Show Output";
@@ -53,6 +53,20 @@ export function findServer(context: Pick<vscode.ExtensionContext, "extensionPath
   );
 }
 
+/** Whether a `utf8lint.*` key is set in user, workspace or folder settings (not just its default). */
+export function explicitIn(scope: vscode.Uri | undefined): IsExplicit {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  return (key) => {
+    const i = config.inspect(key);
+    return (
+      i !== undefined &&
+      [i.globalValue, i.workspaceValue, i.workspaceFolderValue, i.globalLanguageValue, i.workspaceLanguageValue, i.workspaceFolderLanguageValue].some(
+        (v) => v !== undefined,
+      )
+    );
+  };
+}
+
 /** Shows a resolution error with a button that opens the `utf8lint.path` setting. */
 async function reportMissingBinary(message: string): Promise<void> {
   output?.error(message);
@@ -76,7 +90,11 @@ export function clientOptions(channel: vscode.LogOutputChannel): LanguageClientO
         configuration: async (params, token, next) => {
           const answers = await next(params, token);
           if (!Array.isArray(answers)) return answers;
-          return answers.map((value: unknown, i: number) => answerConfigurationItem(params.items[i]?.section, value));
+          return answers.map((value: unknown, i: number) => {
+            const item = params.items[i];
+            const scope = item?.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+            return answerConfigurationItem(item?.section, value, explicitIn(scope));
+          });
         },
       },
     },
@@ -130,12 +148,15 @@ async function restart(context: vscode.ExtensionContext): Promise<void> {
 function notifyConfiguration(): void {
   if (!client?.isRunning()) return;
   const raw = vscode.workspace.getConfiguration(SECTION);
-  const { settings, warnings } = toServerSettings({
-    lints: raw.get("lints"),
-    bom: raw.get("bom"),
-    maxPerFile: raw.get("maxPerFile"),
-    workspaceScan: raw.get("workspaceScan"),
-  });
+  const { settings, warnings } = toServerSettings(
+    {
+      lints: raw.get("lints"),
+      bom: raw.get("bom"),
+      maxPerFile: raw.get("maxPerFile"),
+      workspaceScan: raw.get("workspaceScan"),
+    },
+    explicitIn(undefined),
+  );
   for (const w of warnings) output?.warn(w);
   void client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settings } });
 }

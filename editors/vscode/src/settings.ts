@@ -57,12 +57,19 @@ function pickEnum<T extends string>(
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** Whether the user set a key (e.g. `workspaceScan`) at any level, rather than it holding its default. */
+export type IsExplicit = (key: string) => boolean;
+
 /**
  * Maps the extension's settings to the server's. Keys the user did not set
  * (empty objects, null) are left out so that utf8lint.toml and the server's
- * defaults apply. Invalid entries are dropped and described in `warnings`.
+ * defaults apply. `workspaceScan` is sent only when the user set it
+ * (`isExplicit`): its default, on, means "on under the server's size limit",
+ * which the server applies when the key is absent, while an explicit `true`
+ * scans a workspace of any size. Invalid entries are dropped and described in
+ * `warnings`.
  */
-export function toServerSettings(settings: ExtensionSettings | null | undefined): {
+export function toServerSettings(settings: ExtensionSettings | null | undefined, isExplicit?: IsExplicit): {
   settings: ServerSettings;
   warnings: string[];
 } {
@@ -82,7 +89,7 @@ export function toServerSettings(settings: ExtensionSettings | null | undefined)
     }
   }
   const scan = s.workspaceScan;
-  if (scan !== undefined && scan !== null) {
+  if (scan !== undefined && scan !== null && (isExplicit === undefined || isExplicit("workspaceScan"))) {
     if (typeof scan === "boolean") {
       out["workspace-scan"] = scan;
     } else {
@@ -102,9 +109,10 @@ export const SECTION = "utf8lint";
 export function answerConfigurationItem(
   section: string | undefined,
   vscodeValue: unknown,
+  isExplicit?: IsExplicit,
 ): unknown {
   if (section === SECTION) {
-    return toServerSettings(isRecord(vscodeValue) ? vscodeValue : undefined).settings;
+    return toServerSettings(isRecord(vscodeValue) ? vscodeValue : undefined, isExplicit).settings;
   }
   return vscodeValue;
 }

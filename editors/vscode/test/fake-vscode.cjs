@@ -81,8 +81,11 @@ function configuration(section) {
     has(key) {
       return Object.prototype.hasOwnProperty.call(state.settings, key);
     },
-    inspect() {
-      return undefined;
+    inspect(key) {
+      const full = section ? `${section}.${key}` : key;
+      const short = full.startsWith("utf8lint.") ? full.slice("utf8lint.".length) : full;
+      const set = Object.prototype.hasOwnProperty.call(state.settings, short);
+      return { key: full, globalValue: set ? state.settings[short] : undefined };
     },
     update() {
       return Promise.resolve();

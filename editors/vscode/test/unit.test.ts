@@ -134,6 +134,16 @@ describe("settings mapping", () => {
     assert.deepEqual(toServerSettings({ maxPerFile: 0 }).settings, { "max-per-file": 0 });
   });
 
+  test("workspaceScan is sent only when the user set it (the server applies its size limit otherwise)", () => {
+    const defaults = { lints: {}, bom: {}, maxPerFile: null, workspaceScan: true };
+    assert.deepEqual(toServerSettings(defaults, () => false).settings, {});
+    assert.deepEqual(toServerSettings(defaults, (k) => k === "workspaceScan").settings, { "workspace-scan": true });
+    assert.deepEqual(toServerSettings({ workspaceScan: false }, (k) => k === "workspaceScan").settings, {
+      "workspace-scan": false,
+    });
+    assert.deepEqual(answerConfigurationItem("utf8lint", defaults, () => false), {});
+  });
+
   test("invalid values are dropped with a warning", () => {
     const { settings, warnings } = toServerSettings({
       lints: { stray_feff: "error", invalid_utf8: " Deny " },
@@ -247,8 +257,15 @@ describe("the extension with a fake vscode", () => {
     const middleware = options.middleware!.workspace!.configuration!;
     const params = { items: [{ section: "utf8lint", scopeUri: "file:///w/a.txt" }, { section: "editor" }] };
     const next = async () => [{ lints: { stray_feff: "deny" }, maxPerFile: 10, workspaceScan: true, path: null }, { tabSize: 4 }];
-    const answer = await middleware(params, {} as never, next as never);
-    assert.deepEqual(answer, [
+    // workspaceScan at its default: left to the server.
+    fake.settings = { lints: { stray_feff: "deny" }, maxPerFile: 10 };
+    assert.deepEqual(await middleware(params, {} as never, next as never), [
+      { lints: { stray_feff: "deny" }, "max-per-file": 10 },
+      { tabSize: 4 },
+    ]);
+    // Set by the user: passed on.
+    fake.settings = { lints: { stray_feff: "deny" }, maxPerFile: 10, workspaceScan: true };
+    assert.deepEqual(await middleware(params, {} as never, next as never), [
       { lints: { stray_feff: "deny" }, "max-per-file": 10, "workspace-scan": true },
       { tabSize: 4 },
     ]);
