@@ -6,7 +6,8 @@
 //
 // The binary: $UTF8LINT_BIN, else ../../target/debug/utf8lint (from
 // editors/vscode). Set UTF8LINT_SKIP_PROTOCOL=1 to skip when no server is
-// built (the test fails otherwise, so that CI cannot pass without it).
+// built (the test fails otherwise, so that CI cannot pass without it), and
+// UTF8LINT_PROTOCOL_DUMP=out.json to keep every publishDiagnostics.
 
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -98,6 +99,12 @@ describe(`protocol: ${binary} lsp, as VS Code drives it`, { skip }, () => {
   });
 
   after(async () => {
+    // UTF8LINT_PROTOCOL_DUMP=file.json keeps every publishDiagnostics, for debugging and docs.
+    const dump = process.env.UTF8LINT_PROTOCOL_DUMP;
+    if (dump && client) {
+      const all = Object.fromEntries([...client.published].map(([uri, list]) => [uri.replace(/^.*\//, ""), list]));
+      fs.writeFileSync(dump, JSON.stringify(all, null, 1));
+    }
     await client?.shutdown();
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
