@@ -226,6 +226,28 @@ case('an invalid byte opened with ++enc=utf-8 ++bad=keep (raw bytes in the messa
   expect(buf, 'U001', 1, 6, 1, 7)
 end)
 
+case('an invalid byte, then a U+FEFF on the same line, opened as latin1', function()
+  local buf = open('raw_then_feff.txt')
+  assert(vim.bo[buf].fileencoding == 'latin1', vim.bo[buf].fileencoding)
+  wait(buf, 'U001 and U002', function()
+    return #with_code(buf, 'U001') > 0 and #with_code(buf, 'U002') > 0
+  end)
+  expect(buf, 'U001', 0, 1, 0, 3) -- ÿ: C3 BF in the buffer
+  expect(buf, 'U002', 0, 4, 0, 10) -- EF BB BF as three latin1 characters: ï»¿
+end)
+
+case('an invalid byte, then a U+FEFF on the same line, opened with ++bad=keep', function()
+  vim.uv.fs_copyfile(vim.fs.joinpath(work, 'raw_then_feff.txt'), vim.fs.joinpath(work, 'raw_then_feff_keep.txt'))
+  local buf = open('raw_then_feff_keep.txt', '++enc=utf-8 ++bad=keep')
+  assert(vim.api.nvim_buf_get_lines(buf, 0, 1, true)[1] == 'x\255y\239\187\191z', 'raw bytes in the buffer')
+  wait(buf, 'U001 and U002', function()
+    return #with_code(buf, 'U001') > 0 and #with_code(buf, 'U002') > 0
+  end)
+  -- Columns count the buffer's bytes: the raw FF is one byte.
+  expect(buf, 'U001', 0, 1, 0, 2)
+  expect(buf, 'U002', 0, 3, 0, 6)
+end)
+
 case('the server is still running', function()
   local c = client_of(vim.api.nvim_get_current_buf())
   assert(c and not c:is_stopped(), 'the client stopped')
