@@ -40,6 +40,8 @@ const FILES: Record<string, Buffer> = {
   "bom-allowed.txt": Buffer.concat([BOM, enc("hello\n")]),
   // ...and forbidden for this file through the utf8lint.bom setting.
   "bom-forced.txt": Buffer.concat([BOM, enc("hello\n")]),
+  // CRLF line ends, which VS Code keeps in the text.
+  "crlf.txt": Buffer.concat([enc("a\r\n😀"), Buffer.from([0xff]), enc("\r\n")]),
 };
 
 /** What `workspace.getConfiguration('utf8lint')` returns in this test's VS Code. */
@@ -237,6 +239,80 @@ describe(`protocol: ${binary} lsp, as VS Code drives it`, { skip }, () => {
     await client.connection.sendNotification("textDocument/didSave", { textDocument: { uri }, text: text3 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(byCode(client.latest(uri), "U002").length, 0, client.describe(uri));
+  });
+
+  test("CRLF line ends: positions count lines as VS Code does", async () => {
+    const { uri, text } = await client.openFile("crlf.txt", "plaintext");
+    assert.equal(text, "a\r\n😀\uFFFD\r\n");
+    const p = await client.waitFor(uri, (p) => byCode(p, "U001").length > 0, "U001");
+    assert.ok(hasRange(byCode(p, "U001"), r(1, 2, 1, 3)), JSON.stringify(p.diagnostics));
+  });
+
+  test("unsaved edits: findings follow the text, and a fix on disk is refused", async (t) => {
+    const uri = (await import("node:url")).pathToFileURL(path.join(root, "invalid.txt")).href;
+    assert.ok(client.docs.has(uri), "invalid.txt is open (an earlier test)");
+    const before = fs.readFileSync(path.join(root, "invalid.txt"));
+    const commandsOf = async (d: Diagnostic): Promise<Command[]> => {
+      const actions = await client.connection.sendRequest<(CodeAction | Command)[] | null>("textDocument/codeAction", {
+        textDocument: { uri },
+        range: d.range,
+        context: { diagnostics: [d], triggerKind: 1 },
+      });
+      return (actions ?? []).flatMap((a) =>
+        typeof a.command === "string" ? [a as Command] : a.command !== undefined ? [a.command] : [],
+      );
+    };
+    // While the buffer is clean, the U001 run offers its fix on disk as a command.
+    const clean = client.latest(uri)!;
+    const run = byCode(clean, "U001").find((d) => d.severity === ERROR && d.range.start.line === 0)!;
+    const offered = await commandsOf(run);
+    assert.ok(offered.length > 0, "a fix-on-disk command for the invalid bytes while the buffer is clean");
+
+    await client.edit(uri, [{ range: r(0, 0, 0, 0), newText: "XX" }]);
+    const p = await client.waitFor(
+      uri,
+      (p) => (p.version === undefined || p.version === 2) && p.diagnostics.some((d) => d.range.start.line === 0 && d.range.start.character === 10),
+      "a finding on the shifted U+FFFD at 0:10 (version 2)",
+    );
+    const shifted = p.diagnostics.find((d) => d.range.start.line === 0 && d.range.start.character === 10)!;
+    const whileDirty = await commandsOf(shifted);
+    t.diagnostic(`${whileDirty.length} fix-on-disk command(s) offered while the buffer has unsaved edits`);
+    // A command obtained before the edit (a light bulb opened earlier) is refused now.
+    for (const command of [...offered, ...whileDirty]) {
+      await assert.rejects(
+        client.connection.sendRequest("workspace/executeCommand", { command: command.command, arguments: command.arguments }),
+        (err: Error) => /unsaved/i.test(err.message),
+      );
+    }
+    assert.deepEqual(fs.readFileSync(path.join(root, "invalid.txt")), before, "the file on disk is untouched");
+  });
+
+  test("a fix on disk through workspace/executeCommand: strip the BOM of a clean JSON file", async () => {
+    const file = path.join(root, "data.json");
+    const uri = (await import("node:url")).pathToFileURL(file).href;
+    const p = await client.waitFor(uri, (p) => byCode(p, "U003").length > 0, "U003");
+    const d = byCode(p, "U003")[0]!;
+    const actions = await client.connection.sendRequest<(CodeAction | Command)[] | null>("textDocument/codeAction", {
+      textDocument: { uri },
+      range: d.range,
+      context: { diagnostics: [d], triggerKind: 1 },
+    });
+    let action = (actions ?? []).find((a): a is CodeAction => "kind" in a && a.kind === "quickfix" && a.command !== undefined && !a.edit);
+    if (!action) {
+      const unresolved = (actions ?? []).find((a): a is CodeAction => "kind" in a && a.kind === "quickfix" && a.data !== undefined);
+      if (unresolved) action = await client.connection.sendRequest<CodeAction>("codeAction/resolve", unresolved);
+    }
+    assert.ok(action?.command, `a quickfix that runs a command: ${JSON.stringify(actions)}`);
+    await client.connection.sendRequest("workspace/executeCommand", {
+      command: action.command.command,
+      arguments: action.command.arguments,
+    });
+    const bytes = fs.readFileSync(file);
+    assert.deepEqual(bytes.subarray(0, 1), Buffer.from("{"), `the BOM is gone from disk: ${bytes.subarray(0, 4).toString("hex")}`);
+    assert.deepEqual(bytes, enc('{"emoji": "😀"}\n'), "nothing else changed");
+    // VS Code's file watcher reports the change too.
+    await client.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri, type: 2 }] });
+    await client.waitFor(uri, (p) => byCode(p, "U003").length === 0, "U003 to go away");
   });
 
   test("untitled documents get the text-level rules, and closing clears them", async () => {
