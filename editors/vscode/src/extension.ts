@@ -83,6 +83,11 @@ export function clientOptions(channel: vscode.LogOutputChannel): LanguageClientO
     documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
     outputChannel: channel,
     traceOutputChannel: channel,
+    // A failed `initialize` is reported once, by startClient, with the binary's path.
+    initializationFailedHandler: (error) => {
+      channel.error(`initialize failed: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    },
     middleware: {
       workspace: {
         // The server asks for section `utf8lint` and reads utf8lint.toml's
@@ -119,7 +124,10 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     await next.start();
   } catch (err) {
     client = undefined;
-    const message = `utf8lint: the language server (${found.path} lsp) failed to start: ${err instanceof Error ? err.message : String(err)}`;
+    void next.dispose().catch(() => undefined);
+    const message =
+      `utf8lint: the language server (${found.path} lsp) failed to start: ${err instanceof Error ? err.message : String(err)}. ` +
+      `Is it a utf8lint build with the \`lsp\` subcommand? Its error output is in the utf8lint output channel.`;
     channel.error(message);
     const choice = await vscode.window.showErrorMessage(message, SHOW_OUTPUT, OPEN_SETTINGS);
     if (choice === SHOW_OUTPUT) channel.show();
