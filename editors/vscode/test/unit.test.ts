@@ -250,6 +250,24 @@ describe("the extension with a fake vscode", () => {
     await extension.deactivate();
   });
 
+  test("a binary that is not a language server: one message naming it", { skip: process.platform === "win32" }, async () => {
+    const bundled = path.join(tmp, "bundled", "utf8lint");
+    fs.mkdirSync(path.dirname(bundled));
+    fs.writeFileSync(bundled, "#!/bin/sh\necho 'error: unrecognized subcommand lsp' >&2\nexit 2\n", { mode: 0o755 });
+    process.env.PATH = path.join(tmp, "empty");
+    const subscriptions: { dispose(): void }[] = [];
+    await extension.activate({ extensionPath: tmp, subscriptions } as never);
+    const ours = fake.calls.filter(
+      (c) => c.name === "window.showErrorMessage" && /utf8lint: the language server .* failed to start/.test(String(c.args[0])),
+    );
+    assert.equal(ours.length, 1, JSON.stringify(fake.calls));
+    assert.ok(String(ours[0]!.args[0]).includes(bundled), "names the binary");
+    assert.match(String(ours[0]!.args[0]), /`lsp` subcommand/);
+    assert.ok(fake.log.some((l) => /unrecognized subcommand lsp/.test(l.message)), "the server's stderr is in the output channel");
+    subscriptions.forEach((d) => d.dispose());
+    await extension.deactivate();
+  });
+
   test("the client is set up for file and untitled documents and maps workspace/configuration", async () => {
     const channel = (require("vscode") as { window: { createOutputChannel(n: string, o: unknown): never } }).window.createOutputChannel("t", { log: true });
     const options = extension.clientOptions(channel);
