@@ -176,12 +176,12 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             Ok(_) => files.push(path.clone()),
             Err(e) => {
                 let (shown, key) = check::display_path(path);
-                check::report_trouble(
-                    &ctx,
-                    &mut early,
-                    key,
-                    format!("{shown}: {}", check::describe_io(&e)),
-                );
+                let why = if e.kind() == io::ErrorKind::NotFound {
+                    "no such file or directory".to_owned()
+                } else {
+                    check::describe_io(&e)
+                };
+                check::report_trouble(&ctx, &mut early, key, format!("{shown}: {why}"));
             }
         }
     }

@@ -132,9 +132,14 @@ fn describe_walk_error(err: &ignore::Error) -> String {
         ignore::Error::WithDepth { err, .. } => describe_walk_error(err),
         ignore::Error::WithPath { path, err } => {
             let shown = check::display_path(path).0;
-            match err.as_ref() {
-                ignore::Error::Io(e) => format!("{shown}: {}", check::describe_io(e)),
-                other => format!("{shown}: {other}"),
+            match err.io_error() {
+                Some(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    format!(
+                        "{shown}: not found (a dangling symbolic link, or it vanished during the scan)"
+                    )
+                }
+                Some(e) => format!("{shown}: {}", check::describe_io(e)),
+                None => format!("{shown}: {err}"),
             }
         }
         ignore::Error::Loop { ancestor, child } => format!(

@@ -211,7 +211,7 @@ fn unreadable_and_missing_paths_are_reported_once_and_the_scan_goes_on() {
     let err = stderr(&out);
     // A path that does not exist is trouble, reported once.
     assert_eq!(
-        err.matches("missing.txt: it vanished during the scan (not found)")
+        err.matches("missing.txt: no such file or directory")
             .count(),
         1,
         "{err}"
@@ -253,6 +253,17 @@ fn symlink_loops_and_dangling_links_are_reported() {
         1,
         "{}",
         stderr(&out)
+    );
+    // A dangling link, followed, is reported once.
+    std::os::unix::fs::symlink("nowhere", dir.path().join("d/dangling")).unwrap();
+    let out = run(dir.path(), ["check", "--format", "json", "--follow", "d"]);
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert_eq!(
+        err.matches("d/dangling: not found (a dangling symbolic link")
+            .count(),
+        1,
+        "{err}"
     );
     // Without --follow, links are not followed: no loop, no error.
     let out = run(dir.path(), ["check", "--format", "json"]);
