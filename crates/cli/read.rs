@@ -175,3 +175,47 @@ pub fn load_stdin(buf: &mut Vec<u8>) -> io::Result<usize> {
     buf.clear();
     io::stdin().lock().read_to_end(buf)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file_with(bytes: &[u8]) -> (tempfile::NamedTempFile, File) {
+        let mut tmp = tempfile::NamedTempFile::new().unwrap();
+        tmp.write_all(bytes).unwrap();
+        let f = File::open(tmp.path()).unwrap();
+        (tmp, f)
+    }
+
+    #[test]
+    fn sized_read_gets_everything_even_if_the_size_was_stale() {
+        let mut buf = Vec::new();
+        // The file grew after fstat: keep reading past the expected size.
+        let (_t, mut f) = file_with(b"0123456789");
+        assert_eq!(read_sized(&mut f, 3, &mut buf).unwrap(), 10);
+        assert_eq!(&buf[..10], b"0123456789");
+        // It shrank: stop at its end.
+        let (_t, mut f) = file_with(b"abc");
+        assert_eq!(read_sized(&mut f, 50, &mut buf).unwrap(), 3);
+        assert_eq!(&buf[..3], b"abc");
+        // The buffer is reused, never shrunk; stale bytes past the length are
+        // never looked at.
+        assert!(buf.len() >= 51);
+    }
+
+    #[test]
+    fn load_reads_small_files_into_the_buffer() {
+        let (t, _f) = file_with(b"hello");
+        let mut buf = Vec::new();
+        let loaded = load(t.path(), &mut buf).ok().unwrap();
+        assert!(matches!(loaded.contents, Contents::Buffered(5)));
+        assert_eq!(loaded.contents.bytes(&buf), b"hello");
+        assert_eq!(loaded.stamp.len, 5);
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            load(dir.path(), &mut buf),
+            Err(LoadError::NotAFile) | Err(LoadError::Io(_))
+        ));
+    }
+}
