@@ -155,7 +155,10 @@ pub fn plan_fixes(fixes: &[&Fix], len: usize) -> Vec<usize> {
     let mut inserted_at: Option<usize> = None;
     let mut planned = Vec::new();
     for (index, fix) in order {
-        let fits = fix.edits.first().is_none_or(|first| first.range.start >= cursor)
+        let fits = fix
+            .edits
+            .first()
+            .is_none_or(|first| first.range.start >= cursor)
             && fix
                 .edits
                 .iter()
@@ -169,7 +172,11 @@ pub fn plan_fixes(fixes: &[&Fix], len: usize) -> Vec<usize> {
         if !fits || double_insert || fix.edits.is_empty() {
             continue;
         }
-        let last = fix.edits.last().map(|e| e.range.clone()).unwrap_or(cursor..cursor);
+        let last = fix
+            .edits
+            .last()
+            .map(|e| e.range.clone())
+            .unwrap_or(cursor..cursor);
         cursor = last.end;
         inserted_at = last.is_empty().then_some(last.start);
         planned.push(index);
