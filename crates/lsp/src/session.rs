@@ -1,0 +1,437 @@
+//! The server's state and its workers.
+//!
+//! One `std::sync::Mutex` guards everything; it is locked in small scopes
+//! and never across an `.await`. Edits are applied to the rope at the top of
+//! the `didChange` handler, before its first `.await`, so tower-lsp's
+//! concurrent handlers can never reorder them. Everything that reads a whole
+//! file or a whole text runs in `spawn_blocking`, in one worker task per
+//! document: a burst of edits coalesces into one pass over the latest
+//! version, and results for a stale version are dropped.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::Value;
+use tower_lsp::Client;
+use tower_lsp::lsp_types::{
+    ClientCapabilities, ConfigurationItem, TextDocumentContentChangeEvent, Url,
+};
+use utf8lint_diagnostics::{Policy, Sniff, check, sniff};
+
+use crate::config::Settings;
+use crate::convert::{self, Encoding};
+use crate::document::{DiskView, Document, Placed, Shift, scan_rope};
+use crate::mapping::map_offsets;
+use crate::publish::{self, Snapshot};
+use crate::transport::RepairLog;
+
+/// What the client can do.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClientFeatures {
+    /// `workspace/configuration`.
+    pub configuration: bool,
+    /// Dynamic registration of `workspace/didChangeWatchedFiles`.
+    pub watch_dynamic: bool,
+    /// `window/workDoneProgress`.
+    pub progress: bool,
+}
+
+/// Everything behind the lock.
+#[derive(Debug, Default)]
+pub struct State {
+    /// Open documents.
+    pub docs: HashMap<Url, Document>,
+    /// The negotiated position encoding.
+    pub encoding: Encoding,
+    /// The editor's settings.
+    pub settings: Settings,
+    /// Workspace folders.
+    pub roots: Vec<PathBuf>,
+    /// What the client supports.
+    pub features: ClientFeatures,
+    /// Files not open that the workspace scan published findings for.
+    pub scanned: HashSet<Url>,
+}
+
+/// The server's state, shared by the handlers.
+pub struct Session {
+    /// The client handle.
+    pub client: Client,
+    state: Mutex<State>,
+    /// What the transport repaired.
+    pub repairs: Arc<RepairLog>,
+}
+
+impl Session {
+    /// A new session.
+    pub fn new(client: Client, repairs: Arc<RepairLog>) -> Session {
+        Session {
+            client,
+            state: Mutex::new(State::default()),
+            repairs,
+        }
+    }
+
+    /// Locks the state. A handler that panicked while holding the lock
+    /// leaves it poisoned; the state is still usable, so carry on.
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records the client's capabilities and workspace folders.
+    pub fn initialize(&self, caps: &ClientCapabilities, roots: Vec<PathBuf>, options: Option<&Value>) -> Encoding {
+        let offered = caps.general.as_ref().and_then(|g| g.position_encodings.as_deref());
+        let encoding = Encoding::negotiate(offered);
+        let ws = caps.workspace.as_ref();
+        let mut state = self.lock();
+        state.encoding = encoding;
+        state.roots = roots;
+        state.features = ClientFeatures {
+            configuration: ws.and_then(|w| w.configuration).unwrap_or(false),
+            watch_dynamic: ws
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false),
+            progress: caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
+        };
+        if let Some(options) = options {
+            let settings = options.get("utf8lint").unwrap_or(options);
+            state.settings = Settings::from_json(settings);
+        }
+        encoding
+    }
+
+    /// Asks the client for the `utf8lint` section and applies it; rechecks
+    /// every open document.
+    pub async fn refresh_configuration(self: &Arc<Self>) {
+        let (supported, scope) = {
+            let state = self.lock();
+            (state.features.configuration, state.roots.first().and_then(|r| Url::from_directory_path(r).ok()))
+        };
+        if supported {
+            let item = ConfigurationItem {
+                scope_uri: scope,
+                section: Some("utf8lint".into()),
+            };
+            match self.client.configuration(vec![item]).await {
+                Ok(values) => {
+                    let settings = Settings::from_json(values.first().unwrap_or(&Value::Null));
+                    self.lock().settings = settings;
+                }
+                Err(e) => eprintln!("utf8lint lsp: workspace/configuration failed: {e}"),
+            }
+        }
+        self.recheck_all();
+    }
+
+    /// Re-reads every open document's file.
+    pub fn recheck_all(self: &Arc<Self>) {
+        let uris: Vec<Url> = self.lock().docs.keys().cloned().collect();
+        for uri in uris {
+            self.schedule(&uri, |w| {
+                w.disk = true;
+                w.publish = true;
+            });
+        }
+    }
+
+    /// The policy for `path`.
+    pub fn policy(&self, path: Option<&Path>) -> Policy {
+        self.lock().settings.policy_for(path)
+    }
+
+    /// `didOpen`.
+    pub fn open(self: &Arc<Self>, uri: Url, version: i32, text: &str) {
+        let raw = self.repairs.take(uri.as_str()).unwrap_or(0);
+        {
+            let mut state = self.lock();
+            let mut doc = Document::new(uri.clone(), version, text);
+            doc.raw_from_client = raw;
+            state.scanned.remove(&uri);
+            state.docs.insert(uri.clone(), doc);
+        }
+        self.schedule(&uri, |w| {
+            w.disk = true;
+            w.scan = true;
+            w.publish = true;
+        });
+    }
+
+    /// `didChange`: applied at once, synchronously.
+    pub fn change(self: &Arc<Self>, uri: &Url, version: i32, changes: Vec<TextDocumentContentChangeEvent>) {
+        let raw = self.repairs.take(uri.as_str());
+        {
+            let mut state = self.lock();
+            let encoding = state.encoding;
+            let Some(doc) = state.docs.get_mut(uri) else {
+                eprintln!("utf8lint lsp: didChange for {uri}, which is not open: ignored");
+                return;
+            };
+            if version <= doc.version {
+                eprintln!("utf8lint lsp: didChange for {uri}: version {version} after {}", doc.version);
+            }
+            for change in changes {
+                match change.range {
+                    Some(range) => {
+                        let (start, c1) = convert::offset(&doc.rope, range.start, encoding);
+                        let (end, c2) = convert::offset(&doc.rope, range.end, encoding);
+                        if c1 || c2 {
+                            eprintln!("utf8lint lsp: didChange for {uri}: range {range:?} is outside the text, clamped");
+                        }
+                        doc.edit(start.min(end), end.max(start), &change.text);
+                    }
+                    None => doc.replace_all(&change.text),
+                }
+            }
+            doc.version = version;
+            if let Some(n) = raw {
+                doc.raw_from_client += n;
+            }
+        }
+        self.schedule(uri, |w| w.publish = true);
+    }
+
+    /// `didSave`: the file changed on disk.
+    pub fn saved(self: &Arc<Self>, uri: &Url) {
+        if let Some(doc) = self.lock().docs.get_mut(uri) {
+            doc.dirty = false;
+        }
+        self.schedule(uri, |w| {
+            w.disk = true;
+            w.publish = true;
+        });
+    }
+
+    /// `didClose`: forget the document, clear its diagnostics.
+    pub async fn close(self: &Arc<Self>, uri: Url) {
+        self.lock().docs.remove(&uri);
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    /// Marks work for `uri` and starts its worker if none runs.
+    pub fn schedule(self: &Arc<Self>, uri: &Url, what: impl FnOnce(&mut crate::document::Work)) {
+        let start = {
+            let mut state = self.lock();
+            let Some(doc) = state.docs.get_mut(uri) else { return };
+            what(&mut doc.work);
+            !std::mem::replace(&mut doc.work.running, true)
+        };
+        if start {
+            let session = self.clone();
+            let uri = uri.clone();
+            tokio::spawn(async move { session.worker(uri).await });
+        }
+    }
+
+    /// The per-document worker: runs until there is nothing left to do.
+    async fn worker(self: Arc<Self>, uri: Url) {
+        loop {
+            enum Job {
+                Full(Box<FullJob>),
+                Publish(Box<Snapshot>),
+            }
+            let job = {
+                let mut state = self.lock();
+                let encoding = state.encoding;
+                let policy_settings = state.settings.clone();
+                let Some(doc) = state.docs.get_mut(&uri) else { return };
+                if doc.work.disk || doc.work.scan {
+                    let job = FullJob {
+                        path: if doc.work.disk { doc.path.clone() } else { None },
+                        read_disk: doc.work.disk,
+                        scan: doc.work.scan,
+                        rope: doc.rope.clone(),
+                        policy: policy_settings.policy_for(doc.path.as_deref()),
+                        skip_binary: policy_settings.skip_binary(),
+                    };
+                    doc.work.disk = false;
+                    doc.work.scan = false;
+                    doc.work.publish = true;
+                    doc.logging = true;
+                    doc.log.clear();
+                    Job::Full(Box::new(job))
+                } else if doc.work.publish {
+                    doc.work.publish = false;
+                    let policy = policy_settings.policy_for(doc.path.as_deref());
+                    Job::Publish(Box::new(Snapshot::of(doc, encoding, policy)))
+                } else {
+                    doc.work.running = false;
+                    return;
+                }
+            };
+            match job {
+                Job::Full(job) => {
+                    let result = tokio::task::spawn_blocking(move || job.run()).await;
+                    let mut state = self.lock();
+                    let Some(doc) = state.docs.get_mut(&uri) else { return };
+                    doc.logging = false;
+                    let log = std::mem::take(&mut doc.log);
+                    match result {
+                        Ok(result) => result.install(doc, &log),
+                        Err(e) => eprintln!("utf8lint lsp: check of {uri} failed: {e}"),
+                    }
+                }
+                Job::Publish(snapshot) => {
+                    let version = snapshot.version;
+                    let built = tokio::task::spawn_blocking(move || publish::diagnostics(&snapshot)).await;
+                    let Ok(diagnostics) = built else { continue };
+                    let current = self.lock().docs.get(&uri).map(|d| d.version);
+                    if current != Some(version) {
+                        continue; // stale: a newer version is queued
+                    }
+                    self.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
+                }
+            }
+        }
+    }
+
+    /// A file changed on disk (or was created or deleted).
+    pub async fn file_changed(self: &Arc<Self>, uri: &Url, deleted: bool) {
+        let is_config = uri
+            .path_segments()
+            .and_then(|mut s| s.next_back())
+            .is_some_and(|name| name == "utf8lint.toml" || name == ".editorconfig");
+        if is_config {
+            self.refresh_configuration().await;
+            return;
+        }
+        let open = self.lock().docs.contains_key(uri);
+        if open {
+            self.schedule(uri, |w| {
+                w.disk = true;
+                w.publish = true;
+            });
+        } else if deleted {
+            let was = self.lock().scanned.remove(uri);
+            if was {
+                self.client.publish_diagnostics(uri.clone(), Vec::new(), None).await;
+            }
+        } else if self.lock().scanned.contains(uri) {
+            if let Ok(path) = uri.to_file_path() {
+                let (settings, encoding) = {
+                    let state = self.lock();
+                    (state.settings.clone(), state.encoding)
+                };
+                let found = tokio::task::spawn_blocking(move || crate::workspace::check_file(&path, &settings, encoding))
+                    .await
+                    .ok()
+                    .flatten();
+                self.client
+                    .publish_diagnostics(uri.clone(), found.unwrap_or_default(), None)
+                    .await;
+            }
+        }
+    }
+}
+
+/// A full pass: read the file and check it, scan the text for marks.
+struct FullJob {
+    path: Option<PathBuf>,
+    read_disk: bool,
+    scan: bool,
+    rope: ropey::Rope,
+    policy: Policy,
+    skip_binary: bool,
+}
+
+struct FullResult {
+    disk: Option<DiskView>,
+    read_disk: bool,
+    marks: Option<Vec<crate::document::Mark>>,
+    matched_clean: bool,
+}
+
+impl FullJob {
+    fn run(self) -> FullResult {
+        let marks = self.scan.then(|| scan_rope(&self.rope));
+        let disk = self.path.as_ref().map(|path| disk_view(path, &self.rope, &self.policy, self.skip_binary));
+        let matched_clean = disk.as_ref().is_some_and(|d| d.matched.is_some());
+        FullResult {
+            disk,
+            read_disk: self.read_disk,
+            marks,
+            matched_clean,
+        }
+    }
+}
+
+impl FullResult {
+    /// Puts the results in the document, replaying the edits made since.
+    fn install(self, doc: &mut Document, log: &[Shift]) {
+        if let Some(mut marks) = self.marks {
+            for shift in log {
+                shift.marks(&mut marks);
+            }
+            doc.marks = marks;
+            doc.marks_ready = true;
+        }
+        if self.read_disk {
+            if let Some(mut disk) = self.disk {
+                for shift in log {
+                    for placed in &mut disk.findings {
+                        placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
+                    }
+                    disk.first_invalid = disk.first_invalid.as_ref().and_then(|r| shift.range(r));
+                }
+                if log.is_empty() && self.matched_clean {
+                    doc.dirty = false;
+                }
+                doc.disk = Some(disk);
+            }
+        }
+    }
+}
+
+/// Reads and checks the file, and places the findings in the text.
+pub fn disk_view(path: &Path, rope: &ropey::Rope, policy: &Policy, skip_binary: bool) -> DiskView {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return DiskView {
+                unreadable: Some(e.to_string()),
+                ..DiskView::default()
+            };
+        }
+    };
+    if skip_binary && matches!(sniff(&bytes), Sniff::Binary { .. }) {
+        return DiskView::default();
+    }
+    let found = check(&bytes, path, policy);
+    let mut offsets = Vec::with_capacity(found.len() * 2 + 2);
+    for d in &found {
+        offsets.push(d.span.start);
+        offsets.push(d.span.end);
+    }
+    let mut invalid_bytes = 0;
+    let mut invalid_subparts = 0;
+    let mut first_invalid = None;
+    for sub in utf8lint_codec::subparts(&bytes) {
+        first_invalid.get_or_insert(sub.range());
+        invalid_bytes += usize::from(sub.len);
+        invalid_subparts += 1;
+    }
+    if let Some(r) = &first_invalid {
+        offsets.push(r.start);
+        offsets.push(r.end);
+    }
+    let text = rope.to_string();
+    let mapped = map_offsets(&bytes, rope, text.as_bytes(), &offsets);
+    let findings = found
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| Placed {
+            diag: Arc::new(d),
+            range: Some(mapped.chars[2 * i]..mapped.chars[2 * i + 1].max(mapped.chars[2 * i])),
+        })
+        .collect::<Vec<_>>();
+    let n = findings.len();
+    DiskView {
+        findings,
+        matched: mapped.matched,
+        invalid_bytes,
+        invalid_subparts,
+        first_invalid: first_invalid.map(|_| mapped.chars[2 * n]..mapped.chars[2 * n + 1].max(mapped.chars[2 * n])),
+        unreadable: None,
+    }
+}
