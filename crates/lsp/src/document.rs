@@ -12,6 +12,10 @@ use utf8lint_diagnostics::Diagnostic;
 
 use crate::mapping::Match;
 
+/// Edits kept since the text last matched the disk; past this, findings
+/// from a re-read are placed by line and column instead.
+const MAX_SINCE_BASE: usize = 100_000;
+
 /// A character of the text that a text-level rule reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mark {
@@ -139,6 +143,12 @@ pub struct Document {
     pub log: Vec<Shift>,
     /// Whether edits are being logged.
     pub logging: bool,
+    /// The last text known to match the file on disk, and the edits made
+    /// since: a re-read of an unchanged file while the buffer has unsaved
+    /// edits maps onto this text, then follows the edits.
+    pub base: Option<Rope>,
+    /// The edits since `base`.
+    pub since_base: Vec<Shift>,
     /// The worker's state.
     pub work: Work,
 }
@@ -159,6 +169,8 @@ impl Document {
             raw_from_client: 0,
             log: Vec::new(),
             logging: false,
+            base: None,
+            since_base: Vec::new(),
             work: Work::default(),
         }
     }
@@ -184,6 +196,14 @@ impl Document {
                 placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
             }
             disk.first_invalid = disk.first_invalid.as_ref().and_then(|r| shift.range(r));
+        }
+        if self.base.is_some() {
+            if self.since_base.len() >= MAX_SINCE_BASE {
+                self.base = None;
+                self.since_base = Vec::new();
+            } else {
+                self.since_base.push(shift.clone());
+            }
         }
         if self.logging {
             self.log.push(shift);

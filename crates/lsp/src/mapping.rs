@@ -281,7 +281,11 @@ fn approximate(disk: &[u8], rope: &Rope, offsets: &[usize]) -> Vec<usize> {
                 return rope.len_chars();
             }
             let start = rope.line_to_char(line);
-            let len = rope.line(line).len_chars();
+            let line_text = rope.line(line);
+            let mut len = line_text.len_chars();
+            while len > 0 && matches!(line_text.char(len - 1), '\n' | '\r') {
+                len -= 1;
+            }
             start + column.min(len)
         })
         .collect()

@@ -39,6 +39,8 @@ pub struct Snapshot {
     pub policy: Policy,
     /// The file's path.
     pub path: Option<std::path::PathBuf>,
+    /// Whether the text is an editor's (so saving it means something).
+    pub in_editor: bool,
 }
 
 impl Snapshot {
@@ -74,6 +76,7 @@ impl Snapshot {
             raw_from_client: doc.raw_from_client,
             policy,
             path: doc.path.clone(),
+            in_editor: true,
         }
     }
 }
@@ -188,7 +191,7 @@ pub fn items(s: &Snapshot) -> Vec<Item> {
             ));
         }
         if let (Some(m), Some(first)) = (disk.matched, &disk.first_invalid) {
-            if m.decoding == Decoding::Lossy && disk.invalid_bytes > 0 && s.raw_from_client == 0 {
+            if m.decoding == Decoding::Lossy && disk.invalid_bytes > 0 && s.raw_from_client == 0 && s.in_editor {
                 let n = disk.invalid_bytes;
                 out.push(Item {
                     range: first.clone(),

@@ -61,7 +61,14 @@ pub struct Session {
     state: Mutex<State>,
     /// What the transport repaired.
     pub repairs: Arc<RepairLog>,
+    /// Set once the client's settings were asked for (or cannot be):
+    /// workers wait for it so that nothing is published under defaults the
+    /// client is about to override.
+    ready: tokio::sync::watch::Sender<bool>,
 }
+
+/// How long a worker waits for the client's settings.
+const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
 impl Session {
     /// A new session.
@@ -70,6 +77,7 @@ impl Session {
             client,
             state: Mutex::new(State::default()),
             repairs,
+            ready: tokio::sync::watch::Sender::new(false),
         }
     }
 
@@ -122,6 +130,7 @@ impl Session {
                 Err(e) => eprintln!("utf8lint lsp: workspace/configuration failed: {e}"),
             }
         }
+        self.ready.send_replace(true);
         self.recheck_all();
     }
 
@@ -226,6 +235,8 @@ impl Session {
 
     /// The per-document worker: runs until there is nothing left to do.
     async fn worker(self: Arc<Self>, uri: Url) {
+        let mut ready = self.ready.subscribe();
+        let _ = tokio::time::timeout(READY_TIMEOUT, ready.wait_for(|r| *r)).await;
         loop {
             enum Job {
                 Full(Box<FullJob>),
@@ -242,6 +253,7 @@ impl Session {
                         read_disk: doc.work.disk,
                         scan: doc.work.scan,
                         rope: doc.rope.clone(),
+                        base: doc.base.clone(),
                         policy: policy_settings.policy_for(doc.path.as_deref()),
                         skip_binary: policy_settings.skip_binary(),
                     };
@@ -331,27 +343,41 @@ struct FullJob {
     read_disk: bool,
     scan: bool,
     rope: ropey::Rope,
+    base: Option<ropey::Rope>,
     policy: Policy,
     skip_binary: bool,
 }
 
+/// Which text a disk view's ranges are in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RelativeTo {
+    /// The text when the job started.
+    Snapshot,
+    /// The document's base text (last known to match the disk).
+    Base,
+}
+
 struct FullResult {
-    disk: Option<DiskView>,
+    disk: Option<(DiskView, RelativeTo)>,
     read_disk: bool,
     marks: Option<Vec<crate::document::Mark>>,
-    matched_clean: bool,
+    rope: ropey::Rope,
 }
 
 impl FullJob {
     fn run(self) -> FullResult {
         let marks = self.scan.then(|| scan_rope(&self.rope));
-        let disk = self.path.as_ref().map(|path| disk_view(path, &self.rope, &self.policy, self.skip_binary));
-        let matched_clean = disk.as_ref().is_some_and(|d| d.matched.is_some());
+        let disk = self.path.as_ref().map(|path| {
+            let mut ropes = vec![&self.rope];
+            ropes.extend(self.base.as_ref());
+            let (view, index) = disk_view_on(path, &ropes, &self.policy, self.skip_binary);
+            (view, if index == 1 { RelativeTo::Base } else { RelativeTo::Snapshot })
+        });
         FullResult {
             disk,
             read_disk: self.read_disk,
             marks,
-            matched_clean,
+            rope: self.rope,
         }
     }
 }
@@ -366,36 +392,52 @@ impl FullResult {
             doc.marks = marks;
             doc.marks_ready = true;
         }
-        if self.read_disk {
-            if let Some(mut disk) = self.disk {
-                for shift in log {
-                    for placed in &mut disk.findings {
-                        placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
-                    }
-                    disk.first_invalid = disk.first_invalid.as_ref().and_then(|r| shift.range(r));
-                }
-                if log.is_empty() && self.matched_clean {
-                    doc.dirty = false;
-                }
-                doc.disk = Some(disk);
+        if !self.read_disk {
+            return;
+        }
+        let Some((mut disk, relative)) = self.disk else { return };
+        let replay: Vec<Shift> = match relative {
+            RelativeTo::Base => doc.since_base.clone(),
+            RelativeTo::Snapshot => log.to_vec(),
+        };
+        for shift in &replay {
+            for placed in &mut disk.findings {
+                placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
+            }
+            disk.first_invalid = disk.first_invalid.as_ref().and_then(|r| shift.range(r));
+        }
+        if relative == RelativeTo::Snapshot && disk.matched.is_some() {
+            doc.base = Some(self.rope);
+            doc.since_base = log.to_vec();
+            if log.is_empty() {
+                doc.dirty = false;
             }
         }
+        doc.disk = Some(disk);
     }
 }
 
 /// Reads and checks the file, and places the findings in the text.
 pub fn disk_view(path: &Path, rope: &ropey::Rope, policy: &Policy, skip_binary: bool) -> DiskView {
+    disk_view_on(path, &[rope], policy, skip_binary).0
+}
+
+/// Like [`disk_view`], trying each text in turn: the view is placed on the
+/// first one some decoding of the bytes reproduces (its index is returned),
+/// else by line and column on the first.
+fn disk_view_on(path: &Path, ropes: &[&ropey::Rope], policy: &Policy, skip_binary: bool) -> (DiskView, usize) {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) => {
-            return DiskView {
+            let view = DiskView {
                 unreadable: Some(e.to_string()),
                 ..DiskView::default()
             };
+            return (view, 0);
         }
     };
     if skip_binary && matches!(sniff(&bytes), Sniff::Binary { .. }) {
-        return DiskView::default();
+        return (DiskView::default(), 0);
     }
     let found = check(&bytes, path, policy);
     let mut offsets = Vec::with_capacity(found.len() * 2 + 2);
@@ -415,23 +457,38 @@ pub fn disk_view(path: &Path, rope: &ropey::Rope, policy: &Policy, skip_binary: 
         offsets.push(r.start);
         offsets.push(r.end);
     }
-    let text = rope.to_string();
-    let mapped = map_offsets(&bytes, rope, text.as_bytes(), &offsets);
+    let mut chosen = None;
+    for (i, rope) in ropes.iter().enumerate() {
+        let text = rope.to_string();
+        let mapped = map_offsets(&bytes, rope, text.as_bytes(), &offsets);
+        if mapped.matched.is_some() {
+            chosen = Some((mapped, i));
+            break;
+        }
+        if i == 0 {
+            chosen = Some((mapped, 0));
+        }
+    }
+    let Some((mapped, index)) = chosen else {
+        return (DiskView::default(), 0);
+    };
+    let range = |i: usize| mapped.chars[2 * i]..mapped.chars[2 * i + 1].max(mapped.chars[2 * i]);
+    let n = found.len();
     let findings = found
         .into_iter()
         .enumerate()
         .map(|(i, d)| Placed {
             diag: Arc::new(d),
-            range: Some(mapped.chars[2 * i]..mapped.chars[2 * i + 1].max(mapped.chars[2 * i])),
+            range: Some(range(i)),
         })
         .collect::<Vec<_>>();
-    let n = findings.len();
-    DiskView {
+    let view = DiskView {
         findings,
         matched: mapped.matched,
         invalid_bytes,
         invalid_subparts,
-        first_invalid: first_invalid.map(|_| mapped.chars[2 * n]..mapped.chars[2 * n + 1].max(mapped.chars[2 * n])),
+        first_invalid: first_invalid.map(|_| range(n)),
         unreadable: None,
-    }
+    };
+    (view, index)
 }

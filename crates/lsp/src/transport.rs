@@ -257,11 +257,13 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> 
 }
 
 /// A message tower-lsp decodes: with an id, a request for a method that
-/// does not exist (so the client gets an error response, not silence).
+/// does not exist (so the client gets a MethodNotFound error response, not
+/// silence; tower-lsp swallows those for `$/` methods), else a `$/`
+/// notification, which is ignored.
 fn placeholder(id: Option<serde_json::Value>) -> Vec<u8> {
     let message = match id {
         Some(id) if !id.is_null() => serde_json::json!({
-            "jsonrpc": "2.0", "id": id, "method": "$/utf8lint/invalidMessage"
+            "jsonrpc": "2.0", "id": id, "method": "utf8lint/invalidMessage"
         }),
         _ => serde_json::json!({"jsonrpc": "2.0", "method": "$/utf8lint/invalidMessage"}),
     };
@@ -391,7 +393,7 @@ mod tests {
         let (out, log) = reframe(input).await;
         let text = String::from_utf8(out).unwrap();
         assert_eq!(log.repaired_frames(), 4);
-        assert_eq!(text.matches("$/utf8lint/invalidMessage").count(), 3);
+        assert_eq!(text.matches("utf8lint/invalidMessage").count(), 3);
         assert!(text.contains(r#""id":7"#), "{text}");
         assert!(!text.contains("Foo"));
     }

@@ -37,7 +37,8 @@ pub fn check_file(path: &Path, settings: &Settings, encoding: Encoding) -> Optio
     doc.rope = rope;
     doc.disk = Some(disk);
     doc.marks_ready = true;
-    let snapshot = Snapshot::of(&doc, encoding, policy);
+    let mut snapshot = Snapshot::of(&doc, encoding, policy);
+    snapshot.in_editor = false;
     let diagnostics = publish::diagnostics(&snapshot);
     (!diagnostics.is_empty()).then_some(diagnostics)
 }
