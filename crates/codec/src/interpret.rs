@@ -144,29 +144,91 @@ mod tests {
     #[test]
     fn readings() {
         let cases: &[(&[u8], Option<Interpretation>)] = &[
-            (b"\xC0\xAE", Some(Overlong { value: 0x2E, len: 2 })),
-            (b"\xC0\xAF", Some(Overlong { value: 0x2F, len: 2 })),
-            (b"\xE0\x80\xAF", Some(Overlong { value: 0x2F, len: 3 })),
-            (b"\xF0\x80\x80\xAF", Some(Overlong { value: 0x2F, len: 4 })),
-            (b"\xF8\x80\x80\x80\xAF", Some(Overlong { value: 0x2F, len: 5 })),
-            (b"\xFC\x80\x80\x80\x80\xAF", Some(Overlong { value: 0x2F, len: 6 })),
-            (b"\xC1\xBF", Some(Overlong { value: 0x7F, len: 2 })),
+            (
+                b"\xC0\xAE",
+                Some(Overlong {
+                    value: 0x2E,
+                    len: 2,
+                }),
+            ),
+            (
+                b"\xC0\xAF",
+                Some(Overlong {
+                    value: 0x2F,
+                    len: 2,
+                }),
+            ),
+            (
+                b"\xE0\x80\xAF",
+                Some(Overlong {
+                    value: 0x2F,
+                    len: 3,
+                }),
+            ),
+            (
+                b"\xF0\x80\x80\xAF",
+                Some(Overlong {
+                    value: 0x2F,
+                    len: 4,
+                }),
+            ),
+            (
+                b"\xF8\x80\x80\x80\xAF",
+                Some(Overlong {
+                    value: 0x2F,
+                    len: 5,
+                }),
+            ),
+            (
+                b"\xFC\x80\x80\x80\x80\xAF",
+                Some(Overlong {
+                    value: 0x2F,
+                    len: 6,
+                }),
+            ),
+            (
+                b"\xC1\xBF",
+                Some(Overlong {
+                    value: 0x7F,
+                    len: 2,
+                }),
+            ),
             (b"\xC0\x80", Some(Overlong { value: 0, len: 2 })),
             (b"\xED\xA0\x80", Some(Surrogate { value: 0xD800 })),
             (b"\xED\xBF\xBF", Some(Surrogate { value: 0xDFFF })),
             (b"\xED\xA0\x80A", Some(Surrogate { value: 0xD800 })),
             (
                 b"\xED\xA1\x8C\xED\xBE\xB4",
-                Some(SurrogatePair { value: 0x233B4, high: 0xD84C, low: 0xDFB4 }),
+                Some(SurrogatePair {
+                    value: 0x233B4,
+                    high: 0xD84C,
+                    low: 0xDFB4,
+                }),
             ),
             (
                 b"\xED\xAF\xBF\xED\xBF\xBF",
-                Some(SurrogatePair { value: 0x10FFFF, high: 0xDBFF, low: 0xDFFF }),
+                Some(SurrogatePair {
+                    value: 0x10FFFF,
+                    high: 0xDBFF,
+                    low: 0xDFFF,
+                }),
             ),
             (b"\xF4\x90\x80\x80", Some(AboveMax { value: 0x110000 })),
             (b"\xF7\xBF\xBF\xBF", Some(AboveMax { value: 0x1FFFFF })),
-            (b"\xF8\x88\x80\x80\x80", Some(Rfc2279 { value: 0x200000, len: 5 })),
-            (b"\xFD\xBF\xBF\xBF\xBF\xBF", Some(Rfc2279 { value: 0x7FFF_FFFF, len: 6 })),
+            (
+                b"\xF8\x88\x80\x80\x80",
+                Some(Rfc2279 {
+                    value: 0x200000,
+                    len: 5,
+                }),
+            ),
+            (
+                b"\xFD\xBF\xBF\xBF\xBF\xBF",
+                Some(Rfc2279 {
+                    value: 0x7FFF_FFFF,
+                    len: 6,
+                }),
+            ),
             (b"\xE2\x82\xAC", None), // well-formed
             (b"\xE6\x97x", None),    // cut short: no reading
             (b"\x80", None),

@@ -125,7 +125,9 @@ impl Utf8Decoder {
             if valid_end > pos {
                 let valid = rest.get(pos..valid_end).unwrap_or_default();
                 // SAFETY: next_error() found no error in pos..valid_end.
-                sink(Event::Text(unsafe { core::str::from_utf8_unchecked(valid) }));
+                sink(Event::Text(unsafe {
+                    core::str::from_utf8_unchecked(valid)
+                }));
             }
             let Some(sub) = error else { return };
             if sub.kind == ErrorKind::Truncated && sub.end() == rest.len() && !last {

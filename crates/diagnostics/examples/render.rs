@@ -7,6 +7,9 @@ fn main() {
     let diags = utf8lint_diagnostics::check(&bytes, Path::new(&path), &Default::default());
     let mut loc = utf8lint_diagnostics::Locator::new(&bytes);
     for d in &diags {
-        print!("{}\n\n", utf8lint_diagnostics::render_human(d, &bytes, &path, &mut loc, &Default::default()));
+        print!(
+            "{}\n\n",
+            utf8lint_diagnostics::render_human(d, &bytes, &path, &mut loc, &Default::default())
+        );
     }
 }

@@ -153,12 +153,20 @@ pub fn apply_fixes<'a>(bytes: &[u8], fixes: impl IntoIterator<Item = &'a Fix>) -
     let mut applied = Vec::new();
     let mut skipped = Vec::new();
     for (index, fix) in order {
-        let fits = fix.edits.first().is_none_or(|first| first.range.start >= cursor)
-            && fix.edits.iter().all(|e| e.range.start <= e.range.end && e.range.end <= bytes.len());
+        let fits = fix
+            .edits
+            .first()
+            .is_none_or(|first| first.range.start >= cursor)
+            && fix
+                .edits
+                .iter()
+                .all(|e| e.range.start <= e.range.end && e.range.end <= bytes.len());
         // An insertion at the same point as the end of an earlier edit is
         // fine, but two insertions at one point would be ambiguous.
         let double_insert = applied.last().is_some_and(|_| {
-            fix.edits.first().is_some_and(|e| e.range.is_empty() && e.range.start < cursor)
+            fix.edits
+                .first()
+                .is_some_and(|e| e.range.is_empty() && e.range.start < cursor)
         });
         if !fits || double_insert || fix.edits.is_empty() {
             skipped.push(index);

@@ -45,21 +45,21 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
     }
     let levels = &policy.levels;
     let not_utf8 = levels.get(Rule::NotUtf8);
-    if not_utf8 != Level::Allow {
-        if let Sniff::Wide(wide) = sniff(bytes) {
-            return vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)];
-        }
+    if not_utf8 != Level::Allow
+        && let Sniff::Wide(wide) = sniff(bytes)
+    {
+        return vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)];
     }
     let scan = scan::scan(bytes, policy);
-    if not_utf8 != Level::Allow {
-        if let Some(d) = rules::not_utf8::legacy_diagnostic(
+    if not_utf8 != Level::Allow
+        && let Some(d) = rules::not_utf8::legacy_diagnostic(
             bytes,
             scan.error_count,
             &scan.first_errors,
             not_utf8,
-        ) {
-            return vec![d];
-        }
+        )
+    {
+        return vec![d];
     }
     let mut out = scan.diagnostics;
     let rule = policy.bom_rule(path, bytes);

@@ -47,7 +47,8 @@ impl<'a> Locator<'a> {
             self.line += 1;
             self.line_start = from + nl + 1;
         }
-        let line_end = memchr::memchr(b'\n', &self.bytes[offset..]).map_or(self.bytes.len(), |p| offset + p);
+        let line_end =
+            memchr::memchr(b'\n', &self.bytes[offset..]).map_or(self.bytes.len(), |p| offset + p);
         Position {
             line: self.line,
             column: 1 + lossy_chars(&self.bytes[self.line_start..offset]),

@@ -105,9 +105,8 @@ impl PolicySource {
     /// language server's related information and SARIF).
     pub fn location(&self) -> Option<(&Path, usize)> {
         match self {
-            PolicySource::Config { path, line, .. } | PolicySource::EditorConfig { path, line, .. } => {
-                Some((path.as_path(), *line))
-            }
+            PolicySource::Config { path, line, .. }
+            | PolicySource::EditorConfig { path, line, .. } => Some((path.as_path(), *line)),
             _ => None,
         }
     }
@@ -197,7 +196,9 @@ const FORMATS: &[Format] = &[
     },
     Format {
         format: "PHP",
-        extensions: &["php", "phtml", "php3", "php4", "php5", "php7", "php8", "phps"],
+        extensions: &[
+            "php", "phtml", "php3", "php4", "php5", "php7", "php8", "phps",
+        ],
         policy: BomPolicy::Forbid,
         why: "PHP sends the byte-order mark as output before `<?php` (\"headers already sent\") and `declare(strict_types=1)` must come first",
         reference: "the PHP manual",
@@ -243,7 +244,11 @@ pub fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
         path.extension()
             .and_then(|ext| ext.to_str())
             .map(|ext| ext.to_ascii_lowercase())
-            .and_then(|ext| FORMATS.iter().find(|f| f.extensions.contains(&ext.as_str())))
+            .and_then(|ext| {
+                FORMATS
+                    .iter()
+                    .find(|f| f.extensions.contains(&ext.as_str()))
+            })
     };
     match format {
         Some(f) => BomRule {
@@ -281,8 +286,14 @@ mod tests {
         assert_eq!(builtin("Main.java", b"class"), BomPolicy::Forbid);
         assert_eq!(builtin("run.bat", b"@echo off"), BomPolicy::Forbid);
         assert_eq!(builtin("run.CMD", b"@echo off"), BomPolicy::Forbid);
-        assert_eq!(builtin("tool", b"\xEF\xBB\xBF#!/bin/sh\n"), BomPolicy::Forbid);
-        assert_eq!(builtin("tool.py", b"#!/usr/bin/env python3\n"), BomPolicy::Forbid);
+        assert_eq!(
+            builtin("tool", b"\xEF\xBB\xBF#!/bin/sh\n"),
+            BomPolicy::Forbid
+        );
+        assert_eq!(
+            builtin("tool.py", b"#!/usr/bin/env python3\n"),
+            BomPolicy::Forbid
+        );
         assert_eq!(builtin("notes.txt", b"\xEF\xBB\xBFhello"), BomPolicy::Allow);
         assert_eq!(builtin("config.yaml", b"a: 1"), BomPolicy::Allow);
         assert_eq!(builtin("main.rs", b"fn main"), BomPolicy::Allow);

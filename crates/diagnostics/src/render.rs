@@ -27,9 +27,13 @@ impl Default for RenderOptions {
     }
 }
 
-/// At most this many bytes of a line go to the renderer on either side of
-/// the span; annotate-snippets then trims to the terminal width.
-const CONTEXT_BYTES: usize = 2048;
+/// At most this many bytes of a line before the span go to the renderer,
+/// which then trims the line to the terminal width. Up to this length the
+/// whole line prefix is kept, so the renderer's `--> path:line:col` is
+/// exact; a longer prefix is cut (and the location given separately).
+const CONTEXT_BEFORE: usize = 64 * 1024;
+/// At most this many bytes of a line after the span.
+const CONTEXT_AFTER: usize = 2 * 1024;
 
 /// U+FEFF has no glyph: the shown line has this in its place. Both are three
 /// bytes in UTF-8, so spans need no adjusting.
@@ -53,7 +57,11 @@ pub fn render_human(
         elements.push(Element::Origin(Origin::path(path.to_owned())));
     } else {
         let shown = shown_line(bytes, &d.span, &pos);
-        let label = if d.label.is_empty() { None } else { Some(d.label.clone()) };
+        let label = if d.label.is_empty() {
+            None
+        } else {
+            Some(d.label.clone())
+        };
         if shown.cut_before {
             // The renderer would count columns from the cut; say where the
             // span really is, then show the window.
@@ -62,7 +70,9 @@ pub fn render_human(
                     .line(pos.line)
                     .char_column(pos.column),
             ));
-            elements.push(Element::Snippet(shown.text, None, pos.line, shown.span, label));
+            elements.push(Element::Snippet(
+                shown.text, None, pos.line, shown.span, label,
+            ));
         } else {
             elements.push(Element::Snippet(
                 shown.text,
@@ -159,8 +169,10 @@ struct Shown {
 fn shown_line(bytes: &[u8], span: &Range<usize>, pos: &Position) -> Shown {
     let span_start = span.start.min(bytes.len());
     let span_end = span.end.clamp(span_start, pos.line_end.max(span_start));
-    let mut start = pos.line_start.max(span_start.saturating_sub(CONTEXT_BYTES));
-    let mut end = pos.line_end.min(span_end.saturating_add(CONTEXT_BYTES));
+    let mut start = pos
+        .line_start
+        .max(span_start.saturating_sub(CONTEXT_BEFORE));
+    let mut end = pos.line_end.min(span_end.saturating_add(CONTEXT_AFTER));
     // Never cut a character in two: move off continuation bytes.
     for _ in 0..3 {
         if start > pos.line_start && bytes.get(start).is_some_and(|b| b & 0xC0 == 0x80) {

@@ -128,10 +128,16 @@ impl Runs<'_> {
             self.out.hide(span, 1, units);
         } else {
             let before = self.out.kept.len();
-            invalid_utf8::run_diagnostics(self.bytes, &self.run, self.out.level, &mut self.out.kept);
+            invalid_utf8::run_diagnostics(
+                self.bytes,
+                &self.run,
+                self.out.level,
+                &mut self.out.kept,
+            );
             // A run may produce several diagnostics; trim back to the cap.
             if self.out.max != 0 && self.out.kept.len() > self.out.max {
-                let extra: Vec<Diagnostic> = self.out.kept.drain(self.out.max.max(before)..).collect();
+                let extra: Vec<Diagnostic> =
+                    self.out.kept.drain(self.out.max.max(before)..).collect();
                 for d in extra {
                     let units = d.subparts.len();
                     self.out.hide(d.span.clone(), 1, units);
@@ -143,6 +149,79 @@ impl Runs<'_> {
 }
 
 pub(crate) fn scan(bytes: &[u8], policy: &Policy) -> Scan {
+    scan_valid(bytes, policy).unwrap_or_else(|| scan_with_errors(bytes, policy))
+}
+
+/// The fast path for the common case, a file that is valid UTF-8: each
+/// block is validated with the codec's fastest check (a concatenation of
+/// valid pieces is valid, so blocks may be checked independently) and then
+/// searched for U+FEFF while it is still in cache. `None` as soon as a block
+/// is not valid: the caller starts again on the error path.
+fn scan_valid(bytes: &[u8], policy: &Policy) -> Option<Scan> {
+    let feff_level = policy.levels.get(Rule::StrayFeff);
+    let mut feffs = Capped::new(Rule::StrayFeff, feff_level, policy.max_per_rule);
+    let finder = memmem::Finder::new(FEFF);
+    let mut start = 0;
+    while start < bytes.len() {
+        let mut end = (start + BLOCK).min(bytes.len());
+        // Split before a lead byte, so that valid input never fails.
+        let mut back = 0;
+        while end < bytes.len() && back < 3 && bytes[end] & 0xC0 == 0x80 {
+            end -= 1;
+            back += 1;
+        }
+        if !utf8lint_codec::is_valid(&bytes[start..end]) {
+            return None;
+        }
+        if feff_level != Level::Allow {
+            find_feffs(bytes, start, end, &finder, &mut feffs);
+        }
+        start = end;
+    }
+    let summaries = feffs.summary().into_iter().collect();
+    Some(Scan {
+        diagnostics: feffs.kept,
+        summaries,
+        error_count: 0,
+        first_errors: Vec::new(),
+    })
+}
+
+/// Every U+FEFF that ends in `start..end` (it may begin up to two bytes
+/// before `start`, cut by the block edge), except one at offset 0.
+fn find_feffs(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    finder: &memmem::Finder<'_>,
+    feffs: &mut Capped,
+) {
+    let from = start.saturating_sub(FEFF.len() - 1);
+    // Most blocks have no 0xEF at all (all of ASCII and most scripts); a
+    // one-byte search is several times faster than the three-byte one.
+    let Some(first) = memchr::memchr(FEFF[0], &bytes[from..end]) else {
+        return;
+    };
+    let from = from + first;
+    for found in finder.find_iter(&bytes[from..end]) {
+        let offset = from + found;
+        if offset == 0 {
+            continue; // the byte-order mark: U003/U004's business
+        }
+        if feffs.full() {
+            feffs.hide(offset..offset + FEFF.len(), 1, 1);
+        } else {
+            feffs
+                .kept
+                .push(stray_feff::diagnostic(bytes, offset, feffs.level));
+        }
+    }
+}
+
+/// The full pass for a file with ill-formed sequences: the streaming decoder
+/// reports every maximal subpart, block by block, and the U+FEFF search
+/// follows it through the same blocks.
+fn scan_with_errors(bytes: &[u8], policy: &Policy) -> Scan {
     let max = policy.max_per_rule;
     let feff_level = policy.levels.get(Rule::StrayFeff);
     let mut runs = Runs {
@@ -164,25 +243,15 @@ pub(crate) fn scan(bytes: &[u8], policy: &Policy) -> Scan {
             }
         });
         if feff_level != Level::Allow {
-            // Start two bytes back so a U+FEFF cut by the block edge is found
-            // once (a match must end inside this block).
-            let from = start.saturating_sub(FEFF.len() - 1);
-            for found in finder.find_iter(&bytes[from..end]) {
-                let offset = from + found;
-                if offset == 0 {
-                    continue; // the byte-order mark: U003/U004's business
-                }
-                if feffs.full() {
-                    feffs.hide(offset..offset + FEFF.len(), 1, 1);
-                } else {
-                    feffs.kept.push(stray_feff::diagnostic(bytes, offset, feff_level));
-                }
-            }
+            find_feffs(bytes, start, end, &finder, &mut feffs);
         }
         start = end;
     }
     runs.flush();
-    let summaries = [runs.out.summary(), feffs.summary()].into_iter().flatten().collect();
+    let summaries = [runs.out.summary(), feffs.summary()]
+        .into_iter()
+        .flatten()
+        .collect();
     let mut diagnostics = runs.out.kept;
     diagnostics.append(&mut feffs.kept);
     Scan {

@@ -250,7 +250,10 @@ mod tests {
     fn escapes() {
         assert_eq!(escape_bytes(b"\xC0\xAE", 8), "\\xC0\\xAE");
         assert_eq!(escape_bytes(&[0xFF; 10], 2), "\\xFF\\xFF…");
-        assert_eq!(escape_lossless(b"caf\xE9\n\xEF\xBB\xBF"), "caf\\xE9\\u{A}\\u{FEFF}");
+        assert_eq!(
+            escape_lossless(b"caf\xE9\n\xEF\xBB\xBF"),
+            "caf\\xE9\\u{A}\\u{FEFF}"
+        );
         assert_eq!(windows_1252_char(0xE9), Some('é'));
         assert_eq!(windows_1252_char(0x80), Some('€'));
         assert_eq!(windows_1252_char(0x81), None);

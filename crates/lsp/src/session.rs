@@ -103,10 +103,11 @@ impl Session {
                 .unwrap_or(false),
             progress: caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
         };
-        if let Some(options) = options {
-            let settings = options.get("utf8lint").unwrap_or(options);
-            state.settings = Settings::from_json(settings);
-        }
+        let base = state.roots.first().cloned();
+        state.settings = match options {
+            Some(options) => Settings::from_json(options.get("utf8lint").unwrap_or(options), base),
+            None => Settings::from_json(&Value::Null, base),
+        };
         encoding
     }
 
@@ -124,7 +125,8 @@ impl Session {
             };
             match self.client.configuration(vec![item]).await {
                 Ok(values) => {
-                    let settings = Settings::from_json(values.first().unwrap_or(&Value::Null));
+                    let base = self.lock().roots.first().cloned();
+                    let settings = Settings::from_json(values.first().unwrap_or(&Value::Null), base);
                     self.lock().settings = settings;
                 }
                 Err(e) => eprintln!("utf8lint lsp: workspace/configuration failed: {e}"),
@@ -248,14 +250,15 @@ impl Session {
                 let policy_settings = state.settings.clone();
                 let Some(doc) = state.docs.get_mut(&uri) else { return };
                 if doc.work.disk || doc.work.scan {
+                    let (policy, skip_binary) = policy_settings.resolve(doc.path.as_deref());
                     let job = FullJob {
                         path: if doc.work.disk { doc.path.clone() } else { None },
                         read_disk: doc.work.disk,
                         scan: doc.work.scan,
                         rope: doc.rope.clone(),
                         base: doc.base.clone(),
-                        policy: policy_settings.policy_for(doc.path.as_deref()),
-                        skip_binary: policy_settings.skip_binary(),
+                        policy,
+                        skip_binary,
                     };
                     doc.work.disk = false;
                     doc.work.scan = false;
@@ -305,6 +308,7 @@ impl Session {
             .and_then(|mut s| s.next_back())
             .is_some_and(|name| name == "utf8lint.toml" || name == ".editorconfig");
         if is_config {
+            self.lock().settings.clear_cache();
             self.refresh_configuration().await;
             return;
         }

@@ -28,8 +28,8 @@ pub fn check_file(path: &Path, settings: &Settings, encoding: Encoding) -> Optio
     let text = decode_lossy(body);
     let rope = Rope::from_str(&text);
     drop(bytes);
-    let policy = settings.policy_for(Some(path));
-    let disk = disk_view(path, &rope, &policy, settings.skip_binary());
+    let (policy, skip_binary) = settings.resolve(Some(path));
+    let disk = disk_view(path, &rope, &policy, skip_binary);
     if disk.findings.is_empty() {
         return None;
     }

@@ -23,7 +23,9 @@ pub(crate) fn check(
                     format!("utf8lint.toml forbids a byte-order mark for `{key}`")
                 }
                 PolicySource::EditorConfig { value, .. } => {
-                    format!("`.editorconfig` says charset = {value}, which means no byte-order mark")
+                    format!(
+                        "`.editorconfig` says charset = {value}, which means no byte-order mark"
+                    )
                 }
                 PolicySource::CommandLine { flag } => {
                     format!("a byte-order mark is forbidden here (`{flag}`)")
@@ -43,13 +45,13 @@ pub(crate) fn check(
                 .with_label("`\\xEF\\xBB\\xBF` byte-order mark")
                 .with_note(format!("policy: {}", rule.source.describe()))
                 .with_fix(fix);
-            if let PolicySource::Builtin { format, .. } = rule.source {
-                if format == "JSON" {
-                    d.notes.push(
+            if let PolicySource::Builtin { format, .. } = rule.source
+                && format == "JSON"
+            {
+                d.notes.push(
                         "RFC 8259 section 8.1: implementations MUST NOT add a byte order mark to JSON text"
                             .into(),
                     );
-                }
             }
             d.policy_source = Some(rule.source.clone());
             Some(d)
@@ -57,10 +59,14 @@ pub(crate) fn check(
         BomPolicy::Require if !has_bom && missing_level != Level::Allow => {
             let message = match &rule.source {
                 PolicySource::EditorConfig { value, .. } => {
-                    format!("`.editorconfig` says charset = {value}, but the file has no byte-order mark")
+                    format!(
+                        "`.editorconfig` says charset = {value}, but the file has no byte-order mark"
+                    )
                 }
                 PolicySource::Config { key, .. } => {
-                    format!("utf8lint.toml requires a byte-order mark for `{key}`, but the file has none")
+                    format!(
+                        "utf8lint.toml requires a byte-order mark for `{key}`, but the file has none"
+                    )
                 }
                 PolicySource::Builtin { format, .. } => {
                     format!("{format} requires a byte-order mark, but the file has none")

@@ -15,7 +15,12 @@ const LABEL_BYTES: usize = 12;
 
 /// Turns one run of adjacent subparts into diagnostics: one per
 /// interpretation found in it, one per stretch of bytes with none.
-pub(crate) fn run_diagnostics(bytes: &[u8], run: &[Subpart], level: Level, out: &mut Vec<Diagnostic>) {
+pub(crate) fn run_diagnostics(
+    bytes: &[u8],
+    run: &[Subpart],
+    level: Level,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(last) = run.last() else { return };
     let run_end = last.end();
     let mut i = 0;
@@ -75,16 +80,30 @@ fn replace_with_fffd(parts: &[Subpart]) -> Fix {
     )
 }
 
-fn interpreted(bytes: &[u8], parts: &[Subpart], reading: Interpretation, level: Level) -> Diagnostic {
+fn interpreted(
+    bytes: &[u8],
+    parts: &[Subpart],
+    reading: Interpretation,
+    level: Level,
+) -> Diagnostic {
     let message = match reading {
         Interpretation::Overlong { value, len } if len >= 5 => {
-            format!("overlong RFC 2279 {len}-byte encoding of {}", describe_code_point(value))
+            format!(
+                "overlong RFC 2279 {len}-byte encoding of {}",
+                describe_code_point(value)
+            )
         }
         Interpretation::Overlong { value, len } => {
-            format!("overlong {len}-byte encoding of {}", describe_code_point(value))
+            format!(
+                "overlong {len}-byte encoding of {}",
+                describe_code_point(value)
+            )
         }
         Interpretation::Surrogate { value } => {
-            format!("UTF-16 surrogate {} encoded as UTF-8", describe_code_point(value))
+            format!(
+                "UTF-16 surrogate {} encoded as UTF-8",
+                describe_code_point(value)
+            )
         }
         Interpretation::SurrogatePair { value, .. } => {
             format!("CESU-8 surrogate pair for {}", describe_code_point(value))
@@ -113,7 +132,8 @@ fn interpreted(bytes: &[u8], parts: &[Subpart], reading: Interpretation, level: 
                 );
             }
             if value == 0 && reading.len() == 2 {
-                d.notes.push("`\\xC0\\x80` is Java's \"Modified UTF-8\" for U+0000, not UTF-8".into());
+                d.notes
+                    .push("`\\xC0\\x80` is Java's \"Modified UTF-8\" for U+0000, not UTF-8".into());
             }
             d.fix = Some(replace_with_fffd(parts));
         }
@@ -184,8 +204,27 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
         format!("{} bytes that never appear in UTF-8", parts.len())
     } else if all(ErrorKind::Truncated) {
         format!("{} sequences cut short", parts.len())
+    } else if parts[1..]
+        .iter()
+        .all(|s| s.kind == ErrorKind::UnexpectedContinuation)
+    {
+        // A lead byte and the continuation bytes it took, then a stop: the
+        // prefix of a form that has no reading because it is incomplete.
+        let what = match (first.kind, lead) {
+            (ErrorKind::Overlong, _) => format!("overlong {}-byte form", announced_len(lead)),
+            (ErrorKind::Surrogate, _) => "encoded UTF-16 surrogate".to_string(),
+            (ErrorKind::AboveMax, _) => "4-byte form beyond U+10FFFF".to_string(),
+            (ErrorKind::InvalidLeadByte, 0xF8..=0xFD) => {
+                format!("RFC 2279 {}-byte form", lead.leading_ones())
+            }
+            _ => format!("ill-formed sequence starting `\\x{lead:02X}`"),
+        };
+        format!("{what} cut short after {total} bytes")
     } else {
-        format!("ill-formed UTF-8: {total} bytes in {} maximal subparts", parts.len())
+        format!(
+            "ill-formed UTF-8: {total} bytes in {} maximal subparts",
+            parts.len()
+        )
     };
     let mut d = base(bytes, parts, level, message);
     let next = bytes.get(span.end).copied();
@@ -198,27 +237,34 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
             )),
             ErrorKind::InvalidLeadByte if parts.len() == 1 => Some(match b0 {
                 0xC0 | 0xC1 => format!("`\\x{b0:02X}` could only start an overlong 2-byte form"),
-                0xF5..=0xF7 => format!("`\\x{b0:02X}` could only start a 4-byte form beyond U+10FFFF"),
+                0xF5..=0xF7 => {
+                    format!("`\\x{b0:02X}` could only start a 4-byte form beyond U+10FFFF")
+                }
                 0xF8..=0xFD => format!(
                     "`\\x{b0:02X}` is the lead byte of an RFC 2279 {}-byte form, which RFC 3629 removed",
                     b0.leading_ones()
                 ),
-                _ => format!("`\\x{b0:02X}` is not part of UTF-8 at all (`\\xFF\\xFE` starts UTF-16LE text)"),
+                _ => format!(
+                    "`\\x{b0:02X}` is not part of UTF-8 at all (`\\xFF\\xFE` starts UTF-16LE text)"
+                ),
             }),
             ErrorKind::Truncated => {
-                let after = if sub.end() == span.end {
+                let by = if sub.end() == span.end {
                     match next {
                         None => "the end of the file".to_string(),
                         Some(b) if b.is_ascii_graphic() => format!("`{}`", b as char),
+                        Some(b' ') => "a space".to_string(),
+                        Some(b'\n') => "the end of the line".to_string(),
                         Some(b) => format!("`\\x{b:02X}`"),
                     }
                 } else {
-                    "the next ill-formed byte".to_string()
+                    "another ill-formed byte".to_string()
                 };
                 Some(format!(
-                    "`\\x{b0:02X}` starts a {}-byte sequence, but {} of its bytes came before {after}",
+                    "`\\x{b0:02X}` announces a {}-byte sequence, cut short after {} byte{} by {by}",
                     announced_len(b0),
-                    sub.len
+                    sub.len,
+                    if sub.len == 1 { "" } else { "s" }
                 ))
             }
             ErrorKind::Overlong => Some(format!(
@@ -229,23 +275,42 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
                 "`\\xED` followed by `\\xA0`..`\\xBF` would encode a UTF-16 surrogate".to_string(),
             ),
             ErrorKind::AboveMax => Some(
-                "`\\xF4` followed by `\\x90`..`\\xBF` would encode a value beyond U+10FFFF".to_string(),
+                "`\\xF4` followed by `\\x90`..`\\xBF` would encode a value beyond U+10FFFF"
+                    .to_string(),
             ),
             _ => None,
         };
-        if let Some(note) = note {
-            if !d.notes.contains(&note) {
-                d.notes.push(note);
-            }
+        if let Some(note) = note
+            && !d.notes.contains(&note)
+        {
+            d.notes.push(note);
         }
     }
+    if d.message.starts_with("ill-formed UTF-8:") {
+        let list: Vec<String> = parts
+            .iter()
+            .take(6)
+            .map(|s| {
+                let raw = bytes.get(s.range()).unwrap_or_default();
+                format!(
+                    "`{}` {}",
+                    escape_bytes(raw, 4),
+                    s.kind.as_str().replace('_', " ")
+                )
+            })
+            .collect();
+        let more = if parts.len() > 6 { ", ..." } else { "" };
+        d.notes
+            .insert(0, format!("maximal subparts: {}{more}", list.join(", ")));
+    }
     // A lone high byte between ASCII is the signature of a legacy 8-bit file.
-    if total == 1 && lead >= 0x80 {
-        if let Some(c) = windows_1252_char(lead) {
-            d.help.push(format!(
+    if total == 1
+        && lead >= 0x80
+        && let Some(c) = windows_1252_char(lead)
+    {
+        d.help.push(format!(
                 "in windows-1252 (Latin-1) `\\x{lead:02X}` is `{c}`: if the file was saved in that encoding, convert it rather than patch bytes"
             ));
-        }
     }
     d.fix = Some(replace_with_fffd(parts));
     d

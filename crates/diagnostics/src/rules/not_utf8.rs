@@ -135,14 +135,23 @@ fn nul_pattern(sample: &[u8]) -> Option<WideForm> {
 /// A guess counts only if the sample decodes in that form without errors
 /// (a cut at the end of the sample is forgiven).
 fn confirm(sample: &[u8], form: WideForm) -> Option<WideForm> {
-    let unit = if matches!(form, WideForm::Utf32Le | WideForm::Utf32Be) { 4 } else { 2 };
+    let unit = if matches!(form, WideForm::Utf32Le | WideForm::Utf32Be) {
+        4
+    } else {
+        2
+    };
     let sample = &sample[..sample.len() - sample.len() % unit];
     let ok = match form {
         WideForm::Utf16Le | WideForm::Utf16Be => {
-            let enc = if form == WideForm::Utf16Le { encoding_rs::UTF_16LE } else { encoding_rs::UTF_16BE };
+            let enc = if form == WideForm::Utf16Le {
+                encoding_rs::UTF_16LE
+            } else {
+                encoding_rs::UTF_16BE
+            };
             // Drop a final unit that might be half a surrogate pair cut by the sample.
             let body = &sample[..sample.len().saturating_sub(2)];
-            enc.decode_without_bom_handling_and_without_replacement(body).is_some()
+            enc.decode_without_bom_handling_and_without_replacement(body)
+                .is_some()
         }
         _ => decode_utf32(sample, form == WideForm::Utf32Le).is_some(),
     };
@@ -153,7 +162,11 @@ fn decode_utf32(bytes: &[u8], little: bool) -> Option<String> {
     let mut out = String::with_capacity(bytes.len() / 4);
     for unit in bytes.chunks(4) {
         let arr: [u8; 4] = unit.try_into().ok()?;
-        let v = if little { u32::from_le_bytes(arr) } else { u32::from_be_bytes(arr) };
+        let v = if little {
+            u32::from_le_bytes(arr)
+        } else {
+            u32::from_be_bytes(arr)
+        };
         out.push(char::from_u32(v)?);
     }
     Some(out)
@@ -187,17 +200,27 @@ pub(crate) fn wide_diagnostic(bytes: &[u8], wide: Wide, level: Level) -> Diagnos
         let len = Signature::detect(bytes).map_or(2, Signature::len);
         (
             0..len,
-            format!("`{}` {name} byte-order mark", escape_bytes(&bytes[..len], 4)),
+            format!(
+                "`{}` {name} byte-order mark",
+                escape_bytes(&bytes[..len], 4)
+            ),
             format!("the file starts with the {name} byte-order mark"),
         )
     } else {
         let len = bytes.len().min(8);
         (
             0..len,
-            format!("`{}`: NUL bytes in a fixed pattern", escape_bytes(&bytes[..len], 8)),
+            format!(
+                "`{}`: NUL bytes in a fixed pattern",
+                escape_bytes(&bytes[..len], 8)
+            ),
             format!(
                 "every {} byte is NUL, the pattern of {name} text with no byte-order mark",
-                if matches!(wide.form, WideForm::Utf16Le | WideForm::Utf16Be) { "other" } else { "fourth" }
+                if matches!(wide.form, WideForm::Utf16Le | WideForm::Utf16Be) {
+                    "other"
+                } else {
+                    "fourth"
+                }
             ),
         )
     };
@@ -207,18 +230,19 @@ pub(crate) fn wide_diagnostic(bytes: &[u8], wide: Wide, level: Level) -> Diagnos
         .with_note("UTF-8 tools, diffs and editors that assume UTF-8 will see it as binary or as garbage")
         .with_help(format!(
             "if it is meant to stay {name}, say so in .editorconfig (`charset = {}`) so that tools know",
-            name.to_ascii_lowercase().replace("utf-16", "utf-16")
+            name.to_ascii_lowercase()
         ));
-    if bytes.len() <= MAX_TRANSCODE {
-        if let Some(text) = transcode_wide(bytes, wide) {
-            d.fix = Some(Fix::unsafe_(
-                format!("convert the file from {name} to UTF-8 (rewrites every byte)"),
-                vec![Edit::replace(0..bytes.len(), text.into_bytes())],
-            ));
-        }
+    if bytes.len() <= MAX_TRANSCODE
+        && let Some(text) = transcode_wide(bytes, wide)
+    {
+        d.fix = Some(Fix::unsafe_(
+            format!("convert the file from {name} to UTF-8 (rewrites every byte)"),
+            vec![Edit::replace(0..bytes.len(), text.into_bytes())],
+        ));
     }
     if d.fix.is_none() {
-        d.help.push(format!("convert it: `iconv -f {name} -t UTF-8`"));
+        d.help
+            .push(format!("convert it: `iconv -f {name} -t UTF-8`"));
     }
     d
 }
@@ -239,7 +263,7 @@ pub(crate) fn legacy_diagnostic(
     let multibyte = count_valid_multibyte(sample);
     // A few accidental pairs (`Ã©` is both windows-1252 and valid UTF-8) are
     // fine; real UTF-8 with a handful of bad bytes is not a legacy file.
-    if multibyte * 8 > sample_errors(sample) {
+    if multibyte * 8 > sample_errors(sample)? {
         return None;
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
@@ -248,7 +272,8 @@ pub(crate) fn legacy_diagnostic(
     if encoding == encoding_rs::UTF_8 {
         return None;
     }
-    let (text, had_errors) = encoding.decode_without_bom_handling(bytes.get(..MAX_TRANSCODE.min(bytes.len()))?);
+    let (text, had_errors) =
+        encoding.decode_without_bom_handling(bytes.get(..MAX_TRANSCODE.min(bytes.len()))?);
     if had_errors {
         return None;
     }
@@ -271,20 +296,38 @@ pub(crate) fn legacy_diagnostic(
         "if it is meant to stay {name}, say so in .editorconfig (`charset = latin1` for Latin-1) so that tools know"
     ));
     d.subparts = first_errors.to_vec();
-    d.related = first_errors.iter().skip(1).map(|s| s.range()).collect::<Vec<Range<usize>>>();
+    d.related = first_errors
+        .iter()
+        .skip(1)
+        .map(|s| s.range())
+        .collect::<Vec<Range<usize>>>();
     if bytes.len() <= MAX_TRANSCODE {
         d.fix = Some(Fix::unsafe_(
             format!("convert the file from {name} to UTF-8 (rewrites every non-ASCII byte)"),
-            vec![Edit::replace(0..bytes.len(), text.into_owned().into_bytes())],
+            vec![Edit::replace(
+                0..bytes.len(),
+                text.into_owned().into_bytes(),
+            )],
         ));
     } else {
-        d.help.push(format!("convert it: `iconv -f {name} -t UTF-8`"));
+        d.help
+            .push(format!("convert it: `iconv -f {name} -t UTF-8`"));
     }
     Some(d)
 }
 
-fn sample_errors(sample: &[u8]) -> usize {
-    utf8lint_codec::subparts(sample).count()
+/// The ill-formed sequences in `sample`, or `None` if any of them has a
+/// UTF-8-like reading (an overlong form, an encoded surrogate, an RFC 2279
+/// form): those come from a broken UTF-8 encoder, not a legacy charset.
+fn sample_errors(sample: &[u8]) -> Option<usize> {
+    let mut count = 0;
+    for sub in utf8lint_codec::subparts(sample) {
+        if count < 4096 && utf8lint_codec::interpret(&sample[sub.offset..]).is_some() {
+            return None;
+        }
+        count += 1;
+    }
+    Some(count)
 }
 
 fn describe_encoding(encoding: &'static Encoding) -> &'static str {

@@ -12,7 +12,8 @@ pub(crate) fn diagnostic(bytes: &[u8], offset: usize, level: Level) -> Diagnosti
     let before = char_before(bytes, offset);
     let after = char_after(bytes, span.end);
     let at_line_start = matches!(bytes.get(offset.wrapping_sub(1)), Some(b'\n' | b'\r'));
-    let in_word = before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric);
+    let in_word =
+        before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric);
     let label = "`\\xEF\\xBB\\xBF` U+FEFF (invisible)";
     if at_line_start {
         Diagnostic::new(
@@ -43,14 +44,22 @@ pub(crate) fn diagnostic(bytes: &[u8], offset: usize, level: Level) -> Diagnosti
 }
 
 fn char_before(bytes: &[u8], offset: usize) -> Option<char> {
-    (1..=4).filter_map(|n| {
-        let start = offset.checked_sub(n)?;
-        std::str::from_utf8(bytes.get(start..offset)?).ok()?.chars().next()
-    })
-    .next()
+    (1..=4)
+        .filter_map(|n| {
+            let start = offset.checked_sub(n)?;
+            std::str::from_utf8(bytes.get(start..offset)?)
+                .ok()?
+                .chars()
+                .next()
+        })
+        .next()
 }
 
 fn char_after(bytes: &[u8], offset: usize) -> Option<char> {
     let tail = bytes.get(offset..offset.saturating_add(4).min(bytes.len()))?;
-    utf8lint_codec::Utf8Chunks::new(tail).next()?.valid().chars().next()
+    utf8lint_codec::Utf8Chunks::new(tail)
+        .next()?
+        .valid()
+        .chars()
+        .next()
 }

@@ -1,0 +1,94 @@
+//! Differential fuzzing of utf8lint-codec against the standard library:
+//! from_utf8 vs core::str::from_utf8, subparts and Utf8Chunks vs std's
+//! Utf8Chunks, decode_lossy vs String::from_utf8_lossy, and the streaming
+//! decoder (with a chunking derived from the input) vs the one-shot path.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use utf8lint_codec::{
+    Event, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, from_utf8, interpret, subparts,
+};
+
+fuzz_target!(|data: &[u8]| {
+    // from_utf8 vs core.
+    match (from_utf8(data), core::str::from_utf8(data)) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(a), Err(b)) => {
+            assert_eq!(a.valid_up_to(), b.valid_up_to(), "valid_up_to");
+            assert_eq!(a.error_len(), b.error_len(), "error_len");
+        }
+        (a, b) => panic!("from_utf8: ours {a:?}, core {b:?}"),
+    }
+
+    // subparts and our Utf8Chunks vs std's Utf8Chunks.
+    let subs: Vec<Subpart> = subparts(data).collect();
+    let mut ours = Utf8Chunks::new(data);
+    let mut at = 0;
+    let mut n = 0;
+    for theirs in data.utf8_chunks() {
+        let mine = ours.next().expect("as many chunks as std");
+        assert_eq!(mine.valid(), theirs.valid(), "chunk valid part");
+        assert_eq!(mine.invalid(), theirs.invalid(), "chunk invalid part");
+        at += theirs.valid().len();
+        if !theirs.invalid().is_empty() {
+            let sub = subs[n];
+            assert_eq!(
+                (sub.offset, usize::from(sub.len)),
+                (at, theirs.invalid().len())
+            );
+            assert_eq!(mine.error(), Some(sub));
+            n += 1;
+        }
+        at += theirs.invalid().len();
+    }
+    assert!(ours.next().is_none(), "extra chunk");
+    assert_eq!(n, subs.len(), "number of subparts");
+    if let Err(e) = from_utf8(data) {
+        assert_eq!(e.kind(), subs[0].kind);
+    }
+
+    // decode_lossy vs String::from_utf8_lossy.
+    let lossy = decode_lossy(data);
+    assert_eq!(lossy, String::from_utf8_lossy(data));
+
+    // Streaming, with chunk sizes (0 = an empty call) taken from the input.
+    let mut decoder = Utf8Decoder::new();
+    let mut errors = Vec::new();
+    let mut text = String::new();
+    let mut sink = |e: Event<'_>| match e {
+        Event::Text(t) => text.push_str(t),
+        Event::Error(s) => {
+            errors.push(s);
+            text.push('\u{FFFD}');
+        }
+    };
+    let mut rest = data;
+    let mut k = 0usize;
+    while !rest.is_empty() {
+        // Mostly 1..=9 bytes, sometimes up to 316, and an empty call at
+        // most every other time (so the loop always progresses).
+        let b = data[k % data.len()] ^ (k as u8).wrapping_mul(29);
+        let size = if b & 0x80 != 0 {
+            usize::from(b & 0x3F) * 5 + 1
+        } else if b % 7 == 0 && k % 2 == 0 {
+            0
+        } else {
+            usize::from(b % 9) + 1
+        };
+        let (chunk, tail) = rest.split_at(size.min(rest.len()));
+        decoder.decode(chunk, false, &mut sink);
+        rest = tail;
+        k += 1;
+    }
+    decoder.finish(&mut sink);
+    assert_eq!(errors, subs, "streaming subparts");
+    assert_eq!(text, lossy, "streaming text");
+
+    // interpret never reads bytes that are well-formed.
+    for sub in &subs {
+        if let Some(reading) = interpret(&data[sub.offset..]) {
+            let covered = &data[sub.offset..sub.offset + reading.len()];
+            assert!(core::str::from_utf8(covered).is_err());
+        }
+    }
+});

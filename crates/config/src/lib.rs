@@ -1,0 +1,311 @@
+//! utf8lint's configuration. Finds and reads `utf8lint.toml` (nearest one
+//! walking up from a file) and `.editorconfig` (every one up to `root =
+//! true`), and resolves the [`Policy`] for a file:
+//!
+//! command-line flags / editor settings ([`Overrides`]) over `utf8lint.toml`
+//! over `.editorconfig` over utf8lint's built-in knowledge of formats.
+//!
+//! This is the only crate besides the CLI and the language server that
+//! reads the file system, and it reads only configuration files, once per
+//! directory (the [`Resolver`] caches them).
+
+mod editorconfig;
+mod toml_file;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+pub use editorconfig::{CharsetSetting, EditorConfigFile};
+pub use toml_file::{BomEntry, CONFIG_FILE_NAME, ConfigFile, parse_config};
+use utf8lint_diagnostics::{BomPolicy, BomRule, Charset, Level, Policy, PolicySource, Rule};
+
+/// What the command line (or an editor's settings) says, over everything
+/// the configuration files say.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// Lint levels, in order: the last one for a rule wins (rustc's
+    /// `-A`/`-W`/`-D`).
+    pub levels: Vec<(Rule, Level)>,
+    /// The per-file, per-rule cap (0 = none).
+    pub max_per_rule: Option<usize>,
+    /// BOM policy per glob, last match wins; globs without `/` match a file
+    /// name anywhere, others a path relative to [`Overrides::base_dir`].
+    pub bom: Vec<(String, BomPolicy)>,
+    /// Where `bom` globs with a `/` are anchored (the workspace root); the
+    /// current directory when `None`.
+    pub base_dir: Option<PathBuf>,
+    /// Skip binary files (default true).
+    pub skip_binary: Option<bool>,
+    /// How the overrides were given, for messages (`-D stray_feff`, "VS Code settings").
+    pub origin: Option<String>,
+}
+
+/// A configuration file that could not be read or understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// The key, when one is at fault.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ": {key}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Everything that applies to one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileSettings {
+    /// What the rules check.
+    pub policy: Policy,
+    /// Whether binary files are skipped.
+    pub skip_binary: bool,
+    /// The `utf8lint.toml` in force, if any.
+    pub config_file: Option<PathBuf>,
+}
+
+/// The configuration files that apply to one directory.
+#[derive(Debug, Default)]
+struct DirChain {
+    /// The nearest `utf8lint.toml`, with its directory.
+    toml: Option<(PathBuf, Arc<ConfigFile>)>,
+    /// `.editorconfig` files, nearest first, up to and including a root one.
+    editorconfigs: Vec<(PathBuf, Arc<EditorConfigFile>)>,
+}
+
+/// Resolves [`FileSettings`] for files, reading each directory's
+/// configuration once. Shared by all the walker's threads.
+#[derive(Debug)]
+pub struct Resolver {
+    overrides: Overrides,
+    override_globs: Vec<(toml_file::PathGlobPub, BomPolicy, String)>,
+    cwd: PathBuf,
+    chains: RwLock<HashMap<PathBuf, Result<Arc<DirChain>, ConfigError>>>,
+}
+
+impl Resolver {
+    /// A resolver applying `overrides` over what it finds on disk. Fails only
+    /// on an override glob that does not parse.
+    pub fn new(overrides: Overrides) -> Result<Resolver, ConfigError> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let mut override_globs = Vec::new();
+        for (glob, policy) in &overrides.bom {
+            let matcher = toml_file::PathGlobPub::new(glob).map_err(|e| ConfigError {
+                path: PathBuf::from(
+                    overrides
+                        .origin
+                        .clone()
+                        .unwrap_or_else(|| "settings".into()),
+                ),
+                line: None,
+                key: Some(format!("bom.\"{glob}\"")),
+                message: format!("not a valid glob: {e}"),
+            })?;
+            override_globs.push((matcher, *policy, glob.clone()));
+        }
+        Ok(Resolver {
+            overrides,
+            override_globs,
+            cwd,
+            chains: RwLock::new(HashMap::new()),
+        })
+    }
+
+    /// Forgets every configuration file read so far (they changed on disk).
+    pub fn clear_cache(&self) {
+        if let Ok(mut chains) = self.chains.write() {
+            chains.clear();
+        }
+    }
+
+    /// The settings for the file at `path` (which need not exist: standard
+    /// input checked as `--stdin-filename`, an unsaved editor buffer).
+    pub fn resolve(&self, path: &Path) -> Result<FileSettings, ConfigError> {
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.cwd.join(path)
+        };
+        let dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
+        let chain = self.chain(&dir)?;
+        let mut policy = Policy::default();
+        let mut skip_binary = true;
+
+        // .editorconfig: the root-most file first, so nearer ones win.
+        let mut charset = None;
+        for (ec_dir, file) in chain.editorconfigs.iter().rev() {
+            let relative = absolute.strip_prefix(ec_dir).unwrap_or(&absolute);
+            if let Some(setting) = file.charset_for(relative) {
+                charset = Some(setting);
+            }
+        }
+        if let Some(setting) = charset {
+            let source = PolicySource::EditorConfig {
+                path: setting.path.clone(),
+                section: setting.section.clone(),
+                line: setting.line,
+                value: setting.value.clone(),
+            };
+            match setting.value.as_str() {
+                "utf-8" => {
+                    policy.bom = Some(BomRule {
+                        policy: BomPolicy::Forbid,
+                        source,
+                    })
+                }
+                "utf-8-bom" => {
+                    policy.bom = Some(BomRule {
+                        policy: BomPolicy::Require,
+                        source,
+                    })
+                }
+                "latin1" | "utf-16le" | "utf-16be" => {
+                    policy.charset = Charset::Other {
+                        name: setting.value.clone(),
+                        source,
+                    }
+                }
+                _ => {} // the specification says to ignore unknown values
+            }
+        }
+
+        // utf8lint.toml.
+        if let Some((toml_dir, config)) = &chain.toml {
+            let relative = absolute.strip_prefix(toml_dir).unwrap_or(&absolute);
+            for (rule, level, _) in &config.lints {
+                policy.levels.set(*rule, *level);
+            }
+            if let Some((max, _)) = config.max_per_rule {
+                policy.max_per_rule = max;
+            }
+            if let Some(skip) = config.skip_binary {
+                skip_binary = skip;
+            }
+            if let Some(entry) = config.bom.iter().rev().find(|e| e.matches(relative)) {
+                policy.bom = Some(BomRule {
+                    policy: entry.policy,
+                    source: PolicySource::Config {
+                        path: config.path.clone(),
+                        line: entry.line,
+                        key: entry.glob.clone(),
+                    },
+                });
+            }
+        }
+
+        // The command line or the editor's settings.
+        for (rule, level) in &self.overrides.levels {
+            policy.levels.set(*rule, *level);
+        }
+        if let Some(max) = self.overrides.max_per_rule {
+            policy.max_per_rule = max;
+        }
+        if let Some(skip) = self.overrides.skip_binary {
+            skip_binary = skip;
+        }
+        let base = self.overrides.base_dir.as_deref().unwrap_or(&self.cwd);
+        let relative = absolute.strip_prefix(base).unwrap_or(&absolute);
+        if let Some((_, bom, glob)) = self
+            .override_globs
+            .iter()
+            .rev()
+            .find(|(m, _, _)| m.matches(relative))
+        {
+            policy.bom = Some(BomRule {
+                policy: *bom,
+                source: PolicySource::CommandLine {
+                    flag: match &self.overrides.origin {
+                        Some(origin) => format!("{origin}: bom \"{glob}\""),
+                        None => format!("bom \"{glob}\""),
+                    },
+                },
+            });
+        }
+        Ok(FileSettings {
+            policy,
+            skip_binary,
+            config_file: chain.toml.as_ref().map(|(_, c)| c.path.clone()),
+        })
+    }
+
+    fn chain(&self, dir: &Path) -> Result<Arc<DirChain>, ConfigError> {
+        if let Some(found) = self.chains.read().ok().and_then(|c| c.get(dir).cloned()) {
+            return found;
+        }
+        let built = self.build_chain(dir);
+        if let Ok(mut chains) = self.chains.write() {
+            chains.insert(dir.to_path_buf(), built.clone());
+        }
+        built
+    }
+
+    fn build_chain(&self, dir: &Path) -> Result<Arc<DirChain>, ConfigError> {
+        // Reuse the parent's chain, then add this directory's own files.
+        let parent = match dir.parent() {
+            Some(parent) if parent != dir => Some(self.chain(parent)?),
+            _ => None,
+        };
+        let mut chain = DirChain::default();
+        let own_toml = read_optional(&dir.join(CONFIG_FILE_NAME))?
+            .map(|text| parse_config(&text, &dir.join(CONFIG_FILE_NAME)))
+            .transpose()?;
+        chain.toml = match own_toml {
+            Some(config) => Some((dir.to_path_buf(), Arc::new(config))),
+            None => parent.as_ref().and_then(|p| p.toml.clone()),
+        };
+        let own_ec = read_optional(&dir.join(".editorconfig"))?
+            .map(|text| EditorConfigFile::parse(&text, &dir.join(".editorconfig")))
+            .transpose()?;
+        let mut is_root = false;
+        if let Some(ec) = own_ec {
+            is_root = ec.is_root;
+            chain.editorconfigs.push((dir.to_path_buf(), Arc::new(ec)));
+        }
+        if !is_root && let Some(parent) = &parent {
+            chain
+                .editorconfigs
+                .extend(parent.editorconfigs.iter().cloned());
+        }
+        Ok(Arc::new(chain))
+    }
+}
+
+/// The text of `path`, `None` if there is no such file.
+fn read_optional(path: &Path) -> Result<Option<String>, ConfigError> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            line: None,
+            key: None,
+            message: format!(
+                "not valid UTF-8 (byte offset {}); configuration files must be UTF-8",
+                e.utf8_error().valid_up_to()
+            ),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        // A directory named utf8lint.toml, or one we may not read: say so.
+        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Ok(None),
+        Err(e) => Err(ConfigError {
+            path: path.to_path_buf(),
+            line: None,
+            key: None,
+            message: format!("cannot read: {e}"),
+        }),
+    }
+}

@@ -1,0 +1,208 @@
+//! Policy precedence, on real directory trees: command line over
+//! utf8lint.toml over .editorconfig over built-ins.
+
+use std::fs;
+use std::path::Path;
+
+use utf8lint_config::{Overrides, Resolver};
+use utf8lint_diagnostics::{BomPolicy, Charset, Level, PolicySource, Rule, check};
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn codes(root: &Path, resolver: &Resolver, rel: &str, bytes: &[u8]) -> Vec<&'static str> {
+    let path = root.join(rel);
+    let settings = resolver.resolve(&path).unwrap();
+    check(bytes, &path, &settings.policy)
+        .iter()
+        .map(|d| d.rule.code())
+        .collect()
+}
+
+const BOM_JSON: &[u8] = b"\xEF\xBB\xBF{}\n";
+const BOM_TXT: &[u8] = b"\xEF\xBB\xBFhello\n";
+const PLAIN_TXT: &[u8] = b"hello\n";
+
+#[test]
+fn built_ins_apply_when_nothing_is_configured() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".editorconfig", "root = true\n");
+    let r = Resolver::new(Overrides::default()).unwrap();
+    let s = r.resolve(&root.join("a.json")).unwrap();
+    assert_eq!(s.policy.bom, None);
+    assert!(s.skip_binary);
+    assert_eq!(codes(root, &r, "a.json", BOM_JSON), ["U003"]);
+    assert_eq!(codes(root, &r, "a.txt", BOM_TXT), Vec::<&str>::new());
+}
+
+#[test]
+fn editorconfig_over_built_ins_with_its_source_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".editorconfig",
+        "root = true\n[*]\ncharset = utf-8\n[*.json]\ncharset = utf-8-bom\n[old/**]\ncharset = latin1\n",
+    );
+    let r = Resolver::new(Overrides::default()).unwrap();
+    // utf-8 forbids a BOM in any file, not only JSON.
+    assert_eq!(codes(root, &r, "a.txt", BOM_TXT), ["U003"]);
+    // utf-8-bom beats JSON's built-in rule and requires one.
+    assert_eq!(codes(root, &r, "a.json", BOM_JSON), Vec::<&str>::new());
+    assert_eq!(codes(root, &r, "b.json", b"{}"), ["U004"]);
+    let s = r.resolve(&root.join("b.json")).unwrap();
+    let rule = s.policy.bom.unwrap();
+    assert_eq!(rule.policy, BomPolicy::Require);
+    match rule.source {
+        PolicySource::EditorConfig {
+            section,
+            line,
+            value,
+            ..
+        } => {
+            assert_eq!(
+                (section.as_str(), line, value.as_str()),
+                ("[*.json]", 5, "utf-8-bom")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // latin1: the file is not meant to be UTF-8; no encoding findings.
+    let s = r.resolve(&root.join("old/x/y.txt")).unwrap();
+    assert!(matches!(s.policy.charset, Charset::Other { ref name, .. } if name == "latin1"));
+    assert_eq!(
+        codes(root, &r, "old/x/y.txt", b"caf\xE9\n"),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn nearer_editorconfig_wins_and_root_stops_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".editorconfig",
+        "root = true\n[*]\ncharset = utf-8-bom\n",
+    );
+    write(root, "sub/.editorconfig", "[*]\ncharset = utf-8\n");
+    write(
+        root,
+        "island/.editorconfig",
+        "root = true\n[*.md]\nindent_size = 2\n",
+    );
+    let r = Resolver::new(Overrides::default()).unwrap();
+    assert_eq!(codes(root, &r, "top.txt", PLAIN_TXT), ["U004"]);
+    assert_eq!(codes(root, &r, "sub/deep/a.txt", BOM_TXT), ["U003"]);
+    // island/ is a root: the top file's utf-8-bom does not reach it.
+    assert_eq!(
+        codes(root, &r, "island/a.txt", PLAIN_TXT),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn utf8lint_toml_over_editorconfig_and_nearest_toml_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".editorconfig", "root = true\n[*]\ncharset = utf-8\n");
+    write(
+        root,
+        "utf8lint.toml",
+        "max-per-file = 3\n[lints]\nstray_feff = \"deny\"\n[bom]\n\"*.csv\" = \"require\"\n\"*.txt\" = \"allow\"\n",
+    );
+    write(
+        root,
+        "nested/utf8lint.toml",
+        "[lints]\ninvalid_utf8 = \"warn\"\n",
+    );
+    let r = Resolver::new(Overrides::default()).unwrap();
+    // toml's allow beats .editorconfig's utf-8 for .txt ...
+    assert_eq!(codes(root, &r, "a.txt", BOM_TXT), Vec::<&str>::new());
+    // ... and its require applies to .csv.
+    assert_eq!(codes(root, &r, "d.csv", b"a,b\n"), ["U004"]);
+    let s = r.resolve(&root.join("d.csv")).unwrap();
+    assert_eq!(s.policy.max_per_rule, 3);
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Deny);
+    match s.policy.bom.unwrap().source {
+        PolicySource::Config { line, key, .. } => assert_eq!((line, key.as_str()), (5, "*.csv")),
+        other => panic!("{other:?}"),
+    }
+    // nested/ has its own utf8lint.toml: only it applies there (nearest wins).
+    let s = r.resolve(&root.join("nested/f.txt")).unwrap();
+    assert_eq!(s.policy.levels.get(Rule::InvalidUtf8), Level::Warn);
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Warn);
+    assert_eq!(
+        s.policy.max_per_rule,
+        utf8lint_diagnostics::DEFAULT_MAX_PER_RULE
+    );
+    assert_eq!(s.config_file, Some(root.join("nested/utf8lint.toml")));
+}
+
+#[test]
+fn command_line_over_utf8lint_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "utf8lint.toml",
+        "max-per-file = 3\nskip-binary = false\n[lints]\nstray_feff = \"deny\"\n[bom]\n\"*.txt\" = \"require\"\n",
+    );
+    let overrides = Overrides {
+        levels: vec![
+            (Rule::StrayFeff, Level::Deny),
+            (Rule::StrayFeff, Level::Allow),
+        ],
+        max_per_rule: Some(0),
+        bom: vec![("*.txt".into(), BomPolicy::Forbid)],
+        base_dir: Some(root.to_path_buf()),
+        skip_binary: Some(true),
+        origin: Some("command line".into()),
+    };
+    let r = Resolver::new(overrides).unwrap();
+    let s = r.resolve(&root.join("x.txt")).unwrap();
+    // Last of the repeated level flags wins.
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Allow);
+    assert_eq!(s.policy.max_per_rule, 0);
+    assert!(s.skip_binary);
+    assert_eq!(s.policy.bom.as_ref().unwrap().policy, BomPolicy::Forbid);
+    assert_eq!(codes(root, &r, "x.txt", BOM_TXT), ["U003"]);
+}
+
+#[test]
+fn bad_configuration_names_file_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "utf8lint.toml",
+        "[lints]\n\ninvalid_utf8 = \"sometimes\"\n",
+    );
+    let r = Resolver::new(Overrides::default()).unwrap();
+    let e = r.resolve(&root.join("sub/a.txt")).unwrap_err();
+    assert_eq!(e.path, root.join("utf8lint.toml"));
+    assert_eq!(e.line, Some(3));
+    assert_eq!(e.key.as_deref(), Some("lints.invalid_utf8"));
+    // A fixed file is read again after the cache is cleared.
+    write(root, "utf8lint.toml", "[lints]\ninvalid_utf8 = \"warn\"\n");
+    assert!(
+        r.resolve(&root.join("sub/a.txt")).is_err(),
+        "cached until cleared"
+    );
+    r.clear_cache();
+    assert!(r.resolve(&root.join("sub/a.txt")).is_ok());
+}
+
+#[test]
+fn configuration_that_is_not_utf8_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join(".editorconfig"), b"[*]\ncharset = utf-8\xFF\n").unwrap();
+    let r = Resolver::new(Overrides::default()).unwrap();
+    let e = r.resolve(&root.join("a.txt")).unwrap_err();
+    assert!(e.message.contains("not valid UTF-8"), "{e}");
+}
