@@ -164,29 +164,17 @@ pub fn items(s: &Snapshot) -> Vec<Item> {
         if let Some(why) = &disk.unreadable {
             out.push(info(0..0, format!("utf8lint could not read the file on disk ({why}): only the editor's text is checked")));
         }
-        let mut unplaced = 0;
-        for placed in &disk.findings {
-            match disk_item(s, disk.matched, placed) {
-                Some(item) => out.push(item),
-                None => unplaced += 1,
-            }
-        }
-        let shown = disk.findings.len() - unplaced;
+        // A finding an edit went over is gone until the next save re-reads
+        // the file: the edit may well have been its fix.
+        let before = out.len();
+        out.extend(disk.findings.iter().filter_map(|placed| disk_item(s, disk.matched, placed)));
+        let shown = out.len() - before;
         if disk.matched.is_none() && shown > 0 {
             out.push(info(
                 0..0,
                 format!(
                     "the editor's text does not match the file on disk under any decoding utf8lint knows (unsaved changes, or another encoding): {shown} finding{} from the disk are placed by line and column and may be off",
                     if shown == 1 { "" } else { "s" }
-                ),
-            ));
-        }
-        if unplaced > 0 {
-            out.push(info(
-                0..0,
-                format!(
-                    "{unplaced} finding{} on disk are under text edited since the file was read; saving will check again",
-                    if unplaced == 1 { "" } else { "s" }
                 ),
             ));
         }

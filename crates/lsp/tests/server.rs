@@ -387,3 +387,18 @@ async fn file_changed_on_disk_is_reread() {
     assert!(codes(ds).contains(&"U001".to_string()), "{ds:?}");
     assert!(ds.iter().any(|d| d["message"].as_str().unwrap().contains("does not match")), "{ds:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn utf8lint_toml_changes_apply_without_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, uri) = write(dir.path(), "t.txt", "x\u{FEFF}y\n".as_bytes());
+    let (toml, toml_uri) = write(dir.path(), "utf8lint.toml", b"[lints]\nstray_feff = \"deny\"\n");
+    let mut c = Client::start(Some(&["utf-8"]), Some(dir.path()), no_scan()).await;
+    c.open(&uri, "x\u{FEFF}y\n").await;
+    let diags = c.diagnostics_where(&uri, |p| p["diagnostics"][0]["severity"] == 1).await;
+    assert_eq!(codes(diags["diagnostics"].as_array().unwrap()), ["U002"]);
+    std::fs::write(&toml, b"[lints]\nstray_feff = \"allow\"\n").unwrap();
+    c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": toml_uri, "type": 2}]})).await;
+    let after = c.diagnostics_where(&uri, |p| p["diagnostics"].as_array().unwrap().is_empty()).await;
+    assert_eq!(after["version"], 1);
+}
