@@ -12,8 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::{Value, json};
 use tower_lsp::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp::lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command, DocumentChanges, OneOf,
-    OptionalVersionedTextDocumentIdentifier, Range, TextDocumentEdit, TextEdit, Url, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command, DocumentChanges,
+    OneOf, OptionalVersionedTextDocumentIdentifier, Range, TextDocumentEdit, TextEdit, Url,
+    WorkspaceEdit,
 };
 use utf8lint_diagnostics::{Applicability, Fix, apply_fixes, check};
 
@@ -29,10 +30,21 @@ pub const FIX_ALL: &str = "utf8lint.fixAll";
 pub const FIX_ALL_KIND: &str = "source.fixAll.utf8lint";
 
 fn wants(only: Option<&Vec<CodeActionKind>>, kind: &CodeActionKind) -> bool {
-    only.is_none_or(|only| only.iter().any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))))
+    only.is_none_or(|only| {
+        only.iter().any(|o| {
+            kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))
+        })
+    })
 }
 
-fn text_edit_action(uri: &Url, version: Option<i32>, title: String, edits: Vec<TextEdit>, kind: CodeActionKind, preferred: bool) -> CodeAction {
+fn text_edit_action(
+    uri: &Url,
+    version: Option<i32>,
+    title: String,
+    edits: Vec<TextEdit>,
+    kind: CodeActionKind,
+    preferred: bool,
+) -> CodeAction {
     CodeAction {
         title,
         kind: Some(kind),
@@ -61,10 +73,24 @@ pub fn code_actions(session: &Session, params: CodeActionParams) -> Vec<CodeActi
             if d.source.as_deref() != Some("utf8lint") {
                 continue;
             }
-            let Some(data) = d.data.as_ref().filter(|v| v.is_object()) else { continue };
-            let version = data.get("version").and_then(Value::as_i64).and_then(|v| i32::try_from(v).ok());
-            for fix in data.get("textFixes").and_then(Value::as_array).into_iter().flatten() {
-                let (Some(title), Some(new_text)) = (fix["title"].as_str(), fix["newText"].as_str()) else { continue };
+            let Some(data) = d.data.as_ref().filter(|v| v.is_object()) else {
+                continue;
+            };
+            let version = data
+                .get("version")
+                .and_then(Value::as_i64)
+                .and_then(|v| i32::try_from(v).ok());
+            for fix in data
+                .get("textFixes")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let (Some(title), Some(new_text)) =
+                    (fix["title"].as_str(), fix["newText"].as_str())
+                else {
+                    continue;
+                };
                 let mut action = text_edit_action(
                     &uri,
                     version,
@@ -76,14 +102,25 @@ pub fn code_actions(session: &Session, params: CodeActionParams) -> Vec<CodeActi
                 action.diagnostics = Some(vec![d.clone()]);
                 out.push(CodeActionOrCommand::CodeAction(action));
             }
-            for fix in data.get("diskFixes").and_then(Value::as_array).into_iter().flatten() {
-                let Some(title) = fix["title"].as_str() else { continue };
+            for fix in data
+                .get("diskFixes")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let Some(title) = fix["title"].as_str() else {
+                    continue;
+                };
                 let args = json!({"uri": uri.as_str(), "rule": data["rule"], "span": data["span"], "title": title});
                 out.push(CodeActionOrCommand::CodeAction(CodeAction {
                     title: format!("{title} (rewrites the file on disk)"),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![d.clone()]),
-                    command: Some(Command::new(format!("utf8lint: {title}"), APPLY_FIX.into(), Some(vec![args]))),
+                    command: Some(Command::new(
+                        format!("utf8lint: {title}"),
+                        APPLY_FIX.into(),
+                        Some(vec![args]),
+                    )),
                     ..CodeAction::default()
                 }));
             }
@@ -111,10 +148,24 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
     let mut edits = Vec::new();
     let mut disk_safe = 0;
     for item in &items {
-        for fix in item.data.get("textFixes").and_then(Value::as_array).into_iter().flatten() {
+        for fix in item
+            .data
+            .get("textFixes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if fix["safe"].as_bool() == Some(true) {
-                let range: Range = crate::convert::range(&snapshot.rope, item.range.start, item.range.end, snapshot.encoding);
-                edits.push(TextEdit::new(range, fix["newText"].as_str().unwrap_or_default().to_string()));
+                let range: Range = crate::convert::range(
+                    &snapshot.rope,
+                    item.range.start,
+                    item.range.end,
+                    snapshot.encoding,
+                );
+                edits.push(TextEdit::new(
+                    range,
+                    fix["newText"].as_str().unwrap_or_default().to_string(),
+                ));
                 break;
             }
         }
@@ -133,16 +184,26 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
         return Some(text_edit_action(
             uri,
             Some(snapshot.version),
-            format!("utf8lint: apply {n} safe fix{}", if n == 1 { "" } else { "es" }),
+            format!(
+                "utf8lint: apply {n} safe fix{}",
+                if n == 1 { "" } else { "es" }
+            ),
             edits,
             kind,
             false,
         ));
     }
     (disk_safe > 0 && !dirty).then(|| CodeAction {
-        title: format!("utf8lint: apply {disk_safe} safe fix{} on disk", if disk_safe == 1 { "" } else { "es" }),
+        title: format!(
+            "utf8lint: apply {disk_safe} safe fix{} on disk",
+            if disk_safe == 1 { "" } else { "es" }
+        ),
         kind: Some(kind),
-        command: Some(Command::new("utf8lint: fix all on disk".into(), FIX_ALL.into(), Some(vec![json!({"uri": uri.as_str()})]))),
+        command: Some(Command::new(
+            "utf8lint: fix all on disk".into(),
+            FIX_ALL.into(),
+            Some(vec![json!({"uri": uri.as_str()})]),
+        )),
         ..CodeAction::default()
     })
 }
@@ -164,7 +225,11 @@ fn refused(message: impl Into<String>) -> Error {
 }
 
 /// `workspace/executeCommand`.
-pub async fn execute(session: &Arc<Session>, command: &str, arguments: Vec<Value>) -> Result<Option<Value>> {
+pub async fn execute(
+    session: &Arc<Session>,
+    command: &str,
+    arguments: Vec<Value>,
+) -> Result<Option<Value>> {
     if command != APPLY_FIX && command != FIX_ALL {
         return Err(invalid_params(format!("unknown command `{command}`")));
     }
@@ -180,13 +245,18 @@ pub async fn execute(session: &Arc<Session>, command: &str, arguments: Vec<Value
         .ok_or_else(|| invalid_params(format!("{uri} is not a file on disk")))?;
     let wanted = if command == APPLY_FIX {
         let rule = arg.get("rule").and_then(Value::as_str).map(str::to_string);
-        let span = arg.get("span").and_then(Value::as_array).and_then(|a| {
-            Some((a.first()?.as_u64()? as usize, a.get(1)?.as_u64()? as usize))
-        });
+        let span = arg
+            .get("span")
+            .and_then(Value::as_array)
+            .and_then(|a| Some((a.first()?.as_u64()? as usize, a.get(1)?.as_u64()? as usize)));
         let title = arg.get("title").and_then(Value::as_str).map(str::to_string);
         match (rule, span, title) {
             (Some(rule), Some(span), Some(title)) => Some((rule, span, title)),
-            _ => return Err(invalid_params("utf8lint.applyFix needs `rule`, `span` and `title`")),
+            _ => {
+                return Err(invalid_params(
+                    "utf8lint.applyFix needs `rule`, `span` and `title`",
+                ));
+            }
         }
     } else {
         None
@@ -241,7 +311,10 @@ pub async fn execute(session: &Arc<Session>, command: &str, arguments: Vec<Value
         .client
         .log_message(
             tower_lsp::lsp_types::MessageType::INFO,
-            format!("utf8lint rewrote {} ({count} fix(es)); reload the buffer if your editor does not", path.display()),
+            format!(
+                "utf8lint rewrote {} ({count} fix(es)); reload the buffer if your editor does not",
+                path.display()
+            ),
         )
         .await;
     if session.lock().docs.contains_key(&uri) {
@@ -252,7 +325,9 @@ pub async fn execute(session: &Arc<Session>, command: &str, arguments: Vec<Value
     } else {
         session.file_changed(&uri, false).await;
     }
-    Ok(Some(json!({"path": path.display().to_string(), "applied": count, "size": size})))
+    Ok(Some(
+        json!({"path": path.display().to_string(), "applied": count, "size": size}),
+    ))
 }
 
 static TEMP_COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -264,14 +339,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let path: PathBuf = std::fs::canonicalize(path)?;
     let meta = std::fs::metadata(&path)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(
         ".{name}.utf8lint-{}-{}.tmp",
         std::process::id(),
         TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let result = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
         file.write_all(bytes)?;
         file.set_permissions(meta.permissions())?;
         file.sync_all()?;

@@ -50,7 +50,8 @@ impl Settings {
                 overrides.bom.clear();
                 match Resolver::new(overrides.clone()) {
                     Ok(r) => r,
-                    Err(_) => Resolver::new(Overrides::default()).unwrap_or_else(|_| unreachable!("no globs")),
+                    Err(_) => Resolver::new(Overrides::default())
+                        .unwrap_or_else(|_| unreachable!("no globs")),
                 }
             }
         };
@@ -96,7 +97,10 @@ impl Settings {
             .or_else(|| obj.get("maxPerFile"))
             .and_then(Value::as_u64)
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-        o.skip_binary = obj.get("skip-binary").or_else(|| obj.get("skipBinary")).and_then(Value::as_bool);
+        o.skip_binary = obj
+            .get("skip-binary")
+            .or_else(|| obj.get("skipBinary"))
+            .and_then(Value::as_bool);
         let scan = obj
             .get("workspace-scan")
             .or_else(|| obj.get("workspaceScan"))
@@ -116,7 +120,12 @@ impl Settings {
     pub fn resolve(&self, path: Option<&Path>) -> (Policy, bool) {
         let path = match path {
             Some(p) => p.to_path_buf(),
-            None => self.overrides.base_dir.clone().unwrap_or_default().join("untitled"),
+            None => self
+                .overrides
+                .base_dir
+                .clone()
+                .unwrap_or_default()
+                .join("untitled"),
         };
         match self.resolver.resolve(&path) {
             Ok(file) => (file.policy, file.skip_binary),
@@ -159,13 +168,21 @@ mod tests {
         let p = s.policy_for(Some(Path::new("/w/data.csv")));
         assert!(p.bom.is_none());
         assert_eq!(s.workspace_scan, Some(false));
-        let s = Settings::from_json(&serde_json::json!({"bom": {"*.csv": "require"}, "lints": {"stray_feff": "deny", "U001": "allow"}, "max-per-file": 3}), None);
+        let s = Settings::from_json(
+            &serde_json::json!({"bom": {"*.csv": "require"}, "lints": {"stray_feff": "deny", "U001": "allow"}, "max-per-file": 3}),
+            None,
+        );
         let p = s.policy_for(Some(Path::new("/w/data.csv")));
         assert_eq!(p.levels.get(Rule::StrayFeff), Level::Deny);
         assert_eq!(p.levels.get(Rule::InvalidUtf8), Level::Allow);
         assert_eq!(p.max_per_rule, 3);
         assert_eq!(p.bom.unwrap().policy, BomPolicy::Require);
         assert!(s.policy_for(Some(Path::new("a.txt"))).bom.is_none());
-        assert!(Settings::from_json(&serde_json::json!(7), None).overrides.levels.is_empty());
+        assert!(
+            Settings::from_json(&serde_json::json!(7), None)
+                .overrides
+                .levels
+                .is_empty()
+        );
     }
 }

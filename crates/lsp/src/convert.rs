@@ -49,7 +49,10 @@ pub fn position(rope: &Rope, char_idx: usize, enc: Encoding) -> Position {
 
 /// The range of character offsets `start..end`.
 pub fn range(rope: &Rope, start: usize, end: usize, enc: Encoding) -> Range {
-    Range::new(position(rope, start, enc), position(rope, end.max(start), enc))
+    Range::new(
+        position(rope, start, enc),
+        position(rope, end.max(start), enc),
+    )
 }
 
 /// The character offset of `pos`. A line past the end clamps to the end of
@@ -71,14 +74,20 @@ pub fn offset(rope: &Rope, pos: Position, enc: Encoding) -> (usize, bool) {
             let end = rope.char_to_byte(content_end);
             let target = start.saturating_add(column);
             let idx = rope.byte_to_char(target.min(end));
-            (idx, target > end || rope.char_to_byte(idx) != target.min(end))
+            (
+                idx,
+                target > end || rope.char_to_byte(idx) != target.min(end),
+            )
         }
         Encoding::Utf16 => {
             let start = rope.char_to_utf16_cu(line_start);
             let end = rope.char_to_utf16_cu(content_end);
             let target = start.saturating_add(column);
             let idx = rope.utf16_cu_to_char(target.min(end));
-            (idx, target > end || rope.char_to_utf16_cu(idx) != target.min(end))
+            (
+                idx,
+                target > end || rope.char_to_utf16_cu(idx) != target.min(end),
+            )
         }
     };
     (idx.clamp(line_start, content_end), clamped)
@@ -133,23 +142,44 @@ mod tests {
     #[test]
     fn out_of_range_positions_clamp() {
         let rope = Rope::from_str("a😀b\nxy");
-        assert_eq!(offset(&rope, Position::new(0, 99), Encoding::Utf16), (3, true));
-        assert_eq!(offset(&rope, Position::new(7, 0), Encoding::Utf16), (6, true));
+        assert_eq!(
+            offset(&rope, Position::new(0, 99), Encoding::Utf16),
+            (3, true)
+        );
+        assert_eq!(
+            offset(&rope, Position::new(7, 0), Encoding::Utf16),
+            (6, true)
+        );
         // Inside the surrogate pair / inside the UTF-8 sequence: the char's start.
-        assert_eq!(offset(&rope, Position::new(0, 2), Encoding::Utf16), (1, true));
-        assert_eq!(offset(&rope, Position::new(0, 3), Encoding::Utf8), (1, true));
-        assert_eq!(offset(&rope, Position::new(0, 5), Encoding::Utf8), (2, false));
+        assert_eq!(
+            offset(&rope, Position::new(0, 2), Encoding::Utf16),
+            (1, true)
+        );
+        assert_eq!(
+            offset(&rope, Position::new(0, 3), Encoding::Utf8),
+            (1, true)
+        );
+        assert_eq!(
+            offset(&rope, Position::new(0, 5), Encoding::Utf8),
+            (2, false)
+        );
     }
 
     #[test]
     fn negotiation_never_picks_what_was_not_offered() {
         assert_eq!(Encoding::negotiate(None), Encoding::Utf16);
         assert_eq!(
-            Encoding::negotiate(Some(&[PositionEncodingKind::UTF16, PositionEncodingKind::UTF32])),
+            Encoding::negotiate(Some(&[
+                PositionEncodingKind::UTF16,
+                PositionEncodingKind::UTF32
+            ])),
             Encoding::Utf16
         );
         assert_eq!(
-            Encoding::negotiate(Some(&[PositionEncodingKind::UTF8, PositionEncodingKind::UTF16])),
+            Encoding::negotiate(Some(&[
+                PositionEncodingKind::UTF8,
+                PositionEncodingKind::UTF16
+            ])),
             Encoding::Utf8
         );
     }

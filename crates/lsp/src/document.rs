@@ -156,7 +156,9 @@ pub struct Document {
 impl Document {
     /// A document opened with `text`.
     pub fn new(uri: Url, version: i32, text: &str) -> Document {
-        let path = (uri.scheme() == "file").then(|| uri.to_file_path().ok()).flatten();
+        let path = (uri.scheme() == "file")
+            .then(|| uri.to_file_path().ok())
+            .flatten();
         Document {
             uri,
             path,
@@ -262,9 +264,18 @@ mod tests {
         assert_eq!(
             marks,
             [
-                Mark { at: 11, ch: '\u{FEFF}' },
-                Mark { at: 13, ch: '\u{FFFD}' },
-                Mark { at: 14, ch: '\u{FEFF}' }
+                Mark {
+                    at: 11,
+                    ch: '\u{FEFF}'
+                },
+                Mark {
+                    at: 13,
+                    ch: '\u{FFFD}'
+                },
+                Mark {
+                    at: 14,
+                    ch: '\u{FEFF}'
+                }
             ]
         );
     }
@@ -277,15 +288,30 @@ mod tests {
         doc.disk = Some(DiskView {
             findings: vec![
                 Placed {
-                    diag: Arc::new(Diagnostic::new(utf8lint_diagnostics::Rule::ForbiddenBom, utf8lint_diagnostics::Level::Deny, 0..3, "bom")),
+                    diag: Arc::new(Diagnostic::new(
+                        utf8lint_diagnostics::Rule::ForbiddenBom,
+                        utf8lint_diagnostics::Level::Deny,
+                        0..3,
+                        "bom",
+                    )),
                     range: Some(0..0),
                 },
                 Placed {
-                    diag: Arc::new(Diagnostic::new(utf8lint_diagnostics::Rule::StrayFeff, utf8lint_diagnostics::Level::Warn, 5..8, "x")),
+                    diag: Arc::new(Diagnostic::new(
+                        utf8lint_diagnostics::Rule::StrayFeff,
+                        utf8lint_diagnostics::Level::Warn,
+                        5..8,
+                        "x",
+                    )),
                     range: Some(2..3),
                 },
                 Placed {
-                    diag: Arc::new(Diagnostic::new(utf8lint_diagnostics::Rule::StrayFeff, utf8lint_diagnostics::Level::Warn, 10..13, "y")),
+                    diag: Arc::new(Diagnostic::new(
+                        utf8lint_diagnostics::Rule::StrayFeff,
+                        utf8lint_diagnostics::Level::Warn,
+                        10..13,
+                        "y",
+                    )),
                     range: Some(5..6),
                 },
             ],
@@ -293,13 +319,30 @@ mod tests {
         });
         doc.edit(0, 0, "😀\u{FEFF}"); // insert at the start
         assert_eq!(doc.rope.to_string(), "😀\u{FEFF}ab\u{FEFF}cd\u{FEFF}");
-        assert_eq!(doc.marks.iter().map(|m| m.at).collect::<Vec<_>>(), [1, 4, 7]);
-        let ranges: Vec<_> = doc.disk.as_ref().unwrap().findings.iter().map(|p| p.range.clone()).collect();
+        assert_eq!(
+            doc.marks.iter().map(|m| m.at).collect::<Vec<_>>(),
+            [1, 4, 7]
+        );
+        let ranges: Vec<_> = doc
+            .disk
+            .as_ref()
+            .unwrap()
+            .findings
+            .iter()
+            .map(|p| p.range.clone())
+            .collect();
         assert_eq!(ranges, [Some(0..0), Some(4..5), Some(7..8)]);
         doc.edit(3, 6, "Z"); // over "b\u{FEFF}c"
         assert_eq!(doc.rope.to_string(), "😀\u{FEFF}aZd\u{FEFF}");
         assert_eq!(doc.marks.iter().map(|m| m.at).collect::<Vec<_>>(), [1, 5]);
-        let ranges: Vec<_> = doc.disk.as_ref().unwrap().findings.iter().map(|p| p.range.clone()).collect();
+        let ranges: Vec<_> = doc
+            .disk
+            .as_ref()
+            .unwrap()
+            .findings
+            .iter()
+            .map(|p| p.range.clone())
+            .collect();
         assert_eq!(ranges, [Some(0..0), None, Some(5..6)]);
         assert!(doc.dirty);
     }

@@ -39,12 +39,16 @@ where
         let repairs = repairs.clone();
         LspService::new(move |client| server::Server::new(client, repairs))
     };
-    LspServer::new(Reframe::new(input, repairs), output, socket).serve(service).await;
+    LspServer::new(Reframe::new(input, repairs), output, socket)
+        .serve(service)
+        .await;
 }
 
 /// `utf8lint lsp`: serves stdin/stdout on a tokio runtime.
 pub fn run() -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     Ok(())
 }

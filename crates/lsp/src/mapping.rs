@@ -72,7 +72,11 @@ pub struct Mapped {
 /// Places disk byte `offsets` in the editor's text (`rope`, whose UTF-8 is
 /// `text`).
 pub fn map_offsets(disk: &[u8], rope: &Rope, text: &[u8], offsets: &[usize]) -> Mapped {
-    let mut order: Vec<(usize, usize)> = offsets.iter().enumerate().map(|(i, &o)| (o.min(disk.len()), i)).collect();
+    let mut order: Vec<(usize, usize)> = offsets
+        .iter()
+        .enumerate()
+        .map(|(i, &o)| (o.min(disk.len()), i))
+        .collect();
     order.sort_unstable();
     let has_bom = disk.starts_with(BOM);
     let valid = utf8lint_codec::is_valid(disk);
@@ -93,7 +97,10 @@ pub fn map_offsets(disk: &[u8], rope: &Rope, text: &[u8], offsets: &[usize]) -> 
             let (body, queries) = prepare(disk, &order, bom_stripped, crlf_as_lf);
             for &decoding in &decodings {
                 if walk(&body, text, decoding, &queries, &mut text_offsets) {
-                    let chars = text_offsets.iter().map(|&t| rope.byte_to_char(t.min(text.len()))).collect();
+                    let chars = text_offsets
+                        .iter()
+                        .map(|&t| rope.byte_to_char(t.min(text.len())))
+                        .collect();
                     return Mapped {
                         matched: Some(Match {
                             decoding,
@@ -126,7 +133,10 @@ fn prepare<'a>(
     crlf_as_lf: bool,
 ) -> (Cow<'a, [u8]>, Vec<(usize, usize)>) {
     let skip = if bom_stripped { BOM.len() } else { 0 };
-    let mut queries: Vec<(usize, usize)> = order.iter().map(|&(o, i)| (o.saturating_sub(skip), i)).collect();
+    let mut queries: Vec<(usize, usize)> = order
+        .iter()
+        .map(|&(o, i)| (o.saturating_sub(skip), i))
+        .collect();
     if !crlf_as_lf {
         return (Cow::Borrowed(&disk[skip..]), queries);
     }
@@ -148,7 +158,13 @@ fn prepare<'a>(
 
 /// Walks `disk` decoded by `decoding` against `text`; on a match, fills
 /// `out[i]` with the text offset of each query `(offset, i)`.
-fn walk(disk: &[u8], text: &[u8], decoding: Decoding, queries: &[(usize, usize)], out: &mut [usize]) -> bool {
+fn walk(
+    disk: &[u8],
+    text: &[u8],
+    decoding: Decoding,
+    queries: &[(usize, usize)],
+    out: &mut [usize],
+) -> bool {
     let mut w = Walker {
         text,
         t: 0,
@@ -180,7 +196,10 @@ fn walk(disk: &[u8], text: &[u8], decoding: Decoding, queries: &[(usize, usize)]
         Decoding::Latin1 => {
             let mut rest = disk;
             while !rest.is_empty() {
-                let ascii = rest.iter().position(|b| !b.is_ascii()).unwrap_or(rest.len());
+                let ascii = rest
+                    .iter()
+                    .position(|b| !b.is_ascii())
+                    .unwrap_or(rest.len());
                 if !w.same(&rest[..ascii], disk) {
                     return false;
                 }
@@ -215,7 +234,9 @@ impl Walker<'_> {
         if seg.len() > have {
             let missing = &seg[have..];
             let at_end = self.d + seg.len() == disk.len();
-            if !(at_end && matches!(missing, b"\n" | b"\r\n" | b"\r")) || self.text[self.t..] != seg[..have] {
+            if !(at_end && matches!(missing, b"\n" | b"\r\n" | b"\r"))
+                || self.text[self.t..] != seg[..have]
+            {
                 return false;
             }
         } else if self.text[self.t..self.t + seg.len()] != *seg {
@@ -302,34 +323,65 @@ mod tests {
     }
 
     fn decoding(disk: &[u8], text: &str) -> Option<(Decoding, bool, bool)> {
-        map(disk, text, &[]).0.map(|m| (m.decoding, m.bom_stripped, m.crlf_as_lf))
+        map(disk, text, &[])
+            .0
+            .map(|m| (m.decoding, m.bom_stripped, m.crlf_as_lf))
     }
 
     #[test]
     fn each_candidate_decoding_is_recognised() {
         let disk = b"caf\xC3\xA9 \xFF\xFE bad\n";
-        assert_eq!(decoding(disk, "café \u{FFFD}\u{FFFD} bad\n"), Some((Decoding::Lossy, false, false)));
-        assert_eq!(decoding(disk, "cafÃ© ÿþ bad\n"), Some((Decoding::Latin1, false, false)));
-        assert_eq!(decoding(disk, "café ?? bad\n"), Some((Decoding::QuestionPerByte, false, false)));
+        assert_eq!(
+            decoding(disk, "café \u{FFFD}\u{FFFD} bad\n"),
+            Some((Decoding::Lossy, false, false))
+        );
+        assert_eq!(
+            decoding(disk, "cafÃ© ÿþ bad\n"),
+            Some((Decoding::Latin1, false, false))
+        );
+        assert_eq!(
+            decoding(disk, "café ?? bad\n"),
+            Some((Decoding::QuestionPerByte, false, false))
+        );
         let truncated = b"a\xE2\x82b";
-        assert_eq!(decoding(truncated, "a?b"), Some((Decoding::QuestionPerSubpart, false, false)));
+        assert_eq!(
+            decoding(truncated, "a?b"),
+            Some((Decoding::QuestionPerSubpart, false, false))
+        );
         assert_eq!(decoding(disk, "something else"), None);
     }
 
     #[test]
     fn bom_crlf_and_final_newline_variants() {
         let disk = b"\xEF\xBB\xBFa\r\nb\xFF\r\n";
-        assert_eq!(decoding(disk, "a\r\nb\u{FFFD}\r\n"), Some((Decoding::Lossy, true, false)));
-        assert_eq!(decoding(disk, "a\nb\u{FFFD}\n"), Some((Decoding::Lossy, true, true)));
-        assert_eq!(decoding(disk, "a\r\nb\u{FFFD}"), Some((Decoding::Lossy, true, false)));
-        assert_eq!(decoding(disk, "ï»¿a\r\nbÿ\r\n"), Some((Decoding::Latin1, false, false)));
+        assert_eq!(
+            decoding(disk, "a\r\nb\u{FFFD}\r\n"),
+            Some((Decoding::Lossy, true, false))
+        );
+        assert_eq!(
+            decoding(disk, "a\nb\u{FFFD}\n"),
+            Some((Decoding::Lossy, true, true))
+        );
+        assert_eq!(
+            decoding(disk, "a\r\nb\u{FFFD}"),
+            Some((Decoding::Lossy, true, false))
+        );
+        assert_eq!(
+            decoding(disk, "ï»¿a\r\nbÿ\r\n"),
+            Some((Decoding::Latin1, false, false))
+        );
         assert_eq!(decoding(b"x", "x\n"), Some((Decoding::Lossy, false, false)));
     }
 
     #[test]
     fn offsets_land_on_the_right_characters() {
         // 😀 then an invalid byte: lossy puts it at char 2, Latin-1 at char 5.
-        let disk = "a😀".as_bytes().iter().chain(b"\xFFz").copied().collect::<Vec<u8>>();
+        let disk = "a😀"
+            .as_bytes()
+            .iter()
+            .chain(b"\xFFz")
+            .copied()
+            .collect::<Vec<u8>>();
         let (m, chars) = map(&disk, "a😀\u{FFFD}z", &[5, 6, 0, 7]);
         assert!(m.is_some());
         assert_eq!(chars, [2, 3, 0, 4]);

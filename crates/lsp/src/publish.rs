@@ -8,9 +8,7 @@ use std::sync::Arc;
 
 use ropey::Rope;
 use serde_json::{Value, json};
-use tower_lsp::lsp_types::{
-    self as lsp, CodeDescription, DiagnosticSeverity, NumberOrString, Url,
-};
+use tower_lsp::lsp_types::{self as lsp, CodeDescription, DiagnosticSeverity, NumberOrString, Url};
 use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Policy, Rule, check, escape_bytes};
 
 use crate::convert::{self, Encoding};
@@ -52,11 +50,19 @@ impl Snapshot {
             .flat_map(|d| d.findings.iter().filter_map(|p| p.range.clone()))
             .filter(|r| !r.is_empty())
             .collect();
-        let cap = if policy.max_per_rule == 0 { usize::MAX } else { policy.max_per_rule };
+        let cap = if policy.max_per_rule == 0 {
+            usize::MAX
+        } else {
+            policy.max_per_rule
+        };
         let (mut feff, mut fffd) = (0, 0);
         let mut marks = Vec::new();
         for m in &doc.marks {
-            let counter = if m.ch == '\u{FEFF}' { &mut feff } else { &mut fffd };
+            let counter = if m.ch == '\u{FEFF}' {
+                &mut feff
+            } else {
+                &mut fffd
+            };
             if *counter >= cap || covered.iter().any(|r| r.contains(&m.at)) {
                 continue;
             }
@@ -104,7 +110,9 @@ impl Item {
         lsp::Diagnostic {
             range: convert::range(rope, self.range.start, self.range.end, enc),
             severity: Some(self.severity),
-            code: self.rule.map(|r| NumberOrString::String(r.code().to_string())),
+            code: self
+                .rule
+                .map(|r| NumberOrString::String(r.code().to_string())),
             code_description: self
                 .rule
                 .and_then(|r| Url::parse(&r.url()).ok())
@@ -132,7 +140,12 @@ fn text_fix(title: &str, new_text: &str, safe: bool) -> Value {
 }
 
 fn hover_text(d: &Diagnostic, on_disk: bool) -> String {
-    let mut out = format!("**{} `{}`**: {}\n\n", d.rule.code(), d.rule.name(), d.message);
+    let mut out = format!(
+        "**{} `{}`**: {}\n\n",
+        d.rule.code(),
+        d.rule.name(),
+        d.message
+    );
     if on_disk {
         if d.span.is_empty() {
             out.push_str(&format!("at byte {} of the file on disk", d.span.start));
@@ -152,7 +165,11 @@ fn hover_text(d: &Diagnostic, on_disk: bool) -> String {
     for help in &d.help {
         out.push_str(&format!("\n* help: {help}"));
     }
-    out.push_str(&format!("\n\n[{} explained]({})", d.rule.code(), d.rule.url()));
+    out.push_str(&format!(
+        "\n\n[{} explained]({})",
+        d.rule.code(),
+        d.rule.url()
+    ));
     out
 }
 
@@ -167,7 +184,11 @@ pub fn items(s: &Snapshot) -> Vec<Item> {
         // A finding an edit went over is gone until the next save re-reads
         // the file: the edit may well have been its fix.
         let before = out.len();
-        out.extend(disk.findings.iter().filter_map(|placed| disk_item(s, disk.matched, placed)));
+        out.extend(
+            disk.findings
+                .iter()
+                .filter_map(|placed| disk_item(s, disk.matched, placed)),
+        );
         let shown = out.len() - before;
         if disk.matched.is_none() && shown > 0 {
             out.push(info(
@@ -179,7 +200,11 @@ pub fn items(s: &Snapshot) -> Vec<Item> {
             ));
         }
         if let (Some(m), Some(first)) = (disk.matched, &disk.first_invalid) {
-            if m.decoding == Decoding::Lossy && disk.invalid_bytes > 0 && s.raw_from_client == 0 && s.in_editor {
+            if m.decoding == Decoding::Lossy
+                && disk.invalid_bytes > 0
+                && s.raw_from_client == 0
+                && s.in_editor
+            {
                 let n = disk.invalid_bytes;
                 out.push(Item {
                     range: first.clone(),
@@ -223,7 +248,9 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
     let d = &placed.diag;
     let range = placed.range.clone()?;
     let mut message = d.message.clone();
-    let bom_on_disk = matched.is_none_or(|m| m.bom_stripped) && d.span == (0..3) && matches!(d.rule, Rule::ForbiddenBom);
+    let bom_on_disk = matched.is_none_or(|m| m.bom_stripped)
+        && d.span == (0..3)
+        && matches!(d.rule, Rule::ForbiddenBom);
     if bom_on_disk {
         message = format!(
             "the file on disk starts with a byte-order mark (`\\xEF\\xBB\\xBF`), which the editor does not show: {message}"
@@ -251,8 +278,15 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
     }
     // A single invalid byte the editor shows as U+FFFD: put back what the
     // byte most likely meant, in the editor, so that saving writes UTF-8.
-    if d.rule == Rule::InvalidUtf8 && matched.is_some_and(|m| m.decoding == Decoding::Lossy) && d.span.len() == 1 && s.raw_from_client == 0 {
-        let byte = d.label.strip_prefix("`\\x").and_then(|h| u8::from_str_radix(h.get(..2)?, 16).ok());
+    if d.rule == Rule::InvalidUtf8
+        && matched.is_some_and(|m| m.decoding == Decoding::Lossy)
+        && d.span.len() == 1
+        && s.raw_from_client == 0
+    {
+        let byte = d
+            .label
+            .strip_prefix("`\\x")
+            .and_then(|h| u8::from_str_radix(h.get(..2)?, 16).ok());
         if let Some((byte, c)) = byte.and_then(|b| Some((b, windows_1252(b)?))) {
             text_fixes.push(text_fix(
                 &format!("replace U+FFFD with `{c}` (`\\x{byte:02X}` read as windows-1252)"),
@@ -322,7 +356,9 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
     // U+FEFF: let the rules decide, on a window of the text around it.
     let line = rope.char_to_line(mark.at);
     let line_start = rope.line_to_char(line);
-    let line_end = (line + 1 < rope.len_lines()).then(|| rope.line_to_char(line + 1)).unwrap_or(rope.len_chars());
+    let line_end = (line + 1 < rope.len_lines())
+        .then(|| rope.line_to_char(line + 1))
+        .unwrap_or(rope.len_chars());
     let from = mark.at.saturating_sub(16).max(line_start);
     let to = (mark.at + 17).min(line_end);
     let mut window = String::new();
@@ -343,7 +379,11 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
         if let [edit] = fix.edits() {
             if edit.range() == diag.span {
                 if let Ok(new_text) = std::str::from_utf8(edit.replacement()) {
-                    text_fixes.push(text_fix(fix.title(), new_text, fix.applicability() == Applicability::Safe));
+                    text_fixes.push(text_fix(
+                        fix.title(),
+                        new_text,
+                        fix.applicability() == Applicability::Safe,
+                    ));
                 }
             }
         }
@@ -368,7 +408,10 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
 
 /// The LSP diagnostics for the snapshot.
 pub fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
-    items(s).iter().map(|i| i.to_lsp(&s.rope, s.encoding)).collect()
+    items(s)
+        .iter()
+        .map(|i| i.to_lsp(&s.rope, s.encoding))
+        .collect()
 }
 
 /// `bytes` shown as hex, for a hover.

@@ -44,9 +44,11 @@ fn roots(params: &InitializeParams) -> Vec<PathBuf> {
 #[tower_lsp::async_trait]
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
-        let encoding = self
-            .session
-            .initialize(&params.capabilities, roots(&params), params.initialization_options.as_ref());
+        let encoding = self.session.initialize(
+            &params.capabilities,
+            roots(&params),
+            params.initialization_options.as_ref(),
+        );
         Ok(InitializeResult {
             server_info: Some(ServerInfo {
                 name: "utf8lint".into(),
@@ -54,16 +56,25 @@ impl LanguageServer for Server {
             }),
             capabilities: ServerCapabilities {
                 position_encoding: Some(encoding.kind()),
-                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
-                    ..TextDocumentSyncOptions::default()
-                })),
-                code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                    code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::new(FIX_ALL_KIND)]),
-                    ..CodeActionOptions::default()
-                })),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(
+                    TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(TextDocumentSyncKind::INCREMENTAL),
+                        save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                            include_text: Some(false),
+                        })),
+                        ..TextDocumentSyncOptions::default()
+                    },
+                )),
+                code_action_provider: Some(CodeActionProviderCapability::Options(
+                    CodeActionOptions {
+                        code_action_kinds: Some(vec![
+                            CodeActionKind::QUICKFIX,
+                            CodeActionKind::new(FIX_ALL_KIND),
+                        ]),
+                        ..CodeActionOptions::default()
+                    },
+                )),
                 execute_command_provider: Some(ExecuteCommandOptions {
                     commands: vec![APPLY_FIX.into(), FIX_ALL.into()],
                     ..ExecuteCommandOptions::default()
@@ -87,9 +98,17 @@ impl LanguageServer for Server {
             let registration = Registration {
                 id: "utf8lint-watch".into(),
                 method: "workspace/didChangeWatchedFiles".into(),
-                register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions { watchers }).ok(),
+                register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions {
+                    watchers,
+                })
+                .ok(),
             };
-            if let Err(e) = self.session.client.register_capability(vec![registration]).await {
+            if let Err(e) = self
+                .session
+                .client
+                .register_capability(vec![registration])
+                .await
+            {
                 eprintln!("utf8lint lsp: could not register file watchers: {e}");
             }
         }
@@ -110,7 +129,8 @@ impl LanguageServer for Server {
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         // Applied before any .await: see session.rs.
         let doc = params.text_document;
-        self.session.change(&doc.uri, doc.version, params.content_changes);
+        self.session
+            .change(&doc.uri, doc.version, params.content_changes);
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
@@ -127,7 +147,9 @@ impl LanguageServer for Server {
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         for change in params.changes {
-            self.session.file_changed(&change.uri, change.typ == FileChangeType::DELETED).await;
+            self.session
+                .file_changed(&change.uri, change.typ == FileChangeType::DELETED)
+                .await;
         }
     }
 
@@ -137,13 +159,15 @@ impl LanguageServer for Server {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let pos = params.text_document_position_params;
-        Ok(actions::hover(&self.session, &pos.text_document.uri, pos.position).map(|text| Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: text,
+        Ok(
+            actions::hover(&self.session, &pos.text_document.uri, pos.position).map(|text| Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: text,
+                }),
+                range: None,
             }),
-            range: None,
-        }))
+        )
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

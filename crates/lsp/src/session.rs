@@ -67,6 +67,9 @@ pub struct Session {
     ready: tokio::sync::watch::Sender<bool>,
 }
 
+/// Up to this many findings, diagnostics are built on the worker task.
+const INLINE_ITEMS: usize = 512;
+
 /// How long a worker waits for the client's settings.
 const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
@@ -88,8 +91,16 @@ impl Session {
     }
 
     /// Records the client's capabilities and workspace folders.
-    pub fn initialize(&self, caps: &ClientCapabilities, roots: Vec<PathBuf>, options: Option<&Value>) -> Encoding {
-        let offered = caps.general.as_ref().and_then(|g| g.position_encodings.as_deref());
+    pub fn initialize(
+        &self,
+        caps: &ClientCapabilities,
+        roots: Vec<PathBuf>,
+        options: Option<&Value>,
+    ) -> Encoding {
+        let offered = caps
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_deref());
         let encoding = Encoding::negotiate(offered);
         let ws = caps.workspace.as_ref();
         let mut state = self.lock();
@@ -101,7 +112,11 @@ impl Session {
                 .and_then(|w| w.did_change_watched_files.as_ref())
                 .and_then(|d| d.dynamic_registration)
                 .unwrap_or(false),
-            progress: caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
+            progress: caps
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false),
         };
         let base = state.roots.first().cloned();
         state.settings = match options {
@@ -116,7 +131,13 @@ impl Session {
     pub async fn refresh_configuration(self: &Arc<Self>) {
         let (supported, scope) = {
             let state = self.lock();
-            (state.features.configuration, state.roots.first().and_then(|r| Url::from_directory_path(r).ok()))
+            (
+                state.features.configuration,
+                state
+                    .roots
+                    .first()
+                    .and_then(|r| Url::from_directory_path(r).ok()),
+            )
         };
         if supported {
             let item = ConfigurationItem {
@@ -126,7 +147,8 @@ impl Session {
             match self.client.configuration(vec![item]).await {
                 Ok(values) => {
                     let base = self.lock().roots.first().cloned();
-                    let settings = Settings::from_json(values.first().unwrap_or(&Value::Null), base);
+                    let settings =
+                        Settings::from_json(values.first().unwrap_or(&Value::Null), base);
                     self.lock().settings = settings;
                 }
                 Err(e) => eprintln!("utf8lint lsp: workspace/configuration failed: {e}"),
@@ -170,7 +192,12 @@ impl Session {
     }
 
     /// `didChange`: applied at once, synchronously.
-    pub fn change(self: &Arc<Self>, uri: &Url, version: i32, changes: Vec<TextDocumentContentChangeEvent>) {
+    pub fn change(
+        self: &Arc<Self>,
+        uri: &Url,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    ) {
         let raw = self.repairs.take(uri.as_str());
         {
             let mut state = self.lock();
@@ -180,7 +207,10 @@ impl Session {
                 return;
             };
             if version <= doc.version {
-                eprintln!("utf8lint lsp: didChange for {uri}: version {version} after {}", doc.version);
+                eprintln!(
+                    "utf8lint lsp: didChange for {uri}: version {version} after {}",
+                    doc.version
+                );
             }
             for change in changes {
                 match change.range {
@@ -188,7 +218,9 @@ impl Session {
                         let (start, c1) = convert::offset(&doc.rope, range.start, encoding);
                         let (end, c2) = convert::offset(&doc.rope, range.end, encoding);
                         if c1 || c2 {
-                            eprintln!("utf8lint lsp: didChange for {uri}: range {range:?} is outside the text, clamped");
+                            eprintln!(
+                                "utf8lint lsp: didChange for {uri}: range {range:?} is outside the text, clamped"
+                            );
                         }
                         doc.edit(start.min(end), end.max(start), &change.text);
                     }
@@ -224,7 +256,9 @@ impl Session {
     pub fn schedule(self: &Arc<Self>, uri: &Url, what: impl FnOnce(&mut crate::document::Work)) {
         let start = {
             let mut state = self.lock();
-            let Some(doc) = state.docs.get_mut(uri) else { return };
+            let Some(doc) = state.docs.get_mut(uri) else {
+                return;
+            };
             what(&mut doc.work);
             !std::mem::replace(&mut doc.work.running, true)
         };
@@ -248,11 +282,17 @@ impl Session {
                 let mut state = self.lock();
                 let encoding = state.encoding;
                 let policy_settings = state.settings.clone();
-                let Some(doc) = state.docs.get_mut(&uri) else { return };
+                let Some(doc) = state.docs.get_mut(&uri) else {
+                    return;
+                };
                 if doc.work.disk || doc.work.scan {
                     let (policy, skip_binary) = policy_settings.resolve(doc.path.as_deref());
                     let job = FullJob {
-                        path: if doc.work.disk { doc.path.clone() } else { None },
+                        path: if doc.work.disk {
+                            doc.path.clone()
+                        } else {
+                            None
+                        },
                         read_disk: doc.work.disk,
                         scan: doc.work.scan,
                         rope: doc.rope.clone(),
@@ -279,7 +319,9 @@ impl Session {
                 Job::Full(job) => {
                     let result = tokio::task::spawn_blocking(move || job.run()).await;
                     let mut state = self.lock();
-                    let Some(doc) = state.docs.get_mut(&uri) else { return };
+                    let Some(doc) = state.docs.get_mut(&uri) else {
+                        return;
+                    };
                     doc.logging = false;
                     let log = std::mem::take(&mut doc.log);
                     match result {
@@ -289,13 +331,29 @@ impl Session {
                 }
                 Job::Publish(snapshot) => {
                     let version = snapshot.version;
-                    let built = tokio::task::spawn_blocking(move || publish::diagnostics(&snapshot)).await;
-                    let Ok(diagnostics) = built else { continue };
+                    // A few hundred findings take microseconds: build them
+                    // here (this task is not the message loop) rather than
+                    // pay a thread hop; more go to the blocking pool.
+                    let small = snapshot.disk.as_ref().map_or(0, |d| d.findings.len())
+                        + snapshot.marks.len()
+                        < INLINE_ITEMS;
+                    let diagnostics = if small {
+                        publish::diagnostics(&snapshot)
+                    } else {
+                        match tokio::task::spawn_blocking(move || publish::diagnostics(&snapshot))
+                            .await
+                        {
+                            Ok(d) => d,
+                            Err(_) => continue,
+                        }
+                    };
                     let current = self.lock().docs.get(&uri).map(|d| d.version);
                     if current != Some(version) {
                         continue; // stale: a newer version is queued
                     }
-                    self.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
+                    self.client
+                        .publish_diagnostics(uri.clone(), diagnostics, Some(version))
+                        .await;
                 }
             }
         }
@@ -321,7 +379,9 @@ impl Session {
         } else if deleted {
             let was = self.lock().scanned.remove(uri);
             if was {
-                self.client.publish_diagnostics(uri.clone(), Vec::new(), None).await;
+                self.client
+                    .publish_diagnostics(uri.clone(), Vec::new(), None)
+                    .await;
             }
         } else if self.lock().scanned.contains(uri) {
             if let Ok(path) = uri.to_file_path() {
@@ -329,10 +389,12 @@ impl Session {
                     let state = self.lock();
                     (state.settings.clone(), state.encoding)
                 };
-                let found = tokio::task::spawn_blocking(move || crate::workspace::check_file(&path, &settings, encoding))
-                    .await
-                    .ok()
-                    .flatten();
+                let found = tokio::task::spawn_blocking(move || {
+                    crate::workspace::check_file(&path, &settings, encoding)
+                })
+                .await
+                .ok()
+                .flatten();
                 self.client
                     .publish_diagnostics(uri.clone(), found.unwrap_or_default(), None)
                     .await;
@@ -375,7 +437,14 @@ impl FullJob {
             let mut ropes = vec![&self.rope];
             ropes.extend(self.base.as_ref());
             let (view, index) = disk_view_on(path, &ropes, &self.policy, self.skip_binary);
-            (view, if index == 1 { RelativeTo::Base } else { RelativeTo::Snapshot })
+            (
+                view,
+                if index == 1 {
+                    RelativeTo::Base
+                } else {
+                    RelativeTo::Snapshot
+                },
+            )
         });
         FullResult {
             disk,
@@ -399,7 +468,9 @@ impl FullResult {
         if !self.read_disk {
             return;
         }
-        let Some((mut disk, relative)) = self.disk else { return };
+        let Some((mut disk, relative)) = self.disk else {
+            return;
+        };
         let replay: Vec<Shift> = match relative {
             RelativeTo::Base => doc.since_base.clone(),
             RelativeTo::Snapshot => log.to_vec(),
@@ -429,7 +500,12 @@ pub fn disk_view(path: &Path, rope: &ropey::Rope, policy: &Policy, skip_binary: 
 /// Like [`disk_view`], trying each text in turn: the view is placed on the
 /// first one some decoding of the bytes reproduces (its index is returned),
 /// else by line and column on the first.
-fn disk_view_on(path: &Path, ropes: &[&ropey::Rope], policy: &Policy, skip_binary: bool) -> (DiskView, usize) {
+fn disk_view_on(
+    path: &Path,
+    ropes: &[&ropey::Rope],
+    policy: &Policy,
+    skip_binary: bool,
+) -> (DiskView, usize) {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) => {

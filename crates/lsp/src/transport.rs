@@ -37,6 +37,9 @@ use tokio::io::{AsyncRead, ReadBuf};
 /// Header blocks longer than this without `\r\n\r\n` are garbage.
 const MAX_HEADER: usize = 16 * 1024;
 
+/// Buffer capacity kept between frames.
+const KEEP_CAPACITY: usize = 1 << 20;
+
 /// How much to read from the inner stream at a time.
 const READ_CHUNK: usize = 256 * 1024;
 
@@ -105,14 +108,19 @@ impl<R> Reframe<R> {
                 Some(at) => at + 4,
                 None => {
                     if self.input.len() > MAX_HEADER {
-                        eprintln!("utf8lint lsp: transport: dropping {} bytes with no header end", self.input.len());
+                        eprintln!(
+                            "utf8lint lsp: transport: dropping {} bytes with no header end",
+                            self.input.len()
+                        );
                         self.skip_to_next_header(1);
                     }
                     return None;
                 }
             };
             let Some(length) = content_length(&self.input[..header_end]) else {
-                eprintln!("utf8lint lsp: transport: header without a valid Content-Length, skipped");
+                eprintln!(
+                    "utf8lint lsp: transport: header without a valid Content-Length, skipped"
+                );
                 self.log.note_frame();
                 self.skip_to_next_header(header_end);
                 continue;
@@ -126,6 +134,10 @@ impl<R> Reframe<R> {
             frame.extend_from_slice(&body);
             drop(body);
             self.input.drain(..end);
+            if self.input.capacity() > KEEP_CAPACITY && self.input.len() < KEEP_CAPACITY {
+                // Do not hold on to the memory of one huge didOpen.
+                self.input.shrink_to(KEEP_CAPACITY);
+            }
             return Some(frame);
         }
     }
@@ -133,13 +145,18 @@ impl<R> Reframe<R> {
     /// Drops input up to the next `Content-Length` at or after `from`.
     fn skip_to_next_header(&mut self, from: usize) {
         let from = from.min(self.input.len());
-        let next = memchr::memmem::find(&self.input[from..], b"Content-Length").map_or(self.input.len(), |at| from + at);
+        let next = memchr::memmem::find(&self.input[from..], b"Content-Length")
+            .map_or(self.input.len(), |at| from + at);
         self.input.drain(..next);
     }
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
         let this = &mut *self;
         loop {
             if this.output_pos < this.output.len() {
@@ -147,7 +164,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
                 buf.put_slice(&this.output[this.output_pos..this.output_pos + n]);
                 this.output_pos += n;
                 if this.output_pos == this.output.len() {
-                    this.output.clear();
+                    this.output = Vec::new();
                     this.output_pos = 0;
                 }
                 return Poll::Ready(Ok(()));
@@ -159,7 +176,10 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
             }
             if this.eof {
                 if !this.input.is_empty() {
-                    eprintln!("utf8lint lsp: transport: {} bytes of an incomplete frame at end of input", this.input.len());
+                    eprintln!(
+                        "utf8lint lsp: transport: {} bytes of an incomplete frame at end of input",
+                        this.input.len()
+                    );
                     this.input.clear();
                 }
                 return Poll::Ready(Ok(()));
@@ -210,7 +230,9 @@ struct Probe<'a> {
     id: Option<serde_json::Value>,
 }
 
-fn some_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+fn some_value<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
     serde_json::Value::deserialize(d).map(Some)
 }
 
@@ -224,9 +246,15 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> 
     let mut raw_subparts = 0;
     if utf8lint_codec::from_utf8(&body).is_err() {
         raw_subparts = utf8lint_codec::subparts(&body).count();
-        eprintln!("utf8lint lsp: transport: message body held {raw_subparts} ill-formed UTF-8 sequence(s); replaced with U+FFFD");
+        eprintln!(
+            "utf8lint lsp: transport: message body held {raw_subparts} ill-formed UTF-8 sequence(s); replaced with U+FFFD"
+        );
         log.note_frame();
-        body = Cow::Owned(utf8lint_codec::decode_lossy(&body).into_owned().into_bytes());
+        body = Cow::Owned(
+            utf8lint_codec::decode_lossy(&body)
+                .into_owned()
+                .into_bytes(),
+        );
     }
     if has_surrogate_escape(&body) && serde_json::from_slice::<IgnoredAny>(&body).is_ok() {
         if let Err(e) = serde_json::from_slice::<serde_json::Value>(&body) {
@@ -236,7 +264,10 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> 
         }
     }
     match serde_json::from_slice::<Probe<'_>>(&body) {
-        Ok(probe) if probe.jsonrpc.as_deref() == Some("2.0") && probe.id.as_ref().is_none_or(valid_id) => {
+        Ok(probe)
+            if probe.jsonrpc.as_deref() == Some("2.0")
+                && probe.id.as_ref().is_none_or(valid_id) =>
+        {
             let _ = probe.method;
             if raw_subparts > 0 {
                 note_document(&body, raw_subparts, log);
@@ -245,7 +276,9 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> 
         }
         Ok(probe) => {
             log.note_frame();
-            eprintln!("utf8lint lsp: transport: a JSON value that is not a JSON-RPC 2.0 message, answered with an error");
+            eprintln!(
+                "utf8lint lsp: transport: a JSON value that is not a JSON-RPC 2.0 message, answered with an error"
+            );
             Cow::Owned(placeholder(probe.id.filter(valid_id)))
         }
         Err(e) => {
@@ -275,9 +308,15 @@ fn note_document(body: &[u8], subparts: usize, log: &RepairLog) {
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
         return;
     };
-    let method = value.get("method").and_then(|m| m.as_str()).unwrap_or_default();
+    let method = value
+        .get("method")
+        .and_then(|m| m.as_str())
+        .unwrap_or_default();
     if matches!(method, "textDocument/didOpen" | "textDocument/didChange") {
-        if let Some(uri) = value.pointer("/params/textDocument/uri").and_then(|u| u.as_str()) {
+        if let Some(uri) = value
+            .pointer("/params/textDocument/uri")
+            .and_then(|u| u.as_str())
+        {
             log.note_uri(uri.to_string(), subparts);
         }
     }
@@ -286,7 +325,10 @@ fn note_document(body: &[u8], subparts: usize, log: &RepairLog) {
 fn has_surrogate_escape(body: &[u8]) -> bool {
     memchr::memmem::find_iter(body, b"\\u").any(|at| {
         matches!(body.get(at + 2), Some(b'd' | b'D'))
-            && matches!(body.get(at + 3), Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F'))
+            && matches!(
+                body.get(at + 3),
+                Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+            )
     })
 }
 
@@ -378,7 +420,11 @@ mod tests {
     #[tokio::test]
     async fn frames_split_across_reads_and_header_case() {
         let body = br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#;
-        let mut input = format!("content-length: {}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n", body.len()).into_bytes();
+        let mut input = format!(
+            "content-length: {}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
         input.extend_from_slice(body);
         let (out, _) = reframe(input).await;
         assert_eq!(out, frame(body));

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use ropey::Rope;
 use tower_lsp::lsp_types::{
     self as lsp, NumberOrString, ProgressParams, ProgressParamsValue, Url, WorkDoneProgress,
-    WorkDoneProgressBegin, WorkDoneProgressCreateParams, WorkDoneProgressEnd, WorkDoneProgressReport,
-    notification::Progress, request::WorkDoneProgressCreate,
+    WorkDoneProgressBegin, WorkDoneProgressCreateParams, WorkDoneProgressEnd,
+    WorkDoneProgressReport, notification::Progress, request::WorkDoneProgressCreate,
 };
 use utf8lint_codec::decode_lossy;
 
@@ -21,7 +21,11 @@ use crate::session::{Session, disk_view};
 
 /// The diagnostics for a file nobody has open, placed as VS Code would
 /// show it (lossy UTF-8, BOM stripped); `None` when it has none.
-pub fn check_file(path: &Path, settings: &Settings, encoding: Encoding) -> Option<Vec<lsp::Diagnostic>> {
+pub fn check_file(
+    path: &Path,
+    settings: &Settings,
+    encoding: Encoding,
+) -> Option<Vec<lsp::Diagnostic>> {
     let uri = Url::from_file_path(path).ok()?;
     let bytes = std::fs::read(path).ok()?;
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
@@ -67,13 +71,21 @@ fn files(roots: &[PathBuf], limited: bool) -> Option<Vec<PathBuf>> {
 pub async fn scan(session: Arc<Session>) {
     let (roots, settings, encoding, progress) = {
         let state = session.lock();
-        (state.roots.clone(), state.settings.clone(), state.encoding, state.features.progress)
+        (
+            state.roots.clone(),
+            state.settings.clone(),
+            state.encoding,
+            state.features.progress,
+        )
     };
     if settings.workspace_scan == Some(false) || roots.is_empty() {
         return;
     }
     let limited = settings.workspace_scan.is_none();
-    let list = tokio::task::spawn_blocking(move || files(&roots, limited)).await.ok().flatten();
+    let list = tokio::task::spawn_blocking(move || files(&roots, limited))
+        .await
+        .ok()
+        .flatten();
     let Some(list) = list else {
         eprintln!(
             "utf8lint lsp: the workspace has more than {SCAN_LIMIT_FILES} files or {} MiB: not scanned (set utf8lint.workspace-scan = true to scan anyway)",
@@ -85,7 +97,9 @@ pub async fn scan(session: Arc<Session>) {
     let progress = progress
         && session
             .client
-            .send_request::<WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() })
+            .send_request::<WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
+                token: token.clone(),
+            })
             .await
             .is_ok();
     let report = |value: WorkDoneProgress| ProgressParams {
@@ -106,12 +120,17 @@ pub async fn scan(session: Arc<Session>) {
     let total = list.len().max(1);
     let mut with_findings = 0;
     for (i, path) in list.into_iter().enumerate() {
-        let Ok(uri) = Url::from_file_path(&path) else { continue };
+        let Ok(uri) = Url::from_file_path(&path) else {
+            continue;
+        };
         if session.lock().docs.contains_key(&uri) {
             continue;
         }
         let settings = settings.clone();
-        let found = tokio::task::spawn_blocking(move || check_file(&path, &settings, encoding)).await.ok().flatten();
+        let found = tokio::task::spawn_blocking(move || check_file(&path, &settings, encoding))
+            .await
+            .ok()
+            .flatten();
         if let Some(diagnostics) = found {
             {
                 let mut state = session.lock();
@@ -121,16 +140,21 @@ pub async fn scan(session: Arc<Session>) {
                 state.scanned.insert(uri.clone());
             }
             with_findings += 1;
-            session.client.publish_diagnostics(uri, diagnostics, None).await;
+            session
+                .client
+                .publish_diagnostics(uri, diagnostics, None)
+                .await;
         }
         if progress && (i + 1) % 200 == 0 {
             session
                 .client
-                .send_notification::<Progress>(report(WorkDoneProgress::Report(WorkDoneProgressReport {
-                    cancellable: Some(false),
-                    message: Some(format!("{} of {total} files", i + 1)),
-                    percentage: Some(u32::try_from((i + 1) * 100 / total).unwrap_or(100)),
-                })))
+                .send_notification::<Progress>(report(WorkDoneProgress::Report(
+                    WorkDoneProgressReport {
+                        cancellable: Some(false),
+                        message: Some(format!("{} of {total} files", i + 1)),
+                        percentage: Some(u32::try_from((i + 1) * 100 / total).unwrap_or(100)),
+                    },
+                )))
                 .await;
         }
     }

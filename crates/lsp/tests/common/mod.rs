@@ -77,8 +77,14 @@ impl Client {
         if let Some(e) = encodings {
             general = json!({"positionEncodings": e});
         }
-        let root_uri = root.map(|r| tower_lsp::lsp_types::Url::from_directory_path(r).unwrap().to_string());
-        let folders = root_uri.as_ref().map(|u| json!([{"uri": u, "name": "root"}]));
+        let root_uri = root.map(|r| {
+            tower_lsp::lsp_types::Url::from_directory_path(r)
+                .unwrap()
+                .to_string()
+        });
+        let folders = root_uri
+            .as_ref()
+            .map(|u| json!([{"uri": u, "name": "root"}]));
         let init = client
             .request(
                 "initialize",
@@ -96,7 +102,9 @@ impl Client {
             )
             .await;
         assert!(init.get("result").is_some(), "{init}");
-        client.pending.push_back(json!({"initializeResult": init["result"]}));
+        client
+            .pending
+            .push_back(json!({"initializeResult": init["result"]}));
         client.notify("initialized", json!({})).await;
         client
     }
@@ -119,7 +127,8 @@ impl Client {
     }
 
     pub async fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).await;
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
     }
 
     /// Sends a request and waits for its response (answering the server's
@@ -127,12 +136,17 @@ impl Client {
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
         self.wait_response(json!(id)).await
     }
 
     pub async fn wait_response(&mut self, id: Value) -> Value {
-        if let Some(at) = self.pending.iter().position(|m| m.get("id") == Some(&id) && m.get("method").is_none()) {
+        if let Some(at) = self
+            .pending
+            .iter()
+            .position(|m| m.get("id") == Some(&id) && m.get("method").is_none())
+        {
             return self.pending.remove(at).unwrap();
         }
         loop {
@@ -151,7 +165,10 @@ impl Client {
             .await
             .expect("the server answered in time")
             .expect("the server is still running");
-        if let (Some(id), Some(method)) = (message.get("id"), message.get("method").and_then(Value::as_str)) {
+        if let (Some(id), Some(method)) = (
+            message.get("id"),
+            message.get("method").and_then(Value::as_str),
+        ) {
             let result = match method {
                 "workspace/configuration" => json!([self.settings.clone()]),
                 _ => Value::Null,
@@ -185,7 +202,9 @@ impl Client {
 
     /// The next `publishDiagnostics` for `uri` with `version`.
     pub async fn diagnostics_for(&mut self, uri: &str, version: i64) -> Vec<Value> {
-        let p = self.diagnostics_where(uri, |p| p["version"] == version).await;
+        let p = self
+            .diagnostics_where(uri, |p| p["version"] == version)
+            .await;
         p["diagnostics"].as_array().unwrap().clone()
     }
 
@@ -229,16 +248,25 @@ impl Client {
 }
 
 pub fn file_uri(path: &Path) -> String {
-    tower_lsp::lsp_types::Url::from_file_path(path).unwrap().to_string()
+    tower_lsp::lsp_types::Url::from_file_path(path)
+        .unwrap()
+        .to_string()
 }
 
 /// `(line, character)` of a diagnostic's start and end.
 pub fn range_of(d: &Value) -> ((u64, u64), (u64, u64)) {
     let r = &d["range"];
-    let p = |v: &Value| (v["line"].as_u64().unwrap(), v["character"].as_u64().unwrap());
+    let p = |v: &Value| {
+        (
+            v["line"].as_u64().unwrap(),
+            v["character"].as_u64().unwrap(),
+        )
+    };
     (p(&r["start"]), p(&r["end"]))
 }
 
 pub fn codes(ds: &[Value]) -> Vec<String> {
-    ds.iter().map(|d| d["code"].as_str().unwrap_or("-").to_string()).collect()
+    ds.iter()
+        .map(|d| d["code"].as_str().unwrap_or("-").to_string())
+        .collect()
 }
