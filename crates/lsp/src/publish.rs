@@ -199,14 +199,14 @@ pub fn items(s: &Snapshot) -> Vec<Item> {
                 ),
             ));
         }
-        if let (Some(m), Some(first)) = (disk.matched, &disk.first_invalid) {
-            if m.decoding == Decoding::Lossy
-                && disk.invalid_bytes > 0
-                && s.raw_from_client == 0
-                && s.in_editor
-            {
-                let n = disk.invalid_bytes;
-                out.push(Item {
+        if let (Some(m), Some(first)) = (disk.matched, &disk.first_invalid)
+            && m.decoding == Decoding::Lossy
+            && disk.invalid_bytes > 0
+            && s.raw_from_client == 0
+            && s.in_editor
+        {
+            let n = disk.invalid_bytes;
+            out.push(Item {
                     range: first.clone(),
                     rule: Some(Rule::InvalidUtf8),
                     severity: DiagnosticSeverity::WARNING,
@@ -221,7 +221,6 @@ pub fn items(s: &Snapshot) -> Vec<Item> {
                     ),
                     data: json!({"uri": uri, "version": s.version, "origin": "note"}),
                 });
-            }
         }
     }
     for mark in &s.marks {
@@ -266,14 +265,14 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
             disk_fixes.push(json!({"title": fix.title(), "safe": safe}));
         }
         // U+FEFF lives in the editor's text: the editor can delete or replace it.
-        if d.rule == Rule::StrayFeff && matched.is_some() && !range.is_empty() {
-            if let [edit] = fix.edits() {
-                if edit.range() == d.span {
-                    if let Some(new_text) = decode_as(matched, edit.replacement()) {
-                        text_fixes.push(text_fix(fix.title(), &new_text, safe));
-                    }
-                }
-            }
+        if d.rule == Rule::StrayFeff
+            && matched.is_some()
+            && !range.is_empty()
+            && let [edit] = fix.edits()
+            && edit.range() == d.span
+            && let Some(new_text) = decode_as(matched, edit.replacement())
+        {
+            text_fixes.push(text_fix(fix.title(), &new_text, safe));
         }
     }
     // A single invalid byte the editor shows as U+FFFD: put back what the
@@ -356,9 +355,11 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
     // U+FEFF: let the rules decide, on a window of the text around it.
     let line = rope.char_to_line(mark.at);
     let line_start = rope.line_to_char(line);
-    let line_end = (line + 1 < rope.len_lines())
-        .then(|| rope.line_to_char(line + 1))
-        .unwrap_or(rope.len_chars());
+    let line_end = if line + 1 < rope.len_lines() {
+        rope.line_to_char(line + 1)
+    } else {
+        rope.len_chars()
+    };
     let from = mark.at.saturating_sub(16).max(line_start);
     let to = (mark.at + 17).min(line_end);
     let mut window = String::new();
@@ -375,18 +376,16 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
         .into_iter()
         .find(|d| d.rule == Rule::StrayFeff && d.span.start == feff_byte)?;
     let mut text_fixes = Vec::new();
-    if let Some(fix) = &diag.fix {
-        if let [edit] = fix.edits() {
-            if edit.range() == diag.span {
-                if let Ok(new_text) = std::str::from_utf8(edit.replacement()) {
-                    text_fixes.push(text_fix(
-                        fix.title(),
-                        new_text,
-                        fix.applicability() == Applicability::Safe,
-                    ));
-                }
-            }
-        }
+    if let Some(fix) = &diag.fix
+        && let [edit] = fix.edits()
+        && edit.range() == diag.span
+        && let Ok(new_text) = std::str::from_utf8(edit.replacement())
+    {
+        text_fixes.push(text_fix(
+            fix.title(),
+            new_text,
+            fix.applicability() == Applicability::Safe,
+        ));
     }
     let diag = Arc::new(diag);
     Some(Item {

@@ -383,22 +383,22 @@ impl Session {
                     .publish_diagnostics(uri.clone(), Vec::new(), None)
                     .await;
             }
-        } else if self.lock().scanned.contains(uri) {
-            if let Ok(path) = uri.to_file_path() {
-                let (settings, encoding) = {
-                    let state = self.lock();
-                    (state.settings.clone(), state.encoding)
-                };
-                let found = tokio::task::spawn_blocking(move || {
-                    crate::workspace::check_file(&path, &settings, encoding)
-                })
-                .await
-                .ok()
-                .flatten();
-                self.client
-                    .publish_diagnostics(uri.clone(), found.unwrap_or_default(), None)
-                    .await;
-            }
+        } else if self.lock().scanned.contains(uri)
+            && let Ok(path) = uri.to_file_path()
+        {
+            let (settings, encoding) = {
+                let state = self.lock();
+                (state.settings.clone(), state.encoding)
+            };
+            let found = tokio::task::spawn_blocking(move || {
+                crate::workspace::check_file(&path, &settings, encoding)
+            })
+            .await
+            .ok()
+            .flatten();
+            self.client
+                .publish_diagnostics(uri.clone(), found.unwrap_or_default(), None)
+                .await;
         }
     }
 }

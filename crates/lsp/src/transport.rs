@@ -256,12 +256,13 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> 
                 .into_bytes(),
         );
     }
-    if has_surrogate_escape(&body) && serde_json::from_slice::<IgnoredAny>(&body).is_ok() {
-        if let Err(e) = serde_json::from_slice::<serde_json::Value>(&body) {
-            eprintln!("utf8lint lsp: transport: {e}; lone surrogate escapes replaced with \\uFFFD");
-            log.note_frame();
-            body = Cow::Owned(replace_lone_surrogates(&body));
-        }
+    if has_surrogate_escape(&body)
+        && serde_json::from_slice::<IgnoredAny>(&body).is_ok()
+        && let Err(e) = serde_json::from_slice::<serde_json::Value>(&body)
+    {
+        eprintln!("utf8lint lsp: transport: {e}; lone surrogate escapes replaced with \\uFFFD");
+        log.note_frame();
+        body = Cow::Owned(replace_lone_surrogates(&body));
     }
     match serde_json::from_slice::<Probe<'_>>(&body) {
         Ok(probe)
@@ -312,13 +313,12 @@ fn note_document(body: &[u8], subparts: usize, log: &RepairLog) {
         .get("method")
         .and_then(|m| m.as_str())
         .unwrap_or_default();
-    if matches!(method, "textDocument/didOpen" | "textDocument/didChange") {
-        if let Some(uri) = value
+    if matches!(method, "textDocument/didOpen" | "textDocument/didChange")
+        && let Some(uri) = value
             .pointer("/params/textDocument/uri")
             .and_then(|u| u.as_str())
-        {
-            log.note_uri(uri.to_string(), subparts);
-        }
+    {
+        log.note_uri(uri.to_string(), subparts);
     }
 }
 

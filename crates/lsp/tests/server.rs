@@ -14,6 +14,9 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> (PathBuf, String) {
     (path, uri)
 }
 
+/// `((line, character), (line, character))`.
+type Span = ((u64, u64), (u64, u64));
+
 fn no_scan() -> Value {
     json!({"workspace-scan": false})
 }
@@ -130,7 +133,7 @@ async fn every_candidate_decoding_places_the_findings() {
     let dir = tempfile::tempdir().unwrap();
     let disk = b"caf\xC3\xA9\r\nx \xFF\xFE y\r\n";
     let (_, uri) = write(dir.path(), "mixed.txt", disk);
-    let cases: [(&str, ((u64, u64), (u64, u64))); 5] = [
+    let cases: [(&str, Span); 5] = [
         // VS Code: lossy, CRLF kept.
         ("café\r\nx \u{FFFD}\u{FFFD} y\r\n", ((1, 2), (1, 8))),
         // Neovim latin1 fallback, ff=dos joined with \r\n.
