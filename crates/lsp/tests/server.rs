@@ -618,3 +618,29 @@ async fn utf8lint_toml_changes_apply_without_a_restart() {
         .await;
     assert_eq!(after["version"], 1);
 }
+
+/// Why the transport exists: the same server behind tower-lsp's own framing
+/// stops reading at the first frame that is not UTF-8 (tower-lsp 0.20's
+/// `FramedRead` fuses after a decode error), so `serve` returns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_transport_tower_lsp_ends_on_a_bad_frame() {
+    use std::sync::Arc;
+    use tokio::io::AsyncWriteExt;
+    let (mut client, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    let repairs = Arc::new(utf8lint_lsp::transport::RepairLog::default());
+    let (service, socket) =
+        tower_lsp::LspService::new(move |c| utf8lint_lsp::server::Server::new(c, repairs));
+    let serve = tokio::spawn(tower_lsp::Server::new(read, write, socket).serve(service));
+    let body = b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":\"\xFF\"}";
+    client.write_all(&frame(body)).await.unwrap();
+    client
+        .write_all(&frame(br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#))
+        .await
+        .unwrap();
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(5), serve).await;
+    assert!(
+        ended.is_ok(),
+        "tower-lsp kept serving after an invalid UTF-8 frame: the transport may no longer be needed"
+    );
+}
