@@ -37,6 +37,9 @@ use tokio::io::{AsyncRead, ReadBuf};
 /// Header blocks longer than this without `\r\n\r\n` are garbage.
 const MAX_HEADER: usize = 16 * 1024;
 
+/// A `Content-Length` above this is taken for garbage, not waited for.
+const MAX_BODY: usize = 1 << 31;
+
 /// Buffer capacity kept between frames.
 const KEEP_CAPACITY: usize = 1 << 20;
 
@@ -117,7 +120,8 @@ impl<R> Reframe<R> {
                     return None;
                 }
             };
-            let Some(length) = content_length(&self.input[..header_end]) else {
+            let Some(length) = content_length(&self.input[..header_end]).filter(|&n| n <= MAX_BODY)
+            else {
                 eprintln!(
                     "utf8lint lsp: transport: header without a valid Content-Length, skipped"
                 );
@@ -442,6 +446,63 @@ mod tests {
         assert_eq!(text.matches("utf8lint/invalidMessage").count(), 3);
         assert!(text.contains(r#""id":7"#), "{text}");
         assert!(!text.contains("Foo"));
+    }
+
+    /// Hands out its input one byte per read, returning `Pending` in
+    /// between, as a slow pipe would.
+    struct Trickle {
+        bytes: Vec<u8>,
+        at: usize,
+        pending: bool,
+    }
+
+    impl AsyncRead for Trickle {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            let was = self.pending;
+            self.pending = !was;
+            if was {
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            if let Some(&b) = self.bytes.get(self.at) {
+                buf.put_slice(&[b]);
+                self.at += 1;
+            }
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    #[tokio::test]
+    async fn frames_arriving_byte_by_byte_come_out_whole() {
+        let mut input = frame(b"{\"jsonrpc\":\"2.0\",\"method\":\"a\",\"params\":\"\xC0\xAF\"}");
+        input.extend(frame(br#"{"jsonrpc":"2.0","id":"x","method":"b"}"#));
+        input.extend(b"Content-Length: 99999999999999\r\n\r\n");
+        input.extend(frame(br#"{"jsonrpc":"2.0","method":"c"}"#));
+        let log = Arc::new(RepairLog::default());
+        let mut r = Reframe::new(
+            Trickle {
+                bytes: input,
+                at: 0,
+                pending: false,
+            },
+            log.clone(),
+        );
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).await.unwrap();
+        let mut want = frame(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"a\",\"params\":\"\u{FFFD}\u{FFFD}\"}".as_bytes(),
+        );
+        want.extend(frame(br#"{"jsonrpc":"2.0","id":"x","method":"b"}"#));
+        want.extend(frame(br#"{"jsonrpc":"2.0","method":"c"}"#));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(want).unwrap()
+        );
+        assert_eq!(log.repaired_frames(), 2);
     }
 
     #[test]

@@ -69,6 +69,20 @@ async fn two_hundred_rapid_edits_apply_in_order() {
         expected.push_str(insert);
     }
     let diags = c.diagnostics_for("untitled:rapid", 201).await;
+    // Publishes come with increasing versions (stale results are dropped),
+    // and a burst is coalesced rather than checked edit by edit.
+    let earlier: Vec<i64> = c
+        .collect(
+            "textDocument/publishDiagnostics",
+            std::time::Duration::from_millis(100),
+        )
+        .await
+        .iter()
+        .filter(|m| m["params"]["uri"] == "untitled:rapid")
+        .filter_map(|m| m["params"]["version"].as_i64())
+        .collect();
+    assert!(earlier.windows(2).all(|w| w[0] < w[1]), "{earlier:?}");
+    assert!(earlier.iter().all(|&v| v < 201), "{earlier:?}");
     let starts: Vec<u64> = diags.iter().map(|d| range_of(d).0.1).collect();
     let want: Vec<u64> = expected
         .char_indices()
