@@ -157,11 +157,12 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
             .flatten()
         {
             if fix["safe"].as_bool() == Some(true) {
-                let range: Range = crate::convert::range(
+                let range: Range = crate::convert::range_in(
                     &snapshot.rope,
                     item.range.start,
                     item.range.end,
                     snapshot.encoding,
+                    &snapshot.raw,
                 );
                 edits.push(TextEdit::new(
                     range,
@@ -378,7 +379,7 @@ pub fn hover(session: &Session, uri: &Url, pos: tower_lsp::lsp_types::Position) 
         let policy = state.settings.policy_for(doc.path.as_deref());
         Snapshot::of(doc, state.encoding, policy)
     };
-    let (at, _) = crate::convert::offset(&snapshot.rope, pos, snapshot.encoding);
+    let (at, _) = crate::convert::offset_in(&snapshot.rope, pos, snapshot.encoding, &snapshot.raw);
     let items = publish::items(&snapshot);
     let texts: Vec<String> = items
         .iter()

@@ -111,6 +111,70 @@ fn line_content_end(rope: &Rope, line: usize) -> usize {
     end
 }
 
+/// The U+FFFD characters of a text that stand for raw bytes in the
+/// client's copy (Neovim `++bad=keep`: the client holds the bytes, the
+/// transport gave us one U+FFFD per maximal subpart): character offset and
+/// the subpart's length. The client counts each raw byte as one column
+/// (one UTF-8 byte, one UTF-16 unit); positions are corrected for that.
+pub type RawBytes = [(usize, u8)];
+
+fn our_units(enc: Encoding) -> usize {
+    match enc {
+        Encoding::Utf8 => 3,
+        Encoding::Utf16 => 1,
+    }
+}
+
+/// [`position`] in the client's columns.
+pub fn position_in(rope: &Rope, char_idx: usize, enc: Encoding, raw: &RawBytes) -> Position {
+    let p = position(rope, char_idx, enc);
+    if raw.is_empty() {
+        return p;
+    }
+    let line_start = rope.line_to_char(p.line as usize);
+    let lo = raw.partition_point(|r| r.0 < line_start);
+    let hi = raw.partition_point(|r| r.0 < char_idx.min(rope.len_chars()));
+    let mut column = p.character as usize;
+    for &(_, len) in &raw[lo..hi.max(lo)] {
+        column = column + usize::from(len) - our_units(enc);
+    }
+    Position::new(p.line, saturating_u32(column))
+}
+
+/// [`range`] in the client's columns.
+pub fn range_in(rope: &Rope, start: usize, end: usize, enc: Encoding, raw: &RawBytes) -> Range {
+    Range::new(
+        position_in(rope, start, enc, raw),
+        position_in(rope, end.max(start), enc, raw),
+    )
+}
+
+/// [`offset`] of a position in the client's columns.
+pub fn offset_in(rope: &Rope, pos: Position, enc: Encoding, raw: &RawBytes) -> (usize, bool) {
+    let line = pos.line as usize;
+    if raw.is_empty() || line >= rope.len_lines() {
+        return offset(rope, pos, enc);
+    }
+    let line_start = rope.line_to_char(line);
+    let line_end = line_content_end(rope, line);
+    let lo = raw.partition_point(|r| r.0 < line_start);
+    let hi = raw.partition_point(|r| r.0 < line_end);
+    let target = pos.character as usize;
+    let mut ours = target;
+    for &(at, len) in &raw[lo..hi.max(lo)] {
+        let client_col = position_in(rope, at, enc, raw).character as usize;
+        if client_col >= target {
+            break;
+        }
+        if target < client_col + usize::from(len) {
+            // Inside the raw bytes: their start.
+            return (at, true);
+        }
+        ours = ours + our_units(enc) - usize::from(len);
+    }
+    offset(rope, Position::new(pos.line, saturating_u32(ours)), enc)
+}
+
 fn saturating_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -162,6 +226,41 @@ mod tests {
         assert_eq!(
             offset(&rope, Position::new(0, 5), Encoding::Utf8),
             (2, false)
+        );
+    }
+
+    #[test]
+    fn raw_bytes_count_one_column_each() {
+        // The client holds "a\xFF\xC3b" (two subparts of 1 byte) and "é"
+        // then "\xE2\x82" (one subpart of 2); we hold U+FFFD for each.
+        let rope = Rope::from_str("a\u{FFFD}\u{FFFD}b\né\u{FFFD}c");
+        let raw = [(1, 1), (2, 1), (6, 2)];
+        assert_eq!(
+            position_in(&rope, 3, Encoding::Utf8, &raw),
+            Position::new(0, 3)
+        );
+        assert_eq!(
+            position_in(&rope, 2, Encoding::Utf8, &raw),
+            Position::new(0, 2)
+        );
+        assert_eq!(
+            position_in(&rope, 7, Encoding::Utf8, &raw),
+            Position::new(1, 4)
+        );
+        assert_eq!(
+            position_in(&rope, 7, Encoding::Utf16, &raw),
+            Position::new(1, 3)
+        );
+        for c in [0, 1, 2, 3, 4, 5, 6, 7, 8] {
+            for enc in [Encoding::Utf8, Encoding::Utf16] {
+                let p = position_in(&rope, c, enc, &raw);
+                assert_eq!(offset_in(&rope, p, enc, &raw).0, c, "{c} {enc:?} {p:?}");
+            }
+        }
+        // Inside the 2-byte subpart: its start.
+        assert_eq!(
+            offset_in(&rope, Position::new(1, 3), Encoding::Utf8, &raw),
+            (6, true)
         );
     }
 

@@ -49,6 +49,31 @@ pub struct DiskView {
     pub first_invalid: Option<Range<usize>>,
     /// The file is gone (deleted), or could not be read.
     pub unreadable: Option<String>,
+    /// Where each ill-formed sequence is in the text as a U+FFFD, with its
+    /// length on disk, when the text is the lossy decoding (see
+    /// [`crate::convert::RawBytes`]); at most [`MAX_RAW`].
+    pub raw: Vec<(usize, u8)>,
+}
+
+/// At most this many ill-formed sequences are tracked for column fixes.
+pub const MAX_RAW: usize = 100_000;
+
+impl DiskView {
+    /// Moves everything placed in the text through one edit.
+    pub fn shift(&mut self, shift: &Shift) {
+        for placed in &mut self.findings {
+            placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
+        }
+        self.first_invalid = self.first_invalid.as_ref().and_then(|r| shift.range(r));
+        self.raw
+            .retain_mut(|(at, _)| match shift.range(&(*at..*at + 1)) {
+                Some(r) => {
+                    *at = r.start;
+                    true
+                }
+                None => false,
+            });
+    }
 }
 
 /// One replacement of `start..old_end` (characters) with `new_len`
@@ -194,10 +219,7 @@ impl Document {
             shift.marks(&mut self.marks);
         }
         if let Some(disk) = &mut self.disk {
-            for placed in &mut disk.findings {
-                placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
-            }
-            disk.first_invalid = disk.first_invalid.as_ref().and_then(|r| shift.range(r));
+            disk.shift(&shift);
         }
         if self.base.is_some() {
             if self.since_base.len() >= MAX_SINCE_BASE {
@@ -211,6 +233,15 @@ impl Document {
             self.log.push(shift);
         }
         self.dirty = true;
+    }
+
+    /// The raw-byte corrections for positions, when the client holds raw
+    /// bytes (see [`crate::convert::RawBytes`]).
+    pub fn raw(&self) -> &[(usize, u8)] {
+        match &self.disk {
+            Some(disk) if self.raw_from_client > 0 => &disk.raw,
+            _ => &[],
+        }
     }
 
     /// Replaces the whole text.

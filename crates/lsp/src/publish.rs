@@ -39,6 +39,8 @@ pub struct Snapshot {
     pub path: Option<std::path::PathBuf>,
     /// Whether the text is an editor's (so saving it means something).
     pub in_editor: bool,
+    /// Raw-byte column corrections (see [`crate::convert::RawBytes`]).
+    pub raw: Vec<(usize, u8)>,
 }
 
 impl Snapshot {
@@ -83,6 +85,7 @@ impl Snapshot {
             policy,
             path: doc.path.clone(),
             in_editor: true,
+            raw: doc.raw().to_vec(),
         }
     }
 }
@@ -106,9 +109,9 @@ pub struct Item {
 
 impl Item {
     /// The LSP diagnostic.
-    pub fn to_lsp(&self, rope: &Rope, enc: Encoding) -> lsp::Diagnostic {
+    pub fn to_lsp(&self, rope: &Rope, enc: Encoding, raw: &convert::RawBytes) -> lsp::Diagnostic {
         lsp::Diagnostic {
-            range: convert::range(rope, self.range.start, self.range.end, enc),
+            range: convert::range_in(rope, self.range.start, self.range.end, enc, raw),
             severity: Some(self.severity),
             code: self
                 .rule
@@ -409,7 +412,7 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
 pub fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
     items(s)
         .iter()
-        .map(|i| i.to_lsp(&s.rope, s.encoding))
+        .map(|i| i.to_lsp(&s.rope, s.encoding, &s.raw))
         .collect()
 }
 

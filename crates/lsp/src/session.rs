@@ -215,8 +215,10 @@ impl Session {
             for change in changes {
                 match change.range {
                     Some(range) => {
-                        let (start, c1) = convert::offset(&doc.rope, range.start, encoding);
-                        let (end, c2) = convert::offset(&doc.rope, range.end, encoding);
+                        let (start, c1) =
+                            convert::offset_in(&doc.rope, range.start, encoding, doc.raw());
+                        let (end, c2) =
+                            convert::offset_in(&doc.rope, range.end, encoding, doc.raw());
                         if c1 || c2 {
                             eprintln!(
                                 "utf8lint lsp: didChange for {uri}: range {range:?} is outside the text, clamped"
@@ -476,10 +478,7 @@ impl FullResult {
             RelativeTo::Snapshot => log.to_vec(),
         };
         for shift in &replay {
-            for placed in &mut disk.findings {
-                placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
-            }
-            disk.first_invalid = disk.first_invalid.as_ref().and_then(|r| shift.range(r));
+            disk.shift(shift);
         }
         if relative == RelativeTo::Snapshot && disk.matched.is_some() {
             doc.base = Some(self.rope);
@@ -528,15 +527,21 @@ fn disk_view_on(
     let mut invalid_bytes = 0;
     let mut invalid_subparts = 0;
     let mut first_invalid = None;
+    let mut raw_lens = Vec::new();
     for sub in utf8lint_codec::subparts(&bytes) {
         first_invalid.get_or_insert(sub.range());
         invalid_bytes += usize::from(sub.len);
         invalid_subparts += 1;
+        if raw_lens.len() < crate::document::MAX_RAW {
+            raw_lens.push((sub.offset, sub.len));
+        }
     }
     if let Some(r) = &first_invalid {
         offsets.push(r.start);
         offsets.push(r.end);
     }
+    let raw_from = offsets.len();
+    offsets.extend(raw_lens.iter().map(|&(offset, _)| offset));
     let mut chosen = None;
     for (i, rope) in ropes.iter().enumerate() {
         let text = rope.to_string();
@@ -562,6 +567,18 @@ fn disk_view_on(
             range: Some(range(i)),
         })
         .collect::<Vec<_>>();
+    let lossy = mapped
+        .matched
+        .is_some_and(|m| m.decoding == crate::mapping::Decoding::Lossy);
+    let raw = if lossy {
+        raw_lens
+            .iter()
+            .zip(&mapped.chars[raw_from..])
+            .map(|(&(_, len), &at)| (at, len))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let view = DiskView {
         findings,
         matched: mapped.matched,
@@ -569,6 +586,7 @@ fn disk_view_on(
         invalid_subparts,
         first_invalid: first_invalid.map(|_| range(n)),
         unreadable: None,
+        raw,
     };
     (view, index)
 }
