@@ -619,6 +619,39 @@ fn errors_far_apart_in_long_text() {
     }
 }
 
+/// Errors separated by every distance from 0 to 80 bytes of ASCII, 2-byte
+/// and 4-byte text: each side of the scalar window after an error (the
+/// scalar stepper finds the next error, or hands over to the SIMD path).
+#[test]
+fn errors_at_every_distance_around_the_scalar_window() {
+    for filler in ["a", "é", "😀"] {
+        for gap in 0..=80 {
+            let text: String = filler.repeat(gap / filler.len() + 1);
+            let mut cut = gap.min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let text = &text[..cut];
+            for piece in PIECES.iter().filter(|p| !p.errors.is_empty()) {
+                let mut bytes = Vec::new();
+                let mut want = Vec::new();
+                for _ in 0..3 {
+                    want.extend(
+                        piece
+                            .errors
+                            .iter()
+                            .map(|&(o, l, k)| (bytes.len() + o, l, k)),
+                    );
+                    bytes.extend_from_slice(piece.bytes);
+                    bytes.extend_from_slice(text.as_bytes());
+                    bytes.push(b' ');
+                }
+                check(&bytes, &want);
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // SPEC.md section 2 examples
 
