@@ -9,7 +9,7 @@ use std::sync::Arc;
 use ropey::Rope;
 use serde_json::{Value, json};
 use tower_lsp::lsp_types::{self as lsp, CodeDescription, DiagnosticSeverity, NumberOrString, Url};
-use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Policy, Rule, check, escape_bytes};
+use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Policy, Rule, check};
 
 use crate::convert::{self, Encoding};
 use crate::document::{DiskView, Document, Mark, Placed};
@@ -414,9 +414,4 @@ pub fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
         .iter()
         .map(|i| i.to_lsp(&s.rope, s.encoding, &s.raw))
         .collect()
-}
-
-/// `bytes` shown as hex, for a hover.
-pub fn hex(bytes: &[u8]) -> String {
-    escape_bytes(bytes, 16)
 }

@@ -169,11 +169,6 @@ impl Session {
         }
     }
 
-    /// The policy for `path`.
-    pub fn policy(&self, path: Option<&Path>) -> Policy {
-        self.lock().settings.policy_for(path)
-    }
-
     /// `didOpen`.
     pub fn open(self: &Arc<Self>, uri: Url, version: i32, text: &str) {
         let raw = self.repairs.take(uri.as_str()).unwrap_or(0);
