@@ -322,7 +322,10 @@ fn note_document(body: &[u8], subparts: usize, log: &RepairLog) {
             .pointer("/params/textDocument/uri")
             .and_then(|u| u.as_str())
     {
-        log.note_uri(uri.to_string(), subparts);
+        // As the server will see it: parsed, so normalised the same way.
+        let uri =
+            tower_lsp::lsp_types::Url::parse(uri).map_or_else(|_| uri.to_string(), String::from);
+        log.note_uri(uri, subparts);
     }
 }
 
