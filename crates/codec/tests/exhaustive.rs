@@ -1,8 +1,9 @@
 //! Exhaustive checks: every input of 1, 2 and 3 bytes against
 //! `core::str::from_utf8`, `core::str::Utf8Chunks` and an independent
-//! classifier written from the tables of SPEC.md; every scalar value through
-//! `encode_utf8`; and, opt-in with `UTF8LINT_EXHAUSTIVE_4=1`, every 4-byte
-//! input.
+//! classifier written from the tables of SPEC.md, alone (found by the scalar
+//! stepper) and after 40 bytes of ASCII (found by the SIMD path); every
+//! scalar value through `encode_utf8`; and, opt-in with
+//! `UTF8LINT_EXHAUSTIVE_4=1`, every 4-byte input.
 
 use utf8lint_codec::ErrorKind::{self, *};
 use utf8lint_codec::{
@@ -160,17 +161,35 @@ fn check_chunks(bytes: &[u8]) {
     assert!(ours.next().is_none(), "{bytes:02X?}: extra chunk");
 }
 
+/// ASCII put before an input so that its first error lies beyond the scalar
+/// window after the start and is found by the SIMD path (simdutf8::compat
+/// and then the classification at its error offset).
+const PAD: usize = 40;
+
+/// Checks `bytes` alone and after `PAD` bytes of ASCII.
+#[inline]
+fn check_both(bytes: &[u8], padded: &mut [u8; PAD + 4]) {
+    check(bytes);
+    check_chunks(bytes);
+    padded[PAD..PAD + bytes.len()].copy_from_slice(bytes);
+    check(&padded[..PAD + bytes.len()]);
+}
+
+fn padding() -> [u8; PAD + 4] {
+    [b'x'; PAD + 4]
+}
+
 /// Every 3-byte input whose first byte is in `firsts`.
 fn sweep_3(firsts: core::ops::RangeInclusive<u8>) {
     let mut buf = [0u8; 3];
+    let mut padded = padding();
     for a in firsts {
         buf[0] = a;
         for b in 0..=0xFFu8 {
             buf[1] = b;
             for c in 0..=0xFFu8 {
                 buf[2] = c;
-                check(&buf);
-                check_chunks(&buf);
+                check_both(&buf, &mut padded);
             }
         }
     }
@@ -179,13 +198,12 @@ fn sweep_3(firsts: core::ops::RangeInclusive<u8>) {
 #[test]
 fn every_1_and_2_byte_input() {
     let mut valid = 0;
+    let mut padded = padding();
     for a in 0..=0xFFu8 {
-        check(&[a]);
-        check_chunks(&[a]);
+        check_both(&[a], &mut padded);
         for b in 0..=0xFFu8 {
             let bytes = [a, b];
-            check(&bytes);
-            check_chunks(&bytes);
+            check_both(&bytes, &mut padded);
             // Lossy and streaming (byte at a time) agree with std / one-shot.
             let lossy = decode_lossy(&bytes);
             assert_eq!(lossy, String::from_utf8_lossy(&bytes), "{bytes:02X?}");
@@ -347,6 +365,7 @@ fn every_4_byte_input_when_enabled() {
         for _ in 0..threads {
             scope.spawn(|| {
                 let mut buf = [0u8; 4];
+                let mut padded = padding();
                 loop {
                     let a = next_first.fetch_add(1, Ordering::Relaxed);
                     let Ok(a) = u8::try_from(a) else { break };
@@ -358,6 +377,8 @@ fn every_4_byte_input_when_enabled() {
                             for d in 0..=0xFFu8 {
                                 buf[3] = d;
                                 check(&buf);
+                                padded[PAD..].copy_from_slice(&buf);
+                                check(&padded);
                             }
                         }
                     }
@@ -369,7 +390,7 @@ fn every_4_byte_input_when_enabled() {
     let total = done.load(Ordering::Relaxed);
     assert_eq!(total, 1 << 32);
     eprintln!(
-        "every_4_byte_input_when_enabled: {total} inputs checked in {:.1?} on {threads} threads",
+        "every_4_byte_input_when_enabled: {total} inputs checked (alone and after {PAD} ASCII bytes) in {:.1?} on {threads} threads",
         started.elapsed()
     );
 }

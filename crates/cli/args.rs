@@ -1,0 +1,229 @@
+//! The command line: `utf8lint check`, `explain`, `rules`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use utf8lint_diagnostics::{Level, Rule};
+
+/// Finds, explains and safely fixes UTF-8 defects.
+#[derive(Debug, Parser)]
+#[command(name = "utf8lint", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check files and directories (default: the current directory).
+    Check(CheckArgs),
+    /// Print the explanation of a rule, by code (`U001`) or name (`invalid_utf8`).
+    Explain {
+        /// The rule's code or name.
+        rule: String,
+    },
+    /// List the rules with their codes, names and default levels.
+    Rules,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// rustc-style diagnostics with the line shown.
+    Human,
+    /// One line each: `path:line:col: level[CODE] message`.
+    Concise,
+    /// JSON Lines, one object per diagnostic (schema in the README).
+    Json,
+    /// SARIF 2.1.0, as GitHub code scanning accepts it.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...`).
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when standard output is a terminal and NO_COLOR is not set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Files and directories to check; `-` reads standard input.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<OsString>,
+
+    /// The file name standard input stands for (picks its policy and is the
+    /// name shown).
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+
+    /// Set a rule to `allow` (repeatable; the last of -A/-W/-D wins).
+    #[arg(short = 'A', long = "allow", value_name = "RULE", action = clap::ArgAction::Append)]
+    pub allow: Vec<String>,
+
+    /// Set a rule to `warn` (repeatable; the last of -A/-W/-D wins).
+    #[arg(short = 'W', long = "warn", value_name = "RULE", action = clap::ArgAction::Append)]
+    pub warn: Vec<String>,
+
+    /// Set a rule to `deny` (repeatable; the last of -A/-W/-D wins).
+    #[arg(short = 'D', long = "deny", value_name = "RULE", action = clap::ArgAction::Append)]
+    pub deny: Vec<String>,
+
+    /// At most N diagnostics of one rule per file (0: no cap).
+    #[arg(long, value_name = "N")]
+    pub max_per_file: Option<usize>,
+
+    /// When to use colour in human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// Apply safe fixes (atomically, keeping permissions).
+    #[arg(long)]
+    pub fix: bool,
+
+    /// With --fix or --diff, also apply unsafe fixes.
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Show the changes fixes would make (bytes escaped); write nothing.
+    #[arg(long, conflicts_with = "fix")]
+    pub diff: bool,
+
+    /// Search hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// Do not honour .gitignore, .ignore or .utf8lintignore files.
+    #[arg(long)]
+    pub no_ignore: bool,
+
+    /// Follow symbolic links while walking directories (not with --fix).
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+
+    /// Check files that look binary (a NUL byte in the first 8 KiB and no
+    /// UTF-16/32 pattern) instead of skipping them. Files named on the
+    /// command line are always checked.
+    #[arg(long)]
+    pub no_skip_binary: bool,
+
+    /// List skipped files and why.
+    #[arg(short, long)]
+    pub verbose: bool,
+
+    /// No summary line on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// The parsed command line plus the lint-level flags in the order given.
+pub struct Parsed {
+    pub cli: Cli,
+    /// `-A/-W/-D` in command-line order (the last wins).
+    pub levels: Vec<(String, Level)>,
+}
+
+pub fn parse() -> Result<Parsed, clap::Error> {
+    parse_from(std::env::args_os())
+}
+
+pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, clap::Error> {
+    let matches = Cli::command().try_get_matches_from(args)?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    let levels = match matches.subcommand() {
+        Some(("check", sub)) => ordered_levels(sub),
+        _ => Vec::new(),
+    };
+    Ok(Parsed { cli, levels })
+}
+
+/// clap keeps each flag's values apart; their indices give back the order
+/// in which `-A`, `-W` and `-D` were written, so that the last one wins.
+fn ordered_levels(m: &ArgMatches) -> Vec<(String, Level)> {
+    let mut out: Vec<(usize, String, Level)> = Vec::new();
+    for (id, level) in [
+        ("allow", Level::Allow),
+        ("warn", Level::Warn),
+        ("deny", Level::Deny),
+    ] {
+        if let (Some(values), Some(indices)) = (m.get_many::<String>(id), m.indices_of(id)) {
+            for (value, index) in values.zip(indices) {
+                out.push((index, value.clone(), level));
+            }
+        }
+    }
+    out.sort_by_key(|(i, _, _)| *i);
+    out.into_iter().map(|(_, v, l)| (v, l)).collect()
+}
+
+/// Resolves rule names; an unknown one is an error naming the rules.
+pub fn resolve_levels(levels: &[(String, Level)]) -> anyhow::Result<Vec<(Rule, Level)>> {
+    levels
+        .iter()
+        .map(|(name, level)| match Rule::find(name) {
+            Some(rule) => Ok((rule, *level)),
+            None => Err(unknown_rule(name)),
+        })
+        .collect()
+}
+
+pub fn unknown_rule(name: &str) -> anyhow::Error {
+    let known: Vec<String> = Rule::ALL
+        .iter()
+        .map(|r| format!("{} ({})", r.code(), r.name()))
+        .collect();
+    anyhow::anyhow!("unknown rule `{name}`; the rules are: {}", known.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn levels(args: &[&str]) -> Vec<(String, Level)> {
+        parse_from(args.iter().map(OsString::from)).unwrap().levels
+    }
+
+    #[test]
+    fn level_flags_keep_command_line_order() {
+        let got = levels(&[
+            "utf8lint",
+            "check",
+            "-D",
+            "U002",
+            "-A",
+            "stray_feff",
+            "-W",
+            "U001",
+            "-D",
+            "U001",
+        ]);
+        let want = [
+            ("U002", Level::Deny),
+            ("stray_feff", Level::Allow),
+            ("U001", Level::Warn),
+            ("U001", Level::Deny),
+        ];
+        let got: Vec<(&str, Level)> = got.iter().map(|(n, l)| (n.as_str(), *l)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn unknown_rule_is_an_error() {
+        let err = resolve_levels(&[("nope".into(), Level::Deny)]).unwrap_err();
+        assert!(err.to_string().contains("unknown rule `nope`"));
+        assert!(err.to_string().contains("U001 (invalid_utf8)"));
+    }
+}

@@ -1,0 +1,439 @@
+//! Checking one file: settings, bytes, rules, fixes, rendering. Runs on the
+//! walker's threads; everything it produces goes into a [`FileReport`] that
+//! is printed later, in path order.
+
+use std::collections::HashSet;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use utf8lint_diagnostics::{
+    Diagnostic, Level, Rule, Sniff, check, check_path, escape_lossless, sniff,
+};
+
+use crate::fix::{self, FixMode, Refusal};
+use crate::output::{self, FileName, OutputOptions};
+use crate::read::{self, LoadError, Stamp};
+use crate::settings::{FileSettings, Resolver};
+
+/// What a run does with fixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixAction {
+    /// Report only.
+    None,
+    /// `--diff`: show what would change.
+    Diff(FixMode),
+    /// `--fix`: write.
+    Write(FixMode),
+}
+
+/// Counters shared by all threads.
+#[derive(Default)]
+pub struct Stats {
+    pub files: AtomicU64,
+    pub bytes: AtomicU64,
+    pub skipped: AtomicU64,
+    pub errors: AtomicU64,
+    pub warnings: AtomicU64,
+    pub fixed_findings: AtomicU64,
+    pub fixed_files: AtomicU64,
+    pub troubles: AtomicU64,
+}
+
+/// Everything the threads share.
+pub struct Context {
+    pub resolver: Resolver,
+    pub output: OutputOptions,
+    pub fix: FixAction,
+    pub verbose: bool,
+    pub cwd: Option<PathBuf>,
+    pub stats: Arc<Stats>,
+    /// Configuration errors already told (the same bad file would otherwise
+    /// be reported once per file it governs).
+    config_errors: Mutex<HashSet<String>>,
+}
+
+impl Context {
+    pub fn new(resolver: Resolver, output: OutputOptions, fix: FixAction, verbose: bool) -> Self {
+        Context {
+            resolver,
+            output,
+            fix,
+            verbose,
+            cwd: std::env::current_dir().ok(),
+            stats: Arc::new(Stats::default()),
+            config_errors: Mutex::new(HashSet::new()),
+        }
+    }
+}
+
+/// One file's share of the output.
+#[derive(Default)]
+pub struct FileReport {
+    /// Sort key: the displayed path's bytes.
+    pub key: Vec<u8>,
+    pub stdout: String,
+    pub stderr: String,
+    pub sarif: Vec<serde_json::Value>,
+}
+
+impl FileReport {
+    fn is_empty(&self) -> bool {
+        self.stdout.is_empty() && self.stderr.is_empty() && self.sarif.is_empty()
+    }
+}
+
+/// A worker thread's state: its reusable read buffer and its reports.
+#[derive(Default)]
+pub struct Worker {
+    pub buf: Vec<u8>,
+    pub reports: Vec<FileReport>,
+}
+
+impl Worker {
+    fn push(&mut self, mut report: FileReport, name: &LazyName<'_>) {
+        if !report.is_empty() {
+            report.key = name.get().key.clone();
+            self.reports.push(report);
+        }
+    }
+}
+
+/// The path as shown: `./` stripped; a name that is not UTF-8 escaped.
+pub fn display_path(path: &Path) -> (String, Vec<u8>) {
+    let shown = path.strip_prefix(".").unwrap_or(path);
+    let shown = if shown.as_os_str().is_empty() {
+        path
+    } else {
+        shown
+    };
+    let bytes = os_bytes(shown);
+    let text = match shown.to_str() {
+        Some(s) => s.to_owned(),
+        None => escape_lossless(&bytes),
+    };
+    (text, bytes)
+}
+
+#[cfg(unix)]
+fn os_bytes(path: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn os_bytes(path: &Path) -> Vec<u8> {
+    path.to_string_lossy().into_owned().into_bytes()
+}
+
+/// The SARIF URI of `path`: relative to the working directory when it is
+/// inside it, else an absolute `file://` URI.
+fn uri_of(ctx: &Context, path: &Path, shown_bytes: &[u8]) -> String {
+    if path.is_absolute() {
+        if let Some(rel) = ctx
+            .cwd
+            .as_deref()
+            .and_then(|cwd| path.strip_prefix(cwd).ok())
+        {
+            return output::sarif::uri(&os_bytes(rel));
+        }
+        return format!("file://{}", output::sarif::uri(&os_bytes(path)));
+    }
+    output::sarif::uri(shown_bytes)
+}
+
+/// Words for an I/O error on a file being checked.
+pub fn describe_io(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "it vanished during the scan (not found)".into(),
+        io::ErrorKind::PermissionDenied => format!("permission denied ({e})"),
+        _ if e.raw_os_error() == Some(40) && cfg!(target_os = "linux") => {
+            format!("symbolic link loop ({e})")
+        }
+        _ => e.to_string(),
+    }
+}
+
+fn trouble(ctx: &Context, report: &mut FileReport, message: String) {
+    ctx.stats.troubles.fetch_add(1, Ordering::Relaxed);
+    report
+        .stderr
+        .push_str(&format!("utf8lint: error: {message}\n"));
+}
+
+/// Reports a problem that is not about one file's content (a walk error, a
+/// missing path), sorted with the files by `key`.
+pub fn report_trouble(ctx: &Context, worker: &mut Worker, key: Vec<u8>, message: String) {
+    let mut report = FileReport {
+        key,
+        ..FileReport::default()
+    };
+    trouble(ctx, &mut report, message);
+    worker.reports.push(report);
+}
+
+fn settings(ctx: &Context, path: &Path, report: &mut FileReport) -> Option<FileSettings> {
+    match ctx.resolver.resolve(path) {
+        Ok(s) => Some(s),
+        Err(error) => {
+            let message = error.to_string();
+            let first = ctx
+                .config_errors
+                .lock()
+                .map(|mut seen| seen.insert(message.clone()))
+                .unwrap_or(true);
+            if first {
+                trouble(ctx, report, format!("bad configuration: {message}"));
+            } else {
+                ctx.stats.troubles.fetch_add(1, Ordering::Relaxed);
+            }
+            None
+        }
+    }
+}
+
+/// A file's names, worked out only when something is printed about it: a
+/// clean file (nearly all of them) costs no string work at all.
+pub struct LazyName<'a> {
+    ctx: &'a Context,
+    path: &'a Path,
+    cell: std::cell::OnceCell<Names>,
+}
+
+pub struct Names {
+    pub display: String,
+    pub key: Vec<u8>,
+    pub uri: String,
+}
+
+impl<'a> LazyName<'a> {
+    pub fn new(ctx: &'a Context, path: &'a Path) -> Self {
+        LazyName {
+            ctx,
+            path,
+            cell: std::cell::OnceCell::new(),
+        }
+    }
+
+    pub fn get(&self) -> &Names {
+        self.cell.get_or_init(|| {
+            let (display, key) = display_path(self.path);
+            let uri = uri_of(self.ctx, self.path, &key);
+            Names { display, key, uri }
+        })
+    }
+
+    pub fn display(&self) -> &str {
+        &self.get().display
+    }
+}
+
+/// Checks the file at `path`. A file named on the command line
+/// (`explicit`) is checked even if it looks binary, as ripgrep searches a
+/// binary file it is given by name.
+pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
+    let name = LazyName::new(ctx, path);
+    let mut report = FileReport::default();
+    let Some(settings) = settings(ctx, path, &mut report) else {
+        return worker.push(report, &name);
+    };
+    let mut buf = std::mem::take(&mut worker.buf);
+    match read::load(path, &mut buf) {
+        Ok(loaded) => {
+            let bytes = loaded.contents.bytes(&buf);
+            let skip_binary = settings.skip_binary && !explicit;
+            check_bytes(
+                ctx,
+                &mut report,
+                path,
+                &name,
+                bytes,
+                Some(loaded.stamp),
+                &settings,
+                skip_binary,
+            );
+        }
+        Err(LoadError::NotAFile) => {
+            if ctx.verbose {
+                report.stderr.push_str(&format!(
+                    "utf8lint: skipped {}: not a regular file\n",
+                    name.display()
+                ));
+            }
+        }
+        Err(LoadError::Io(e)) => trouble(
+            ctx,
+            &mut report,
+            format!("{}: {}", name.display(), describe_io(&e)),
+        ),
+    }
+    worker.buf = buf;
+    worker.push(report, &name);
+}
+
+/// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`).
+pub fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
+    let policy_path = name.unwrap_or(Path::new("<stdin>"));
+    let name = LazyName::new(ctx, policy_path);
+    let mut report = FileReport::default();
+    let Some(settings) = settings(ctx, policy_path, &mut report) else {
+        return worker.push(report, &name);
+    };
+    let mut buf = Vec::new();
+    match read::load_stdin(&mut buf) {
+        Ok(_) => {
+            check_bytes(
+                ctx,
+                &mut report,
+                policy_path,
+                &name,
+                &buf,
+                None,
+                &settings,
+                false,
+            );
+        }
+        Err(e) => trouble(ctx, &mut report, format!("standard input: {e}")),
+    }
+    worker.push(report, &name);
+}
+
+/// The diagnostics for one file: its name first (U006), then its bytes.
+fn diagnose(path: &Path, bytes: &[u8], settings: &FileSettings) -> Vec<Diagnostic> {
+    let mut diagnostics = name_check(path, settings);
+    diagnostics.extend(check(bytes, path, &settings.policy));
+    diagnostics
+}
+
+/// U006 for the path as shown (without a leading `./`).
+fn name_check(path: &Path, settings: &FileSettings) -> Vec<Diagnostic> {
+    let shown = path.strip_prefix(".").unwrap_or(path);
+    if shown.to_str().is_some() {
+        // Valid UTF-8: nothing to find, and no need to copy the name.
+        return Vec::new();
+    }
+    check_path(shown, settings.policy.levels.get(Rule::NonUtf8Path))
+        .into_iter()
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_bytes(
+    ctx: &Context,
+    report: &mut FileReport,
+    path: &Path,
+    name: &LazyName<'_>,
+    bytes: &[u8],
+    stamp: Option<Stamp>,
+    settings: &FileSettings,
+    skip_binary: bool,
+) {
+    if skip_binary && let Sniff::Binary { nul_at } = sniff(bytes) {
+        ctx.stats.skipped.fetch_add(1, Ordering::Relaxed);
+        if ctx.verbose {
+            report.stderr.push_str(&format!(
+                "utf8lint: skipped binary file {}: NUL byte at offset {nul_at} and no UTF-16/32 pattern (--no-skip-binary checks it)\n",
+                name.display()
+            ));
+        }
+        // Its name is still a name.
+        let name_only = name_check(path, settings);
+        emit(ctx, report, name, bytes, &name_only);
+        return;
+    }
+    ctx.stats.files.fetch_add(1, Ordering::Relaxed);
+    ctx.stats
+        .bytes
+        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+    let diagnostics = diagnose(path, bytes, settings);
+    match ctx.fix {
+        FixAction::None => emit(ctx, report, name, bytes, &diagnostics),
+        FixAction::Diff(mode) => {
+            let planned = fix::plan(&diagnostics, bytes.len(), mode);
+            report
+                .stdout
+                .push_str(&fix::diff(name.display(), bytes, &planned));
+            count(ctx, &diagnostics);
+        }
+        FixAction::Write(mode) => {
+            let planned = fix::plan(&diagnostics, bytes.len(), mode);
+            let Some(stamp) = stamp.filter(|_| !planned.is_empty()) else {
+                return emit(ctx, report, name, bytes, &diagnostics);
+            };
+            match fix::write_atomically(path, stamp, bytes, &planned) {
+                Ok(()) => {
+                    ctx.stats
+                        .fixed_findings
+                        .fetch_add(planned.len() as u64, Ordering::Relaxed);
+                    ctx.stats.fixed_files.fetch_add(1, Ordering::Relaxed);
+                    // Report what is left, against the new bytes.
+                    let mut fresh = Vec::new();
+                    match read::load(path, &mut fresh) {
+                        Ok(loaded) => {
+                            let now = loaded.contents.bytes(&fresh);
+                            let left = diagnose(path, now, settings);
+                            emit(ctx, report, name, now, &left);
+                        }
+                        Err(LoadError::Io(e)) => trouble(
+                            ctx,
+                            report,
+                            format!("{}: fixed, then: {}", name.display(), describe_io(&e)),
+                        ),
+                        Err(LoadError::NotAFile) => {}
+                    }
+                }
+                Err(Refusal::Refused(why)) => {
+                    trouble(ctx, report, format!("not fixing {}: {why}", name.display()));
+                    emit(ctx, report, name, bytes, &diagnostics);
+                }
+                Err(Refusal::Io(e)) => {
+                    trouble(
+                        ctx,
+                        report,
+                        format!(
+                            "could not fix {}: {e} (the file is unchanged)",
+                            name.display()
+                        ),
+                    );
+                    emit(ctx, report, name, bytes, &diagnostics);
+                }
+            }
+        }
+    }
+}
+
+fn count(ctx: &Context, diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
+        match d.level {
+            Level::Deny => ctx.stats.errors.fetch_add(1, Ordering::Relaxed),
+            Level::Warn => ctx.stats.warnings.fetch_add(1, Ordering::Relaxed),
+            Level::Allow => 0,
+        };
+    }
+}
+
+fn emit(
+    ctx: &Context,
+    report: &mut FileReport,
+    name: &LazyName<'_>,
+    bytes: &[u8],
+    diagnostics: &[Diagnostic],
+) {
+    count(ctx, diagnostics);
+    if diagnostics.is_empty() {
+        return;
+    }
+    let names = name.get();
+    output::render_file(
+        &ctx.output,
+        &FileName {
+            display: &names.display,
+            uri: &names.uri,
+        },
+        bytes,
+        diagnostics,
+        &mut report.stdout,
+        &mut report.sarif,
+    );
+}

@@ -1,0 +1,92 @@
+//! The output formats. Each file's diagnostics are rendered by the worker
+//! thread that checked it (while its bytes are at hand), into text kept until
+//! the files are printed in path order.
+
+mod github;
+mod json;
+pub mod sarif;
+
+use utf8lint_diagnostics::{
+    Diagnostic, Locator, Position, RenderOptions, Rule, render_concise, render_human,
+};
+
+use crate::args::Format;
+
+/// How to render.
+#[derive(Clone, Copy, Debug)]
+pub struct OutputOptions {
+    pub format: Format,
+    pub color: bool,
+    pub term_width: usize,
+}
+
+/// Where a diagnostic starts and ends, for people (1-based).
+#[derive(Clone, Copy, Debug)]
+pub struct Region {
+    pub start: Position,
+    pub end: Position,
+}
+
+/// One file's name in its three spellings.
+pub struct FileName<'a> {
+    /// As shown to people: the path as walked, `./` stripped; a name that
+    /// is not UTF-8 is escaped (`caf\xE9.txt`).
+    pub display: &'a str,
+    /// For SARIF: relative to the working directory, `/`-separated,
+    /// percent-encoded.
+    pub uri: &'a str,
+}
+
+/// Renders one file's diagnostics. For SARIF the results are returned as
+/// JSON values, assembled into one log at the end; for the others, text.
+pub fn render_file(
+    options: &OutputOptions,
+    name: &FileName<'_>,
+    bytes: &[u8],
+    diagnostics: &[Diagnostic],
+    text: &mut String,
+    sarif_results: &mut Vec<serde_json::Value>,
+) {
+    if options.format == Format::Human {
+        let mut locator = Locator::new(bytes);
+        let render = RenderOptions {
+            color: options.color,
+            term_width: options.term_width,
+        };
+        for d in diagnostics {
+            text.push_str(&render_human(d, bytes, name.display, &mut locator, &render));
+            text.push_str("\n\n");
+        }
+        return;
+    }
+    let mut starts = Locator::new(bytes);
+    let mut ends = Locator::new(bytes);
+    for d in diagnostics {
+        let region = Region {
+            start: starts.locate(d.span.start),
+            end: ends.locate(d.span.end),
+        };
+        match options.format {
+            Format::Human => unreachable!("handled above"),
+            Format::Concise => {
+                text.push_str(&render_concise(d, name.display, &region.start));
+                text.push('\n');
+            }
+            Format::Json => {
+                text.push_str(&json::line(d, name.display, &region));
+                text.push('\n');
+            }
+            Format::Github => {
+                text.push_str(&github::line(d, name.display, &region));
+                text.push('\n');
+            }
+            Format::Sarif => sarif_results.push(sarif::result(d, name.uri, &region)),
+        }
+    }
+}
+
+/// Whether a diagnostic is about the file as a whole rather than a place in
+/// it (its region is then left out where a format allows).
+pub fn is_file_level(d: &Diagnostic) -> bool {
+    d.rule == Rule::NonUtf8Path
+}

@@ -1,0 +1,6 @@
+//! What applies to one file: the policy and whether binary files are
+//! skipped, from `utf8lint_config::Resolver`. Command-line flags override
+//! `utf8lint.toml`, which overrides `.editorconfig`, which overrides the
+//! built-in rules.
+
+pub use utf8lint_config::{FileSettings, Overrides, Resolver};

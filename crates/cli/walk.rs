@@ -1,0 +1,152 @@
+//! Finding the files: paths named on the command line are always checked;
+//! directories are walked in parallel by the `ignore` crate, honouring
+//! `.gitignore` (inside a git repository), `.ignore`, `.utf8lintignore` and
+//! hidden files as ripgrep does; `.git` directories are never entered, even
+//! with `--hidden`. Symbolic links are not followed unless `--follow`.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ignore::{WalkBuilder, WalkState};
+
+use crate::check::{self, Context, FileReport, Worker};
+
+#[derive(Clone, Copy, Debug)]
+pub struct WalkOptions {
+    pub hidden: bool,
+    pub no_ignore: bool,
+    pub follow: bool,
+    pub threads: usize,
+}
+
+/// Collects each worker's reports when the worker is done.
+struct Collector<'a> {
+    worker: Worker,
+    sink: &'a Mutex<Vec<FileReport>>,
+}
+
+impl Drop for Collector<'_> {
+    fn drop(&mut self) {
+        let reports = std::mem::take(&mut self.worker.reports);
+        if !reports.is_empty()
+            && let Ok(mut sink) = self.sink.lock()
+        {
+            sink.extend(reports);
+        }
+    }
+}
+
+/// Checks `files` (named on the command line) and walks `dirs`.
+pub fn run(
+    ctx: &Context,
+    files: &[PathBuf],
+    dirs: &[PathBuf],
+    options: WalkOptions,
+) -> Vec<FileReport> {
+    let sink = Mutex::new(Vec::new());
+    if !files.is_empty() {
+        let next = AtomicUsize::new(0);
+        let threads = options.threads.min(files.len()).max(1);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    let mut c = Collector {
+                        worker: Worker::default(),
+                        sink: &sink,
+                    };
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(path) = files.get(i) else { break };
+                        check::check_file(ctx, &mut c.worker, path, true);
+                    }
+                });
+            }
+        });
+    }
+    if let Some((first, rest)) = dirs.split_first() {
+        let mut builder = WalkBuilder::new(first);
+        for dir in rest {
+            builder.add(dir);
+        }
+        let honour = !options.no_ignore;
+        builder
+            .hidden(!options.hidden)
+            .ignore(honour)
+            .git_ignore(honour)
+            .git_global(honour)
+            .git_exclude(honour)
+            .parents(honour)
+            // As ripgrep: .gitignore counts only inside a git repository
+            // (a source tarball's .gitignore describes the maintainer's
+            // checkout, not what the tarball holds).
+            .require_git(true)
+            .follow_links(options.follow)
+            .threads(options.threads)
+            .filter_entry(|entry| entry.file_name() != ".git");
+        if honour {
+            builder.add_custom_ignore_filename(".utf8lintignore");
+        }
+        builder.build_parallel().run(|| {
+            let mut c = Collector {
+                worker: Worker::default(),
+                sink: &sink,
+            };
+            Box::new(move |entry| {
+                match entry {
+                    Ok(entry) => {
+                        if entry.file_type().is_some_and(|t| t.is_file()) {
+                            check::check_file(ctx, &mut c.worker, entry.path(), entry.depth() == 0);
+                        }
+                    }
+                    Err(err) => {
+                        let key = error_path(&err)
+                            .map(|p| check::display_path(&p).1)
+                            .unwrap_or_default();
+                        check::report_trouble(ctx, &mut c.worker, key, describe_walk_error(&err));
+                    }
+                }
+                WalkState::Continue
+            })
+        });
+    }
+    let mut reports = sink.into_inner().unwrap_or_else(|e| e.into_inner());
+    reports.sort_by(|a, b| a.key.cmp(&b.key));
+    reports
+}
+
+fn error_path(err: &ignore::Error) -> Option<PathBuf> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        ignore::Error::Partial(errs) => errs.first().and_then(error_path),
+        _ => None,
+    }
+}
+
+fn describe_walk_error(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithDepth { err, .. } => describe_walk_error(err),
+        ignore::Error::WithPath { path, err } => {
+            let shown = check::display_path(path).0;
+            match err.io_error() {
+                Some(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    format!(
+                        "{shown}: not found (a dangling symbolic link, or it vanished during the scan)"
+                    )
+                }
+                Some(e) => format!("{shown}: {}", check::describe_io(e)),
+                None => format!("{shown}: {err}"),
+            }
+        }
+        ignore::Error::Loop { ancestor, child } => format!(
+            "{}: symbolic link loop (points back to {})",
+            check::display_path(child).0,
+            check::display_path(ancestor).0
+        ),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,92 @@
+//! Running the binary and building fixture trees.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_utf8lint")
+}
+
+/// The repository root (where `tests/` is).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    repo().join("tests/fixtures").join(name)
+}
+
+/// A command for the binary in `dir`, with colour and terminal-dependent
+/// behaviour neutralised.
+pub fn cmd(dir: &Path) -> Command {
+    let mut c = Command::new(bin());
+    c.current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .env_remove(crate::fix::HOOK)
+        .stdin(Stdio::null());
+    c
+}
+
+/// Runs `utf8lint ARGS` in `dir`.
+pub fn run<I, S>(dir: &Path, args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    cmd(dir).args(args).output().expect("run utf8lint")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+/// A temporary directory with `files` (relative path, bytes) written in it.
+pub fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, bytes) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+    }
+    dir
+}
+
+/// Parses JSON Lines output.
+pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect()
+}
+
+/// The `path` and `code` of each JSON diagnostic.
+pub fn findings(o: &Output) -> Vec<(String, String)> {
+    json_lines(o)
+        .iter()
+        .map(|v| {
+            (
+                v["path"].as_str().unwrap().to_owned(),
+                v["code"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Whether the tests run as root, who can read files whatever their mode.
+pub fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}

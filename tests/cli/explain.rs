@@ -1,0 +1,63 @@
+//! `utf8lint explain` and `utf8lint rules`.
+
+use crate::common::*;
+
+const RULES: [(&str, &str, &str); 6] = [
+    ("U001", "invalid_utf8", "deny"),
+    ("U002", "stray_feff", "warn"),
+    ("U003", "forbidden_bom", "deny"),
+    ("U004", "missing_bom", "warn"),
+    ("U005", "not_utf8", "deny"),
+    ("U006", "non_utf8_path", "warn"),
+];
+
+#[test]
+fn explain_every_rule_by_code_and_name() {
+    let here = repo();
+    for (code_, name, _) in RULES {
+        let by_code = run(&here, ["explain", code_]);
+        assert_eq!(code(&by_code), 0, "{code_}: {}", stderr(&by_code));
+        let text = stdout(&by_code);
+        assert!(text.starts_with(&format!("# {code_}")), "{code_}: {text}");
+        let file = repo().join(format!("crates/diagnostics/explanations/{code_}.md"));
+        let mut want = std::fs::read_to_string(file).unwrap();
+        if !want.ends_with('\n') {
+            want.push('\n');
+        }
+        assert_eq!(text, want, "explain {code_} prints the explanation file");
+        for spelling in [
+            name.to_owned(),
+            name.replace('_', "-"),
+            code_.to_lowercase(),
+        ] {
+            let other = run(&here, ["explain", &spelling]);
+            assert_eq!(code(&other), 0);
+            assert_eq!(stdout(&other), text, "explain {spelling}");
+        }
+    }
+}
+
+#[test]
+fn explain_unknown_rule_is_trouble() {
+    let out = run(&repo(), ["explain", "U999"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("unknown rule `U999`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn rules_lists_codes_names_and_levels() {
+    let out = run(&repo(), ["rules"]);
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + RULES.len(), "{text}");
+    for ((code_, name, level), line) in RULES.iter().zip(&lines[1..]) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(&words[..3], [*code_, *name, *level], "{line}");
+    }
+}
