@@ -340,6 +340,19 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
         if level == Level::Allow {
             return None;
         }
+        if s.raw_from_client > 0 && s.disk.is_none() {
+            // No file to read, and the client sent raw bytes that the
+            // transport replaced: this U+FFFD stands for bytes the editor
+            // holds that are not UTF-8.
+            return Some(Item {
+                range,
+                rule: Some(Rule::InvalidUtf8),
+                severity: severity(level),
+                message: "the editor holds bytes here that are not UTF-8 (it sent them raw; utf8lint sees them as U+FFFD)".into(),
+                hover: "Ill-formed UTF-8 in the editor's buffer. The client sent these bytes as they are, which is not valid in an LSP message; the server read them as U+FFFD, one per maximal subpart.".into(),
+                data: json!({"uri": s.uri.as_str(), "version": s.version, "origin": "text", "rule": Rule::InvalidUtf8.code(), "textFixes": [], "diskFixes": []}),
+            });
+        }
         return Some(Item {
             range,
             rule: None,

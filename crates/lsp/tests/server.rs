@@ -36,7 +36,9 @@ async fn invalid_utf8_frame_does_not_end_the_server() {
     assert!(err.get("error").is_some(), "{err}");
     // The server still answers, and saw the document (the U+FEFF is found).
     let diags = c.diagnostics_for("untitled:raw", 1).await;
-    assert!(codes(&diags).contains(&"U002".to_string()), "{diags:?}");
+    // The raw byte (no file to read: from the text) and the U+FEFF.
+    assert_eq!(codes(&diags), ["U001", "U002"], "{diags:?}");
+    assert_eq!(range_of(&diags[0]).0, (0, 1));
     let hover = c
         .request("textDocument/hover", json!({"textDocument": {"uri": "untitled:raw"}, "position": {"line": 0, "character": 5}}))
         .await;
