@@ -50,5 +50,8 @@ pub fn run() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    // tokio reads stdin on a blocking thread that may not return while the
+    // client keeps the pipe open: do not wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     Ok(())
 }

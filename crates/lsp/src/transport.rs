@@ -136,8 +136,16 @@ impl<R> Reframe<R> {
             let body = repair_body(&self.input[header_end..end], &self.log);
             let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
             frame.extend_from_slice(&body);
+            let exit = is_exit(&body);
             drop(body);
             self.input.drain(..end);
+            if exit {
+                // LSP: after `exit` the server exits. tower-lsp 0.20 only
+                // notices when the next message or the end of input comes,
+                // and a client may keep the pipe open: end the input here.
+                self.input = Vec::new();
+                self.eof = true;
+            }
             if self.input.capacity() > KEEP_CAPACITY && self.input.len() < KEEP_CAPACITY {
                 // Do not hold on to the memory of one huge didOpen.
                 self.input.shrink_to(KEEP_CAPACITY);
@@ -222,6 +230,14 @@ fn content_length(header: &[u8]) -> Option<usize> {
         }
     }
     found
+}
+
+/// Whether `body` is the `exit` notification.
+fn is_exit(body: &[u8]) -> bool {
+    body.len() < 512
+        && serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| {
+            v.get("method").and_then(|m| m.as_str()) == Some("exit") && v.get("id").is_none()
+        })
 }
 
 /// The shape tower-lsp's `Message` accepts, read without keeping anything.
@@ -422,6 +438,14 @@ mod tests {
         assert_eq!(text, expected);
         assert_eq!(log.take("file:///a"), Some(2));
         assert_eq!(log.take("file:///a"), None);
+    }
+
+    #[tokio::test]
+    async fn input_ends_after_exit() {
+        let mut input = frame(br#"{"jsonrpc":"2.0","method":"exit"}"#);
+        input.extend(frame(br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#));
+        let (out, _) = reframe(input).await;
+        assert_eq!(out, frame(br#"{"jsonrpc":"2.0","method":"exit"}"#));
     }
 
     #[tokio::test]
