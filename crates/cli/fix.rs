@@ -4,7 +4,9 @@ use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use utf8lint_diagnostics::{Applicability, Diagnostic, Fix, Locator, escape_lossless};
+use utf8lint_diagnostics::{
+    Applicability, Diagnostic, Fix, Locator, escape_lossless, plan_fixes, write_fixes,
+};
 
 use crate::read::Stamp;
 
@@ -33,11 +35,7 @@ impl FixMode {
 }
 
 /// The fixes of `diagnostics` that `mode` applies and that fit together,
-/// in the order they apply. The rules are those of
-/// `utf8lint_diagnostics::apply_fixes` (a fix overlapping one applied before
-/// it is skipped whole; edits outside the input are skipped); this version
-/// streams, so a fix to a mapped multi-gigabyte file never builds the new
-/// file in memory. A unit test holds the two to the same answers.
+/// in the order they apply (`utf8lint_diagnostics::plan_fixes` decides).
 pub fn plan(diagnostics: &[Diagnostic], len: usize, mode: FixMode) -> Vec<&Fix> {
     let fixes: Vec<&Fix> = diagnostics
         .iter()
@@ -45,45 +43,9 @@ pub fn plan(diagnostics: &[Diagnostic], len: usize, mode: FixMode) -> Vec<&Fix> 
         .filter(|f| mode.wants(f))
         .collect();
     plan_fixes(&fixes, len)
-}
-
-fn plan_fixes<'a>(fixes: &[&'a Fix], len: usize) -> Vec<&'a Fix> {
-    let mut order: Vec<(usize, &Fix)> = fixes.iter().copied().enumerate().collect();
-    order.sort_by_key(|(i, fix)| (fix.range().start, fix.range().end, *i));
-    let mut cursor = 0usize;
-    let mut out: Vec<&Fix> = Vec::new();
-    for (_, fix) in order {
-        let edits = fix.edits();
-        let fits = edits
-            .first()
-            .is_none_or(|first| first.range().start >= cursor)
-            && edits
-                .iter()
-                .all(|e| e.range().start <= e.range().end && e.range().end <= len);
-        let double_insert = !out.is_empty()
-            && edits
-                .first()
-                .is_some_and(|e| e.range().is_empty() && e.range().start < cursor);
-        if !fits || double_insert || edits.is_empty() {
-            continue;
-        }
-        cursor = edits.last().map_or(cursor, |e| e.range().end);
-        out.push(fix);
-    }
-    out
-}
-
-/// Writes `bytes` with the planned fixes applied.
-fn write_fixed(out: &mut impl Write, bytes: &[u8], fixes: &[&Fix]) -> io::Result<()> {
-    let mut cursor = 0;
-    for fix in fixes {
-        for edit in fix.edits() {
-            out.write_all(&bytes[cursor..edit.range().start])?;
-            out.write_all(edit.replacement())?;
-            cursor = edit.range().end;
-        }
-    }
-    out.write_all(&bytes[cursor..])
+        .into_iter()
+        .map(|i| fixes[i])
+        .collect()
 }
 
 /// Why a file was not fixed.
@@ -130,7 +92,7 @@ pub fn write_atomically(
     let (temp_path, file) = create_temp(&dir, path)?;
     let result = (|| -> Result<(), Refusal> {
         let mut out = BufWriter::with_capacity(256 * 1024, file);
-        write_fixed(&mut out, bytes, fixes)?;
+        write_fixes(&mut out, bytes, fixes)?;
         let file = out.into_inner().map_err(|e| e.into_error())?;
         file.set_permissions(meta.permissions())?;
         keep_owner(&file, &meta);
@@ -279,38 +241,7 @@ fn push_lines(out: &mut String, sign: char, bytes: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use utf8lint_diagnostics::{Edit, apply_fixes};
-
-    #[test]
-    fn streaming_plan_agrees_with_apply_fixes() {
-        let bytes = b"abcdefghij";
-        let cases: Vec<Vec<Fix>> = vec![
-            vec![
-                Fix::safe("a", vec![Edit::replace(1..3, *b"X")]),
-                Fix::safe("b", vec![Edit::replace(2..4, *b"Y")]),
-                Fix::safe("c", vec![Edit::insert(10, *b"!")]),
-            ],
-            vec![
-                Fix::safe("i1", vec![Edit::insert(0, *b"1")]),
-                Fix::safe("i2", vec![Edit::insert(0, *b"2")]),
-                Fix::safe("d", vec![Edit::delete(0..1), Edit::delete(5..6)]),
-            ],
-            vec![
-                Fix::safe("far", vec![Edit::delete(3..20)]),
-                Fix::safe("two", vec![Edit::delete(8..9), Edit::replace(1..2, *b"ZZ")]),
-                Fix::safe("end", vec![Edit::delete(9..10)]),
-            ],
-        ];
-        for fixes in &cases {
-            let refs: Vec<&Fix> = fixes.iter().collect();
-            let want = apply_fixes(bytes, refs.iter().copied());
-            let planned = plan_fixes(&refs, bytes.len());
-            let mut got = Vec::new();
-            write_fixed(&mut got, bytes, &planned).unwrap();
-            assert_eq!(got, want.bytes);
-            assert_eq!(planned.len(), want.applied.len());
-        }
-    }
+    use utf8lint_diagnostics::Edit;
 
     #[test]
     fn diff_escapes_bytes() {

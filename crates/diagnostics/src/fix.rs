@@ -142,46 +142,75 @@ pub struct Applied {
     pub skipped: Vec<usize>,
 }
 
-/// Applies `fixes` to `bytes`. A fix whose edits overlap an earlier applied
-/// fix's (by position) is skipped whole, never half-applied; edits outside
-/// the input are skipped likewise.
-pub fn apply_fixes<'a>(bytes: &[u8], fixes: impl IntoIterator<Item = &'a Fix>) -> Applied {
-    let mut order: Vec<(usize, &Fix)> = fixes.into_iter().enumerate().collect();
+/// Which of `fixes` can be applied together to an input of `len` bytes:
+/// their indices, in the order they apply (by position). A fix whose edits
+/// overlap an earlier applied fix's is left out whole, never half-applied,
+/// and so is one with an edit outside the input or two insertions at one
+/// point.
+pub fn plan_fixes(fixes: &[&Fix], len: usize) -> Vec<usize> {
+    let mut order: Vec<(usize, &Fix)> = fixes.iter().copied().enumerate().collect();
     order.sort_by_key(|(i, fix)| (fix.range().start, fix.range().end, *i));
-    let mut out = Vec::with_capacity(bytes.len() + 16);
     let mut cursor = 0usize;
-    let mut applied = Vec::new();
-    let mut skipped = Vec::new();
+    // Where the last applied fix ended with an insertion, if it did.
+    let mut inserted_at: Option<usize> = None;
+    let mut planned = Vec::new();
     for (index, fix) in order {
-        let fits = fix
-            .edits
-            .first()
-            .is_none_or(|first| first.range.start >= cursor)
+        let fits = fix.edits.first().is_none_or(|first| first.range.start >= cursor)
             && fix
                 .edits
                 .iter()
-                .all(|e| e.range.start <= e.range.end && e.range.end <= bytes.len());
-        // An insertion at the same point as the end of an earlier edit is
-        // fine, but two insertions at one point would be ambiguous.
-        let double_insert = applied.last().is_some_and(|_| {
-            fix.edits
-                .first()
-                .is_some_and(|e| e.range.is_empty() && e.range.start < cursor)
-        });
+                .all(|e| e.range.start <= e.range.end && e.range.end <= len);
+        // Two insertions at one point would be ambiguous; an insertion
+        // where an earlier edit ends, or a deletion after an insertion, is not.
+        let double_insert = fix
+            .edits
+            .first()
+            .is_some_and(|e| e.range.is_empty() && Some(e.range.start) == inserted_at);
         if !fits || double_insert || fix.edits.is_empty() {
-            skipped.push(index);
             continue;
         }
+        let last = fix.edits.last().map(|e| e.range.clone()).unwrap_or(cursor..cursor);
+        cursor = last.end;
+        inserted_at = last.is_empty().then_some(last.start);
+        planned.push(index);
+    }
+    planned
+}
+
+/// Writes `bytes` with `fixes` applied, streaming (a multi-gigabyte mapped
+/// file never has to be built in memory). `fixes` must be in the order and
+/// of the selection [`plan_fixes`] gives.
+pub fn write_fixes(
+    out: &mut impl std::io::Write,
+    bytes: &[u8],
+    fixes: &[&Fix],
+) -> std::io::Result<()> {
+    let mut cursor = 0;
+    for fix in fixes {
         for edit in &fix.edits {
-            out.extend_from_slice(&bytes[cursor..edit.range.start]);
-            out.extend_from_slice(&edit.replacement);
+            let before = bytes.get(cursor..edit.range.start).unwrap_or_default();
+            out.write_all(before)?;
+            out.write_all(&edit.replacement)?;
             cursor = edit.range.end;
         }
-        applied.push(index);
     }
-    out.extend_from_slice(&bytes[cursor.min(bytes.len())..]);
+    out.write_all(bytes.get(cursor..).unwrap_or_default())
+}
+
+/// Applies `fixes` to `bytes` ([`plan_fixes`] chooses which) and returns
+/// the new content with what was applied and what was skipped.
+pub fn apply_fixes<'a>(bytes: &[u8], fixes: impl IntoIterator<Item = &'a Fix>) -> Applied {
+    let fixes: Vec<&Fix> = fixes.into_iter().collect();
+    let planned = plan_fixes(&fixes, bytes.len());
+    let chosen: Vec<&Fix> = planned.iter().map(|&i| fixes[i]).collect();
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    // Writing to a Vec cannot fail.
+    let _ = write_fixes(&mut out, bytes, &chosen);
+    let mut applied = planned;
     applied.sort_unstable();
-    skipped.sort_unstable();
+    let skipped = (0..fixes.len())
+        .filter(|i| applied.binary_search(i).is_err())
+        .collect();
     Applied {
         bytes: out,
         applied,
@@ -213,6 +242,42 @@ mod tests {
         assert_eq!(out.bytes, b"aXdef!");
         assert_eq!(out.applied, [0, 2]);
         assert_eq!(out.skipped, [1]);
+    }
+
+    #[test]
+    fn streaming_write_agrees_with_apply_fixes() {
+        let bytes = b"abcdefghij";
+        let cases: Vec<Vec<Fix>> = vec![
+            vec![
+                Fix::safe("a", vec![Edit::replace(1..3, *b"X")]),
+                Fix::safe("b", vec![Edit::replace(2..4, *b"Y")]),
+                Fix::safe("c", vec![Edit::insert(10, *b"!")]),
+            ],
+            vec![
+                Fix::safe("i1", vec![Edit::insert(0, *b"1")]),
+                Fix::safe("i2", vec![Edit::insert(0, *b"2")]),
+                Fix::safe("d", vec![Edit::delete(0..1), Edit::delete(5..6)]),
+            ],
+            vec![
+                Fix::safe("far", vec![Edit::delete(3..20)]),
+                Fix::safe("two", vec![Edit::delete(8..9), Edit::replace(1..2, *b"ZZ")]),
+                Fix::safe("end", vec![Edit::delete(9..10)]),
+            ],
+        ];
+        let wants: [&[u8]; 3] = [b"aXdefghij!", b"1bcdeghij", b"aZZcdefgh"];
+        for (fixes, want) in cases.iter().zip(wants) {
+            let refs: Vec<&Fix> = fixes.iter().collect();
+            let applied = apply_fixes(bytes, refs.iter().copied());
+            assert_eq!(applied.bytes, want);
+            let planned: Vec<&Fix> = plan_fixes(&refs, bytes.len())
+                .into_iter()
+                .map(|i| refs[i])
+                .collect();
+            let mut streamed = Vec::new();
+            write_fixes(&mut streamed, bytes, &planned).unwrap();
+            assert_eq!(streamed, want);
+            assert_eq!(planned.len() + applied.skipped.len(), fixes.len());
+        }
     }
 
     #[test]

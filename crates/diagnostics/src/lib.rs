@@ -18,7 +18,7 @@ mod text;
 mod scan;
 
 pub use diagnostic::Diagnostic;
-pub use fix::{Applicability, Applied, Edit, Fix, apply_fixes};
+pub use fix::{Applicability, Applied, Edit, Fix, apply_fixes, plan_fixes, write_fixes};
 pub use level::{Level, LintLevels};
 pub use locate::{Locator, Position};
 pub use policy::{
