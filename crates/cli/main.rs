@@ -30,6 +30,17 @@ use crate::output::OutputOptions;
 use crate::settings::{Overrides, Resolver};
 
 fn main() -> ExitCode {
+    // `utf8lint lsp`: the language server on stdin/stdout (to become a clap
+    // subcommand; it takes no arguments).
+    if std::env::args_os().nth(1).is_some_and(|a| a == "lsp") {
+        return match utf8lint_lsp::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("utf8lint lsp: {e:#}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let parsed = match args::parse() {
         Ok(p) => p,
         Err(e) => {

@@ -1,0 +1,188 @@
+//! The `utf8lint` settings section (`workspace/configuration`), with the
+//! keys of `utf8lint.toml`, turned into a [`Policy`] per file.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+use utf8lint_config::{Overrides, Resolver};
+use utf8lint_diagnostics::{BomPolicy, Level, Policy, Rule};
+
+/// Workspaces whose files add up to more than this are not scanned at
+/// start-up unless `workspace-scan` is set to true explicitly.
+pub const SCAN_LIMIT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// At most this many files are scanned at start-up.
+pub const SCAN_LIMIT_FILES: usize = 20_000;
+
+/// The editor's settings for utf8lint, over `utf8lint.toml` and
+/// `.editorconfig` (resolved by utf8lint-config, which caches what it reads).
+#[derive(Clone)]
+pub struct Settings {
+    /// The settings as overrides.
+    pub overrides: Overrides,
+    /// `workspace-scan`: `None` means on under the size limit.
+    pub workspace_scan: Option<bool>,
+    resolver: Arc<Resolver>,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("overrides", &self.overrides)
+            .field("workspace_scan", &self.workspace_scan)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings::new(Overrides::default(), None)
+    }
+}
+
+impl Settings {
+    fn new(mut overrides: Overrides, workspace_scan: Option<bool>) -> Settings {
+        let resolver = match Resolver::new(overrides.clone()) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("utf8lint lsp: settings: {e}; the `bom` settings are ignored");
+                overrides.bom.clear();
+                match Resolver::new(overrides.clone()) {
+                    Ok(r) => r,
+                    Err(_) => Resolver::new(Overrides::default())
+                        .unwrap_or_else(|_| unreachable!("no globs")),
+                }
+            }
+        };
+        Settings {
+            overrides,
+            workspace_scan,
+            resolver: Arc::new(resolver),
+        }
+    }
+
+    /// Reads the section leniently (a bad entry is logged and skipped);
+    /// `bom` globs with a `/` are anchored at `base_dir`.
+    pub fn from_json(value: &Value, base_dir: Option<PathBuf>) -> Settings {
+        let mut o = Overrides {
+            base_dir,
+            origin: Some("editor settings (utf8lint)".into()),
+            ..Overrides::default()
+        };
+        let Some(obj) = value.as_object() else {
+            if !value.is_null() {
+                eprintln!("utf8lint lsp: settings: `utf8lint` is not an object, ignored");
+            }
+            return Settings::new(o, None);
+        };
+        if let Some(lints) = obj.get("lints").and_then(Value::as_object) {
+            for (name, level) in lints {
+                match (Rule::find(name), level.as_str().and_then(Level::parse)) {
+                    (Some(rule), Some(level)) => o.levels.push((rule, level)),
+                    _ => eprintln!("utf8lint lsp: settings: lints.{name} = {level} ignored"),
+                }
+            }
+        }
+        if let Some(bom) = obj.get("bom").and_then(Value::as_object) {
+            for (glob, policy) in bom {
+                match policy.as_str().and_then(BomPolicy::parse) {
+                    Some(p) => o.bom.push((glob.clone(), p)),
+                    None => eprintln!("utf8lint lsp: settings: bom.{glob} = {policy} ignored"),
+                }
+            }
+        }
+        o.max_per_rule = obj
+            .get("max-per-file")
+            .or_else(|| obj.get("maxPerFile"))
+            .and_then(Value::as_u64)
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        o.skip_binary = obj
+            .get("skip-binary")
+            .or_else(|| obj.get("skipBinary"))
+            .and_then(Value::as_bool);
+        let scan = obj
+            .get("workspace-scan")
+            .or_else(|| obj.get("workspaceScan"))
+            .and_then(Value::as_bool);
+        Settings::new(o, scan)
+    }
+
+    /// Forgets the configuration files read so far (one changed on disk).
+    pub fn clear_cache(&self) {
+        self.resolver.clear_cache();
+    }
+
+    /// The policy for the file at `path` (`None` for untitled documents,
+    /// which get the workspace's configuration) and whether binary files
+    /// are skipped. A broken configuration file is logged, and the editor
+    /// settings alone apply.
+    pub fn resolve(&self, path: Option<&Path>) -> (Policy, bool) {
+        let path = match path {
+            Some(p) => p.to_path_buf(),
+            None => self
+                .overrides
+                .base_dir
+                .clone()
+                .unwrap_or_default()
+                .join("untitled"),
+        };
+        match self.resolver.resolve(&path) {
+            Ok(file) => (file.policy, file.skip_binary),
+            Err(e) => {
+                eprintln!("utf8lint lsp: configuration: {e}");
+                let mut policy = Policy::default();
+                for &(rule, level) in &self.overrides.levels {
+                    policy.levels.set(rule, level);
+                }
+                if let Some(max) = self.overrides.max_per_rule {
+                    policy.max_per_rule = max;
+                }
+                (policy, self.overrides.skip_binary.unwrap_or(true))
+            }
+        }
+    }
+
+    /// The policy for the file at `path`.
+    pub fn policy_for(&self, path: Option<&Path>) -> Policy {
+        self.resolve(path).0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_map_to_a_policy() {
+        let s = Settings::from_json(
+            &serde_json::json!({
+                "lints": {"stray_feff": "deny", "U001": "allow", "nope": "warn"},
+                "bom": {"*.csv": "require", "[": "forbid"},
+                "max-per-file": 3,
+                "workspace-scan": false
+            }),
+            None,
+        );
+        // The bad glob `[` drops the `bom` settings: none applies.
+        let p = s.policy_for(Some(Path::new("/w/data.csv")));
+        assert!(p.bom.is_none());
+        assert_eq!(s.workspace_scan, Some(false));
+        let s = Settings::from_json(
+            &serde_json::json!({"bom": {"*.csv": "require"}, "lints": {"stray_feff": "deny", "U001": "allow"}, "max-per-file": 3}),
+            None,
+        );
+        let p = s.policy_for(Some(Path::new("/w/data.csv")));
+        assert_eq!(p.levels.get(Rule::StrayFeff), Level::Deny);
+        assert_eq!(p.levels.get(Rule::InvalidUtf8), Level::Allow);
+        assert_eq!(p.max_per_rule, 3);
+        assert_eq!(p.bom.unwrap().policy, BomPolicy::Require);
+        assert!(s.policy_for(Some(Path::new("a.txt"))).bom.is_none());
+        assert!(
+            Settings::from_json(&serde_json::json!(7), None)
+                .overrides
+                .levels
+                .is_empty()
+        );
+    }
+}

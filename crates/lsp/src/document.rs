@@ -1,0 +1,380 @@
+//! One open document: the editor's text as a rope, the disk findings placed
+//! in it, and the U+FEFF / U+FFFD characters it holds, all kept in step with
+//! every edit.
+
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use ropey::Rope;
+use tower_lsp::lsp_types::Url;
+use utf8lint_diagnostics::Diagnostic;
+
+use crate::mapping::Match;
+
+/// Edits kept since the text last matched the disk; past this, findings
+/// from a re-read are placed by line and column instead.
+const MAX_SINCE_BASE: usize = 100_000;
+
+/// A character of the text that a text-level rule reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// Character offset in the rope.
+    pub at: usize,
+    /// U+FEFF or U+FFFD.
+    pub ch: char,
+}
+
+/// A disk finding and where it is in the editor's text now.
+#[derive(Clone, Debug)]
+pub struct Placed {
+    /// The finding, byte spans into the disk bytes.
+    pub diag: Arc<Diagnostic>,
+    /// Character range in the rope; `None` once an edit went over it.
+    pub range: Option<Range<usize>>,
+}
+
+/// What the last read of the file found.
+#[derive(Clone, Debug, Default)]
+pub struct DiskView {
+    /// The findings, placed.
+    pub findings: Vec<Placed>,
+    /// How the client decoded the bytes, if the text matched.
+    pub matched: Option<Match>,
+    /// Bytes in ill-formed sequences on disk, and how many sequences.
+    pub invalid_bytes: usize,
+    /// Number of maximal subparts on disk.
+    pub invalid_subparts: usize,
+    /// Character range of the first ill-formed sequence in the text.
+    pub first_invalid: Option<Range<usize>>,
+    /// The file is gone (deleted), or could not be read.
+    pub unreadable: Option<String>,
+    /// Where each ill-formed sequence is in the text as a U+FFFD, with its
+    /// length on disk, when the text is the lossy decoding (see
+    /// [`crate::convert::RawBytes`]); at most [`MAX_RAW`].
+    pub raw: Vec<(usize, u8)>,
+}
+
+/// At most this many ill-formed sequences are tracked for column fixes.
+pub const MAX_RAW: usize = 100_000;
+
+impl DiskView {
+    /// Moves everything placed in the text through one edit.
+    pub fn shift(&mut self, shift: &Shift) {
+        for placed in &mut self.findings {
+            placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
+        }
+        self.first_invalid = self.first_invalid.as_ref().and_then(|r| shift.range(r));
+        self.raw
+            .retain_mut(|(at, _)| match shift.range(&(*at..*at + 1)) {
+                Some(r) => {
+                    *at = r.start;
+                    true
+                }
+                None => false,
+            });
+    }
+}
+
+/// One replacement of `start..old_end` (characters) with `new_len`
+/// characters, and the marks the new text holds (absolute offsets).
+#[derive(Clone, Debug)]
+pub struct Shift {
+    start: usize,
+    old_end: usize,
+    new_len: usize,
+    marks: Vec<Mark>,
+}
+
+impl Shift {
+    /// A shift for replacing `start..old_end` with `new_text`.
+    pub fn new(start: usize, old_end: usize, new_text: &str) -> Shift {
+        Shift {
+            start,
+            old_end,
+            new_len: new_text.chars().count(),
+            marks: scan_marks(new_text, start),
+        }
+    }
+
+    fn delta(&self, at: usize) -> usize {
+        at + self.new_len - (self.old_end - self.start)
+    }
+
+    /// `range` after the edit; `None` if the edit touched it.
+    pub fn range(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        let before = if range.is_empty() {
+            range.start <= self.start
+        } else {
+            range.end <= self.start
+        };
+        if before {
+            Some(range.clone())
+        } else if range.start >= self.old_end {
+            Some(self.delta(range.start)..self.delta(range.end))
+        } else {
+            None
+        }
+    }
+
+    /// Applies the edit to a sorted list of marks.
+    pub fn marks(&self, marks: &mut Vec<Mark>) {
+        let lo = marks.partition_point(|m| m.at < self.start);
+        let hi = marks.partition_point(|m| m.at < self.old_end);
+        for m in &mut marks[hi..] {
+            m.at = self.delta(m.at);
+        }
+        marks.splice(lo..hi, self.marks.iter().copied());
+    }
+}
+
+/// Worker bookkeeping for one document.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Work {
+    /// A worker task is running for the document.
+    pub running: bool,
+    /// Re-read the file.
+    pub disk: bool,
+    /// Scan the whole text for marks.
+    pub scan: bool,
+    /// Rebuild and publish the diagnostics.
+    pub publish: bool,
+}
+
+/// An open document.
+#[derive(Debug)]
+pub struct Document {
+    /// Its URI.
+    pub uri: Url,
+    /// The file behind it, for `file:` URIs.
+    pub path: Option<PathBuf>,
+    /// The client's version.
+    pub version: i32,
+    /// The client's text.
+    pub rope: Rope,
+    /// U+FEFF and U+FFFD in the text, sorted; valid once `marks_ready`.
+    pub marks: Vec<Mark>,
+    /// The first full scan of the text is done.
+    pub marks_ready: bool,
+    /// What the file on disk holds, placed in the text.
+    pub disk: Option<DiskView>,
+    /// Edited since the last open, save or reload.
+    pub dirty: bool,
+    /// The transport replaced this many invalid sequences in the text the
+    /// client sent: the client holds raw bytes (Neovim `++bad=keep`).
+    pub raw_from_client: usize,
+    /// Edits made while a full job (disk read, scan) was running, to replay
+    /// on its results.
+    pub log: Vec<Shift>,
+    /// Whether edits are being logged.
+    pub logging: bool,
+    /// The last text known to match the file on disk, and the edits made
+    /// since: a re-read of an unchanged file while the buffer has unsaved
+    /// edits maps onto this text, then follows the edits.
+    pub base: Option<Rope>,
+    /// The edits since `base`.
+    pub since_base: Vec<Shift>,
+    /// The worker's state.
+    pub work: Work,
+}
+
+impl Document {
+    /// A document opened with `text`.
+    pub fn new(uri: Url, version: i32, text: &str) -> Document {
+        let path = (uri.scheme() == "file")
+            .then(|| uri.to_file_path().ok())
+            .flatten();
+        Document {
+            uri,
+            path,
+            version,
+            rope: Rope::from_str(text),
+            marks: Vec::new(),
+            marks_ready: false,
+            disk: None,
+            dirty: false,
+            raw_from_client: 0,
+            log: Vec::new(),
+            logging: false,
+            base: None,
+            since_base: Vec::new(),
+            work: Work::default(),
+        }
+    }
+
+    /// Replaces characters `start..end` with `text` and keeps everything
+    /// placed in the text in step. Cost: the edit plus the findings, never
+    /// the document.
+    pub fn edit(&mut self, start: usize, end: usize, text: &str) {
+        let len = self.rope.len_chars();
+        let (start, end) = (start.min(len), end.min(len).max(start.min(len)));
+        if start < end {
+            self.rope.remove(start..end);
+        }
+        if !text.is_empty() {
+            self.rope.insert(start, text);
+        }
+        let shift = Shift::new(start, end, text);
+        if self.marks_ready {
+            shift.marks(&mut self.marks);
+        }
+        if let Some(disk) = &mut self.disk {
+            disk.shift(&shift);
+        }
+        if self.base.is_some() {
+            if self.since_base.len() >= MAX_SINCE_BASE {
+                self.base = None;
+                self.since_base = Vec::new();
+            } else {
+                self.since_base.push(shift.clone());
+            }
+        }
+        if self.logging {
+            self.log.push(shift);
+        }
+        self.dirty = true;
+    }
+
+    /// The raw-byte corrections for positions, when the client holds raw
+    /// bytes (see [`crate::convert::RawBytes`]).
+    pub fn raw(&self) -> &[(usize, u8)] {
+        match &self.disk {
+            Some(disk) if self.raw_from_client > 0 => &disk.raw,
+            _ => &[],
+        }
+    }
+
+    /// Replaces the whole text.
+    pub fn replace_all(&mut self, text: &str) {
+        let len = self.rope.len_chars();
+        self.edit(0, len, text);
+    }
+}
+
+/// U+FEFF and U+FFFD in `text`, at character offsets from `base`.
+pub fn scan_marks(text: &str, base: usize) -> Vec<Mark> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut chars = base;
+    let mut last = 0;
+    for at in memchr::memchr_iter(0xEF, bytes) {
+        let ch = match bytes.get(at..at + 3) {
+            Some(b"\xEF\xBB\xBF") => '\u{FEFF}',
+            Some(b"\xEF\xBF\xBD") => '\u{FFFD}',
+            _ => continue,
+        };
+        chars += count_chars(&bytes[last..at]);
+        last = at;
+        out.push(Mark { at: chars, ch });
+    }
+    out
+}
+
+/// Marks of a whole rope, chunk by chunk (a chunk never splits a character).
+pub fn scan_rope(rope: &Rope) -> Vec<Mark> {
+    let mut out = Vec::new();
+    let mut base = 0;
+    for chunk in rope.chunks() {
+        out.extend(scan_marks(chunk, base));
+        base += count_chars(chunk.as_bytes());
+    }
+    out
+}
+
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_found_at_char_offsets() {
+        let marks = scan_marks("😀\u{FEFF}a\u{FFFD}\u{FEFF}", 10);
+        assert_eq!(
+            marks,
+            [
+                Mark {
+                    at: 11,
+                    ch: '\u{FEFF}'
+                },
+                Mark {
+                    at: 13,
+                    ch: '\u{FFFD}'
+                },
+                Mark {
+                    at: 14,
+                    ch: '\u{FEFF}'
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn edits_shift_marks_and_findings() {
+        let mut doc = Document::new("untitled:x".parse().unwrap(), 1, "ab\u{FEFF}cd\u{FEFF}");
+        doc.marks = scan_rope(&doc.rope);
+        doc.marks_ready = true;
+        doc.disk = Some(DiskView {
+            findings: vec![
+                Placed {
+                    diag: Arc::new(Diagnostic::new(
+                        utf8lint_diagnostics::Rule::ForbiddenBom,
+                        utf8lint_diagnostics::Level::Deny,
+                        0..3,
+                        "bom",
+                    )),
+                    range: Some(0..0),
+                },
+                Placed {
+                    diag: Arc::new(Diagnostic::new(
+                        utf8lint_diagnostics::Rule::StrayFeff,
+                        utf8lint_diagnostics::Level::Warn,
+                        5..8,
+                        "x",
+                    )),
+                    range: Some(2..3),
+                },
+                Placed {
+                    diag: Arc::new(Diagnostic::new(
+                        utf8lint_diagnostics::Rule::StrayFeff,
+                        utf8lint_diagnostics::Level::Warn,
+                        10..13,
+                        "y",
+                    )),
+                    range: Some(5..6),
+                },
+            ],
+            ..DiskView::default()
+        });
+        doc.edit(0, 0, "😀\u{FEFF}"); // insert at the start
+        assert_eq!(doc.rope.to_string(), "😀\u{FEFF}ab\u{FEFF}cd\u{FEFF}");
+        assert_eq!(
+            doc.marks.iter().map(|m| m.at).collect::<Vec<_>>(),
+            [1, 4, 7]
+        );
+        let ranges: Vec<_> = doc
+            .disk
+            .as_ref()
+            .unwrap()
+            .findings
+            .iter()
+            .map(|p| p.range.clone())
+            .collect();
+        assert_eq!(ranges, [Some(0..0), Some(4..5), Some(7..8)]);
+        doc.edit(3, 6, "Z"); // over "b\u{FEFF}c"
+        assert_eq!(doc.rope.to_string(), "😀\u{FEFF}aZd\u{FEFF}");
+        assert_eq!(doc.marks.iter().map(|m| m.at).collect::<Vec<_>>(), [1, 5]);
+        let ranges: Vec<_> = doc
+            .disk
+            .as_ref()
+            .unwrap()
+            .findings
+            .iter()
+            .map(|p| p.range.clone())
+            .collect();
+        assert_eq!(ranges, [Some(0..0), None, Some(5..6)]);
+        assert!(doc.dirty);
+    }
+}

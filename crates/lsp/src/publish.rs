@@ -1,0 +1,430 @@
+//! From a document's state to LSP diagnostics (and hovers): disk findings
+//! where they were placed, text-level findings for the U+FEFF and U+FFFD the
+//! text holds, and the notes about the mapping itself.
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use ropey::Rope;
+use serde_json::{Value, json};
+use tower_lsp::lsp_types::{self as lsp, CodeDescription, DiagnosticSeverity, NumberOrString, Url};
+use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Policy, Rule, check};
+
+use crate::convert::{self, Encoding};
+use crate::document::{DiskView, Document, Mark, Placed};
+use crate::mapping::{Decoding, Match};
+
+/// What building the diagnostics needs, copied out of the session's lock
+/// (the rope and the findings are cheap to clone).
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The document.
+    pub uri: Url,
+    /// Its version.
+    pub version: i32,
+    /// Its text.
+    pub rope: Rope,
+    /// The negotiated position encoding.
+    pub encoding: Encoding,
+    /// The disk view, if the file was read.
+    pub disk: Option<DiskView>,
+    /// Marks not covered by a disk finding, at most `max_per_rule` of each kind.
+    pub marks: Vec<Mark>,
+    /// Raw bytes the client holds (transport repairs).
+    pub raw_from_client: usize,
+    /// The policy in force.
+    pub policy: Policy,
+    /// The file's path.
+    pub path: Option<std::path::PathBuf>,
+    /// Whether the text is an editor's (so saving it means something).
+    pub in_editor: bool,
+    /// Raw-byte column corrections (see [`crate::convert::RawBytes`]).
+    pub raw: Vec<(usize, u8)>,
+}
+
+impl Snapshot {
+    /// Copies what is needed out of `doc`.
+    pub fn of(doc: &Document, encoding: Encoding, policy: Policy) -> Snapshot {
+        let covered: Vec<Range<usize>> = doc
+            .disk
+            .iter()
+            .flat_map(|d| d.findings.iter().filter_map(|p| p.range.clone()))
+            .filter(|r| !r.is_empty())
+            .collect();
+        let cap = if policy.max_per_rule == 0 {
+            usize::MAX
+        } else {
+            policy.max_per_rule
+        };
+        let (mut feff, mut fffd) = (0, 0);
+        let mut marks = Vec::new();
+        for m in &doc.marks {
+            let counter = if m.ch == '\u{FEFF}' {
+                &mut feff
+            } else {
+                &mut fffd
+            };
+            if *counter >= cap || covered.iter().any(|r| r.contains(&m.at)) {
+                continue;
+            }
+            *counter += 1;
+            marks.push(*m);
+            if feff >= cap && fffd >= cap {
+                break;
+            }
+        }
+        Snapshot {
+            uri: doc.uri.clone(),
+            version: doc.version,
+            rope: doc.rope.clone(),
+            encoding,
+            disk: doc.disk.clone(),
+            marks,
+            raw_from_client: doc.raw_from_client,
+            policy,
+            path: doc.path.clone(),
+            in_editor: true,
+            raw: doc.raw().to_vec(),
+        }
+    }
+}
+
+/// One finding as the editor will see it.
+#[derive(Clone, Debug)]
+pub struct Item {
+    /// Character range in the text.
+    pub range: Range<usize>,
+    /// The rule, if the finding is one of utf8lint's.
+    pub rule: Option<Rule>,
+    /// LSP severity.
+    pub severity: DiagnosticSeverity,
+    /// The message.
+    pub message: String,
+    /// For hovers: the bytes and what they mean.
+    pub hover: String,
+    /// `Diagnostic.data`: what a code action needs.
+    pub data: Value,
+}
+
+impl Item {
+    /// The LSP diagnostic.
+    pub fn to_lsp(&self, rope: &Rope, enc: Encoding, raw: &convert::RawBytes) -> lsp::Diagnostic {
+        lsp::Diagnostic {
+            range: convert::range_in(rope, self.range.start, self.range.end, enc, raw),
+            severity: Some(self.severity),
+            code: self
+                .rule
+                .map(|r| NumberOrString::String(r.code().to_string())),
+            code_description: self
+                .rule
+                .and_then(|r| Url::parse(&r.url()).ok())
+                .map(|href| CodeDescription { href }),
+            source: Some("utf8lint".to_string()),
+            message: self.message.clone(),
+            related_information: None,
+            tags: None,
+            data: Some(self.data.clone()),
+        }
+    }
+}
+
+fn severity(level: Level) -> DiagnosticSeverity {
+    match level {
+        Level::Deny => DiagnosticSeverity::ERROR,
+        _ => DiagnosticSeverity::WARNING,
+    }
+}
+
+/// A fix that the editor can make itself, as a text edit over the
+/// diagnostic's range.
+fn text_fix(title: &str, new_text: &str, safe: bool) -> Value {
+    json!({"title": title, "newText": new_text, "safe": safe})
+}
+
+fn hover_text(d: &Diagnostic, on_disk: bool) -> String {
+    let mut out = format!(
+        "**{} `{}`**: {}\n\n",
+        d.rule.code(),
+        d.rule.name(),
+        d.message
+    );
+    if on_disk {
+        if d.span.is_empty() {
+            out.push_str(&format!("at byte {} of the file on disk", d.span.start));
+        } else {
+            out.push_str(&format!(
+                "bytes {}..{} of the file on disk: {}",
+                d.span.start, d.span.end, d.label
+            ));
+        }
+    } else {
+        out.push_str(&format!("in the editor's text: {}", d.label));
+    }
+    out.push('\n');
+    for note in &d.notes {
+        out.push_str(&format!("\n* note: {note}"));
+    }
+    for help in &d.help {
+        out.push_str(&format!("\n* help: {help}"));
+    }
+    out.push_str(&format!(
+        "\n\n[{} explained]({})",
+        d.rule.code(),
+        d.rule.url()
+    ));
+    out
+}
+
+/// Every item for the snapshot, in text order.
+pub fn items(s: &Snapshot) -> Vec<Item> {
+    let mut out = Vec::new();
+    let uri = s.uri.as_str();
+    if let Some(disk) = &s.disk {
+        if let Some(why) = &disk.unreadable {
+            out.push(info(0..0, format!("utf8lint could not read the file on disk ({why}): only the editor's text is checked")));
+        }
+        // A finding an edit went over is gone until the next save re-reads
+        // the file: the edit may well have been its fix.
+        let before = out.len();
+        out.extend(
+            disk.findings
+                .iter()
+                .filter_map(|placed| disk_item(s, disk.matched, placed)),
+        );
+        let shown = out.len() - before;
+        if disk.matched.is_none() && shown > 0 {
+            out.push(info(
+                0..0,
+                format!(
+                    "the editor's text does not match the file on disk under any decoding utf8lint knows (unsaved changes, or another encoding): {shown} finding{} from the disk are placed by line and column and may be off",
+                    if shown == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        if let (Some(m), Some(first)) = (disk.matched, &disk.first_invalid)
+            && m.decoding == Decoding::Lossy
+            && disk.invalid_bytes > 0
+            && s.raw_from_client == 0
+            && s.in_editor
+        {
+            let n = disk.invalid_bytes;
+            out.push(Item {
+                    range: first.clone(),
+                    rule: Some(Rule::InvalidUtf8),
+                    severity: DiagnosticSeverity::WARNING,
+                    message: format!(
+                        "saving from this editor will replace the {n} invalid byte{} in this file with U+FFFD for good: the editor shows {} U+FFFD and will write `\\xEF\\xBF\\xBD` for each",
+                        if n == 1 { "" } else { "s" },
+                        disk.invalid_subparts
+                    ),
+                    hover: format!(
+                        "The editor decoded this file with each invalid UTF-8 sequence replaced by U+FFFD. The original {n} byte{} exist only on disk; saving writes U+FFFD instead. Repair them on disk first (the `utf8lint: repair` code actions), or save knowingly.",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                    data: json!({"uri": uri, "version": s.version, "origin": "note"}),
+                });
+        }
+    }
+    for mark in &s.marks {
+        if let Some(item) = mark_item(s, *mark) {
+            out.push(item);
+        }
+    }
+    out.sort_by_key(|i| (i.range.start, i.range.end));
+    out
+}
+
+fn info(range: Range<usize>, message: String) -> Item {
+    Item {
+        range,
+        rule: None,
+        severity: DiagnosticSeverity::INFORMATION,
+        hover: message.clone(),
+        message,
+        data: Value::Null,
+    }
+}
+
+fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<Item> {
+    let d = &placed.diag;
+    let range = placed.range.clone()?;
+    let mut message = d.message.clone();
+    let bom_on_disk = matched.is_none_or(|m| m.bom_stripped)
+        && d.span == (0..3)
+        && matches!(d.rule, Rule::ForbiddenBom);
+    if bom_on_disk {
+        message = format!(
+            "the file on disk starts with a byte-order mark (`\\xEF\\xBB\\xBF`), which the editor does not show: {message}"
+        );
+    } else if d.rule == Rule::MissingBom {
+        message = format!("the file on disk has no byte-order mark: {message}");
+    }
+    let mut text_fixes = Vec::new();
+    let mut disk_fixes = Vec::new();
+    if let Some(fix) = &d.fix {
+        let safe = fix.applicability() == Applicability::Safe;
+        if fix.applicability() != Applicability::DisplayOnly {
+            disk_fixes.push(json!({"title": fix.title(), "safe": safe}));
+        }
+        // U+FEFF lives in the editor's text: the editor can delete or replace it.
+        if d.rule == Rule::StrayFeff
+            && matched.is_some()
+            && !range.is_empty()
+            && let [edit] = fix.edits()
+            && edit.range() == d.span
+            && let Some(new_text) = decode_as(matched, edit.replacement())
+        {
+            text_fixes.push(text_fix(fix.title(), &new_text, safe));
+        }
+    }
+    // A single invalid byte the editor shows as U+FFFD: put back what the
+    // byte most likely meant, in the editor, so that saving writes UTF-8.
+    if d.rule == Rule::InvalidUtf8
+        && matched.is_some_and(|m| m.decoding == Decoding::Lossy)
+        && d.span.len() == 1
+        && s.raw_from_client == 0
+    {
+        let byte = d
+            .label
+            .strip_prefix("`\\x")
+            .and_then(|h| u8::from_str_radix(h.get(..2)?, 16).ok());
+        if let Some((byte, c)) = byte.and_then(|b| Some((b, windows_1252(b)?))) {
+            text_fixes.push(text_fix(
+                &format!("replace U+FFFD with `{c}` (`\\x{byte:02X}` read as windows-1252)"),
+                &c.to_string(),
+                false,
+            ));
+        }
+    }
+    Some(Item {
+        range,
+        rule: Some(d.rule),
+        severity: severity(d.level),
+        message,
+        hover: hover_text(d, true),
+        data: json!({
+            "uri": s.uri.as_str(),
+            "version": s.version,
+            "origin": "disk",
+            "rule": d.rule.code(),
+            "span": [d.span.start, d.span.end],
+            "textFixes": text_fixes,
+            "diskFixes": disk_fixes,
+        }),
+    })
+}
+
+/// `bytes` as the editor's decoding shows them, if it shows them at all.
+fn decode_as(matched: Option<Match>, bytes: &[u8]) -> Option<String> {
+    match matched?.decoding {
+        Decoding::Latin1 => Some(bytes.iter().map(|&b| char::from(b)).collect()),
+        _ => std::str::from_utf8(bytes).ok().map(str::to_string),
+    }
+}
+
+fn windows_1252(byte: u8) -> Option<char> {
+    let input = [byte];
+    let (text, had_errors) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&input);
+    let c = text.chars().next()?;
+    (!had_errors && !c.is_control() && byte >= 0x80).then_some(c)
+}
+
+/// A finding for a U+FEFF or U+FFFD in the text that no disk finding
+/// covers (typed, pasted, or the file was never read).
+fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
+    let rope = &s.rope;
+    let range = mark.at..mark.at + 1;
+    if mark.ch == '\u{FFFD}' {
+        let level = s.policy.levels.get(Rule::InvalidUtf8);
+        if level == Level::Allow {
+            return None;
+        }
+        if s.raw_from_client > 0 && s.disk.is_none() {
+            // No file to read, and the client sent raw bytes that the
+            // transport replaced: this U+FFFD stands for bytes the editor
+            // holds that are not UTF-8.
+            return Some(Item {
+                range,
+                rule: Some(Rule::InvalidUtf8),
+                severity: severity(level),
+                message: "the editor holds bytes here that are not UTF-8 (it sent them raw; utf8lint sees them as U+FFFD)".into(),
+                hover: "Ill-formed UTF-8 in the editor's buffer. The client sent these bytes as they are, which is not valid in an LSP message; the server read them as U+FFFD, one per maximal subpart.".into(),
+                data: json!({"uri": s.uri.as_str(), "version": s.version, "origin": "text", "rule": Rule::InvalidUtf8.code(), "textFixes": [], "diskFixes": []}),
+            });
+        }
+        return Some(Item {
+            range,
+            rule: None,
+            severity: DiagnosticSeverity::INFORMATION,
+            message: "U+FFFD REPLACEMENT CHARACTER: text that was not valid UTF-8 was replaced here at some point, and the original bytes are lost".into(),
+            hover: "`\\xEF\\xBF\\xBD` U+FFFD REPLACEMENT CHARACTER in the editor's text. A decoder puts it where it met bytes that were not UTF-8; the bytes themselves are gone.".into(),
+            data: json!({
+                "uri": s.uri.as_str(),
+                "version": s.version,
+                "origin": "text",
+                "textFixes": [text_fix("delete the U+FFFD", "", false)],
+                "diskFixes": [],
+            }),
+        });
+    }
+    // U+FEFF: let the rules decide, on a window of the text around it.
+    let line = rope.char_to_line(mark.at);
+    let line_start = rope.line_to_char(line);
+    let line_end = if line + 1 < rope.len_lines() {
+        rope.line_to_char(line + 1)
+    } else {
+        rope.len_chars()
+    };
+    let from = mark.at.saturating_sub(16).max(line_start);
+    let to = (mark.at + 17).min(line_end);
+    let mut window = String::new();
+    if from == mark.at {
+        // At the start of a line (or of the text): keep it from being read
+        // as the file's byte-order mark, and let the rule see the line start.
+        window.push('\n');
+    }
+    let prefix_len = window.len();
+    window.extend(rope.slice(from..to).chars());
+    let feff_byte = prefix_len + rope.slice(from..mark.at).len_bytes();
+    let path = s.path.clone().unwrap_or_default();
+    let diag = check(window.as_bytes(), Path::new(&path), &s.policy)
+        .into_iter()
+        .find(|d| d.rule == Rule::StrayFeff && d.span.start == feff_byte)?;
+    let mut text_fixes = Vec::new();
+    if let Some(fix) = &diag.fix
+        && let [edit] = fix.edits()
+        && edit.range() == diag.span
+        && let Ok(new_text) = std::str::from_utf8(edit.replacement())
+    {
+        text_fixes.push(text_fix(
+            fix.title(),
+            new_text,
+            fix.applicability() == Applicability::Safe,
+        ));
+    }
+    let diag = Arc::new(diag);
+    Some(Item {
+        range,
+        rule: Some(Rule::StrayFeff),
+        severity: severity(diag.level),
+        message: diag.message.clone(),
+        hover: hover_text(&diag, false),
+        data: json!({
+            "uri": s.uri.as_str(),
+            "version": s.version,
+            "origin": "text",
+            "rule": Rule::StrayFeff.code(),
+            "textFixes": text_fixes,
+            "diskFixes": [],
+        }),
+    })
+}
+
+/// The LSP diagnostics for the snapshot.
+pub fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
+    items(s)
+        .iter()
+        .map(|i| i.to_lsp(&s.rope, s.encoding, &s.raw))
+        .collect()
+}

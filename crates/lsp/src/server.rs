@@ -1,0 +1,176 @@
+//! The `LanguageServer` implementation: thin, everything is in the session.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tower_lsp::jsonrpc::Result;
+use tower_lsp::lsp_types::*;
+use tower_lsp::{Client, LanguageServer};
+
+use crate::actions::{self, APPLY_FIX, FIX_ALL, FIX_ALL_KIND};
+use crate::session::Session;
+use crate::transport::RepairLog;
+
+/// The server.
+pub struct Server {
+    session: Arc<Session>,
+}
+
+impl Server {
+    /// A server talking to `client`.
+    pub fn new(client: Client, repairs: Arc<RepairLog>) -> Server {
+        Server {
+            session: Arc::new(Session::new(client, repairs)),
+        }
+    }
+}
+
+fn roots(params: &InitializeParams) -> Vec<PathBuf> {
+    let from_folders: Vec<PathBuf> = params
+        .workspace_folders
+        .iter()
+        .flatten()
+        .filter_map(|f| f.uri.to_file_path().ok())
+        .collect();
+    if !from_folders.is_empty() {
+        return from_folders;
+    }
+    #[allow(deprecated)]
+    let root = params.root_uri.as_ref().and_then(|u| u.to_file_path().ok());
+    root.into_iter().collect()
+}
+
+#[tower_lsp::async_trait]
+impl LanguageServer for Server {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let encoding = self.session.initialize(
+            &params.capabilities,
+            roots(&params),
+            params.initialization_options.as_ref(),
+        );
+        Ok(InitializeResult {
+            server_info: Some(ServerInfo {
+                name: "utf8lint".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+            capabilities: ServerCapabilities {
+                position_encoding: Some(encoding.kind()),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(
+                    TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(TextDocumentSyncKind::INCREMENTAL),
+                        save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                            include_text: Some(false),
+                        })),
+                        ..TextDocumentSyncOptions::default()
+                    },
+                )),
+                code_action_provider: Some(CodeActionProviderCapability::Options(
+                    CodeActionOptions {
+                        code_action_kinds: Some(vec![
+                            CodeActionKind::QUICKFIX,
+                            CodeActionKind::new(FIX_ALL_KIND),
+                        ]),
+                        ..CodeActionOptions::default()
+                    },
+                )),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![APPLY_FIX.into(), FIX_ALL.into()],
+                    ..ExecuteCommandOptions::default()
+                }),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                ..ServerCapabilities::default()
+            },
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let watch = self.session.lock().features.watch_dynamic;
+        if watch {
+            let watchers = ["**/utf8lint.toml", "**/.editorconfig", "**/*"]
+                .into_iter()
+                .map(|glob| FileSystemWatcher {
+                    glob_pattern: GlobPattern::String(glob.into()),
+                    kind: None,
+                })
+                .collect();
+            let registration = Registration {
+                id: "utf8lint-watch".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions {
+                    watchers,
+                })
+                .ok(),
+            };
+            if let Err(e) = self
+                .session
+                .client
+                .register_capability(vec![registration])
+                .await
+            {
+                eprintln!("utf8lint lsp: could not register file watchers: {e}");
+            }
+        }
+        self.session.refresh_configuration().await;
+        let session = self.session.clone();
+        tokio::spawn(crate::workspace::scan(session));
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.session.open(doc.uri, doc.version, &doc.text);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        // Applied before any .await: see session.rs.
+        let doc = params.text_document;
+        self.session
+            .change(&doc.uri, doc.version, params.content_changes);
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        self.session.saved(&params.text_document.uri);
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        self.session.close(params.text_document.uri).await;
+    }
+
+    async fn did_change_configuration(&self, _: DidChangeConfigurationParams) {
+        self.session.refresh_configuration().await;
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        for change in params.changes {
+            self.session
+                .file_changed(&change.uri, change.typ == FileChangeType::DELETED)
+                .await;
+        }
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        Ok(Some(actions::code_actions(&self.session, params)))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let pos = params.text_document_position_params;
+        Ok(
+            actions::hover(&self.session, &pos.text_document.uri, pos.position).map(|text| Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: text,
+                }),
+                range: None,
+            }),
+        )
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        actions::execute(&self.session, &params.command, params.arguments).await
+    }
+}

@@ -1,0 +1,587 @@
+//! The server's state and its workers.
+//!
+//! One `std::sync::Mutex` guards everything; it is locked in small scopes
+//! and never across an `.await`. Edits are applied to the rope at the top of
+//! the `didChange` handler, before its first `.await`, so tower-lsp's
+//! concurrent handlers can never reorder them. Everything that reads a whole
+//! file or a whole text runs in `spawn_blocking`, in one worker task per
+//! document: a burst of edits coalesces into one pass over the latest
+//! version, and results for a stale version are dropped.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::Value;
+use tower_lsp::Client;
+use tower_lsp::lsp_types::{
+    ClientCapabilities, ConfigurationItem, TextDocumentContentChangeEvent, Url,
+};
+use utf8lint_diagnostics::{Policy, Sniff, check, sniff};
+
+use crate::config::Settings;
+use crate::convert::{self, Encoding};
+use crate::document::{DiskView, Document, Placed, Shift, scan_rope};
+use crate::mapping::map_offsets;
+use crate::publish::{self, Snapshot};
+use crate::transport::RepairLog;
+
+/// What the client can do.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClientFeatures {
+    /// `workspace/configuration`.
+    pub configuration: bool,
+    /// Dynamic registration of `workspace/didChangeWatchedFiles`.
+    pub watch_dynamic: bool,
+    /// `window/workDoneProgress`.
+    pub progress: bool,
+}
+
+/// Everything behind the lock.
+#[derive(Debug, Default)]
+pub struct State {
+    /// Open documents.
+    pub docs: HashMap<Url, Document>,
+    /// The negotiated position encoding.
+    pub encoding: Encoding,
+    /// The editor's settings.
+    pub settings: Settings,
+    /// Workspace folders.
+    pub roots: Vec<PathBuf>,
+    /// What the client supports.
+    pub features: ClientFeatures,
+    /// Files not open that the workspace scan published findings for.
+    pub scanned: HashSet<Url>,
+}
+
+/// The server's state, shared by the handlers.
+pub struct Session {
+    /// The client handle.
+    pub client: Client,
+    state: Mutex<State>,
+    /// What the transport repaired.
+    pub repairs: Arc<RepairLog>,
+    /// Set once the client's settings were asked for (or cannot be):
+    /// workers wait for it so that nothing is published under defaults the
+    /// client is about to override.
+    ready: tokio::sync::watch::Sender<bool>,
+}
+
+/// Up to this many findings, diagnostics are built on the worker task.
+const INLINE_ITEMS: usize = 512;
+
+/// How long a worker waits for the client's settings.
+const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl Session {
+    /// A new session.
+    pub fn new(client: Client, repairs: Arc<RepairLog>) -> Session {
+        Session {
+            client,
+            state: Mutex::new(State::default()),
+            repairs,
+            ready: tokio::sync::watch::Sender::new(false),
+        }
+    }
+
+    /// Locks the state. A handler that panicked while holding the lock
+    /// leaves it poisoned; the state is still usable, so carry on.
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records the client's capabilities and workspace folders.
+    pub fn initialize(
+        &self,
+        caps: &ClientCapabilities,
+        roots: Vec<PathBuf>,
+        options: Option<&Value>,
+    ) -> Encoding {
+        let offered = caps
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_deref());
+        let encoding = Encoding::negotiate(offered);
+        let ws = caps.workspace.as_ref();
+        let mut state = self.lock();
+        state.encoding = encoding;
+        state.roots = roots;
+        state.features = ClientFeatures {
+            configuration: ws.and_then(|w| w.configuration).unwrap_or(false),
+            watch_dynamic: ws
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false),
+            progress: caps
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false),
+        };
+        let base = state.roots.first().cloned();
+        state.settings = match options {
+            Some(options) => Settings::from_json(options.get("utf8lint").unwrap_or(options), base),
+            None => Settings::from_json(&Value::Null, base),
+        };
+        encoding
+    }
+
+    /// Asks the client for the `utf8lint` section and applies it; rechecks
+    /// every open document.
+    pub async fn refresh_configuration(self: &Arc<Self>) {
+        let (supported, scope) = {
+            let state = self.lock();
+            (
+                state.features.configuration,
+                state
+                    .roots
+                    .first()
+                    .and_then(|r| Url::from_directory_path(r).ok()),
+            )
+        };
+        if supported {
+            let item = ConfigurationItem {
+                scope_uri: scope,
+                section: Some("utf8lint".into()),
+            };
+            match self.client.configuration(vec![item]).await {
+                Ok(values) => {
+                    let base = self.lock().roots.first().cloned();
+                    let settings =
+                        Settings::from_json(values.first().unwrap_or(&Value::Null), base);
+                    self.lock().settings = settings;
+                }
+                Err(e) => eprintln!("utf8lint lsp: workspace/configuration failed: {e}"),
+            }
+        }
+        self.ready.send_replace(true);
+        self.recheck_all();
+    }
+
+    /// Re-reads every open document's file.
+    pub fn recheck_all(self: &Arc<Self>) {
+        let uris: Vec<Url> = self.lock().docs.keys().cloned().collect();
+        for uri in uris {
+            self.schedule(&uri, |w| {
+                w.disk = true;
+                w.publish = true;
+            });
+        }
+    }
+
+    /// `didOpen`.
+    pub fn open(self: &Arc<Self>, uri: Url, version: i32, text: &str) {
+        let raw = self.repairs.take(uri.as_str()).unwrap_or(0);
+        {
+            let mut state = self.lock();
+            let mut doc = Document::new(uri.clone(), version, text);
+            doc.raw_from_client = raw;
+            state.scanned.remove(&uri);
+            state.docs.insert(uri.clone(), doc);
+        }
+        self.schedule(&uri, |w| {
+            w.disk = true;
+            w.scan = true;
+            w.publish = true;
+        });
+    }
+
+    /// `didChange`: applied at once, synchronously.
+    pub fn change(
+        self: &Arc<Self>,
+        uri: &Url,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    ) {
+        let raw = self.repairs.take(uri.as_str());
+        {
+            let mut state = self.lock();
+            let encoding = state.encoding;
+            let Some(doc) = state.docs.get_mut(uri) else {
+                eprintln!("utf8lint lsp: didChange for {uri}, which is not open: ignored");
+                return;
+            };
+            if version <= doc.version {
+                eprintln!(
+                    "utf8lint lsp: didChange for {uri}: version {version} after {}",
+                    doc.version
+                );
+            }
+            for change in changes {
+                match change.range {
+                    Some(range) => {
+                        let (start, c1) =
+                            convert::offset_in(&doc.rope, range.start, encoding, doc.raw());
+                        let (end, c2) =
+                            convert::offset_in(&doc.rope, range.end, encoding, doc.raw());
+                        if c1 || c2 {
+                            eprintln!(
+                                "utf8lint lsp: didChange for {uri}: range {range:?} is outside the text, clamped"
+                            );
+                        }
+                        doc.edit(start.min(end), end.max(start), &change.text);
+                    }
+                    None => doc.replace_all(&change.text),
+                }
+            }
+            doc.version = version;
+            if let Some(n) = raw {
+                doc.raw_from_client += n;
+            }
+        }
+        self.schedule(uri, |w| w.publish = true);
+    }
+
+    /// `didSave`: the file changed on disk.
+    pub fn saved(self: &Arc<Self>, uri: &Url) {
+        if let Some(doc) = self.lock().docs.get_mut(uri) {
+            doc.dirty = false;
+        }
+        self.schedule(uri, |w| {
+            w.disk = true;
+            w.publish = true;
+        });
+    }
+
+    /// `didClose`: forget the document, clear its diagnostics.
+    pub async fn close(self: &Arc<Self>, uri: Url) {
+        self.lock().docs.remove(&uri);
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    /// Marks work for `uri` and starts its worker if none runs.
+    pub fn schedule(self: &Arc<Self>, uri: &Url, what: impl FnOnce(&mut crate::document::Work)) {
+        let start = {
+            let mut state = self.lock();
+            let Some(doc) = state.docs.get_mut(uri) else {
+                return;
+            };
+            what(&mut doc.work);
+            !std::mem::replace(&mut doc.work.running, true)
+        };
+        if start {
+            let session = self.clone();
+            let uri = uri.clone();
+            tokio::spawn(async move { session.worker(uri).await });
+        }
+    }
+
+    /// The per-document worker: runs until there is nothing left to do.
+    async fn worker(self: Arc<Self>, uri: Url) {
+        let mut ready = self.ready.subscribe();
+        let _ = tokio::time::timeout(READY_TIMEOUT, ready.wait_for(|r| *r)).await;
+        loop {
+            enum Job {
+                Full(Box<FullJob>),
+                Publish(Box<Snapshot>),
+            }
+            let job = {
+                let mut state = self.lock();
+                let encoding = state.encoding;
+                let policy_settings = state.settings.clone();
+                let Some(doc) = state.docs.get_mut(&uri) else {
+                    return;
+                };
+                if doc.work.disk || doc.work.scan {
+                    let (policy, skip_binary) = policy_settings.resolve(doc.path.as_deref());
+                    let job = FullJob {
+                        path: if doc.work.disk {
+                            doc.path.clone()
+                        } else {
+                            None
+                        },
+                        read_disk: doc.work.disk,
+                        scan: doc.work.scan,
+                        rope: doc.rope.clone(),
+                        base: doc.base.clone(),
+                        policy,
+                        skip_binary,
+                    };
+                    doc.work.disk = false;
+                    doc.work.scan = false;
+                    doc.work.publish = true;
+                    doc.logging = true;
+                    doc.log.clear();
+                    Job::Full(Box::new(job))
+                } else if doc.work.publish {
+                    doc.work.publish = false;
+                    let policy = policy_settings.policy_for(doc.path.as_deref());
+                    Job::Publish(Box::new(Snapshot::of(doc, encoding, policy)))
+                } else {
+                    doc.work.running = false;
+                    return;
+                }
+            };
+            match job {
+                Job::Full(job) => {
+                    let result = tokio::task::spawn_blocking(move || job.run()).await;
+                    let mut state = self.lock();
+                    let Some(doc) = state.docs.get_mut(&uri) else {
+                        return;
+                    };
+                    doc.logging = false;
+                    let log = std::mem::take(&mut doc.log);
+                    match result {
+                        Ok(result) => result.install(doc, &log),
+                        Err(e) => eprintln!("utf8lint lsp: check of {uri} failed: {e}"),
+                    }
+                }
+                Job::Publish(snapshot) => {
+                    let version = snapshot.version;
+                    // A few hundred findings take microseconds: build them
+                    // here (this task is not the message loop) rather than
+                    // pay a thread hop; more go to the blocking pool.
+                    let small = snapshot.disk.as_ref().map_or(0, |d| d.findings.len())
+                        + snapshot.marks.len()
+                        < INLINE_ITEMS;
+                    let diagnostics = if small {
+                        publish::diagnostics(&snapshot)
+                    } else {
+                        match tokio::task::spawn_blocking(move || publish::diagnostics(&snapshot))
+                            .await
+                        {
+                            Ok(d) => d,
+                            Err(_) => continue,
+                        }
+                    };
+                    let current = self.lock().docs.get(&uri).map(|d| d.version);
+                    if current != Some(version) {
+                        continue; // stale: a newer version is queued
+                    }
+                    self.client
+                        .publish_diagnostics(uri.clone(), diagnostics, Some(version))
+                        .await;
+                }
+            }
+        }
+    }
+
+    /// A file changed on disk (or was created or deleted).
+    pub async fn file_changed(self: &Arc<Self>, uri: &Url, deleted: bool) {
+        let is_config = uri
+            .path_segments()
+            .and_then(|mut s| s.next_back())
+            .is_some_and(|name| name == "utf8lint.toml" || name == ".editorconfig");
+        if is_config {
+            self.lock().settings.clear_cache();
+            self.refresh_configuration().await;
+            return;
+        }
+        let open = self.lock().docs.contains_key(uri);
+        if open {
+            self.schedule(uri, |w| {
+                w.disk = true;
+                w.publish = true;
+            });
+        } else if deleted {
+            let was = self.lock().scanned.remove(uri);
+            if was {
+                self.client
+                    .publish_diagnostics(uri.clone(), Vec::new(), None)
+                    .await;
+            }
+        } else if self.lock().scanned.contains(uri)
+            && let Ok(path) = uri.to_file_path()
+        {
+            let (settings, encoding) = {
+                let state = self.lock();
+                (state.settings.clone(), state.encoding)
+            };
+            let found = tokio::task::spawn_blocking(move || {
+                crate::workspace::check_file(&path, &settings, encoding)
+            })
+            .await
+            .ok()
+            .flatten();
+            self.client
+                .publish_diagnostics(uri.clone(), found.unwrap_or_default(), None)
+                .await;
+        }
+    }
+}
+
+/// A full pass: read the file and check it, scan the text for marks.
+struct FullJob {
+    path: Option<PathBuf>,
+    read_disk: bool,
+    scan: bool,
+    rope: ropey::Rope,
+    base: Option<ropey::Rope>,
+    policy: Policy,
+    skip_binary: bool,
+}
+
+/// Which text a disk view's ranges are in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RelativeTo {
+    /// The text when the job started.
+    Snapshot,
+    /// The document's base text (last known to match the disk).
+    Base,
+}
+
+struct FullResult {
+    disk: Option<(DiskView, RelativeTo)>,
+    read_disk: bool,
+    marks: Option<Vec<crate::document::Mark>>,
+    rope: ropey::Rope,
+}
+
+impl FullJob {
+    fn run(self) -> FullResult {
+        let marks = self.scan.then(|| scan_rope(&self.rope));
+        let disk = self.path.as_ref().map(|path| {
+            let mut ropes = vec![&self.rope];
+            ropes.extend(self.base.as_ref());
+            let (view, index) = disk_view_on(path, &ropes, &self.policy, self.skip_binary);
+            (
+                view,
+                if index == 1 {
+                    RelativeTo::Base
+                } else {
+                    RelativeTo::Snapshot
+                },
+            )
+        });
+        FullResult {
+            disk,
+            read_disk: self.read_disk,
+            marks,
+            rope: self.rope,
+        }
+    }
+}
+
+impl FullResult {
+    /// Puts the results in the document, replaying the edits made since.
+    fn install(self, doc: &mut Document, log: &[Shift]) {
+        if let Some(mut marks) = self.marks {
+            for shift in log {
+                shift.marks(&mut marks);
+            }
+            doc.marks = marks;
+            doc.marks_ready = true;
+        }
+        if !self.read_disk {
+            return;
+        }
+        let Some((mut disk, relative)) = self.disk else {
+            return;
+        };
+        let replay: Vec<Shift> = match relative {
+            RelativeTo::Base => doc.since_base.clone(),
+            RelativeTo::Snapshot => log.to_vec(),
+        };
+        for shift in &replay {
+            disk.shift(shift);
+        }
+        if relative == RelativeTo::Snapshot && disk.matched.is_some() {
+            doc.base = Some(self.rope);
+            doc.since_base = log.to_vec();
+            if log.is_empty() {
+                doc.dirty = false;
+            }
+        }
+        doc.disk = Some(disk);
+    }
+}
+
+/// Reads and checks the file, and places the findings in the text.
+pub fn disk_view(path: &Path, rope: &ropey::Rope, policy: &Policy, skip_binary: bool) -> DiskView {
+    disk_view_on(path, &[rope], policy, skip_binary).0
+}
+
+/// Like [`disk_view`], trying each text in turn: the view is placed on the
+/// first one some decoding of the bytes reproduces (its index is returned),
+/// else by line and column on the first.
+fn disk_view_on(
+    path: &Path,
+    ropes: &[&ropey::Rope],
+    policy: &Policy,
+    skip_binary: bool,
+) -> (DiskView, usize) {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let view = DiskView {
+                unreadable: Some(e.to_string()),
+                ..DiskView::default()
+            };
+            return (view, 0);
+        }
+    };
+    if skip_binary && matches!(sniff(&bytes), Sniff::Binary { .. }) {
+        return (DiskView::default(), 0);
+    }
+    let found = check(&bytes, path, policy);
+    let mut offsets = Vec::with_capacity(found.len() * 2 + 2);
+    for d in &found {
+        offsets.push(d.span.start);
+        offsets.push(d.span.end);
+    }
+    let mut invalid_bytes = 0;
+    let mut invalid_subparts = 0;
+    let mut first_invalid = None;
+    let mut raw_lens = Vec::new();
+    for sub in utf8lint_codec::subparts(&bytes) {
+        first_invalid.get_or_insert(sub.range());
+        invalid_bytes += usize::from(sub.len);
+        invalid_subparts += 1;
+        if raw_lens.len() < crate::document::MAX_RAW {
+            raw_lens.push((sub.offset, sub.len));
+        }
+    }
+    if let Some(r) = &first_invalid {
+        offsets.push(r.start);
+        offsets.push(r.end);
+    }
+    let raw_from = offsets.len();
+    offsets.extend(raw_lens.iter().map(|&(offset, _)| offset));
+    let mut chosen = None;
+    for (i, rope) in ropes.iter().enumerate() {
+        let text = rope.to_string();
+        let mapped = map_offsets(&bytes, rope, text.as_bytes(), &offsets);
+        if mapped.matched.is_some() {
+            chosen = Some((mapped, i));
+            break;
+        }
+        if i == 0 {
+            chosen = Some((mapped, 0));
+        }
+    }
+    let Some((mapped, index)) = chosen else {
+        return (DiskView::default(), 0);
+    };
+    let range = |i: usize| mapped.chars[2 * i]..mapped.chars[2 * i + 1].max(mapped.chars[2 * i]);
+    let n = found.len();
+    let findings = found
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| Placed {
+            diag: Arc::new(d),
+            range: Some(range(i)),
+        })
+        .collect::<Vec<_>>();
+    let lossy = mapped
+        .matched
+        .is_some_and(|m| m.decoding == crate::mapping::Decoding::Lossy);
+    let raw = if lossy {
+        raw_lens
+            .iter()
+            .zip(&mapped.chars[raw_from..])
+            .map(|(&(_, len), &at)| (at, len))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let view = DiskView {
+        findings,
+        matched: mapped.matched,
+        invalid_bytes,
+        invalid_subparts,
+        first_invalid: first_invalid.map(|_| range(n)),
+        unreadable: None,
+        raw,
+    };
+    (view, index)
+}

@@ -1,0 +1,549 @@
+//! The stdin re-framing layer.
+//!
+//! tower-lsp 0.20 reads frames with a codec that does `str::from_utf8(body)?`
+//! and `serde_json::from_str`, and its `FramedRead` stops for good after the
+//! first error: one bad frame ends the server. Neovim sends such a frame for
+//! a buffer opened with `++bad=keep` (SPEC.md section 4).
+//!
+//! [`Reframe`] sits between stdin and tower-lsp. It parses each
+//! `Content-Length` frame itself and hands on only frames tower-lsp can
+//! decode:
+//!
+//! * invalid UTF-8 in a body becomes U+FFFD, one per maximal subpart, and the
+//!   `Content-Length` is rewritten; the URI of the document whose text held
+//!   the raw bytes is noted in the [`RepairLog`], so that the server knows
+//!   the client really holds those bytes;
+//! * a `\uD800`-style lone surrogate escape (serde_json rejects it) becomes
+//!   `\uFFFD`;
+//! * a body that is not a JSON-RPC message becomes a harmless one: a request
+//!   to an unknown `$/` method when its `id` can be read (the client gets an
+//!   error response), else a `$/` notification that is ignored;
+//! * headers without a usable `Content-Length` are skipped up to the next
+//!   `Content-Length`.
+//!
+//! Every repair is logged to stderr.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::io;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use tokio::io::{AsyncRead, ReadBuf};
+
+/// Header blocks longer than this without `\r\n\r\n` are garbage.
+const MAX_HEADER: usize = 16 * 1024;
+
+/// A `Content-Length` above this is taken for garbage, not waited for.
+const MAX_BODY: usize = 1 << 31;
+
+/// Buffer capacity kept between frames.
+const KEEP_CAPACITY: usize = 1 << 20;
+
+/// How much to read from the inner stream at a time.
+const READ_CHUNK: usize = 256 * 1024;
+
+/// What the transport repaired, shared with the server.
+#[derive(Debug, Default)]
+pub struct RepairLog {
+    /// Document URI → number of ill-formed subparts in the last message
+    /// that carried its text.
+    raw_text: Mutex<HashMap<String, usize>>,
+    repaired: Mutex<usize>,
+}
+
+impl RepairLog {
+    /// Removes and returns the note for `uri`: the number of maximal
+    /// subparts the transport replaced in the text of its last message.
+    pub fn take(&self, uri: &str) -> Option<usize> {
+        self.raw_text.lock().ok()?.remove(uri)
+    }
+
+    /// How many frames were repaired or replaced so far.
+    pub fn repaired_frames(&self) -> usize {
+        self.repaired.lock().map(|n| *n).unwrap_or(0)
+    }
+
+    fn note_frame(&self) {
+        if let Ok(mut n) = self.repaired.lock() {
+            *n += 1;
+        }
+    }
+
+    fn note_uri(&self, uri: String, subparts: usize) {
+        if let Ok(mut map) = self.raw_text.lock() {
+            *map.entry(uri).or_default() += subparts;
+        }
+    }
+}
+
+/// An `AsyncRead` that re-frames LSP messages from `inner` so that every
+/// frame it yields is valid UTF-8 holding a JSON-RPC message.
+pub struct Reframe<R> {
+    inner: R,
+    input: Vec<u8>,
+    output: Vec<u8>,
+    output_pos: usize,
+    eof: bool,
+    log: Arc<RepairLog>,
+}
+
+impl<R> Reframe<R> {
+    /// Wraps `inner`; repairs are noted in `log`.
+    pub fn new(inner: R, log: Arc<RepairLog>) -> Self {
+        Reframe {
+            inner,
+            input: Vec::new(),
+            output: Vec::new(),
+            output_pos: 0,
+            eof: false,
+            log,
+        }
+    }
+
+    /// Takes one complete frame out of `input`, repaired, if there is one.
+    fn next_frame(&mut self) -> Option<Vec<u8>> {
+        loop {
+            let header_end = match memchr::memmem::find(&self.input, b"\r\n\r\n") {
+                Some(at) => at + 4,
+                None => {
+                    if self.input.len() > MAX_HEADER {
+                        eprintln!(
+                            "utf8lint lsp: transport: dropping {} bytes with no header end",
+                            self.input.len()
+                        );
+                        self.skip_to_next_header(1);
+                    }
+                    return None;
+                }
+            };
+            let Some(length) = content_length(&self.input[..header_end]).filter(|&n| n <= MAX_BODY)
+            else {
+                eprintln!(
+                    "utf8lint lsp: transport: header without a valid Content-Length, skipped"
+                );
+                self.log.note_frame();
+                self.skip_to_next_header(header_end);
+                continue;
+            };
+            let end = header_end.checked_add(length)?;
+            if self.input.len() < end {
+                return None;
+            }
+            let body = repair_body(&self.input[header_end..end], &self.log);
+            let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+            frame.extend_from_slice(&body);
+            let exit = is_exit(&body);
+            drop(body);
+            self.input.drain(..end);
+            if exit {
+                // LSP: after `exit` the server exits. tower-lsp 0.20 only
+                // notices when the next message or the end of input comes,
+                // and a client may keep the pipe open: end the input here.
+                self.input = Vec::new();
+                self.eof = true;
+            }
+            if self.input.capacity() > KEEP_CAPACITY && self.input.len() < KEEP_CAPACITY {
+                // Do not hold on to the memory of one huge didOpen.
+                self.input.shrink_to(KEEP_CAPACITY);
+            }
+            return Some(frame);
+        }
+    }
+
+    /// Drops input up to the next `Content-Length` at or after `from`.
+    fn skip_to_next_header(&mut self, from: usize) {
+        let from = from.min(self.input.len());
+        let next = memchr::memmem::find(&self.input[from..], b"Content-Length")
+            .map_or(self.input.len(), |at| from + at);
+        self.input.drain(..next);
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        loop {
+            if this.output_pos < this.output.len() {
+                let n = buf.remaining().min(this.output.len() - this.output_pos);
+                buf.put_slice(&this.output[this.output_pos..this.output_pos + n]);
+                this.output_pos += n;
+                if this.output_pos == this.output.len() {
+                    this.output = Vec::new();
+                    this.output_pos = 0;
+                }
+                return Poll::Ready(Ok(()));
+            }
+            if let Some(frame) = this.next_frame() {
+                this.output = frame;
+                this.output_pos = 0;
+                continue;
+            }
+            if this.eof {
+                if !this.input.is_empty() {
+                    eprintln!(
+                        "utf8lint lsp: transport: {} bytes of an incomplete frame at end of input",
+                        this.input.len()
+                    );
+                    this.input.clear();
+                }
+                return Poll::Ready(Ok(()));
+            }
+            let mut chunk = vec![0u8; READ_CHUNK];
+            let mut read_buf = ReadBuf::new(&mut chunk);
+            match Pin::new(&mut this.inner).poll_read(cx, &mut read_buf) {
+                Poll::Ready(Ok(())) => {
+                    let filled = read_buf.filled();
+                    if filled.is_empty() {
+                        this.eof = true;
+                    } else {
+                        this.input.extend_from_slice(filled);
+                    }
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}
+
+/// The `Content-Length` of a header block (case-insensitive name, as
+/// HTTP headers are), if it has exactly a usable one.
+fn content_length(header: &[u8]) -> Option<usize> {
+    let mut found = None;
+    for line in header.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        let (name, value) = line.split_at(colon);
+        if name.trim_ascii().eq_ignore_ascii_case(b"content-length") {
+            let value = std::str::from_utf8(&value[1..]).ok()?.trim();
+            found = Some(value.parse::<usize>().ok()?);
+        }
+    }
+    found
+}
+
+/// Whether `body` is the `exit` notification.
+fn is_exit(body: &[u8]) -> bool {
+    body.len() < 512
+        && serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| {
+            v.get("method").and_then(|m| m.as_str()) == Some("exit") && v.get("id").is_none()
+        })
+}
+
+/// The shape tower-lsp's `Message` accepts, read without keeping anything.
+#[derive(Deserialize)]
+struct Probe<'a> {
+    #[serde(borrow)]
+    jsonrpc: Option<Cow<'a, str>>,
+    method: Option<IgnoredAny>,
+    #[serde(default, deserialize_with = "some_value")]
+    id: Option<serde_json::Value>,
+}
+
+fn some_value<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
+fn valid_id(id: &serde_json::Value) -> bool {
+    id.is_null() || id.is_string() || id.as_i64().is_some()
+}
+
+/// Makes `body` a frame tower-lsp will decode (see the module docs).
+pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> {
+    let mut body: Cow<'a, [u8]> = Cow::Borrowed(body);
+    let mut raw_subparts = 0;
+    if utf8lint_codec::from_utf8(&body).is_err() {
+        raw_subparts = utf8lint_codec::subparts(&body).count();
+        eprintln!(
+            "utf8lint lsp: transport: message body held {raw_subparts} ill-formed UTF-8 sequence(s); replaced with U+FFFD"
+        );
+        log.note_frame();
+        body = Cow::Owned(
+            utf8lint_codec::decode_lossy(&body)
+                .into_owned()
+                .into_bytes(),
+        );
+    }
+    if has_surrogate_escape(&body)
+        && serde_json::from_slice::<IgnoredAny>(&body).is_ok()
+        && let Err(e) = serde_json::from_slice::<serde_json::Value>(&body)
+    {
+        eprintln!("utf8lint lsp: transport: {e}; lone surrogate escapes replaced with \\uFFFD");
+        log.note_frame();
+        body = Cow::Owned(replace_lone_surrogates(&body));
+    }
+    match serde_json::from_slice::<Probe<'_>>(&body) {
+        Ok(probe)
+            if probe.jsonrpc.as_deref() == Some("2.0")
+                && probe.id.as_ref().is_none_or(valid_id) =>
+        {
+            let _ = probe.method;
+            if raw_subparts > 0 {
+                note_document(&body, raw_subparts, log);
+            }
+            body
+        }
+        Ok(probe) => {
+            log.note_frame();
+            eprintln!(
+                "utf8lint lsp: transport: a JSON value that is not a JSON-RPC 2.0 message, answered with an error"
+            );
+            Cow::Owned(placeholder(probe.id.filter(valid_id)))
+        }
+        Err(e) => {
+            log.note_frame();
+            eprintln!("utf8lint lsp: transport: message body is not JSON ({e}), dropped");
+            Cow::Owned(placeholder(None))
+        }
+    }
+}
+
+/// A message tower-lsp decodes: with an id, a request for a method that
+/// does not exist (so the client gets a MethodNotFound error response, not
+/// silence; tower-lsp swallows those for `$/` methods), else a `$/`
+/// notification, which is ignored.
+fn placeholder(id: Option<serde_json::Value>) -> Vec<u8> {
+    let message = match id {
+        Some(id) if !id.is_null() => serde_json::json!({
+            "jsonrpc": "2.0", "id": id, "method": "utf8lint/invalidMessage"
+        }),
+        _ => serde_json::json!({"jsonrpc": "2.0", "method": "$/utf8lint/invalidMessage"}),
+    };
+    message.to_string().into_bytes()
+}
+
+/// Records which document's text the client sent with raw bytes.
+fn note_document(body: &[u8], subparts: usize, log: &RepairLog) {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return;
+    };
+    let method = value
+        .get("method")
+        .and_then(|m| m.as_str())
+        .unwrap_or_default();
+    if matches!(method, "textDocument/didOpen" | "textDocument/didChange")
+        && let Some(uri) = value
+            .pointer("/params/textDocument/uri")
+            .and_then(|u| u.as_str())
+    {
+        // As the server will see it: parsed, so normalised the same way.
+        let uri =
+            tower_lsp::lsp_types::Url::parse(uri).map_or_else(|_| uri.to_string(), String::from);
+        log.note_uri(uri, subparts);
+    }
+}
+
+fn has_surrogate_escape(body: &[u8]) -> bool {
+    memchr::memmem::find_iter(body, b"\\u").any(|at| {
+        matches!(body.get(at + 2), Some(b'd' | b'D'))
+            && matches!(
+                body.get(at + 3),
+                Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+            )
+    })
+}
+
+fn hex4(bytes: &[u8]) -> Option<u16> {
+    let text = std::str::from_utf8(bytes.get(..4)?).ok()?;
+    u16::from_str_radix(text, 16).ok()
+}
+
+/// Replaces each `\uXXXX` escape of a surrogate that is not half of a
+/// well-formed pair with `\uFFFD`.
+fn replace_lone_surrogates(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] != b'\\' {
+            out.push(body[i]);
+            i += 1;
+            continue;
+        }
+        if body.get(i + 1) != Some(&b'u') {
+            out.extend_from_slice(&body[i..(i + 2).min(body.len())]);
+            i += 2;
+            continue;
+        }
+        match hex4(&body[i + 2..]) {
+            Some(high @ 0xD800..=0xDBFF) => {
+                let low = (body.get(i + 6..i + 8) == Some(b"\\u"))
+                    .then(|| hex4(&body[i + 8..]))
+                    .flatten()
+                    .filter(|low| (0xDC00..=0xDFFF).contains(low));
+                if low.is_some() {
+                    out.extend_from_slice(&body[i..i + 12]);
+                    i += 12;
+                } else {
+                    let _ = high;
+                    out.extend_from_slice(b"\\uFFFD");
+                    i += 6;
+                }
+            }
+            Some(0xDC00..=0xDFFF) => {
+                out.extend_from_slice(b"\\uFFFD");
+                i += 6;
+            }
+            _ => {
+                out.extend_from_slice(&body[i..(i + 2).min(body.len())]);
+                i += 2;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    fn frame(body: &[u8]) -> Vec<u8> {
+        let mut f = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        f.extend_from_slice(body);
+        f
+    }
+
+    async fn reframe(input: Vec<u8>) -> (Vec<u8>, Arc<RepairLog>) {
+        let log = Arc::new(RepairLog::default());
+        let mut r = Reframe::new(std::io::Cursor::new(input), log.clone());
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).await.unwrap();
+        (out, log)
+    }
+
+    #[tokio::test]
+    async fn invalid_utf8_body_becomes_fffd_with_new_length() {
+        let body = b"{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"file:///a\",\"text\":\"caf\xE9 \xFF\"}}}";
+        let mut input = frame(body);
+        input.extend(frame(br#"{"jsonrpc":"2.0","method":"exit"}"#));
+        let (out, log) = reframe(input).await;
+        let text = String::from_utf8(out).unwrap();
+        let fixed = "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"file:///a\",\"text\":\"caf\u{FFFD} \u{FFFD}\"}}}";
+        let expected = format!(
+            "Content-Length: {}\r\n\r\n{fixed}Content-Length: 33\r\n\r\n{{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}}",
+            fixed.len()
+        );
+        assert_eq!(text, expected);
+        assert_eq!(log.take("file:///a"), Some(2));
+        assert_eq!(log.take("file:///a"), None);
+    }
+
+    #[tokio::test]
+    async fn input_ends_after_exit() {
+        let mut input = frame(br#"{"jsonrpc":"2.0","method":"exit"}"#);
+        input.extend(frame(br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#));
+        let (out, _) = reframe(input).await;
+        assert_eq!(out, frame(br#"{"jsonrpc":"2.0","method":"exit"}"#));
+    }
+
+    #[tokio::test]
+    async fn frames_split_across_reads_and_header_case() {
+        let body = br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#;
+        let mut input = format!(
+            "content-length: {}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        input.extend_from_slice(body);
+        let (out, _) = reframe(input).await;
+        assert_eq!(out, frame(body));
+    }
+
+    #[tokio::test]
+    async fn garbage_and_non_messages_are_replaced() {
+        let mut input = b"Foo: bar\r\n\r\n".to_vec();
+        input.extend(frame(b"{not json"));
+        input.extend(frame(br#"{"id":7,"method":"x"}"#));
+        input.extend(frame(br#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#));
+        let (out, log) = reframe(input).await;
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(log.repaired_frames(), 4);
+        assert_eq!(text.matches("utf8lint/invalidMessage").count(), 3);
+        assert!(text.contains(r#""id":7"#), "{text}");
+        assert!(!text.contains("Foo"));
+    }
+
+    /// Hands out its input one byte per read, returning `Pending` in
+    /// between, as a slow pipe would.
+    struct Trickle {
+        bytes: Vec<u8>,
+        at: usize,
+        pending: bool,
+    }
+
+    impl AsyncRead for Trickle {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            let was = self.pending;
+            self.pending = !was;
+            if was {
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            if let Some(&b) = self.bytes.get(self.at) {
+                buf.put_slice(&[b]);
+                self.at += 1;
+            }
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    #[tokio::test]
+    async fn frames_arriving_byte_by_byte_come_out_whole() {
+        let mut input = frame(b"{\"jsonrpc\":\"2.0\",\"method\":\"a\",\"params\":\"\xC0\xAF\"}");
+        input.extend(frame(br#"{"jsonrpc":"2.0","id":"x","method":"b"}"#));
+        input.extend(b"Content-Length: 99999999999999\r\n\r\n");
+        input.extend(frame(br#"{"jsonrpc":"2.0","method":"c"}"#));
+        let log = Arc::new(RepairLog::default());
+        let mut r = Reframe::new(
+            Trickle {
+                bytes: input,
+                at: 0,
+                pending: false,
+            },
+            log.clone(),
+        );
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).await.unwrap();
+        let mut want = frame(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"a\",\"params\":\"\u{FFFD}\u{FFFD}\"}".as_bytes(),
+        );
+        want.extend(frame(br#"{"jsonrpc":"2.0","id":"x","method":"b"}"#));
+        want.extend(frame(br#"{"jsonrpc":"2.0","method":"c"}"#));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(want).unwrap()
+        );
+        assert_eq!(log.repaired_frames(), 2);
+    }
+
+    #[test]
+    fn lone_surrogates_become_fffd() {
+        let body = br#"{"a":"\ud800 \udc00 \\ud800 \ud83d\ude00 \uD800x"}"#;
+        let out = replace_lone_surrogates(body);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"{"a":"\uFFFD \uFFFD \\ud800 \ud83d\ude00 \uFFFDx"}"#
+        );
+        let log = RepairLog::default();
+        let full = br#"{"jsonrpc":"2.0","method":"m","params":"\ud800"}"#;
+        let repaired = repair_body(full, &log);
+        let value: serde_json::Value = serde_json::from_slice(&repaired).unwrap();
+        assert_eq!(value["params"], "\u{FFFD}");
+    }
+}
