@@ -1,9 +1,11 @@
 //! Exhaustive checks: every input of 1, 2 and 3 bytes against
 //! `core::str::from_utf8`, `core::str::Utf8Chunks` and an independent
-//! classifier written from the tables of SPEC.md, alone (found by the scalar
-//! stepper) and after 40 bytes of ASCII (found by the SIMD path); every
-//! scalar value through `encode_utf8`; and, opt-in with
-//! `UTF8LINT_EXHAUSTIVE_4=1`, every 4-byte input.
+//! classifier written from the tables of SPEC.md, each alone (errors found
+//! by the scalar stepper), after 40 bytes of ASCII and between 40 bytes of
+//! ASCII on each side (the first error found by the SIMD path, in simdutf8's
+//! short-input fallback and in its SIMD code); every scalar value through
+//! `encode_utf8`; and, opt-in with `UTF8LINT_EXHAUSTIVE_4=1`, every 4-byte
+//! input alone and after 40 bytes of ASCII.
 
 use utf8lint_codec::ErrorKind::{self, *};
 use utf8lint_codec::{
@@ -162,21 +164,27 @@ fn check_chunks(bytes: &[u8]) {
 }
 
 /// ASCII put before an input so that its first error lies beyond the scalar
-/// window after the start and is found by the SIMD path (simdutf8::compat
-/// and then the classification at its error offset).
+/// window after the start and is found by the SIMD path (simdutf8::compat,
+/// then the classification at the offset it reports).
 const PAD: usize = 40;
 
-/// Checks `bytes` alone and after `PAD` bytes of ASCII.
+/// Checks `bytes` alone; after `PAD` bytes of ASCII (under 64 bytes, where
+/// simdutf8 falls back to scalar code, and where a truncated sequence ends
+/// the input); and between `PAD` bytes of ASCII on each side (over 64 bytes,
+/// where simdutf8's SIMD code finds the error).
 #[inline]
-fn check_both(bytes: &[u8], padded: &mut [u8; PAD + 4]) {
+fn check_both(bytes: &[u8], padded: &mut [u8; 2 * PAD + 4]) {
     check(bytes);
     check_chunks(bytes);
-    padded[PAD..PAD + bytes.len()].copy_from_slice(bytes);
-    check(&padded[..PAD + bytes.len()]);
+    let n = bytes.len();
+    padded[PAD..PAD + n].copy_from_slice(bytes);
+    check(&padded[..PAD + n]);
+    padded[PAD + n..PAD + n + PAD].fill(b'y');
+    check(&padded[..PAD + n + PAD]);
 }
 
-fn padding() -> [u8; PAD + 4] {
-    [b'x'; PAD + 4]
+fn padding() -> [u8; 2 * PAD + 4] {
+    [b'x'; 2 * PAD + 4]
 }
 
 /// Every 3-byte input whose first byte is in `firsts`.
@@ -365,7 +373,7 @@ fn every_4_byte_input_when_enabled() {
         for _ in 0..threads {
             scope.spawn(|| {
                 let mut buf = [0u8; 4];
-                let mut padded = padding();
+                let mut padded = [b'x'; PAD + 4];
                 loop {
                     let a = next_first.fetch_add(1, Ordering::Relaxed);
                     let Ok(a) = u8::try_from(a) else { break };
