@@ -25,6 +25,8 @@ pub enum Command {
     },
     /// List the rules with their codes, names and default levels.
     Rules,
+    /// Run the language server on standard input and output (for editors).
+    Lsp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -29,18 +29,14 @@ use crate::fix::FixMode;
 use crate::output::OutputOptions;
 use crate::settings::{Overrides, Resolver};
 
+/// `utf8lint lsp`: the language server on standard input and output. Its
+/// errors are the server's; standard output belongs to the protocol.
+fn lsp() -> anyhow::Result<u8> {
+    utf8lint_lsp::run().context("the language server stopped")?;
+    Ok(0)
+}
+
 fn main() -> ExitCode {
-    // `utf8lint lsp`: the language server on stdin/stdout (to become a clap
-    // subcommand; it takes no arguments).
-    if std::env::args_os().nth(1).is_some_and(|a| a == "lsp") {
-        return match utf8lint_lsp::run() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("utf8lint lsp: {e:#}");
-                ExitCode::from(2)
-            }
-        };
-    }
     let parsed = match args::parse() {
         Ok(p) => p,
         Err(e) => {
@@ -53,6 +49,7 @@ fn main() -> ExitCode {
         Command::Check(ref check) => run_check(check, &parsed.levels),
         Command::Explain { ref rule } => explain(rule),
         Command::Rules => rules(),
+        Command::Lsp => lsp(),
     };
     match result {
         Ok(code) => ExitCode::from(code),
