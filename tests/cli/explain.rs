@@ -9,6 +9,7 @@ const RULES: [(&str, &str, &str); 6] = [
     ("U004", "missing_bom", "warn"),
     ("U005", "not_utf8", "deny"),
     ("U006", "non_utf8_path", "warn"),
+    ("U007", "replacement_character", "warn"),
 ];
 
 #[test]
