@@ -2,7 +2,7 @@
 
 use crate::common::*;
 
-const RULES: [(&str, &str, &str); 6] = [
+const RULES: [(&str, &str, &str); 7] = [
     ("U001", "invalid_utf8", "deny"),
     ("U002", "stray_feff", "warn"),
     ("U003", "forbidden_bom", "deny"),
