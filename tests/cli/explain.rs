@@ -2,13 +2,14 @@
 
 use crate::common::*;
 
-const RULES: [(&str, &str, &str); 6] = [
+const RULES: [(&str, &str, &str); 7] = [
     ("U001", "invalid_utf8", "deny"),
     ("U002", "stray_feff", "warn"),
     ("U003", "forbidden_bom", "deny"),
     ("U004", "missing_bom", "warn"),
     ("U005", "not_utf8", "deny"),
     ("U006", "non_utf8_path", "warn"),
+    ("U007", "replacement_character", "warn"),
 ];
 
 #[test]

@@ -28,7 +28,9 @@ pub use render::{RenderOptions, render_concise, render_human};
 pub use rules::Rule;
 pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{BINARY_SNIFF_BYTES, Sniff, Wide, WideForm, sniff};
-pub use text::{describe_code_point, escape_bytes, escape_lossless};
+pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
+pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
+pub use text::{describe_code_point, escape_bytes, escape_lossless, windows_1252_char};
 
 use std::path::Path;
 

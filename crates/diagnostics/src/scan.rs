@@ -1,13 +1,13 @@
 //! The one pass over a file's bytes: every maximal subpart (grouped into
-//! runs for U001) and every U+FEFF (U002), block by block so that the FEFF
-//! search reads bytes the validator has just brought into cache.
+//! runs for U001), every U+FEFF (U002) and every U+FFFD (U007), block by
+//! block so that the search for them reads bytes the validator has just
+//! brought into cache.
 
 use std::ops::Range;
 
-use memchr::memmem;
 use utf8lint_codec::{Event, Subpart, Utf8Decoder};
 
-use crate::rules::{invalid_utf8, stray_feff};
+use crate::rules::{invalid_utf8, replacement_character, stray_feff};
 use crate::{Diagnostic, Level, Policy, Rule};
 
 /// Bytes per block: small enough to stay in L2 between the two searches.
@@ -15,8 +15,6 @@ const BLOCK: usize = 128 * 1024;
 
 /// How many of the first subparts are kept for `not_utf8`'s message.
 const FIRST_ERRORS: usize = 6;
-
-const FEFF: &[u8] = "\u{FEFF}".as_bytes();
 
 pub(crate) struct Scan {
     /// U001 and U002 diagnostics, capped.
@@ -158,9 +156,7 @@ pub(crate) fn scan(bytes: &[u8], policy: &Policy) -> Scan {
 /// searched for U+FEFF while it is still in cache. `None` as soon as a block
 /// is not valid: the caller starts again on the error path.
 fn scan_valid(bytes: &[u8], policy: &Policy) -> Option<Scan> {
-    let feff_level = policy.levels.get(Rule::StrayFeff);
-    let mut feffs = Capped::new(Rule::StrayFeff, feff_level, policy.max_per_rule);
-    let finder = memmem::Finder::new(FEFF);
+    let mut marks = Marks::new(policy);
     let mut start = 0;
     while start < bytes.len() {
         let mut end = (start + BLOCK).min(bytes.len());
@@ -173,48 +169,92 @@ fn scan_valid(bytes: &[u8], policy: &Policy) -> Option<Scan> {
         if !utf8lint_codec::is_valid(&bytes[start..end]) {
             return None;
         }
-        if feff_level != Level::Allow {
-            find_feffs(bytes, start, end, &finder, &mut feffs);
+        if marks.wanted() {
+            find_marks(bytes, start, end, &mut marks);
         }
         start = end;
     }
-    let summaries = feffs.summary().into_iter().collect();
+    let mut diagnostics = Vec::new();
+    let mut summaries = Vec::new();
+    marks.finish(&mut diagnostics, &mut summaries);
     Some(Scan {
-        diagnostics: feffs.kept,
+        diagnostics,
         summaries,
         error_count: 0,
         first_errors: Vec::new(),
     })
 }
 
-/// Every U+FEFF that ends in `start..end` (it may begin up to two bytes
-/// before `start`, cut by the block edge), except one at offset 0.
-fn find_feffs(
-    bytes: &[u8],
-    start: usize,
-    end: usize,
-    finder: &memmem::Finder<'_>,
-    feffs: &mut Capped,
-) {
-    let from = start.saturating_sub(FEFF.len() - 1);
-    // Most blocks have no 0xEF at all (all of ASCII and most scripts); a
-    // one-byte search is several times faster than the three-byte one.
-    let Some(first) = memchr::memchr(FEFF[0], &bytes[from..end]) else {
-        return;
-    };
-    let from = from + first;
-    for found in finder.find_iter(&bytes[from..end]) {
+/// Every U+FEFF and U+FFFD that ends in `start..end` (one may begin up to
+/// two bytes before `start`, cut by the block edge), except a U+FEFF at
+/// offset 0.
+fn find_marks(bytes: &[u8], start: usize, end: usize, marks: &mut Marks) {
+    let from = start.saturating_sub(2);
+    // Both start with 0xEF, which most blocks do not hold at all (ASCII and
+    // most scripts): one byte search, then a look at the two that follow.
+    for found in memchr::memchr_iter(0xEF, &bytes[from..end]) {
         let offset = from + found;
-        if offset == 0 {
-            continue; // the byte-order mark: U003/U004's business
+        let Some(tail) = bytes
+            .get(offset + 1..offset + 3)
+            .filter(|_| offset + 3 <= end)
+        else {
+            continue;
+        };
+        match tail {
+            [0xBB, 0xBF] if offset > 0 && marks.feff.level != Level::Allow => {
+                if marks.feff.full() {
+                    marks.feff.hide(offset..offset + 3, 1, 1);
+                } else {
+                    marks
+                        .feff
+                        .kept
+                        .push(stray_feff::diagnostic(bytes, offset, marks.feff.level));
+                }
+            }
+            [0xBF, 0xBD] if marks.fffd.level != Level::Allow => {
+                if marks.fffd.full() {
+                    marks.fffd.hide(offset..offset + 3, 1, 1);
+                } else {
+                    marks
+                        .fffd
+                        .kept
+                        .push(replacement_character::diagnostic(offset, marks.fffd.level));
+                }
+            }
+            _ => {}
         }
-        if feffs.full() {
-            feffs.hide(offset..offset + FEFF.len(), 1, 1);
-        } else {
-            feffs
-                .kept
-                .push(stray_feff::diagnostic(bytes, offset, feffs.level));
+    }
+}
+
+/// The U+FEFF and U+FFFD findings of a scan.
+struct Marks {
+    feff: Capped,
+    fffd: Capped,
+}
+
+impl Marks {
+    fn new(policy: &Policy) -> Self {
+        let max = policy.max_per_rule;
+        Marks {
+            feff: Capped::new(Rule::StrayFeff, policy.levels.get(Rule::StrayFeff), max),
+            fffd: Capped::new(
+                Rule::ReplacementCharacter,
+                policy.levels.get(Rule::ReplacementCharacter),
+                max,
+            ),
         }
+    }
+
+    fn wanted(&self) -> bool {
+        self.feff.level != Level::Allow || self.fffd.level != Level::Allow
+    }
+
+    /// The kept diagnostics onto `out`, the summaries onto `summaries`.
+    fn finish(self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
+        summaries.extend(self.feff.summary());
+        summaries.extend(self.fffd.summary());
+        out.extend(self.feff.kept);
+        out.extend(self.fffd.kept);
     }
 }
 
@@ -222,17 +262,18 @@ fn find_feffs(
 /// reports every maximal subpart, block by block, and the U+FEFF search
 /// follows it through the same blocks.
 fn scan_with_errors(bytes: &[u8], policy: &Policy) -> Scan {
-    let max = policy.max_per_rule;
-    let feff_level = policy.levels.get(Rule::StrayFeff);
     let mut runs = Runs {
         bytes,
         run: Vec::new(),
-        out: Capped::new(Rule::InvalidUtf8, policy.levels.get(Rule::InvalidUtf8), max),
+        out: Capped::new(
+            Rule::InvalidUtf8,
+            policy.levels.get(Rule::InvalidUtf8),
+            policy.max_per_rule,
+        ),
         error_count: 0,
         first_errors: Vec::new(),
     };
-    let mut feffs = Capped::new(Rule::StrayFeff, feff_level, max);
-    let finder = memmem::Finder::new(FEFF);
+    let mut marks = Marks::new(policy);
     let mut decoder = Utf8Decoder::new();
     let mut start = 0;
     for block in bytes.chunks(BLOCK) {
@@ -242,18 +283,15 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy) -> Scan {
                 runs.push(sub);
             }
         });
-        if feff_level != Level::Allow {
-            find_feffs(bytes, start, end, &finder, &mut feffs);
+        if marks.wanted() {
+            find_marks(bytes, start, end, &mut marks);
         }
         start = end;
     }
     runs.flush();
-    let summaries = [runs.out.summary(), feffs.summary()]
-        .into_iter()
-        .flatten()
-        .collect();
+    let mut summaries: Vec<Diagnostic> = runs.out.summary().into_iter().collect();
     let mut diagnostics = runs.out.kept;
-    diagnostics.append(&mut feffs.kept);
+    marks.finish(&mut diagnostics, &mut summaries);
     Scan {
         diagnostics,
         summaries,

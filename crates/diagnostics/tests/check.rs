@@ -313,6 +313,42 @@ fn u005_legacy_files_and_the_allow_switch() {
 }
 
 #[test]
+fn u007_every_replacement_character_in_valid_and_invalid_files() {
+    let ds = run("caf\u{FFFD} \u{FFFD}\n".as_bytes(), "a.txt");
+    assert_eq!(summary(&ds), [("U007", 3..6), ("U007", 7..10)]);
+    assert_eq!(ds[0].level, Level::Warn);
+    assert!(ds[0].fix.is_none());
+    // Beside ill-formed bytes (and across the scan's block edges).
+    let mut bytes = "é".repeat(65_535).into_bytes();
+    bytes.extend_from_slice("\u{FFFD}".as_bytes());
+    bytes.extend_from_slice(b" \xFF ");
+    let ds = run(&bytes, "a.txt");
+    assert_eq!(
+        summary(&ds),
+        [("U007", 131_070..131_073), ("U001", 131_074..131_075)]
+    );
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::ReplacementCharacter, Level::Allow);
+    assert!(run_with("\u{FFFD}".as_bytes(), "a.txt", &policy).is_empty());
+}
+
+#[test]
+fn marks_cut_by_every_block_edge_are_found_once() {
+    for shift in 0..4 {
+        let mut bytes = vec![b'a'; 128 * 1024 - shift];
+        bytes.extend_from_slice("\u{FEFF}x\u{FFFD}".as_bytes());
+        let ds = run(&bytes, "a.txt");
+        assert_eq!(ds.len(), 2, "shift {shift}: {ds:#?}");
+        // The same with an error, so the error path's blocks are used too.
+        bytes.extend_from_slice("é".as_bytes());
+        bytes.push(0xFF);
+        let ds = run(&bytes, "a.txt");
+        let rules: Vec<_> = ds.iter().map(|d| d.rule.code()).collect();
+        assert_eq!(rules, ["U002", "U007", "U001"], "shift {shift}");
+    }
+}
+
+#[test]
 fn charset_other_reports_nothing() {
     let policy = Policy {
         charset: utf8lint_diagnostics::Charset::Other {
@@ -437,7 +473,12 @@ fn fixes_remove_what_they_fix() {
             let after = run(&applied.bytes, path);
             let remaining: Vec<Rule> = after.iter().map(|d| d.rule).collect();
             if unsafe_too {
-                assert!(after.is_empty(), "{path}: {after:#?}");
+                // Replacing ill-formed bytes with U+FFFD leaves exactly that
+                // behind, and U007 says so; nothing else remains.
+                assert!(
+                    after.iter().all(|d| d.rule == Rule::ReplacementCharacter),
+                    "{path}: {after:#?}"
+                );
             } else {
                 for d in &after {
                     // Whatever is left had no safe fix.

@@ -134,6 +134,11 @@ snapshot!(
     b"\x00p\x00l\x00a\x00i\x00n\x00\n"
 );
 snapshot!(
+    u007_replacement_character,
+    "notes.txt",
+    "saved from a lossy editor: caf\u{FFFD}\n".as_bytes()
+);
+snapshot!(
     u005_windows_1252,
     "menu.txt",
     b"Caf\xE9 cr\xE8me br\xFBl\xE9e\n"

@@ -324,10 +324,9 @@ fn decode_as(matched: Option<Match>, bytes: &[u8]) -> Option<String> {
 }
 
 fn windows_1252(byte: u8) -> Option<char> {
-    let input = [byte];
-    let (text, had_errors) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&input);
-    let c = text.chars().next()?;
-    (!had_errors && !c.is_control() && byte >= 0x80).then_some(c)
+    (byte >= 0x80)
+        .then(|| utf8lint_diagnostics::windows_1252_char(byte))
+        .flatten()
 }
 
 /// A finding for a U+FEFF or U+FFFD in the text that no disk finding
@@ -337,10 +336,10 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
     let range = mark.at..mark.at + 1;
     if mark.ch == '\u{FFFD}' {
         let level = s.policy.levels.get(Rule::InvalidUtf8);
-        if level == Level::Allow {
-            return None;
-        }
         if s.raw_from_client > 0 && s.disk.is_none() {
+            if level == Level::Allow {
+                return None;
+            }
             // No file to read, and the client sent raw bytes that the
             // transport replaced: this U+FFFD stands for bytes the editor
             // holds that are not UTF-8.
@@ -353,16 +352,22 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
                 data: json!({"uri": s.uri.as_str(), "version": s.version, "origin": "text", "rule": Rule::InvalidUtf8.code(), "textFixes": [], "diskFixes": []}),
             });
         }
+        let level = s.policy.levels.get(Rule::ReplacementCharacter);
+        if level == Level::Allow {
+            return None;
+        }
+        let diag = utf8lint_diagnostics::replacement_character_diagnostic(0, level);
         return Some(Item {
             range,
-            rule: None,
-            severity: DiagnosticSeverity::INFORMATION,
-            message: "U+FFFD REPLACEMENT CHARACTER: text that was not valid UTF-8 was replaced here at some point, and the original bytes are lost".into(),
-            hover: "`\\xEF\\xBF\\xBD` U+FFFD REPLACEMENT CHARACTER in the editor's text. A decoder puts it where it met bytes that were not UTF-8; the bytes themselves are gone.".into(),
+            rule: Some(Rule::ReplacementCharacter),
+            severity: severity(level),
+            message: diag.message.clone(),
+            hover: hover_text(&diag, false),
             data: json!({
                 "uri": s.uri.as_str(),
                 "version": s.version,
                 "origin": "text",
+                "rule": Rule::ReplacementCharacter.code(),
                 "textFixes": [text_fix("delete the U+FFFD", "", false)],
                 "diskFixes": [],
             }),

@@ -63,6 +63,8 @@ declare_rules! {
     NotUtf8 = "U005", "not_utf8", Deny, "the file is not UTF-8 but another encoding";
     /// A file name that is not valid UTF-8.
     NonUtf8Path = "U006", "non_utf8_path", Warn, "file name that is not valid UTF-8";
+    /// U+FFFD in the text: damage a lossy decoder did earlier.
+    ReplacementCharacter = "U007", "replacement_character", Warn, "U+FFFD, where a lossy decoder already lost the original bytes";
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.
@@ -102,4 +104,5 @@ pub(crate) mod bom;
 pub(crate) mod invalid_utf8;
 pub(crate) mod non_utf8_path;
 pub(crate) mod not_utf8;
+pub(crate) mod replacement_character;
 pub(crate) mod stray_feff;

@@ -6,8 +6,10 @@ use crate::{Diagnostic, Edit, Fix, Level, Rule};
 const FEFF: &[u8] = "\u{FEFF}".as_bytes();
 const WORD_JOINER: &[u8] = "\u{2060}".as_bytes();
 
-/// The diagnostic for the U+FEFF at `offset` (never 0: that is the BOM).
-pub(crate) fn diagnostic(bytes: &[u8], offset: usize, level: Level) -> Diagnostic {
+/// The diagnostic for the U+FEFF at `offset` of `bytes` (never 0: that is
+/// the byte-order mark, U003/U004's business). The bytes around it decide
+/// the message and the fix: a line start, a word, or elsewhere.
+pub fn diagnostic(bytes: &[u8], offset: usize, level: Level) -> Diagnostic {
     let span = offset..offset + FEFF.len();
     let before = char_before(bytes, offset);
     let after = char_after(bytes, span.end);
