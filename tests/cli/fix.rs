@@ -63,8 +63,12 @@ fn unsafe_fixes_replace_invalid_bytes() {
         "a\u{2060}b\n".as_bytes()
     );
     assert_eq!(code(&out), 0);
+    // What is left is exactly the two U+FFFD the fix wrote, which U007
+    // (a warning) reports: the original bytes are gone, and it says where.
     let again = run(dir.path(), ["check", "--format", "json"]);
-    assert!(again.stdout.is_empty(), "{}", stdout(&again));
+    let left = json_lines(&again);
+    let codes: Vec<&str> = left.iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["U007", "U007"], "{}", stdout(&again));
     assert_eq!(code(&again), 0);
 }
 
