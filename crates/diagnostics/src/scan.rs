@@ -190,41 +190,51 @@ fn scan_valid(bytes: &[u8], policy: &Policy) -> Option<Scan> {
 /// offset 0.
 fn find_marks(bytes: &[u8], start: usize, end: usize, marks: &mut Marks) {
     let from = start.saturating_sub(2);
+    let block = &bytes[from..end];
     // Both start with 0xEF, which most blocks do not hold at all (ASCII and
-    // most scripts): one byte search, then a look at the two that follow.
-    for found in memchr::memchr_iter(0xEF, &bytes[from..end]) {
-        let offset = from + found;
-        let Some(tail) = bytes
-            .get(offset + 1..offset + 3)
-            .filter(|_| offset + 3 <= end)
-        else {
-            continue;
-        };
-        match tail {
-            [0xBB, 0xBF] if offset > 0 && marks.feff.level != Level::Allow => {
-                if marks.feff.full() {
-                    marks.feff.hide(offset..offset + 3, 1, 1);
-                } else {
-                    marks
-                        .feff
-                        .kept
-                        .push(stray_feff::diagnostic(bytes, offset, marks.feff.level));
-                }
+    // most scripts): a one-byte search rules those out. Where 0xEF is common
+    // (CJK punctuation is EF BC xx), the three-byte searches' SIMD
+    // prefilters are faster than looking at every 0xEF.
+    let Some(first) = memchr::memchr(0xEF, block) else {
+        return;
+    };
+    let block = &block[first..];
+    let from = from + first;
+    if marks.feff.level != Level::Allow {
+        for found in FEFF_FINDER.find_iter(block) {
+            let offset = from + found;
+            if offset == 0 {
+                continue; // the byte-order mark: U003/U004's business
             }
-            [0xBF, 0xBD] if marks.fffd.level != Level::Allow => {
-                if marks.fffd.full() {
-                    marks.fffd.hide(offset..offset + 3, 1, 1);
-                } else {
-                    marks
-                        .fffd
-                        .kept
-                        .push(replacement_character::diagnostic(offset, marks.fffd.level));
-                }
+            if marks.feff.full() {
+                marks.feff.hide(offset..offset + 3, 1, 1);
+            } else {
+                marks
+                    .feff
+                    .kept
+                    .push(stray_feff::diagnostic(bytes, offset, marks.feff.level));
             }
-            _ => {}
+        }
+    }
+    if marks.fffd.level != Level::Allow {
+        for found in FFFD_FINDER.find_iter(block) {
+            let offset = from + found;
+            if marks.fffd.full() {
+                marks.fffd.hide(offset..offset + 3, 1, 1);
+            } else {
+                marks
+                    .fffd
+                    .kept
+                    .push(replacement_character::diagnostic(offset, marks.fffd.level));
+            }
         }
     }
 }
+
+static FEFF_FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{FEFF}"));
+static FFFD_FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{FFFD}"));
 
 /// The U+FEFF and U+FFFD findings of a scan.
 struct Marks {
