@@ -94,7 +94,7 @@ struct DirChain {
 #[derive(Debug)]
 pub struct Resolver {
     overrides: Overrides,
-    override_globs: Vec<(toml_file::PathGlobPub, BomPolicy, String)>,
+    override_globs: Vec<(toml_file::PathGlob, BomPolicy, String)>,
     cwd: PathBuf,
     chains: RwLock<HashMap<PathBuf, Result<Arc<DirChain>, ConfigError>>>,
 }
@@ -106,7 +106,7 @@ impl Resolver {
         let cwd = std::env::current_dir().unwrap_or_default();
         let mut override_globs = Vec::new();
         for (glob, policy) in &overrides.bom {
-            let matcher = toml_file::PathGlobPub::new(glob).map_err(|e| ConfigError {
+            let matcher = toml_file::PathGlob::new(glob).map_err(|e| ConfigError {
                 path: PathBuf::from(
                     overrides
                         .origin

@@ -38,7 +38,7 @@ pub struct BomEntry {
     pub policy: BomPolicy,
     /// 1-based line.
     pub line: usize,
-    matcher: PathGlobPub,
+    matcher: PathGlob,
 }
 
 impl BomEntry {
@@ -52,20 +52,20 @@ impl BomEntry {
 /// A glob as `.gitignore` reads one: without a `/` it matches a file name in
 /// any directory; with one, a path relative to the file that holds it.
 #[derive(Clone, Debug)]
-pub struct PathGlobPub {
+pub(crate) struct PathGlob {
     matcher: GlobMatcher,
     basename_only: bool,
 }
 
-impl PathGlobPub {
-    pub(crate) fn new(pattern: &str) -> Result<PathGlobPub, globset::Error> {
+impl PathGlob {
+    pub(crate) fn new(pattern: &str) -> Result<PathGlob, globset::Error> {
         let trimmed = pattern.strip_prefix('/').unwrap_or(pattern);
         let basename_only = !pattern.contains('/');
         let glob = globset::GlobBuilder::new(trimmed)
             .literal_separator(true)
             .backslash_escape(true)
             .build()?;
-        Ok(PathGlobPub {
+        Ok(PathGlob {
             matcher: glob.compile_matcher(),
             basename_only,
         })
@@ -169,7 +169,7 @@ pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> 
                             "must be \"forbid\", \"allow\" or \"require\"".into(),
                         )
                     })?;
-                    let matcher = PathGlobPub::new(glob).map_err(|e| {
+                    let matcher = PathGlob::new(glob).map_err(|e| {
                         err(Some(line), Some(&key), format!("not a valid glob: {e}"))
                     })?;
                     config.bom.push(BomEntry {

@@ -3,13 +3,12 @@
 //! text holds, and the notes about the mapping itself.
 
 use std::ops::Range;
-use std::path::Path;
 use std::sync::Arc;
 
 use ropey::Rope;
 use serde_json::{Value, json};
 use tower_lsp::lsp_types::{self as lsp, CodeDescription, DiagnosticSeverity, NumberOrString, Url};
-use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Policy, Rule, check};
+use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Policy, Rule};
 
 use crate::convert::{self, Encoding};
 use crate::document::{DiskView, Document, Mark, Placed};
@@ -373,7 +372,12 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
             }),
         });
     }
-    // U+FEFF: let the rules decide, on a window of the text around it.
+    // U+FEFF: the rule decides from the characters around it (a line
+    // start, a word), so it is given a small window of the text.
+    let level = s.policy.levels.get(Rule::StrayFeff);
+    if level == Level::Allow {
+        return None;
+    }
     let line = rope.char_to_line(mark.at);
     let line_start = rope.line_to_char(line);
     let line_end = if line + 1 < rope.len_lines() {
@@ -392,10 +396,7 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
     let prefix_len = window.len();
     window.extend(rope.slice(from..to).chars());
     let feff_byte = prefix_len + rope.slice(from..mark.at).len_bytes();
-    let path = s.path.clone().unwrap_or_default();
-    let diag = check(window.as_bytes(), Path::new(&path), &s.policy)
-        .into_iter()
-        .find(|d| d.rule == Rule::StrayFeff && d.span.start == feff_byte)?;
+    let diag = utf8lint_diagnostics::stray_feff_diagnostic(window.as_bytes(), feff_byte, level);
     let mut text_fixes = Vec::new();
     if let Some(fix) = &diag.fix
         && let [edit] = fix.edits()
