@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
+use utf8lint_codec::{Kernel, validate_marking_using, validate_using};
 
 const SMALL: usize = 64 * 1024;
 const LARGE: usize = 64 * 1024 * 1024;
@@ -446,6 +447,26 @@ const ENUMERATORS: [Impl; 3] = [
     ("simdutf8::compat loop", simdutf8_compat_enumerate),
 ];
 
+fn marks_with(kernel: Kernel, bytes: &[u8]) -> usize {
+    let mut marks = 0;
+    let valid = validate_marking_using(kernel, bytes, &mut |_, _| marks += 1);
+    usize::from(valid) + marks
+}
+
+/// The fused validator's builds, each alone and with the search for
+/// U+FEFF/U+FFFD, against simdutf8 (what `utf8lint_codec::is_valid` is):
+/// what finding the marks costs.
+const MARKERS: [Impl; 6] = [
+    ("simdutf8::basic", |b| usize::from(simdutf8_basic(b))),
+    ("portable+marks", |b| marks_with(Kernel::Portable, b)),
+    ("avx2", |b| usize::from(validate_using(Kernel::Avx2, b))),
+    ("avx2+marks", |b| marks_with(Kernel::Avx2, b)),
+    ("avx512vl", |b| {
+        usize::from(validate_using(Kernel::Avx512Vl, b))
+    }),
+    ("avx512vl+marks", |b| marks_with(Kernel::Avx512Vl, b)),
+];
+
 fn run<M: Measurement>(
     group: &mut BenchmarkGroup<'_, M>,
     impls: &[Impl],
@@ -478,6 +499,12 @@ fn inputs(len: usize, copies: usize) -> Vec<(Input, Vec<Vec<u8>>)> {
                 assert_eq!(valid, input != Input::MixedErrors, "{}", input.name());
                 assert_eq!(codec_validate(buf), valid);
                 assert_eq!(simdutf8_basic(buf), valid);
+                for kernel in Kernel::available() {
+                    assert_eq!(validate_using(kernel, buf), valid, "{kernel:?}");
+                    let mut marks = 0;
+                    let fused = validate_marking_using(kernel, buf, &mut |_, _| marks += 1);
+                    assert_eq!(fused, valid, "{kernel:?}");
+                }
                 let errors = std_enumerate(buf);
                 assert_eq!(codec_count(buf), errors, "{}", input.name());
                 assert_eq!(simdutf8_compat_enumerate(buf), errors, "{}", input.name());
@@ -505,6 +532,12 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
         run(&mut group, &ENUMERATORS, *input, bufs);
     }
     group.finish();
+    let mut group = c.benchmark_group("marks-64KiB");
+    group.throughput(Throughput::Bytes(SMALL as u64));
+    for (input, bufs) in &small {
+        run(&mut group, &MARKERS, *input, bufs);
+    }
+    group.finish();
     drop(small);
 
     // One 64 MiB buffer per input.
@@ -525,6 +558,15 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
     group.measurement_time(Duration::from_secs(2));
     for (input, bufs) in &large {
         run(&mut group, &ENUMERATORS, *input, bufs);
+    }
+    group.finish();
+    let mut group = c.benchmark_group("marks-64MiB");
+    group.throughput(Throughput::Bytes(LARGE as u64));
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(2));
+    for (input, bufs) in &large {
+        run(&mut group, &MARKERS, *input, bufs);
     }
     group.finish();
 }

@@ -16,6 +16,8 @@
 //! * [`interpret`] says what an ill-formed sequence would have meant
 //!   (an overlong form, a CESU-8 pair, an RFC 2279 5- or 6-byte form). It is
 //!   for messages only: nothing in this crate ever decodes such a sequence.
+//! * [`validate_marking`] validates and, in the same pass, finds every
+//!   U+FEFF and U+FFFD ([`Mark`]); [`find_marks`] finds them in any bytes.
 //! * [`Signature`] recognises the UTF-8, UTF-16 and UTF-32 byte-order marks.
 //!
 //! The crate does no I/O, never panics, and allocates only in the functions
@@ -31,6 +33,7 @@ mod error;
 mod interpret;
 #[cfg(feature = "alloc")]
 mod lossy;
+mod marks;
 mod scalar;
 mod signature;
 mod stream;
@@ -42,6 +45,9 @@ pub use error::{ErrorKind, Subpart, Utf8Error};
 pub use interpret::{Interpretation, interpret};
 #[cfg(feature = "alloc")]
 pub use lossy::{LossyMap, decode_lossy};
+pub use marks::{
+    Kernel, Mark, find_marks, validate_marking, validate_marking_using, validate_using,
+};
 pub use signature::Signature;
 pub use stream::{Event, Utf8Decoder};
 pub use subparts::{Subparts, Utf8Chunk, Utf8Chunks, subparts};

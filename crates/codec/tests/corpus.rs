@@ -160,6 +160,16 @@ fn kuhn_stress_test() {
     assert_eq!(lossy.matches('\u{FFFD}').count(), 379);
 
     let first = from_utf8(&input).expect_err("the file is ill-formed");
+    assert!(!utf8lint_codec::validate_marking(&input, |_, _| {}));
+    // Every line of the file that is well-formed alone, validated alone.
+    for line in input.split(|&b| b == b'\n') {
+        assert_eq!(
+            utf8lint_codec::validate_marking(line, |_, _| {}),
+            std::str::from_utf8(line).is_ok(),
+            "validate_marking on line {:02X?}",
+            line
+        );
+    }
     assert_eq!(first.valid_up_to(), want[0].0);
     assert_eq!(first.kind().as_str(), want[0].2);
 
@@ -206,6 +216,11 @@ fn wpt_decode_cases() {
             other => panic!("{id}: unknown wpt_expectation {other:?}"),
         }
         assert_eq!(ok, std::str::from_utf8(&bytes).is_ok(), "{id}: core oracle");
+        assert_eq!(
+            ok,
+            utf8lint_codec::validate_marking(&bytes, |_, _| {}),
+            "{id}: validate_marking"
+        );
 
         let (stream_errors, stream_text) = stream(&bytes, 1);
         assert_eq!(stream_errors, want_errors, "{id}: streaming subparts");
@@ -269,6 +284,10 @@ fn flenniken_utf8tests() {
         if valid {
             valid_rows += 1;
             assert!(from_utf8(&bytes).is_ok(), "{id}: valid row must validate");
+            assert!(
+                utf8lint_codec::validate_marking(&bytes, |_, _| {}),
+                "{id}: valid row must validate (fused)"
+            );
             assert_eq!(ours(&bytes), [], "{id}: valid row has no subparts");
             assert_eq!(lossy.as_bytes(), bytes, "{id}: valid row decodes to itself");
         } else {
@@ -276,6 +295,10 @@ fn flenniken_utf8tests() {
             assert!(
                 from_utf8(&bytes).is_err(),
                 "{id}: invalid row must not validate"
+            );
+            assert!(
+                !utf8lint_codec::validate_marking(&bytes, |_, _| {}),
+                "{id}: invalid row must not validate (fused)"
             );
             assert_eq!(ours(&bytes), want_errors, "{id}: subparts");
         }

@@ -10,6 +10,7 @@
 use utf8lint_codec::ErrorKind::{self, *};
 use utf8lint_codec::{
     EncodeError, Event, Utf8Chunks, Utf8Decoder, decode_lossy, encode_utf8, from_utf8, subparts,
+    validate_marking,
 };
 
 type Triple = (usize, usize, ErrorKind);
@@ -103,8 +104,9 @@ fn classify(bytes: &[u8]) -> Found {
 
 /// Checks one input: from_utf8 against core, subparts against std's
 /// Utf8Chunks (offset and length) and against the classifier (and kind).
+/// Returns whether the input is well-formed.
 #[inline]
-fn check(bytes: &[u8]) {
+fn check(bytes: &[u8]) -> bool {
     let want = classify(bytes);
     let mut got = Found::new();
     for s in subparts(bytes) {
@@ -147,6 +149,32 @@ fn check(bytes: &[u8]) {
         }
         (a, b) => panic!("{bytes:02X?}: ours {a:?}, core {b:?}"),
     }
+    got.n == 0
+}
+
+/// Where the fused validator (`validate_marking`) must see an input: alone,
+/// across its two registers' edge (byte 32) and across its chunks' edge
+/// (byte 64), in ASCII.
+const FUSED_AT: [usize; 3] = [0, 30, 62];
+
+/// The fused validator agrees with the classifier on validity, and finds as
+/// many marks as a naive search, wherever the input sits.
+#[inline]
+fn check_fused(bytes: &[u8], valid: bool, buf: &mut [u8; 128]) {
+    let marks = bytes
+        .windows(3)
+        .filter(|w| *w == b"\xEF\xBB\xBF" || *w == b"\xEF\xBF\xBD")
+        .count();
+    for at in FUSED_AT {
+        buf.fill(b'z');
+        buf[at..at + bytes.len()].copy_from_slice(bytes);
+        let mut found = 0;
+        let got = validate_marking(&buf[..], |_, _| found += 1);
+        assert_eq!(got, valid, "{bytes:02X?} at {at}: validate_marking");
+        if valid {
+            assert_eq!(found, marks, "{bytes:02X?} at {at}: marks");
+        }
+    }
 }
 
 /// Our Utf8Chunks yields exactly std's (valid, invalid) pairs.
@@ -174,7 +202,8 @@ const PAD: usize = 40;
 /// where simdutf8's SIMD code finds the error).
 #[inline]
 fn check_both(bytes: &[u8], padded: &mut [u8; 2 * PAD + 4]) {
-    check(bytes);
+    let valid = check(bytes);
+    check_fused(bytes, valid, &mut [0; 128]);
     check_chunks(bytes);
     let n = bytes.len();
     padded[PAD..PAD + n].copy_from_slice(bytes);
@@ -374,6 +403,7 @@ fn every_4_byte_input_when_enabled() {
             scope.spawn(|| {
                 let mut buf = [0u8; 4];
                 let mut padded = [b'x'; PAD + 4];
+                let mut fused = [0u8; 128];
                 loop {
                     let a = next_first.fetch_add(1, Ordering::Relaxed);
                     let Ok(a) = u8::try_from(a) else { break };
@@ -384,7 +414,8 @@ fn every_4_byte_input_when_enabled() {
                             buf[2] = c;
                             for d in 0..=0xFFu8 {
                                 buf[3] = d;
-                                check(&buf);
+                                let valid = check(&buf);
+                                check_fused(&buf, valid, &mut fused);
                                 padded[PAD..].copy_from_slice(&buf);
                                 check(&padded);
                             }

@@ -10,6 +10,7 @@ use utf8lint_codec::{
     Event, LossyMap, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, from_utf8, interpret,
     is_valid, subparts,
 };
+use utf8lint_codec::{Mark, find_marks, validate_marking};
 
 /// Byte strings that start or are interesting ill-formed sequences.
 const FRAGMENTS: &[&[u8]] = &[
@@ -30,6 +31,10 @@ const FRAGMENTS: &[&[u8]] = &[
     b"\xED\xA1\x8C\xED\xBE\xB4",
     b"\xED\x9F",
     b"\xEF\xBB\xBF",
+    b"\xEF\xBB",
+    b"\xEF\xBF\xBD",
+    b"\xEF\xBF\xBF",
+    b"\xEF\xBB\xBD",
     b"\xF0",
     b"\xF0\x8F\xBF\xBF",
     b"\xF0\x90",
@@ -152,6 +157,25 @@ fn check_oracles(bytes: &[u8]) -> Result<(), TestCaseError> {
     }
 
     prop_assert_eq!(decode_lossy(bytes), String::from_utf8_lossy(bytes));
+
+    // The fused validator: the same verdict, and the marks a naive search
+    // finds (all of them when valid; find_marks finds them in any bytes).
+    let naive: Vec<(usize, Mark)> = (0..bytes.len())
+        .filter_map(|at| match &bytes[at..] {
+            [0xEF, 0xBB, 0xBF, ..] => Some((at, Mark::Feff)),
+            [0xEF, 0xBF, 0xBD, ..] => Some((at, Mark::Fffd)),
+            _ => None,
+        })
+        .collect();
+    let mut fused = Vec::new();
+    let valid = validate_marking(bytes, |at, mark| fused.push((at, mark)));
+    prop_assert_eq!(valid, subs.is_empty());
+    if valid {
+        prop_assert_eq!(&fused, &naive);
+    }
+    let mut found = Vec::new();
+    find_marks(bytes, |at, mark| found.push((at, mark)));
+    prop_assert_eq!(&found, &naive);
     Ok(())
 }
 

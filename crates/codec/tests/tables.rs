@@ -61,6 +61,11 @@ fn against_oracles(bytes: &[u8]) -> Vec<Expected> {
         (a, b) => panic!("{bytes:02X?}: ours {a:?}, core {b:?}"),
     }
     assert_eq!(is_valid(bytes), got.is_empty(), "is_valid {bytes:02X?}");
+    assert_eq!(
+        utf8lint_codec::validate_marking(bytes, |_, _| {}),
+        got.is_empty(),
+        "validate_marking {bytes:02X?}"
+    );
 
     // Our Utf8Chunks vs core's: the same (valid, invalid) pairs, and the
     // invalid parts are exactly the subparts.

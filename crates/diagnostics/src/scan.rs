@@ -1,16 +1,18 @@
 //! The one pass over a file's bytes: every maximal subpart (grouped into
-//! runs for U001), every U+FEFF (U002) and every U+FFFD (U007), block by
-//! block so that the search for them reads bytes the validator has just
-//! brought into cache.
+//! runs for U001), every U+FEFF (U002) and every U+FFFD (U007). Valid input
+//! takes one pass of the codec's fused validator; input with errors takes
+//! the streaming decoder block by block, each block searched for marks while
+//! it is in cache.
 
 use std::ops::Range;
 
-use utf8lint_codec::{Event, Subpart, Utf8Decoder};
+use utf8lint_codec::{Event, Mark, Subpart, Utf8Decoder};
 
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
 use crate::{Diagnostic, Level, Policy, Rule};
 
-/// Bytes per block: small enough to stay in L2 between the two searches.
+/// Bytes per block on the error path: small enough to stay in L2 between
+/// the decoder and the search for marks.
 const BLOCK: usize = 128 * 1024;
 
 /// How many of the first subparts are kept for `not_utf8`'s message.
@@ -150,29 +152,19 @@ pub(crate) fn scan(bytes: &[u8], policy: &Policy) -> Scan {
     scan_valid(bytes, policy).unwrap_or_else(|| scan_with_errors(bytes, policy))
 }
 
-/// The fast path for the common case, a file that is valid UTF-8: each
-/// block is validated with the codec's fastest check (a concatenation of
-/// valid pieces is valid, so blocks may be checked independently) and then
-/// searched for U+FEFF while it is still in cache. `None` as soon as a block
-/// is not valid: the caller starts again on the error path.
+/// The fast path for the common case, a file that is valid UTF-8: one pass
+/// of the codec's fused validator, which reports every U+FEFF and U+FFFD as
+/// it validates. `None` if the bytes are not valid: the caller starts again
+/// on the error path (the marks found so far are dropped with `marks`).
 fn scan_valid(bytes: &[u8], policy: &Policy) -> Option<Scan> {
     let mut marks = Marks::new(policy);
-    let mut start = 0;
-    while start < bytes.len() {
-        let mut end = (start + BLOCK).min(bytes.len());
-        // Split before a lead byte, so that valid input never fails.
-        let mut back = 0;
-        while end < bytes.len() && back < 3 && bytes[end] & 0xC0 == 0x80 {
-            end -= 1;
-            back += 1;
-        }
-        if !utf8lint_codec::is_valid(&bytes[start..end]) {
-            return None;
-        }
-        if marks.wanted() {
-            find_marks(bytes, start, end, &mut marks);
-        }
-        start = end;
+    let valid = if marks.wanted() {
+        utf8lint_codec::validate_marking(bytes, |offset, mark| marks.push(bytes, offset, mark))
+    } else {
+        utf8lint_codec::is_valid(bytes)
+    };
+    if !valid {
+        return None;
     }
     let mut diagnostics = Vec::new();
     let mut summaries = Vec::new();
@@ -184,57 +176,6 @@ fn scan_valid(bytes: &[u8], policy: &Policy) -> Option<Scan> {
         first_errors: Vec::new(),
     })
 }
-
-/// Every U+FEFF and U+FFFD that ends in `start..end` (one may begin up to
-/// two bytes before `start`, cut by the block edge), except a U+FEFF at
-/// offset 0.
-fn find_marks(bytes: &[u8], start: usize, end: usize, marks: &mut Marks) {
-    let from = start.saturating_sub(2);
-    let block = &bytes[from..end];
-    // Both start with 0xEF, which most blocks do not hold at all (ASCII and
-    // most scripts): a one-byte search rules those out. Where 0xEF is common
-    // (CJK punctuation is EF BC xx), the three-byte searches' SIMD
-    // prefilters are faster than looking at every 0xEF.
-    let Some(first) = memchr::memchr(0xEF, block) else {
-        return;
-    };
-    let block = &block[first..];
-    let from = from + first;
-    if marks.feff.level != Level::Allow {
-        for found in FEFF_FINDER.find_iter(block) {
-            let offset = from + found;
-            if offset == 0 {
-                continue; // the byte-order mark: U003/U004's business
-            }
-            if marks.feff.full() {
-                marks.feff.hide(offset..offset + 3, 1, 1);
-            } else {
-                marks
-                    .feff
-                    .kept
-                    .push(stray_feff::diagnostic(bytes, offset, marks.feff.level));
-            }
-        }
-    }
-    if marks.fffd.level != Level::Allow {
-        for found in FFFD_FINDER.find_iter(block) {
-            let offset = from + found;
-            if marks.fffd.full() {
-                marks.fffd.hide(offset..offset + 3, 1, 1);
-            } else {
-                marks
-                    .fffd
-                    .kept
-                    .push(replacement_character::diagnostic(offset, marks.fffd.level));
-            }
-        }
-    }
-}
-
-static FEFF_FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{FEFF}"));
-static FFFD_FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("\u{FFFD}"));
 
 /// The U+FEFF and U+FFFD findings of a scan.
 struct Marks {
@@ -253,6 +194,28 @@ impl Marks {
                 max,
             ),
         }
+    }
+
+    /// One U+FEFF or U+FFFD at `offset`, kept or counted under the cap.
+    fn push(&mut self, bytes: &[u8], offset: usize, mark: Mark) {
+        let capped = match mark {
+            // A U+FEFF at offset 0 is the byte-order mark: U003/U004's.
+            Mark::Feff if offset == 0 => return,
+            Mark::Feff => &mut self.feff,
+            Mark::Fffd => &mut self.fffd,
+        };
+        if capped.level == Level::Allow {
+            return;
+        }
+        if capped.full() {
+            capped.hide(offset..offset + 3, 1, 1);
+            return;
+        }
+        let diagnostic = match mark {
+            Mark::Feff => stray_feff::diagnostic(bytes, offset, capped.level),
+            Mark::Fffd => replacement_character::diagnostic(offset, capped.level),
+        };
+        capped.kept.push(diagnostic);
     }
 
     fn wanted(&self) -> bool {
@@ -294,7 +257,12 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy) -> Scan {
             }
         });
         if marks.wanted() {
-            find_marks(bytes, start, end, &mut marks);
+            let from = start.saturating_sub(2);
+            // A mark ending in this block may begin up to two bytes before it
+            // (the previous block's search saw only marks ending in it).
+            utf8lint_codec::find_marks(&bytes[from..end], |at, mark| {
+                marks.push(bytes, from + at, mark)
+            });
         }
         start = end;
     }

@@ -1,12 +1,14 @@
 //! Differential fuzzing of utf8lint-codec against the standard library:
 //! from_utf8 vs core::str::from_utf8, subparts and Utf8Chunks vs std's
 //! Utf8Chunks, decode_lossy vs String::from_utf8_lossy, and the streaming
-//! decoder (with a chunking derived from the input) vs the one-shot path.
+//! decoder (with a chunking derived from the input) vs the one-shot path,
+//! and the fused validator (validate_marking) vs core and a naive search.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use utf8lint_codec::{
-    Event, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, from_utf8, interpret, subparts,
+    Event, Mark, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, find_marks, from_utf8,
+    interpret, subparts, validate_marking,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -19,6 +21,24 @@ fuzz_target!(|data: &[u8]| {
         }
         (a, b) => panic!("from_utf8: ours {a:?}, core {b:?}"),
     }
+
+    // The fused validator vs core, and its marks vs a naive search.
+    let naive: Vec<(usize, Mark)> = (0..data.len())
+        .filter_map(|at| match &data[at..] {
+            [0xEF, 0xBB, 0xBF, ..] => Some((at, Mark::Feff)),
+            [0xEF, 0xBF, 0xBD, ..] => Some((at, Mark::Fffd)),
+            _ => None,
+        })
+        .collect();
+    let mut fused = Vec::new();
+    let valid = validate_marking(data, |at, mark| fused.push((at, mark)));
+    assert_eq!(valid, core::str::from_utf8(data).is_ok(), "validate_marking");
+    if valid {
+        assert_eq!(fused, naive, "validate_marking's marks");
+    }
+    let mut found = Vec::new();
+    find_marks(data, |at, mark| found.push((at, mark)));
+    assert_eq!(found, naive, "find_marks");
 
     // subparts and our Utf8Chunks vs std's Utf8Chunks.
     let subs: Vec<Subpart> = subparts(data).collect();

@@ -1,0 +1,281 @@
+//! U+FEFF and U+FFFD found in the same pass that validates.
+//!
+//! Both characters say something about how a file was made (a byte-order
+//! mark left in the middle by concatenation; the damage of a lossy decoder),
+//! and both are spelt with the lead byte `EF`, which the validator looks at
+//! anyway. Searching for them in a second pass over every byte costs as much
+//! as validating again on text full of `EF` (CJK punctuation is `EF BC xx`),
+//! so on x86-64 with AVX2 one kernel (`x86.rs`) does both; elsewhere the
+//! portable path validates a block and then searches it while it is in cache.
+
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+/// A character [`validate_marking`] and [`find_marks`] report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// U+FEFF ZERO WIDTH NO-BREAK SPACE (`EF BB BF`), the byte-order mark.
+    Feff,
+    /// U+FFFD REPLACEMENT CHARACTER (`EF BF BD`).
+    Fffd,
+}
+
+impl Mark {
+    /// The character's UTF-8 encoding.
+    pub const fn bytes(self) -> &'static [u8; 3] {
+        match self {
+            Mark::Feff => b"\xEF\xBB\xBF",
+            Mark::Fffd => b"\xEF\xBF\xBD",
+        }
+    }
+}
+
+/// Validates `bytes` exactly as [`crate::is_valid`] does and, in the same
+/// pass, calls `found(offset, mark)` for every U+FEFF and U+FFFD, in order
+/// of offset (a byte-order mark at offset 0 included).
+///
+/// Returns whether `bytes` is well-formed. When it is not, `found` may have
+/// been called for marks before (and only before) some point in the input;
+/// a caller that wants every mark in ill-formed input uses [`find_marks`].
+///
+/// ```
+/// use utf8lint_codec::{Mark, validate_marking};
+/// let mut marks = Vec::new();
+/// assert!(validate_marking("a\u{FEFF}b\u{FFFD}".as_bytes(), |at, mark| marks.push((at, mark))));
+/// assert_eq!(marks, [(1, Mark::Feff), (5, Mark::Fffd)]);
+/// assert!(!validate_marking(b"\xEF\xBB\xBF\xC0", |_, _| {}));
+/// ```
+pub fn validate_marking(bytes: &[u8], mut found: impl FnMut(usize, Mark)) -> bool {
+    validate_marking_using(Kernel::detect(), bytes, &mut found)
+}
+
+/// The builds of [`validate_marking`]; for tests and benchmarks, which
+/// compare them on one machine.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// simdutf8 per 64 KiB block, then a search of the block.
+    Portable,
+    /// The fused kernel built for AVX2.
+    Avx2,
+    /// The fused kernel built for AVX2 with AVX-512VL/BW (256-bit vectors).
+    Avx512Vl,
+}
+
+impl Kernel {
+    /// The best build this CPU runs.
+    #[inline]
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        match x86::level() {
+            Some(x86::Level::Avx512Vl) => return Kernel::Avx512Vl,
+            Some(x86::Level::Avx2) => return Kernel::Avx2,
+            None => {}
+        }
+        Kernel::Portable
+    }
+
+    /// Every build this CPU runs, the portable one first.
+    pub fn available() -> impl Iterator<Item = Kernel> {
+        let best = Kernel::detect();
+        [Kernel::Portable, Kernel::Avx2, Kernel::Avx512Vl]
+            .into_iter()
+            .filter(move |k| {
+                matches!(
+                    (k, best),
+                    (Kernel::Portable, _)
+                        | (Kernel::Avx2, Kernel::Avx2 | Kernel::Avx512Vl)
+                        | (Kernel::Avx512Vl, Kernel::Avx512Vl)
+                )
+            })
+    }
+}
+
+/// [`validate_marking`] on the given build; a build this CPU cannot run
+/// falls back to the portable one.
+#[doc(hidden)]
+pub fn validate_marking_using(
+    kernel: Kernel,
+    bytes: &[u8],
+    found: &mut dyn FnMut(usize, Mark),
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(level) = usable(kernel) {
+        // SAFETY: `usable` checked the CPU's features.
+        return unsafe { x86::validate_marking::<true>(level, bytes, found) };
+    }
+    portable_validate_marking(bytes, found)
+}
+
+/// The fused kernel's validation alone (no marks): what the marks cost is
+/// the difference. For benchmarks.
+#[doc(hidden)]
+pub fn validate_using(kernel: Kernel, bytes: &[u8]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(level) = usable(kernel) {
+        // SAFETY: `usable` checked the CPU's features.
+        return unsafe { x86::validate_marking::<false>(level, bytes, &mut |_, _| {}) };
+    }
+    crate::is_valid(bytes)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn usable(kernel: Kernel) -> Option<x86::Level> {
+    let wanted = match kernel {
+        Kernel::Portable => return None,
+        Kernel::Avx2 => x86::Level::Avx2,
+        Kernel::Avx512Vl => x86::Level::Avx512Vl,
+    };
+    Kernel::available().any(|k| k == kernel).then_some(wanted)
+}
+
+/// Bytes per block on the portable path: the search reads bytes the
+/// validator has just brought into cache.
+const BLOCK: usize = 64 * 1024;
+
+fn portable_validate_marking(bytes: &[u8], found: &mut dyn FnMut(usize, Mark)) -> bool {
+    let mut start = 0;
+    while start < bytes.len() {
+        let mut end = (start + BLOCK).min(bytes.len());
+        // Cut before a lead byte: the concatenation of valid pieces is valid,
+        // and a valid input is never cut inside a character.
+        let mut back = 0;
+        while end < bytes.len() && back < 3 && bytes[end] & 0xC0 == 0x80 {
+            end -= 1;
+            back += 1;
+        }
+        if !crate::is_valid(&bytes[start..end]) {
+            return false;
+        }
+        // Characters never straddle the cut, so each block is searched alone.
+        find_marks(&bytes[start..end], |at, mark| found(start + at, mark));
+        start = end;
+    }
+    true
+}
+
+/// Calls `found(offset, mark)` for every U+FEFF and U+FFFD in `bytes`, in
+/// order of offset, whatever else the bytes hold: `EF` is never a
+/// continuation byte, so its three bytes spell the character wherever they
+/// stand.
+///
+/// ```
+/// use utf8lint_codec::{Mark, find_marks};
+/// let mut marks = Vec::new();
+/// find_marks(b"\xC0\xEF\xBB\xBF\xFF\xEF\xBF\xBD", |at, mark| marks.push((at, mark)));
+/// assert_eq!(marks, [(1, Mark::Feff), (5, Mark::Fffd)]);
+/// ```
+pub fn find_marks(bytes: &[u8], mut found: impl FnMut(usize, Mark)) {
+    // Most text holds no `EF` at all (ASCII, most scripts): a one-byte
+    // search rules it out. Where `EF` is common (CJK punctuation is
+    // `EF BC xx`), the three-byte searches' SIMD prefilters beat looking at
+    // every `EF`; the two are merged by offset.
+    let Some(first) = memchr::memchr(0xEF, bytes) else {
+        return;
+    };
+    let rest = &bytes[first..];
+    let mut feff = memchr::memmem::find_iter(rest, Mark::Feff.bytes()).peekable();
+    let mut fffd = memchr::memmem::find_iter(rest, Mark::Fffd.bytes()).peekable();
+    loop {
+        let (at, mark) = match (feff.peek(), fffd.peek()) {
+            (Some(&a), Some(&b)) if a < b => (feff.next(), Mark::Feff),
+            (Some(_), Some(_)) | (None, Some(_)) => (fffd.next(), Mark::Fffd),
+            (Some(_), None) => (feff.next(), Mark::Feff),
+            (None, None) => return,
+        };
+        if let Some(at) = at {
+            found(first + at, mark);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate alloc;
+    use alloc::vec::Vec;
+
+    use super::*;
+
+    fn naive(bytes: &[u8]) -> Vec<(usize, Mark)> {
+        (0..bytes.len())
+            .filter_map(|at| match &bytes[at..] {
+                [0xEF, 0xBB, 0xBF, ..] => Some((at, Mark::Feff)),
+                [0xEF, 0xBF, 0xBD, ..] => Some((at, Mark::Fffd)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every build this CPU runs agrees; returns the portable one's answer.
+    fn both_paths(bytes: &[u8]) -> (bool, Vec<(usize, Mark)>) {
+        let mut portable = Vec::new();
+        let ok = portable_validate_marking(bytes, &mut |at, m| portable.push((at, m)));
+        for kernel in Kernel::available() {
+            let mut marks = Vec::new();
+            assert_eq!(
+                validate_marking_using(kernel, bytes, &mut |at, m| marks.push((at, m))),
+                ok,
+                "{kernel:?} {bytes:02X?}"
+            );
+            if ok {
+                assert_eq!(marks, portable, "{kernel:?} {bytes:02X?}");
+            }
+        }
+        (ok, portable)
+    }
+
+    #[test]
+    fn finds_marks_at_every_offset_around_the_vector_edges() {
+        for mark in [Mark::Feff, Mark::Fffd] {
+            for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes()] {
+                for at in 0..200 {
+                    let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(at).collect();
+                    while core::str::from_utf8(&bytes).is_err() {
+                        bytes.pop();
+                    }
+                    let offset = bytes.len();
+                    bytes.extend_from_slice(mark.bytes());
+                    bytes.extend(fill.iter().copied().cycle().take(fill.len() * 40));
+                    let (ok, marks) = both_paths(&bytes);
+                    assert!(ok);
+                    assert_eq!(marks, [(offset, mark)]);
+                    assert_eq!(marks, naive(&bytes));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn near_misses_are_not_marks() {
+        // U+FEFD, U+FFFF, U+FFFE, U+FEBF: one byte away from a mark.
+        let text = "\u{FEFD}\u{FFFF}\u{FFFE}\u{FEBF}\u{FF3D}\u{FF3F}".repeat(30);
+        let (ok, marks) = both_paths(text.as_bytes());
+        assert!(ok);
+        assert!(marks.is_empty());
+    }
+
+    #[test]
+    fn ill_formed_input_is_refused() {
+        for bad in [&b"\xC0"[..], b"\xEF\xBB", b"\xED\xA0\x80", b"\x80"] {
+            for at in [0, 1, 31, 32, 63, 64, 65, 100, 5000] {
+                let mut bytes = "x\u{FEFF}".repeat(at).into_bytes();
+                bytes.truncate(at);
+                while core::str::from_utf8(&bytes).is_err() {
+                    bytes.pop();
+                }
+                bytes.extend_from_slice(bad);
+                bytes.extend_from_slice(b"tail");
+                assert!(!both_paths(&bytes).0, "{bytes:02X?}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_marks_agrees_with_the_naive_search() {
+        let bytes = b"\xEF\xEF\xBB\xBF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xEF\xBB";
+        let mut marks = Vec::new();
+        find_marks(bytes, |at, m| marks.push((at, m)));
+        assert_eq!(marks, naive(bytes));
+        assert_eq!(marks, [(1, Mark::Feff), (6, Mark::Fffd)]);
+    }
+}

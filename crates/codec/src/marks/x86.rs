@@ -1,0 +1,417 @@
+//! The fused kernel: UTF-8 validation by the lookup algorithm of Keiser and
+//! Lemire ("Validating UTF-8 In Less Than One Instruction Per Byte",
+//! Software: Practice and Experience, 2021), as simdutf8 implements it for
+//! AVX2, with a search for U+FEFF and U+FFFD folded into the same registers.
+//!
+//! The validator already holds, for every byte, the one before it and the
+//! one before that (`prev1`, `prev2`). A mark is `EF` followed by `BB BF` or
+//! `BF BD`, and `(prev1 & cur) | 0x56` is all ones for both pairs, so
+//! `(prev2 & ((prev1 & cur) | 0x56)) ^ 0xEF` is zero wherever a mark ends.
+//! That is four operations per register (two `vpternlog` with AVX-512VL),
+//! and the minimum over a 4 KiB block, one more, is compared with zero once
+//! per block. The test is loose on purpose (it holds for `EF` followed by any
+//! two of `A9 AB AD AF B9 BB BD BF`, such as U+FEFD or the halfwidth
+//! katakana U+FF79), so a block with a candidate is searched again for the
+//! marks themselves while it is in L1; blocks without one, nearly all of
+//! them, cost nothing more. 64-byte chunks of pure ASCII skip both checks,
+//! as they skip validation.
+//!
+//! The same source is compiled twice (the [`kernel`] macro): for AVX2, and
+//! for AVX2 with AVX-512VL/BW, where LLVM has 32 vector registers instead
+//! of 16 (the tables and state then stay in registers) and folds three-input
+//! logic into one `vpternlog`. The vectors are 256 bits wide in both.
+
+#[cfg(feature = "std")]
+extern crate std;
+
+use super::Mark;
+
+/// Which build of the kernel this CPU runs, if any.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Level {
+    Avx2,
+    Avx512Vl,
+}
+
+#[inline]
+pub(super) fn level() -> Option<Level> {
+    #[cfg(feature = "std")]
+    {
+        if std::is_x86_feature_detected!("avx2") {
+            let vl = std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512vl")
+                && std::is_x86_feature_detected!("avx512bw");
+            return Some(if vl { Level::Avx512Vl } else { Level::Avx2 });
+        }
+        None
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        if cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512vl",
+            target_feature = "avx512bw"
+        )) {
+            Some(Level::Avx512Vl)
+        } else if cfg!(target_feature = "avx2") {
+            Some(Level::Avx2)
+        } else {
+            None
+        }
+    }
+}
+
+/// The fused pass (see [`super::validate_marking`]) on the given build.
+///
+/// # Safety
+///
+/// The CPU must support `level`'s features.
+#[inline]
+pub(super) unsafe fn validate_marking<const MARKS: bool>(
+    level: Level,
+    bytes: &[u8],
+    found: &mut dyn FnMut(usize, Mark),
+) -> bool {
+    // SAFETY: the caller checked the features.
+    unsafe {
+        match level {
+            Level::Avx2 => avx2::validate_marking::<MARKS>(bytes, found),
+            Level::Avx512Vl => avx512vl::validate_marking::<MARKS>(bytes, found),
+        }
+    }
+}
+
+/// Bytes per step: two 256-bit registers, the unit the ASCII skip tests.
+const CHUNK: usize = 64;
+
+/// Bytes between looks at the error register: ill-formed input stops within
+/// this many bytes of its first error, and valid input pays one test per
+/// 64 KiB.
+const ERROR_CHECK_EVERY: usize = 64 * 1024;
+
+/// How far ahead to prefetch, as simdutf8 does.
+const PREFETCH_AHEAD: usize = 2 * CHUNK;
+
+// The error classes of the lookup tables (Keiser and Lemire, table 8).
+const TOO_SHORT: u8 = 1 << 0;
+const TOO_LONG: u8 = 1 << 1;
+const OVERLONG_3: u8 = 1 << 2;
+const TOO_LARGE: u8 = 1 << 3;
+const SURROGATE: u8 = 1 << 4;
+const OVERLONG_2: u8 = 1 << 5;
+const TOO_LARGE_1000: u8 = 1 << 6;
+const OVERLONG_4: u8 = 1 << 6;
+const TWO_CONTS: u8 = 1 << 7;
+const CARRY: u8 = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+/// Indexed by the high nibble of the previous byte.
+const BYTE_1_HIGH: [u8; 16] = [
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TOO_LONG,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TWO_CONTS,
+    TOO_SHORT | OVERLONG_2,
+    TOO_SHORT,
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4,
+];
+
+/// Indexed by the low nibble of the previous byte.
+const BYTE_1_LOW: [u8; 16] = [
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+    CARRY | OVERLONG_2,
+    CARRY,
+    CARRY,
+    CARRY | TOO_LARGE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+    CARRY | TOO_LARGE | TOO_LARGE_1000,
+];
+
+/// Indexed by the high nibble of the current byte.
+const BYTE_2_HIGH: [u8; 16] = [
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+    TOO_SHORT,
+];
+
+/// The last bytes of a register that leave a character unfinished: a lead
+/// of 4 bytes in the last three places, of 3 in the last two, of 2 in the
+/// last one (a saturating subtraction of these is non-zero exactly there).
+const INCOMPLETE_BELOW: [u8; 32] = {
+    let mut t = [0xFF; 32];
+    t[29] = 0b1111_0000 - 1;
+    t[30] = 0b1110_0000 - 1;
+    t[31] = 0b1100_0000 - 1;
+    t
+};
+
+/// Bytes per block: the unit in which candidates are confirmed (by a search
+/// of the block, while it is in L1) and errors looked at.
+const BLOCK: usize = 4 * 1024;
+
+/// One build of the kernel: a module `$name` whose functions are compiled
+/// for `$features`.
+macro_rules! kernel {
+    ($name:ident, $features:literal) => {
+        mod $name {
+            use core::arch::x86_64::{
+                __m256i, _MM_HINT_T0, _mm_prefetch, _mm256_alignr_epi8, _mm256_and_si256,
+                _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8,
+                _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
+                _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8,
+                _mm256_testz_si256, _mm256_xor_si256,
+            };
+
+            use super::*;
+
+            /// The lookup tables and constants, loaded into registers once per call.
+            #[derive(Clone, Copy)]
+            struct Tables {
+                byte_1_high: __m256i,
+                byte_1_low: __m256i,
+                byte_2_high: __m256i,
+                incomplete_below: __m256i,
+                nibble: __m256i,
+                third_byte_min: __m256i,
+                fourth_byte_min: __m256i,
+                high_bit: __m256i,
+                mark_free_bits: __m256i,
+                no_mark: __m256i,
+            }
+
+            #[target_feature(enable = $features)]
+            fn repeat_16(t: &[u8; 16]) -> __m256i {
+                let mut both = [0u8; 32];
+                both[..16].copy_from_slice(t);
+                both[16..].copy_from_slice(t);
+                load_32(&both)
+            }
+
+            #[target_feature(enable = $features)]
+            #[inline]
+            fn load_32(bytes: &[u8; 32]) -> __m256i {
+                // SAFETY: `bytes` is 32 readable bytes; the load has no alignment need.
+                unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+            }
+
+            #[target_feature(enable = $features)]
+            #[inline]
+            fn splat(b: u8) -> __m256i {
+                _mm256_set1_epi8(b as i8)
+            }
+
+            impl Tables {
+                #[target_feature(enable = $features)]
+                fn new() -> Tables {
+                    Tables {
+                        byte_1_high: repeat_16(&BYTE_1_HIGH),
+                        byte_1_low: repeat_16(&BYTE_1_LOW),
+                        byte_2_high: repeat_16(&BYTE_2_HIGH),
+                        incomplete_below: load_32(&INCOMPLETE_BELOW),
+                        nibble: splat(0x0F),
+                        third_byte_min: splat(0b1110_0000 - 1),
+                        fourth_byte_min: splat(0b1111_0000 - 1),
+                        high_bit: splat(0x80),
+                        mark_free_bits: splat(0x56),
+                        no_mark: splat(0xFF),
+                    }
+                }
+            }
+
+            /// What carries from one register to the next.
+            struct State {
+                /// The previous register, for `prev1`..`prev3` at its edge.
+                prev: __m256i,
+                /// Non-zero where the previous register ended inside a character.
+                incomplete: __m256i,
+                /// Non-zero once any error was seen.
+                error: __m256i,
+            }
+
+            /// `cur` shifted right by `N` bytes across 128-bit lanes, the first `N`
+            /// bytes taken from the end of `prev`.
+            macro_rules! prev_n {
+                ($cur:expr, $prev:expr, $n:literal) => {
+                    _mm256_alignr_epi8::<{ 16 - $n }>(
+                        $cur,
+                        _mm256_permute2x128_si256::<0x21>($prev, $cur),
+                    )
+                };
+            }
+
+            impl State {
+                /// Validates one register; returns a register that is zero
+                /// where a mark may end.
+                #[target_feature(enable = $features)]
+                #[inline]
+                fn step<const MARKS: bool>(&mut self, t: &Tables, cur: __m256i) -> __m256i {
+                    let prev1 = prev_n!(cur, self.prev, 1);
+                    let prev2 = prev_n!(cur, self.prev, 2);
+                    let prev3 = prev_n!(cur, self.prev, 3);
+
+                    let prev1_high = _mm256_and_si256(_mm256_srli_epi16::<4>(prev1), t.nibble);
+                    let prev1_low = _mm256_and_si256(prev1, t.nibble);
+                    let cur_high = _mm256_and_si256(_mm256_srli_epi16::<4>(cur), t.nibble);
+                    let special = _mm256_and_si256(
+                        _mm256_and_si256(
+                            _mm256_shuffle_epi8(t.byte_1_high, prev1_high),
+                            _mm256_shuffle_epi8(t.byte_1_low, prev1_low),
+                        ),
+                        _mm256_shuffle_epi8(t.byte_2_high, cur_high),
+                    );
+                    let third = _mm256_subs_epu8(prev2, t.third_byte_min);
+                    let fourth = _mm256_subs_epu8(prev3, t.fourth_byte_min);
+                    let must_be_continuation =
+                        _mm256_cmpgt_epi8(_mm256_or_si256(third, fourth), _mm256_setzero_si256());
+                    let lengths = _mm256_xor_si256(
+                        _mm256_and_si256(must_be_continuation, t.high_bit),
+                        special,
+                    );
+                    self.error = _mm256_or_si256(self.error, lengths);
+                    self.prev = cur;
+                    if !MARKS {
+                        return t.no_mark;
+                    }
+
+                    // Zero where a candidate ends (see the module's comment): no
+                    // comparison here, the block takes the minimum and compares
+                    // once. Two three-input operations with AVX-512VL.
+                    _mm256_xor_si256(
+                        _mm256_and_si256(
+                            prev2,
+                            _mm256_or_si256(_mm256_and_si256(prev1, cur), t.mark_free_bits),
+                        ),
+                        t.fourth_byte_min, // 0xEF
+                    )
+                }
+
+                /// Validates 64 bytes; returns a register that is zero where a mark
+                /// may end in them.
+                #[target_feature(enable = $features)]
+                #[inline]
+                fn chunk<const MARKS: bool>(&mut self, t: &Tables, chunk: &[u8; CHUNK]) -> __m256i {
+                    let (lo, hi) = chunk.split_at(32);
+                    let lo = load_32(lo.try_into().unwrap_or(&[0; 32]));
+                    let hi = load_32(hi.try_into().unwrap_or(&[0; 32]));
+                    if _mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0 {
+                        // ASCII: nothing to validate but an unfinished character before.
+                        self.error = _mm256_or_si256(self.error, self.incomplete);
+                        return t.no_mark;
+                    }
+                    let marks_lo = self.step::<MARKS>(t, lo);
+                    let marks_hi = self.step::<MARKS>(t, hi);
+                    self.incomplete = _mm256_subs_epu8(hi, t.incomplete_below);
+                    _mm256_min_epu8(marks_lo, marks_hi)
+                }
+
+                /// Validates a block (whole chunks, or the last bytes of the input);
+                /// returns whether a mark may end in it.
+                ///
+                /// Nothing here calls out, so the tables stay in registers.
+                #[target_feature(enable = $features)]
+                #[inline]
+                fn block<const MARKS: bool>(&mut self, t: &Tables, block: &[u8]) -> bool {
+                    let mut marks = t.no_mark;
+                    let mut chunks = block.chunks_exact(CHUNK);
+                    for (i, chunk) in chunks.by_ref().enumerate() {
+                        // A prefetch never faults, even past the end.
+                        let ahead = block.as_ptr().wrapping_add(i * CHUNK + PREFETCH_AHEAD);
+                        _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
+                        let chunk: &[u8; CHUNK] = chunk.try_into().unwrap_or(&[0; CHUNK]);
+                        marks = _mm256_min_epu8(marks, self.chunk::<MARKS>(t, chunk));
+                    }
+                    let rest = chunks.remainder();
+                    if !rest.is_empty() {
+                        // Zero padding is ASCII: it finishes nothing and ends no mark.
+                        let mut last = [0u8; CHUNK];
+                        last[..rest.len()].copy_from_slice(rest);
+                        marks = _mm256_min_epu8(marks, self.chunk::<MARKS>(t, &last));
+                    }
+                    _mm256_movemask_epi8(_mm256_cmpeq_epi8(marks, _mm256_setzero_si256())) != 0
+                }
+            }
+
+            /// The fused pass; see [`super::validate_marking`].
+            ///
+            /// # Safety
+            ///
+            /// The CPU must support AVX2.
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn validate_marking<const MARKS: bool>(
+                bytes: &[u8],
+                found: &mut dyn FnMut(usize, Mark),
+            ) -> bool {
+                // Opaque to the optimiser: with sixteen registers some constants must be
+                // reloaded in the loop, and LLVM would rebuild a splat from a one-byte
+                // constant (`vpbroadcastb`, a shuffle-port uop, the port the validator
+                // is bound by) instead of reloading 32 bytes (a load-port uop).
+                // Opaque to the optimiser: where registers run short (sixteen of
+                // them without AVX-512VL), LLVM would rebuild a splat from a
+                // one-byte constant in the loop (`vpbroadcastb`, a uop on the
+                // shuffle port the validator is bound by) instead of reloading
+                // the 32 bytes it spilled (a load-port uop).
+                let t = core::hint::black_box(Tables::new());
+                let mut state = State {
+                    prev: _mm256_setzero_si256(),
+                    incomplete: _mm256_setzero_si256(),
+                    error: _mm256_setzero_si256(),
+                };
+                let mut start = 0;
+                for block in bytes.chunks(BLOCK) {
+                    let candidates = state.block::<MARKS>(&t, block);
+                    let end = start + block.len();
+                    if MARKS && candidates {
+                        // The marks that end in this block, which may begin up to two
+                        // bytes before it. (A candidate is not always a mark: U+FEFD,
+                        // U+FFFF and a few 4-byte characters pass the register test.)
+                        let from = start.saturating_sub(2);
+                        super::super::find_marks(&bytes[from..end], |at, mark| {
+                            found(from + at, mark)
+                        });
+                    }
+                    start = end;
+                    if start % ERROR_CHECK_EVERY == 0
+                        && _mm256_testz_si256(state.error, state.error) == 0
+                    {
+                        return false;
+                    }
+                }
+                state.error = _mm256_or_si256(state.error, state.incomplete);
+                _mm256_testz_si256(state.error, state.error) != 0
+            }
+        }
+    };
+}
+
+kernel!(avx2, "avx2");
+kernel!(avx512vl, "avx2,avx512f,avx512vl,avx512bw");
