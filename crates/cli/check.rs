@@ -89,6 +89,8 @@ impl FileReport {
 pub struct Worker {
     pub buf: Vec<u8>,
     pub reports: Vec<FileReport>,
+    /// Directories kept open for the files the walk finds in them.
+    pub dirs: read::DirCache,
 }
 
 impl Worker {
@@ -239,7 +241,15 @@ pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: boo
         return worker.push(report, &name);
     };
     let mut buf = std::mem::take(&mut worker.buf);
-    match read::load(path, &mut buf) {
+    // A file named on the command line may be anything (a FIFO, a device):
+    // it is measured before it is read. One the walk found is a regular file.
+    let loaded = if explicit {
+        read::load(path, &mut buf)
+    } else {
+        let need_stamp = matches!(ctx.fix, FixAction::Write(_));
+        read::load_walked(&mut worker.dirs, path, &mut buf, need_stamp)
+    };
+    match loaded {
         Ok(loaded) => {
             let bytes = loaded.contents.bytes(&buf);
             let skip_binary = settings.skip_binary && !explicit;
@@ -249,7 +259,7 @@ pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: boo
                 path,
                 &name,
                 bytes,
-                Some(loaded.stamp),
+                loaded.stamp,
                 &settings,
                 skip_binary,
             );
@@ -308,11 +318,11 @@ fn diagnose(path: &Path, bytes: &[u8], settings: &FileSettings) -> Vec<Diagnosti
 
 /// U006 for the path as shown (without a leading `./`).
 fn name_check(path: &Path, settings: &FileSettings) -> Vec<Diagnostic> {
-    let shown = path.strip_prefix(".").unwrap_or(path);
-    if shown.to_str().is_some() {
+    if path.to_str().is_some() {
         // Valid UTF-8: nothing to find, and no need to copy the name.
         return Vec::new();
     }
+    let shown = path.strip_prefix(".").unwrap_or(path);
     check_path(shown, settings.policy.levels.get(Rule::NonUtf8Path))
         .into_iter()
         .collect()

@@ -96,7 +96,9 @@ pub struct Resolver {
     overrides: Overrides,
     override_globs: Vec<(toml_file::PathGlob, BomPolicy, String)>,
     cwd: PathBuf,
-    chains: RwLock<HashMap<PathBuf, Result<Arc<DirChain>, ConfigError>>>,
+    /// Keyed by the directory's bytes: hashing a `Path` parses its
+    /// components, which costs more than the rest of a lookup.
+    chains: RwLock<HashMap<std::ffi::OsString, Result<Arc<DirChain>, ConfigError>>>,
 }
 
 impl Resolver {
@@ -137,20 +139,24 @@ impl Resolver {
     /// The settings for the file at `path` (which need not exist: standard
     /// input checked as `--stdin-filename`, an unsaved editor buffer).
     pub fn resolve(&self, path: &Path) -> Result<FileSettings, ConfigError> {
-        let absolute = if path.is_absolute() {
-            path.to_path_buf()
+        // No allocation for the common case (the walker's paths are
+        // absolute when the tree was named so, and relative ones are joined
+        // once): this runs for every file of a scan.
+        let absolute: std::borrow::Cow<'_, Path> = if path.is_absolute() {
+            std::borrow::Cow::Borrowed(path)
         } else {
-            self.cwd.join(path)
+            std::borrow::Cow::Owned(self.cwd.join(path))
         };
-        let dir = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
-        let chain = self.chain(&dir)?;
+        let absolute: &Path = &absolute;
+        let dir = absolute.parent().unwrap_or(Path::new(""));
+        let chain = self.chain(dir)?;
         let mut policy = Policy::default();
         let mut skip_binary = true;
 
         // .editorconfig: the root-most file first, so nearer ones win.
         let mut charset = None;
         for (ec_dir, file) in chain.editorconfigs.iter().rev() {
-            let relative = absolute.strip_prefix(ec_dir).unwrap_or(&absolute);
+            let relative = absolute.strip_prefix(ec_dir).unwrap_or(absolute);
             if let Some(setting) = file.charset_for(relative) {
                 charset = Some(setting);
             }
@@ -187,7 +193,7 @@ impl Resolver {
 
         // utf8lint.toml.
         if let Some((toml_dir, config)) = &chain.toml {
-            let relative = absolute.strip_prefix(toml_dir).unwrap_or(&absolute);
+            let relative = absolute.strip_prefix(toml_dir).unwrap_or(absolute);
             for (rule, level, _) in &config.lints {
                 policy.levels.set(*rule, *level);
             }
@@ -220,12 +226,14 @@ impl Resolver {
             skip_binary = skip;
         }
         let base = self.overrides.base_dir.as_deref().unwrap_or(&self.cwd);
-        let relative = absolute.strip_prefix(base).unwrap_or(&absolute);
-        if let Some((_, bom, glob)) = self
-            .override_globs
-            .iter()
-            .rev()
-            .find(|(m, _, _)| m.matches(relative))
+        if let Some((_, bom, glob)) = (!self.override_globs.is_empty())
+            .then(|| absolute.strip_prefix(base).unwrap_or(absolute))
+            .and_then(|relative| {
+                self.override_globs
+                    .iter()
+                    .rev()
+                    .find(|(m, _, _)| m.matches(relative))
+            })
         {
             policy.bom = Some(BomRule {
                 policy: *bom,
@@ -245,12 +253,17 @@ impl Resolver {
     }
 
     fn chain(&self, dir: &Path) -> Result<Arc<DirChain>, ConfigError> {
-        if let Some(found) = self.chains.read().ok().and_then(|c| c.get(dir).cloned()) {
+        if let Some(found) = self
+            .chains
+            .read()
+            .ok()
+            .and_then(|c| c.get(dir.as_os_str()).cloned())
+        {
             return found;
         }
         let built = self.build_chain(dir);
         if let Ok(mut chains) = self.chains.write() {
-            chains.insert(dir.to_path_buf(), built.clone());
+            chains.insert(dir.as_os_str().to_owned(), built.clone());
         }
         built
     }
