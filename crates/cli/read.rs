@@ -201,33 +201,6 @@ pub fn load_walked(
     })
 }
 
-/// The rest of a file of `expected` bytes whose first `filled` bytes are
-/// in `buf`.
-fn read_rest(
-    file: &mut File,
-    filled: usize,
-    expected: u64,
-    buf: &mut Vec<u8>,
-) -> io::Result<usize> {
-    let want = usize::try_from(expected).unwrap_or(usize::MAX - 1) + 1;
-    if buf.len() < want {
-        buf.resize(want, 0);
-    }
-    let mut filled = filled;
-    loop {
-        if filled == buf.len() {
-            let grow = buf.len().max(64 * 1024);
-            buf.resize(buf.len() + grow, 0);
-        }
-        match file.read(&mut buf[filled..]) {
-            Ok(0) => return Ok(filled),
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-}
-
 /// How many directories each thread keeps open.
 const DIR_CACHE: usize = 16;
 
@@ -341,11 +314,21 @@ fn read_sized(file: &mut File, expected: u64, buf: &mut Vec<u8>) -> io::Result<u
         // Nothing to read; a file growing right now is read next time.
         return Ok(0);
     }
+    read_rest(file, 0, expected, buf)
+}
+
+/// [`read_sized`] for a file whose first `filled` bytes are already in
+/// `buf`.
+fn read_rest(
+    file: &mut File,
+    mut filled: usize,
+    expected: u64,
+    buf: &mut Vec<u8>,
+) -> io::Result<usize> {
     let want = usize::try_from(expected).unwrap_or(usize::MAX - 1) + 1;
     if buf.len() < want {
         buf.resize(want, 0);
     }
-    let mut filled = 0;
     loop {
         if filled == buf.len() {
             // The file grew past its size: keep reading.
