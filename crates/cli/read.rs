@@ -16,12 +16,12 @@
 //!   peak memory of a scan is about threads x threshold plus the findings.
 //! * Files found by the walk ([`load_walked`]) cost less: the walker has
 //!   already said they are regular files, so unless `--fix` needs the stamp
-//!   there is no `fstat` (one `read` into the thread's buffer; a short count
-//!   is the end of the file, and only a file that fills the buffer is
-//!   measured; above 256 KiB it is mapped, not read), and on Linux they are opened relative to their directory
-//!   (`openat` on a descriptor kept in a small per-thread [`DirCache`]), so
-//!   the kernel looks up one name instead of walking the whole path. Three
-//!   calls per file: `openat`, `read`, `close`.
+//!   there is no `fstat` (one `read` into the thread's buffer, a short count
+//!   being the end of the file; only a file that fills the first 64 KiB is
+//!   measured, and mapped if it is over 256 KiB). On Linux they are opened
+//!   relative to their directory (`openat` on a descriptor kept in a small
+//!   per-thread [`DirCache`]), so the kernel looks up one name instead of
+//!   walking the whole path. Three calls per file: `openat`, `read`, `close`.
 
 use std::fs::File;
 use std::io::{self, Read};

@@ -365,16 +365,12 @@ macro_rules! kernel {
             ///
             /// # Safety
             ///
-            /// The CPU must support AVX2.
+            /// The CPU must support `$features`.
             #[target_feature(enable = $features)]
             pub(super) unsafe fn validate_marking<const MARKS: bool>(
                 bytes: &[u8],
                 found: &mut dyn FnMut(usize, Mark),
             ) -> bool {
-                // Opaque to the optimiser: with sixteen registers some constants must be
-                // reloaded in the loop, and LLVM would rebuild a splat from a one-byte
-                // constant (`vpbroadcastb`, a shuffle-port uop, the port the validator
-                // is bound by) instead of reloading 32 bytes (a load-port uop).
                 // Opaque to the optimiser: where registers run short (sixteen of
                 // them without AVX-512VL), LLVM would rebuild a splat from a
                 // one-byte constant in the loop (`vpbroadcastb`, a uop on the
@@ -392,8 +388,9 @@ macro_rules! kernel {
                     let end = start + block.len();
                     if MARKS && candidates {
                         // The marks that end in this block, which may begin up to two
-                        // bytes before it. (A candidate is not always a mark: U+FEFD,
-                        // U+FFFF and a few 4-byte characters pass the register test.)
+                        // bytes before it. (A candidate is not always a mark: `EF` and
+                        // any two of `A9 AB AD AF B9 BB BD BF`, such as U+FEFD or
+                        // U+FF79, pass the register test.)
                         let from = start.saturating_sub(2);
                         super::super::find_marks(&bytes[from..end], |at, mark| {
                             found(from + at, mark)
