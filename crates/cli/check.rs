@@ -28,7 +28,10 @@ pub enum FixAction {
     Write(FixMode),
 }
 
-/// Counters shared by all threads.
+/// Counters shared by all threads. The per-file ones (files, bytes,
+/// skipped) are counted by each [`Worker`] and added here in batches: two
+/// cores adding to one cache line for every file cost more than the rest of
+/// a clean file's bookkeeping.
 #[derive(Default)]
 pub struct Stats {
     pub files: AtomicU64,
@@ -68,6 +71,22 @@ impl Context {
     }
 }
 
+/// What one file adds to the summary's per-file counts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    pub files: u64,
+    pub bytes: u64,
+    pub skipped: u64,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.files += other.files;
+        self.bytes += other.bytes;
+        self.skipped += other.skipped;
+    }
+}
+
 /// One file's share of the output.
 #[derive(Default)]
 pub struct FileReport {
@@ -76,6 +95,8 @@ pub struct FileReport {
     pub stdout: String,
     pub stderr: String,
     pub sarif: Vec<serde_json::Value>,
+    /// Not printed: added to the worker's counts.
+    pub tally: Tally,
 }
 
 impl FileReport {
@@ -84,21 +105,60 @@ impl FileReport {
     }
 }
 
-/// A worker thread's state: its reusable read buffer and its reports.
-#[derive(Default)]
+/// A worker thread's state: its reusable read buffer, caches and reports.
 pub struct Worker {
     pub buf: Vec<u8>,
     pub reports: Vec<FileReport>,
     /// Directories kept open for the files the walk finds in them.
     pub dirs: read::DirCache,
+    /// The configuration of the directory of the last file.
+    resolve: utf8lint_config::ResolveCache,
+    /// Counts not yet added to `stats`.
+    pending: Tally,
+    stats: Arc<Stats>,
 }
 
+/// A worker adds its counts to the shared ones after this many files (and
+/// when it is dropped), so progress stays current.
+const TALLY_BATCH: u64 = 64;
+
 impl Worker {
+    pub fn new(ctx: &Context) -> Worker {
+        Worker {
+            buf: Vec::new(),
+            reports: Vec::new(),
+            dirs: read::DirCache::default(),
+            resolve: utf8lint_config::ResolveCache::default(),
+            pending: Tally::default(),
+            stats: ctx.stats.clone(),
+        }
+    }
+
     fn push(&mut self, mut report: FileReport, name: &LazyName<'_>) {
+        self.pending.add(report.tally);
+        if self.pending.files + self.pending.skipped >= TALLY_BATCH {
+            self.flush_counts();
+        }
         if !report.is_empty() {
             report.key = name.get().key.clone();
             self.reports.push(report);
         }
+    }
+
+    /// Adds the counts not yet added to the shared ones.
+    pub fn flush_counts(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        self.stats.files.fetch_add(pending.files, Ordering::Relaxed);
+        self.stats.bytes.fetch_add(pending.bytes, Ordering::Relaxed);
+        self.stats
+            .skipped
+            .fetch_add(pending.skipped, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.flush_counts();
     }
 }
 
@@ -175,8 +235,18 @@ pub fn report_trouble(ctx: &Context, worker: &mut Worker, key: Vec<u8>, message:
     worker.reports.push(report);
 }
 
-fn settings(ctx: &Context, path: &Path, report: &mut FileReport) -> Option<FileSettings> {
-    match ctx.resolver.resolve(path) {
+fn settings(
+    ctx: &Context,
+    worker: &mut Worker,
+    path: &Path,
+    report: &mut FileReport,
+) -> Option<FileSettings> {
+    // Configuration files are read through the worker's open directories:
+    // the file's own directory is opened once for both.
+    match ctx
+        .resolver
+        .resolve_cached(path, &mut worker.resolve, &mut worker.dirs)
+    {
         Ok(s) => Some(s),
         Err(error) => {
             let message = error.to_string();
@@ -237,7 +307,7 @@ impl<'a> LazyName<'a> {
 pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
     let name = LazyName::new(ctx, path);
     let mut report = FileReport::default();
-    let Some(settings) = settings(ctx, path, &mut report) else {
+    let Some(settings) = settings(ctx, worker, path, &mut report) else {
         return worker.push(report, &name);
     };
     let mut buf = std::mem::take(&mut worker.buf);
@@ -287,7 +357,7 @@ pub fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
     let policy_path = name.unwrap_or(Path::new("<stdin>"));
     let name = LazyName::new(ctx, policy_path);
     let mut report = FileReport::default();
-    let Some(settings) = settings(ctx, policy_path, &mut report) else {
+    let Some(settings) = settings(ctx, worker, policy_path, &mut report) else {
         return worker.push(report, &name);
     };
     let mut buf = Vec::new();
@@ -340,7 +410,7 @@ fn check_bytes(
     skip_binary: bool,
 ) {
     if skip_binary && let Sniff::Binary { nul_at } = sniff(bytes) {
-        ctx.stats.skipped.fetch_add(1, Ordering::Relaxed);
+        report.tally.skipped += 1;
         if ctx.verbose {
             report.stderr.push_str(&format!(
                 "utf8lint: skipped binary file {}: NUL byte at offset {nul_at} and no UTF-16/32 pattern (--no-skip-binary checks it)\n",
@@ -352,10 +422,8 @@ fn check_bytes(
         emit(ctx, report, name, bytes, &name_only);
         return;
     }
-    ctx.stats.files.fetch_add(1, Ordering::Relaxed);
-    ctx.stats
-        .bytes
-        .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+    report.tally.files += 1;
+    report.tally.bytes += bytes.len() as u64;
     let diagnostics = diagnose(path, bytes, settings);
     match ctx.fix {
         FixAction::None => emit(ctx, report, name, bytes, &diagnostics),

@@ -174,7 +174,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     // looked at is reported once and the run goes on.
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    let mut early = Worker::default();
+    let mut early = Worker::new(&ctx);
     for path in &paths {
         if path.as_os_str() == "-" {
             continue;
@@ -196,6 +196,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     if stdin_count == 1 {
         check::check_stdin(&ctx, &mut early, args.stdin_filename.as_deref());
     }
+    early.flush_counts();
 
     let progress =
         progress::Handle::start(ctx.stats.clone(), !args.quiet && io::stderr().is_terminal());

@@ -52,7 +52,7 @@ pub fn run(
             for _ in 0..threads {
                 scope.spawn(|| {
                     let mut c = Collector {
-                        worker: Worker::default(),
+                        worker: Worker::new(ctx),
                         sink: &sink,
                     };
                     loop {
@@ -83,13 +83,13 @@ pub fn run(
             .require_git(true)
             .follow_links(options.follow)
             .threads(options.threads)
-            .filter_entry(|entry| entry.file_name() != ".git");
+            .filter_entry(|entry| !is_git_dir_name(entry.path()));
         if honour {
             builder.add_custom_ignore_filename(".utf8lintignore");
         }
         builder.build_parallel().run(|| {
             let mut c = Collector {
-                worker: Worker::default(),
+                worker: Worker::new(ctx),
                 sink: &sink,
             };
             Box::new(move |entry| {
@@ -113,6 +113,22 @@ pub fn run(
     let mut reports = sink.into_inner().unwrap_or_else(|e| e.into_inner());
     reports.sort_by(|a, b| a.key.cmp(&b.key));
     reports
+}
+
+/// Whether the last component of `path` is `.git`. Called for every entry
+/// the walk lists: the bytes are compared, not parsed into components.
+fn is_git_dir_name(path: &std::path::Path) -> bool {
+    let is_separator = |b: &u8| *b == b'/' || (cfg!(windows) && *b == b'\\');
+    let mut bytes = path.as_os_str().as_encoded_bytes();
+    while let Some((last, rest)) = bytes.split_last()
+        && is_separator(last)
+    {
+        bytes = rest;
+    }
+    match bytes.strip_suffix(b".git") {
+        Some(rest) => rest.last().is_none_or(is_separator),
+        None => false,
+    }
 }
 
 fn error_path(err: &ignore::Error) -> Option<PathBuf> {
@@ -148,5 +164,34 @@ fn describe_walk_error(err: &ignore::Error) -> String {
             check::display_path(ancestor).0
         ),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_git_dir_name;
+    use std::path::Path;
+
+    #[test]
+    fn git_dir_names_are_what_file_name_says() {
+        for path in [
+            ".git",
+            "./.git",
+            "a/.git",
+            "/abs/.git",
+            "a/.git/",
+            "a/x.git",
+            "a/.gitignore",
+            "a/.git/x",
+            ".github",
+            "git",
+            "a/git",
+            "",
+            "/",
+        ] {
+            let path = Path::new(path);
+            let expected = path.file_name().is_some_and(|n| n == ".git");
+            assert_eq!(is_git_dir_name(path), expected, "{}", path.display());
+        }
     }
 }

@@ -206,3 +206,121 @@ fn configuration_that_is_not_utf8_is_an_error_not_a_panic() {
     let e = r.resolve(&root.join("a.txt")).unwrap_err();
     assert!(e.message.contains("not valid UTF-8"), "{e}");
 }
+
+/// A reader serving files from memory and counting what it was asked.
+#[derive(Default)]
+struct MemoryReader {
+    files: std::collections::HashMap<std::path::PathBuf, Vec<u8>>,
+    asked: Vec<std::path::PathBuf>,
+}
+
+impl utf8lint_config::ConfigReader for MemoryReader {
+    fn read_config(&mut self, dir: &Path, name: &str) -> std::io::Result<Option<Vec<u8>>> {
+        let path = dir.join(name);
+        self.asked.push(path.clone());
+        Ok(self.files.get(&path).cloned())
+    }
+}
+
+#[test]
+fn a_thread_cache_gives_what_resolve_gives_and_reads_each_directory_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".editorconfig",
+        "root = true\n[*.txt]\ncharset = utf-8-bom\n",
+    );
+    write(root, "a/utf8lint.toml", "[lints]\nstray_feff = \"deny\"\n");
+    write(root, "a/b/.editorconfig", "[*.md]\ncharset = utf-8\n");
+    let paths = [
+        "x.txt",
+        "a/x.txt",
+        "a/b/x.md",
+        "a/b/x.txt",
+        "a/x.json",
+        "x.md",
+        "a/b/c/y.txt",
+        "a/b/x.md",
+        "x.txt",
+    ];
+    let r = Resolver::new(Overrides::default()).unwrap();
+    let mut cache = utf8lint_config::ResolveCache::default();
+    let mut by_path = utf8lint_config::ByPath;
+    for rel in paths.iter().chain(paths.iter().rev()) {
+        let path = root.join(rel);
+        assert_eq!(
+            r.resolve_cached(&path, &mut cache, &mut by_path).unwrap(),
+            Resolver::new(Overrides::default())
+                .unwrap()
+                .resolve(&path)
+                .unwrap(),
+            "{rel}"
+        );
+    }
+
+    // Through a reader: each directory's two files are asked for once, by
+    // the first file resolved in it (or below it), whatever the order.
+    let mut reader = MemoryReader::default();
+    reader.files.insert(
+        root.join("a/utf8lint.toml"),
+        b"[lints]\nstray_feff = \"allow\"\n".to_vec(),
+    );
+    let r = Resolver::new(Overrides::default()).unwrap();
+    let mut cache = utf8lint_config::ResolveCache::default();
+    for rel in paths.iter().chain(paths.iter().rev()) {
+        let settings = r
+            .resolve_cached(&root.join(rel), &mut cache, &mut reader)
+            .unwrap();
+        let in_a = rel.starts_with("a/");
+        assert_eq!(
+            settings.policy.levels.get(Rule::StrayFeff) == Level::Allow,
+            in_a,
+            "{rel}: the reader's utf8lint.toml, not the disk's"
+        );
+    }
+    let mut asked = reader.asked.clone();
+    asked.sort();
+    asked.dedup();
+    assert_eq!(
+        asked.len(),
+        reader.asked.len(),
+        "asked twice: {:?}",
+        reader.asked
+    );
+    assert!(reader.asked.contains(&root.join("a/b/c/.editorconfig")));
+}
+
+#[test]
+fn clearing_the_cache_reaches_every_thread_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "x.txt", "");
+    let r = Resolver::new(Overrides::default()).unwrap();
+    let mut cache = utf8lint_config::ResolveCache::default();
+    let mut by_path = utf8lint_config::ByPath;
+    let path = root.join("x.txt");
+    assert_eq!(
+        r.resolve_cached(&path, &mut cache, &mut by_path)
+            .unwrap()
+            .policy
+            .bom,
+        None
+    );
+    write(root, ".editorconfig", "[*]\ncharset = utf-8-bom\n");
+    assert_eq!(
+        r.resolve_cached(&path, &mut cache, &mut by_path)
+            .unwrap()
+            .policy
+            .bom,
+        None,
+        "cached until cleared"
+    );
+    r.clear_cache();
+    let bom = r
+        .resolve_cached(&path, &mut cache, &mut by_path)
+        .unwrap()
+        .policy
+        .bom;
+    assert_eq!(bom.map(|b| b.policy), Some(BomPolicy::Require));
+}

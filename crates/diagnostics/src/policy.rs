@@ -234,6 +234,29 @@ const SHEBANG: Format = Format {
     reference: "Linux fs/binfmt_script.c",
 };
 
+/// `path`'s extension as `Path::extension` finds it, without its
+/// component parsing (which shows in a profile at 80,000 files).
+fn extension(path: &Path) -> Option<&[u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = path.as_os_str().as_bytes();
+        let name_start = bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+        let name = &bytes[name_start..];
+        if name.is_empty() || name == b"." || name == b".." {
+            // A trailing `/`, `.` or `..`: leave it to the parser.
+            return path.extension().map(|e| e.as_bytes());
+        }
+        let dot = name.iter().rposition(|&b| b == b'.')?;
+        // A leading dot (`.bashrc`) starts the name, not an extension.
+        (dot > 0).then(|| &name[dot + 1..])
+    }
+    #[cfg(not(unix))]
+    {
+        path.extension().and_then(|e| e.to_str()).map(str::as_bytes)
+    }
+}
+
 /// The built-in BOM rule for a file, by its name and content: `#!` right
 /// after a BOM, then the extension table; everything else allows a BOM.
 pub fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
@@ -241,14 +264,14 @@ pub fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
     let format = if after_bom.starts_with(b"#!") {
         Some(&SHEBANG)
     } else {
-        path.extension()
-            .and_then(|ext| ext.to_str())
-            .map(|ext| ext.to_ascii_lowercase())
-            .and_then(|ext| {
-                FORMATS
+        // Runs for every file of a scan: no allocation for the lowercase.
+        extension(path).and_then(|ext| {
+            FORMATS.iter().find(|f| {
+                f.extensions
                     .iter()
-                    .find(|f| f.extensions.contains(&ext.as_str()))
+                    .any(|known| known.as_bytes().eq_ignore_ascii_case(ext))
             })
+        })
     };
     match format {
         Some(f) => BomRule {
@@ -273,6 +296,35 @@ pub fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extension_is_what_path_extension_finds() {
+        for path in [
+            "a.json",
+            "dir/a.JSON",
+            "/abs/dir.d/file",
+            "dir.d/file.tar.gz",
+            ".bashrc",
+            "dir/.bashrc",
+            "dir/.config.json",
+            "file.",
+            "dir/file.",
+            "noext",
+            "a.json/",
+            "a.json/.",
+            "a.json/..",
+            "..",
+            ".",
+            "",
+            "/",
+            "dir/..json",
+            "x/y/z.Md",
+        ] {
+            let path = Path::new(path);
+            let expected = path.extension().map(|e| e.as_encoded_bytes());
+            assert_eq!(extension(path), expected, "{}", path.display());
+        }
+    }
 
     fn builtin(path: &str, bytes: &[u8]) -> BomPolicy {
         builtin_bom_rule(Path::new(path), bytes).policy
