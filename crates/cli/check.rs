@@ -388,7 +388,8 @@ fn diagnose(path: &Path, bytes: &[u8], settings: &FileSettings) -> Vec<Diagnosti
 
 /// U006 for the path as shown (without a leading `./`).
 fn name_check(path: &Path, settings: &FileSettings) -> Vec<Diagnostic> {
-    if path.to_str().is_some() {
+    // ASCII first: a word at a time, where `to_str` decodes.
+    if path.as_os_str().as_encoded_bytes().is_ascii() || path.to_str().is_some() {
         // Valid UTF-8: nothing to find, and no need to copy the name.
         return Vec::new();
     }

@@ -5,6 +5,13 @@
 //! A closed standard output (`utf8lint check | head -1`) ends the run
 //! quietly with 0, as ripgrep does.
 
+/// mimalloc: a scan allocates and frees a path per directory entry (in the
+/// `ignore` walker and the standard library's `read_dir`), and glibc's
+/// malloc spent 4% of a whole-tree scan on it; with mimalloc the scan takes
+/// 2-3% less CPU time (`scripts/README.md`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod args;
 mod check;
 mod fix;
@@ -37,6 +44,15 @@ fn lsp() -> anyhow::Result<u8> {
 }
 
 fn main() -> ExitCode {
+    // mimalloc asks for transparent huge pages, and zeroing a fresh 2 MiB
+    // page for a thread's first allocations cost more than the allocator
+    // saved. Nothing here gains from huge pages: file contents are mapped
+    // from the page cache, which this does not affect.
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes no pointers.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
     let parsed = match args::parse() {
         Ok(p) => p,
         Err(e) => {

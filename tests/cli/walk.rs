@@ -2,7 +2,7 @@
 //! skipping, UTF-16, file names, unreadable paths, standard input, pipes.
 
 use std::io::{Read, Write};
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 
 use crate::common::*;
 
@@ -431,4 +431,54 @@ fn a_fifo_never_hangs_the_scan() {
         "{}",
         stderr(&out)
     );
+}
+
+/// What `stat` says of a file's access time, in whole seconds since 1970.
+#[cfg(target_os = "linux")]
+fn atime(path: &std::path::Path) -> u64 {
+    std::fs::metadata(path)
+        .unwrap()
+        .accessed()
+        .unwrap()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn access_times_are_left_alone_and_other_owners_files_are_still_read() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tree(&[("a.json", BAD), ("sub/b.json", BAD)]);
+    // An access time older than the modification time: a read would update
+    // it under `relatime` (the usual mount option) and `strictatime`.
+    let a = dir.path().join("a.json");
+    let touched = Command::new("touch")
+        .args(["-a", "-d", "2001-02-03 04:05:06"])
+        .arg(&a)
+        .status()
+        .unwrap();
+    assert!(touched.success());
+    let before = atime(&a);
+    let out = run(dir.path(), ["check", "--format", "json", "."]);
+    assert_eq!(paths(&out), ["a.json", "sub/b.json"], "{}", stderr(&out));
+    assert_eq!(atime(&a), before, "checking a file must not mark it read");
+
+    // Someone who does not own the files may not ask for O_NOATIME: the
+    // files are read all the same.
+    if !is_root() {
+        return;
+    }
+    for p in [dir.path(), &dir.path().join("sub")] {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(bin())
+        .args(["check", "--format", "json", "."])
+        .current_dir(dir.path())
+        .output()
+        .expect("setpriv (util-linux) runs the check as nobody");
+    assert_eq!(paths(&out), ["a.json", "sub/b.json"], "{}", stderr(&out));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
 }

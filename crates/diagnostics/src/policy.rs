@@ -298,6 +298,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn no_built_in_rule_requires_a_bom() {
+        // `check` skips the BOM rule for files without one unless a policy
+        // is configured: that is right only while this holds.
+        assert!(FORMATS.iter().all(|f| f.policy != BomPolicy::Require));
+        assert_ne!(SHEBANG.policy, BomPolicy::Require);
+        assert_ne!(
+            builtin_bom_rule(Path::new("x"), b"").policy,
+            BomPolicy::Require
+        );
+    }
+
+    #[test]
     fn extension_is_what_path_extension_finds() {
         for path in [
             "a.json",
