@@ -19,6 +19,7 @@
 //! * [`validate_marking`] validates and, in the same pass, finds every
 //!   U+FEFF and U+FFFD ([`Mark`]); [`find_marks`] finds them in any bytes.
 //! * [`Signature`] recognises the UTF-8, UTF-16 and UTF-32 byte-order marks.
+//! * [`find_nul`] finds the first NUL byte (the binary-file sniff's question).
 //!
 //! The crate does no I/O, never panics, and allocates only in the functions
 //! that return owned values.
@@ -34,6 +35,7 @@ mod interpret;
 #[cfg(feature = "alloc")]
 mod lossy;
 mod marks;
+mod nul;
 mod scalar;
 mod signature;
 mod stream;
@@ -48,6 +50,7 @@ pub use lossy::{LossyMap, decode_lossy};
 pub use marks::{
     Kernel, Mark, find_marks, validate_marking, validate_marking_using, validate_using,
 };
+pub use nul::find_nul;
 pub use signature::Signature;
 pub use stream::{Event, Utf8Decoder};
 pub use subparts::{Subparts, Utf8Chunk, Utf8Chunks, subparts};

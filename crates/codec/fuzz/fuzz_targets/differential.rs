@@ -39,6 +39,11 @@ fuzz_target!(|data: &[u8]| {
     let mut found = Vec::new();
     find_marks(data, |at, mark| found.push((at, mark)));
     assert_eq!(found, naive, "find_marks");
+    assert_eq!(
+        utf8lint_codec::find_nul(data),
+        data.iter().position(|&b| b == 0),
+        "find_nul"
+    );
 
     // subparts and our Utf8Chunks vs std's Utf8Chunks.
     let subs: Vec<Subpart> = subparts(data).collect();

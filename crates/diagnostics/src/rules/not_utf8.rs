@@ -87,7 +87,7 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
         });
     }
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
-    let Some(nul_at) = memchr::memchr(0, head) else {
+    let Some(nul_at) = utf8lint_codec::find_nul(head) else {
         return Sniff::Text;
     };
     match nul_pattern(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
