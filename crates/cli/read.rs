@@ -313,6 +313,30 @@ impl DirCache {
         Some(sys::openat(dir, &self.name, flags))
     }
 
+    /// Whether `name` (no `/`) exists in the directory `parent`: `None`
+    /// when that cannot be asked relative to it, or the answer is not a
+    /// plain yes or no (the caller then opens the file and sees why).
+    #[cfg(target_os = "linux")]
+    fn exists_in(&mut self, parent: &Path, name: &[u8]) -> Option<bool> {
+        use std::os::fd::AsRawFd;
+        if name.is_empty() || name.contains(&0) || name.contains(&b'/') {
+            return None;
+        }
+        let dir = self.dir(parent)?.as_raw_fd();
+        self.name.clear();
+        self.name.extend_from_slice(name);
+        self.name.push(0);
+        // SAFETY: all-zero is a valid `stat`.
+        let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: `dir` is open, `name` NUL-terminated, `stat` writable.
+        let r = unsafe { libc::fstatat(dir, self.name.as_ptr().cast(), &mut stat, 0) };
+        match r {
+            0 => Some(true),
+            _ if io::Error::last_os_error().raw_os_error() == Some(libc::ENOENT) => Some(false),
+            _ => None,
+        }
+    }
+
     #[cfg(target_os = "linux")]
     fn open(&mut self, path: &Path) -> io::Result<File> {
         use std::os::unix::ffi::OsStrExt;
@@ -341,6 +365,13 @@ impl DirCache {
 /// read through the same open directory.
 impl utf8lint_config::ConfigReader for DirCache {
     fn read_config(&mut self, dir: &Path, name: &str) -> io::Result<Option<Vec<u8>>> {
+        // Nearly every directory has neither file: ask with `fstatat`, which
+        // only looks the name up, where a failing `openat` first sets up an
+        // open file and then throws it away.
+        #[cfg(target_os = "linux")]
+        if self.exists_in(dir, name.as_bytes()) == Some(false) {
+            return Ok(None);
+        }
         #[cfg(target_os = "linux")]
         let opened = self
             .open_in(dir, name.as_bytes())
