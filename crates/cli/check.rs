@@ -116,6 +116,8 @@ pub struct Worker {
     /// Counts not yet added to `stats`.
     pending: Tally,
     stats: Arc<Stats>,
+    /// Whether this thread has its own descriptor table yet.
+    own_fd_table: bool,
 }
 
 /// A worker adds its counts to the shared ones after this many files (and
@@ -131,6 +133,7 @@ impl Worker {
             resolve: utf8lint_config::ResolveCache::default(),
             pending: Tally::default(),
             stats: ctx.stats.clone(),
+            own_fd_table: false,
         }
     }
 
@@ -305,6 +308,12 @@ impl<'a> LazyName<'a> {
 /// (`explicit`) is checked even if it looks binary, as ripgrep searches a
 /// binary file it is given by name.
 pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
+    if !worker.own_fd_table {
+        // On the worker's own thread (the walker builds workers on the main
+        // thread and runs them on others).
+        worker.own_fd_table = true;
+        read::own_fd_table();
+    }
     let name = LazyName::new(ctx, path);
     let mut report = FileReport::default();
     let Some(settings) = settings(ctx, worker, path, &mut report) else {
