@@ -153,9 +153,11 @@ pub struct ResolveCache {
 /// How many directories a [`ResolveCache`] holds.
 const RESOLVE_CACHE: usize = 8;
 
-/// The bytes of `path`'s directory when splitting at the last `/` gives
-/// the same as `Path::parent` (no trailing, doubled or `.` components), so
-/// a cache hit needs no component parsing; `None` otherwise.
+/// The bytes of `path` before its last `/`, the [`ResolveCache`]'s key:
+/// two paths whose last component is a plain name and whose bytes before it
+/// are the same are in the same directory, found without parsing
+/// components. `None` when the last component is not a plain name (a
+/// trailing `/`, `.`, `..`) or what comes before is the root or ends in `/`.
 #[cfg(unix)]
 fn fast_parent(path: &Path) -> Option<&[u8]> {
     use std::os::unix::ffi::OsStrExt;
