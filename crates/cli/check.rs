@@ -111,7 +111,7 @@ pub struct Worker {
     pub reports: Vec<FileReport>,
     /// Directories kept open for the files the walk finds in them.
     pub dirs: read::DirCache,
-    /// The configuration of the directory of the last file.
+    /// The configuration of the last few directories.
     resolve: utf8lint_config::ResolveCache,
     /// Counts not yet added to `stats`.
     pending: Tally,
