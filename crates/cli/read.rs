@@ -283,34 +283,41 @@ impl DirCache {
     /// kernel then looks up one name instead of every component of the path.
     #[cfg(target_os = "linux")]
     fn open_dir_from_parent(&mut self, dir: &Path) -> Option<std::os::fd::OwnedFd> {
-        use std::os::fd::{AsRawFd, FromRawFd};
+        use std::os::fd::AsRawFd;
         use std::os::unix::ffi::OsStrExt;
         let bytes = dir.as_os_str().as_bytes();
         let slash = bytes.iter().rposition(|&b| b == b'/').filter(|&i| i > 0)?;
         let (parent, name) = (&bytes[..slash], &bytes[slash + 1..]);
-        if name.is_empty() || name == b"." || name == b".." || name.contains(&0) {
-            return None;
-        }
         let parent_fd = self
             .dirs
             .iter()
             .find(|(p, _)| p.as_os_str().as_bytes() == parent)?
             .1
             .as_raw_fd();
+        self.set_name(name)?;
+        let flags = libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC;
+        sys::openat(parent_fd, &self.name, flags)
+            .ok()
+            .map(Into::into)
+    }
+
+    /// Puts `name`, NUL-terminated, in `self.name`; `None` if it is not a
+    /// plain name (empty, `.`, `..`, or with a `/` or a NUL), which the
+    /// caller then leaves to a lookup of the whole path.
+    #[cfg(target_os = "linux")]
+    fn set_name(&mut self, name: &[u8]) -> Option<()> {
+        if name.is_empty()
+            || name == b"."
+            || name == b".."
+            || name.contains(&0)
+            || name.contains(&b'/')
+        {
+            return None;
+        }
         self.name.clear();
         self.name.extend_from_slice(name);
         self.name.push(0);
-        // SAFETY: `parent_fd` is an open descriptor and `name` a
-        // NUL-terminated string.
-        let fd = unsafe {
-            libc::openat(
-                parent_fd,
-                self.name.as_ptr().cast(),
-                libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
-            )
-        };
-        // SAFETY: `fd` was just opened and is owned by nothing else.
-        (fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+        Some(())
     }
 
     /// Opens `name` (no `/`, no NUL) in the open directory `parent`; `None`
@@ -319,14 +326,9 @@ impl DirCache {
     #[cfg(target_os = "linux")]
     fn open_in(&mut self, parent: &Path, name: &[u8]) -> Option<io::Result<File>> {
         use std::os::fd::AsRawFd;
-        if name.is_empty() || name == b"." || name == b".." || name.contains(&0) {
-            return None;
-        }
         // The directory first: opening it may use `self.name` too.
         let dir = self.dir(parent)?.as_raw_fd();
-        self.name.clear();
-        self.name.extend_from_slice(name);
-        self.name.push(0);
+        self.set_name(name)?;
         // The flags of `open_for_reading`, and O_NOATIME: a linter reading
         // a file is not a use of it worth recording, and the kernel skips
         // the access-time check on every read (about 1% of a scan). Only the
@@ -347,13 +349,8 @@ impl DirCache {
     #[cfg(target_os = "linux")]
     fn exists_in(&mut self, parent: &Path, name: &[u8]) -> Option<bool> {
         use std::os::fd::AsRawFd;
-        if name.is_empty() || name.contains(&0) || name.contains(&b'/') {
-            return None;
-        }
         let dir = self.dir(parent)?.as_raw_fd();
-        self.name.clear();
-        self.name.extend_from_slice(name);
-        self.name.push(0);
+        self.set_name(name)?;
         // SAFETY: all-zero is a valid `stat`.
         let mut stat: libc::stat = unsafe { std::mem::zeroed() };
         // SAFETY: `dir` is open, `name` NUL-terminated, `stat` writable.
