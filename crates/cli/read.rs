@@ -156,28 +156,26 @@ pub fn load_walked(
         buf.resize(FIRST_READ, 0);
     }
     let mut filled = 0;
-    while filled < buf.len() {
+    let end = loop {
+        if filled == buf.len() {
+            break None;
+        }
         match sys::read(&mut file, &mut buf[filled..]) {
             // A short count from a regular file is its end (as in
             // `read_sized`): the common case, one `read` and done.
-            Ok(n) if n > 0 && filled + n < buf.len() => {
-                sys::close(file);
-                return Ok(Loaded {
-                    contents: Contents::Buffered(filled + n),
-                    stamp: None,
-                });
-            }
-            Ok(0) => {
-                sys::close(file);
-                return Ok(Loaded {
-                    contents: Contents::Buffered(filled),
-                    stamp: None,
-                });
-            }
+            Ok(0) => break Some(filled),
+            Ok(n) if filled + n < buf.len() => break Some(filled + n),
             Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e.into()),
         }
+    };
+    if let Some(len) = end {
+        sys::close(file);
+        return Ok(Loaded {
+            contents: Contents::Buffered(len),
+            stamp: None,
+        });
     }
     // The file fills the buffer: measure it, then map or keep reading.
     let meta = file.metadata()?;

@@ -64,18 +64,14 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
         return vec![d];
     }
     let mut out = scan.diagnostics;
-    // Without a BOM only a configured `require` can find anything (no
-    // built-in rule requires one), so most files skip the format lookup.
-    let may_find = bytes.starts_with(b"\xEF\xBB\xBF") || policy.bom.is_some();
-    if may_find
-        && let Some(d) = rules::bom::check(
-            bytes,
-            &policy.bom_rule(path, bytes),
-            levels.get(Rule::ForbiddenBom),
-            levels.get(Rule::MissingBom),
-            scan.error_count == 0,
-        )
-    {
+    if let Some(d) = rules::bom::check(
+        bytes,
+        path,
+        policy,
+        levels.get(Rule::ForbiddenBom),
+        levels.get(Rule::MissingBom),
+        scan.error_count == 0,
+    ) {
         out.insert(0, d);
     }
     out.sort_by_key(|d| (d.span.start, d.rule));

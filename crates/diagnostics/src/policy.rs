@@ -299,8 +299,8 @@ mod tests {
 
     #[test]
     fn no_built_in_rule_requires_a_bom() {
-        // `check` skips the BOM rule for files without one unless a policy
-        // is configured: that is right only while this holds.
+        // The BOM rule skips files without one unless a policy is
+        // configured: that is right only while this holds.
         assert!(FORMATS.iter().all(|f| f.policy != BomPolicy::Require));
         assert_ne!(SHEBANG.policy, BomPolicy::Require);
         assert_ne!(

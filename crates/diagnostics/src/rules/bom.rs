@@ -1,20 +1,30 @@
 //! U003 `forbidden_bom` and U004 `missing_bom`: the leading byte-order mark
 //! against the policy, with the policy's source in the message.
 
-use crate::{BomPolicy, BomRule, Diagnostic, Edit, Fix, Level, PolicySource, Rule};
+use std::path::Path;
+
+use crate::{BomPolicy, Diagnostic, Edit, Fix, Level, Policy, PolicySource, Rule};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// The BOM finding for a file, if any. `valid` says whether the whole file
-/// is well-formed UTF-8 (then stripping or adding the mark is safe).
+/// The BOM finding for the file at `path`, if any, by the rule `policy`
+/// gives it. `valid` says whether the whole file is well-formed UTF-8 (then
+/// stripping or adding the mark is safe).
 pub(crate) fn check(
     bytes: &[u8],
-    rule: &BomRule,
+    path: &Path,
+    policy: &Policy,
     forbidden_level: Level,
     missing_level: Level,
     valid: bool,
 ) -> Option<Diagnostic> {
     let has_bom = bytes.starts_with(BOM);
+    // Without a BOM only a configured `require` can find anything (no
+    // built-in rule requires one), so most files skip the format lookup.
+    if !has_bom && policy.bom.is_none() {
+        return None;
+    }
+    let rule = &policy.bom_rule(path, bytes);
     match rule.policy {
         BomPolicy::Forbid if has_bom && forbidden_level != Level::Allow => {
             let message = match &rule.source {
