@@ -12,10 +12,10 @@ use utf8lint_diagnostics::{
     Diagnostic, Level, Rule, Sniff, check, check_path, escape_lossless, sniff,
 };
 
-use crate::fix::{self, FixMode, Refusal};
+use crate::fix::{self, FixMode};
 use crate::output::{self, FileName, OutputOptions};
-use crate::read::{self, LoadError, Stamp};
 use crate::settings::{FileSettings, Resolver};
+use utf8lint_workspace::{ReadError, ReadOptions, Stamp, WriteError, read_file};
 
 /// What a run does with fixes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,15 +109,11 @@ impl FileReport {
 pub struct Worker {
     pub buf: Vec<u8>,
     pub reports: Vec<FileReport>,
-    /// Directories kept open for the files the walk finds in them.
-    pub dirs: read::DirCache,
     /// The configuration of the last few directories.
     resolve: utf8lint_config::ResolveCache,
     /// Counts not yet added to `stats`.
     pending: Tally,
     stats: Arc<Stats>,
-    /// Whether this thread has its own descriptor table yet.
-    own_fd_table: bool,
 }
 
 /// A worker adds its counts to the shared ones after this many files (and
@@ -129,11 +125,9 @@ impl Worker {
         Worker {
             buf: Vec::new(),
             reports: Vec::new(),
-            dirs: read::DirCache::default(),
             resolve: utf8lint_config::ResolveCache::default(),
             pending: Tally::default(),
             stats: ctx.stats.clone(),
-            own_fd_table: false,
         }
     }
 
@@ -244,11 +238,9 @@ fn settings(
     path: &Path,
     report: &mut FileReport,
 ) -> Option<FileSettings> {
-    // Configuration files are read through the worker's open directories:
-    // the file's own directory is opened once for both.
     match ctx
         .resolver
-        .resolve_cached(path, &mut worker.resolve, &mut worker.dirs)
+        .resolve_cached(path, &mut worker.resolve, &mut utf8lint_config::ByPath)
     {
         Ok(s) => Some(s),
         Err(error) => {
@@ -308,54 +300,49 @@ impl<'a> LazyName<'a> {
 /// (`explicit`) is checked even if it looks binary, as ripgrep searches a
 /// binary file it is given by name.
 pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
-    if !worker.own_fd_table {
-        // On the worker's own thread (the walker builds workers on the main
-        // thread and runs them on others).
-        worker.own_fd_table = true;
-        read::own_fd_table();
-    }
     let name = LazyName::new(ctx, path);
     let mut report = FileReport::default();
     let Some(settings) = settings(ctx, worker, path, &mut report) else {
         return worker.push(report, &name);
     };
     let mut buf = std::mem::take(&mut worker.buf);
-    // A file named on the command line may be anything (a FIFO, a device):
-    // it is measured before it is read. One the walk found is a regular file.
-    let loaded = if explicit {
-        read::load(path, &mut buf)
-    } else {
-        let need_stamp = matches!(ctx.fix, FixAction::Write(_));
-        read::load_walked(&mut worker.dirs, path, &mut buf, need_stamp)
+    // A file named on the command line is always read, whatever it is (a
+    // FIFO, `<(cat x)`, a procfs file); the walk reads regular files only.
+    let options = ReadOptions {
+        max_len: None,
+        allow_special: explicit,
     };
-    match loaded {
-        Ok(loaded) => {
-            let bytes = loaded.contents.bytes(&buf);
+    match read_file(path, &mut buf, options) {
+        Ok(read) => {
             let skip_binary = settings.skip_binary && !explicit;
+            // Only a regular file can be replaced by a fix.
+            let stamp = (read.kind == utf8lint_workspace::FileKind::Regular).then_some(read.stamp);
             check_bytes(
                 ctx,
                 &mut report,
                 path,
                 &name,
-                bytes,
-                loaded.stamp,
+                &buf[..read.len],
+                stamp,
                 &settings,
                 skip_binary,
             );
         }
-        Err(LoadError::NotAFile) => {
+        Err(ReadError::NotRegular(kind)) if !explicit => {
             if ctx.verbose {
                 report.stderr.push_str(&format!(
-                    "utf8lint: skipped {}: not a regular file\n",
-                    name.display()
+                    "utf8lint: skipped {}: {}\n",
+                    name.display(),
+                    ReadError::NotRegular(kind)
                 ));
             }
         }
-        Err(LoadError::Io(e)) => trouble(
+        Err(ReadError::Io(e)) => trouble(
             ctx,
             &mut report,
             format!("{}: {}", name.display(), describe_io(&e)),
         ),
+        Err(e) => trouble(ctx, &mut report, format!("{}: {e}", name.display())),
     }
     worker.buf = buf;
     worker.push(report, &name);
@@ -370,7 +357,8 @@ pub fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
         return worker.push(report, &name);
     };
     let mut buf = Vec::new();
-    match read::load_stdin(&mut buf) {
+    // Standard input cannot be measured first: its size bounds memory.
+    match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {
         Ok(_) => {
             check_bytes(
                 ctx,
@@ -449,7 +437,7 @@ fn check_bytes(
             let Some(stamp) = stamp.filter(|_| !planned.is_empty()) else {
                 return emit(ctx, report, name, bytes, &diagnostics);
             };
-            match fix::write_atomically(path, stamp, bytes, &planned) {
+            match fix::write_fixed(path, &stamp, bytes, &planned) {
                 Ok(()) => {
                     ctx.stats
                         .fixed_findings
@@ -457,25 +445,22 @@ fn check_bytes(
                     ctx.stats.fixed_files.fetch_add(1, Ordering::Relaxed);
                     // Report what is left, against the new bytes.
                     let mut fresh = Vec::new();
-                    match read::load(path, &mut fresh) {
-                        Ok(loaded) => {
-                            let now = loaded.contents.bytes(&fresh);
+                    match read_file(path, &mut fresh, ReadOptions::default()) {
+                        Ok(read) => {
+                            let now = &fresh[..read.len];
                             let left = diagnose(path, now, settings);
                             emit(ctx, report, name, now, &left);
                         }
-                        Err(LoadError::Io(e)) => trouble(
-                            ctx,
-                            report,
-                            format!("{}: fixed, then: {}", name.display(), describe_io(&e)),
-                        ),
-                        Err(LoadError::NotAFile) => {}
+                        Err(e) => {
+                            trouble(ctx, report, format!("{}: fixed, then: {e}", name.display()))
+                        }
                     }
                 }
-                Err(Refusal::Refused(why)) => {
+                Err(WriteError::Refused(why)) => {
                     trouble(ctx, report, format!("not fixing {}: {why}", name.display()));
                     emit(ctx, report, name, bytes, &diagnostics);
                 }
-                Err(Refusal::Io(e)) => {
+                Err(WriteError::Io(e)) => {
                     trouble(
                         ctx,
                         report,

@@ -1,22 +1,13 @@
-//! `--fix` and `--diff`: which fixes apply, the atomic write, the diff view.
+//! `--fix` and `--diff`: which fixes apply, the write (through the shared
+//! fix writer), the diff view.
 
-use std::fs;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use utf8lint_diagnostics::{
     Applicability, Diagnostic, Fix, Locator, escape_lossless, plan_fixes, write_fixes,
 };
 
-use crate::read::Stamp;
-
-/// Test hook, read only on the `--fix` write path: when this variable names
-/// a file (by its final path component) that is being fixed, the CLI appends
-/// a byte to that file after writing the temporary file and before its last
-/// check, exactly as a concurrent editor would. The end-to-end tests use it
-/// to prove that a file changed since it was read is never replaced; it does
-/// nothing unless set.
-pub const MUTATE_HOOK: &str = "UTF8LINT_TEST_MUTATE_BEFORE_WRITE";
+use utf8lint_workspace::{Stamp, WriteError, replace_file};
 
 /// Which fixes a run applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,126 +39,16 @@ pub fn plan(diagnostics: &[Diagnostic], len: usize, mode: FixMode) -> Vec<&Fix> 
         .collect()
 }
 
-/// Why a file was not fixed.
-pub enum Refusal {
-    /// Told to the user; nothing was written.
-    Refused(String),
-    /// The write itself failed (the original is untouched).
-    Io(io::Error),
-}
-
-impl From<io::Error> for Refusal {
-    fn from(e: io::Error) -> Self {
-        Refusal::Io(e)
-    }
-}
-
-/// Replaces `path` by its fixed content, atomically: a temporary file in the
-/// same directory gets the new bytes and the original's permissions, is
-/// flushed and synced, and is renamed over the original only if the
-/// original is still the file that was read (same inode, size and
-/// modification time). Symbolic links are never written through: the link
-/// might point outside the scanned tree, so the user is told to fix the
-/// target instead.
-pub fn write_atomically(
+/// Replaces `path` by its fixed content through the one fix writer
+/// (`utf8lint_workspace::replace_file`: what it keeps and refuses is said
+/// there), if the file is still what was read (`read_as`).
+pub fn write_fixed(
     path: &Path,
-    read_as: Stamp,
+    read_as: &Stamp,
     bytes: &[u8],
     fixes: &[&Fix],
-) -> Result<(), Refusal> {
-    let meta = fs::symlink_metadata(path)?;
-    if meta.file_type().is_symlink() {
-        return Err(Refusal::Refused(
-            "it is a symbolic link, which utf8lint never writes through; fix its target instead"
-                .into(),
-        ));
-    }
-    if Stamp::of(&meta) != read_as {
-        return Err(Refusal::Refused("it changed since it was read".into()));
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let (temp_path, file) = create_temp(&dir, path)?;
-    let result = (|| -> Result<(), Refusal> {
-        let mut out = BufWriter::with_capacity(256 * 1024, file);
-        write_fixes(&mut out, bytes, fixes)?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.set_permissions(meta.permissions())?;
-        keep_owner(&file, &meta);
-        file.sync_all()?;
-        drop(file);
-        if let Some(name) = std::env::var_os(MUTATE_HOOK)
-            && path.file_name() == Some(name.as_os_str())
-        {
-            let mut f = fs::OpenOptions::new().append(true).open(path)?;
-            f.write_all(b"!")?;
-        }
-        // The last look before the rename: a change between here and the
-        // rename is a window of microseconds, not the whole scan.
-        let now = fs::symlink_metadata(path)?;
-        if now.file_type().is_symlink() || Stamp::of(&now) != read_as {
-            return Err(Refusal::Refused(
-                "it changed while it was being fixed".into(),
-            ));
-        }
-        fs::rename(&temp_path, path)?;
-        sync_dir(&dir);
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp_path);
-    }
-    result
-}
-
-fn create_temp(dir: &Path, path: &Path) -> io::Result<(PathBuf, fs::File)> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let pid = std::process::id();
-    for n in 0..100u32 {
-        let temp = dir.join(format!(".{name}.utf8lint-{pid}-{n}.tmp"));
-        let mut options = fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        match options.open(&temp) {
-            Ok(f) => return Ok((temp, f)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        "no free temporary file name",
-    ))
-}
-
-#[cfg(unix)]
-fn keep_owner(file: &fs::File, meta: &fs::Metadata) {
-    use std::os::unix::fs::MetadataExt;
-    // Only root can give a file away; for others this fails harmlessly and
-    // the file keeps the owner who ran the fix (who owns the directory).
-    let _ = std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid()));
-}
-
-#[cfg(not(unix))]
-fn keep_owner(_: &fs::File, _: &fs::Metadata) {}
-
-/// Makes the rename durable (best effort: not every file system allows it).
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
+) -> Result<(), WriteError> {
+    replace_file(path, read_as, |mut out| write_fixes(&mut out, bytes, fixes))
 }
 
 /// Lines shown per side of one hunk of `--diff` before it is cut.

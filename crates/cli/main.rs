@@ -5,19 +5,11 @@
 //! A closed standard output (`utf8lint check | head -1`) ends the run
 //! quietly with 0, as ripgrep does.
 
-/// mimalloc: a scan allocates and frees a path per directory entry (in the
-/// `ignore` walker and the standard library's `read_dir`), and glibc's
-/// malloc spent 4% of a whole-tree scan on it; with mimalloc the scan takes
-/// 2-3% less CPU time (`scripts/README.md`).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 mod args;
 mod check;
 mod fix;
 mod output;
 mod progress;
-mod read;
 mod settings;
 mod walk;
 
@@ -44,15 +36,6 @@ fn lsp() -> anyhow::Result<u8> {
 }
 
 fn main() -> ExitCode {
-    // mimalloc asks for transparent huge pages, and zeroing a fresh 2 MiB
-    // page for a thread's first allocations cost more than the allocator
-    // saved. Nothing here gains from huge pages: file contents are mapped
-    // from the page cache, which this does not affect.
-    #[cfg(target_os = "linux")]
-    // SAFETY: PR_SET_THP_DISABLE takes no pointers.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
     let parsed = match args::parse() {
         Ok(p) => p,
         Err(e) => {
@@ -71,7 +54,9 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("utf8lint: error: {e:#}");
+            // Not eprintln!: it panics when standard error cannot be
+            // written (a full device), and the exit code says it anyway.
+            let _ = writeln!(io::stderr(), "utf8lint: error: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -179,6 +164,10 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         color: use_color(args.color, args.format),
         term_width: term_width(),
     };
+    if args.fix {
+        utf8lint_workspace::remove_temp_files_on_interrupt()
+            .context("cannot prepare to clean up after an interrupted fix")?;
+    }
     let resolver = Resolver::new(overrides).context("bad configuration")?;
     let ctx = Context::new(resolver, output, fix, args.verbose);
     let threads = args
@@ -220,7 +209,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         &ctx,
         &files,
         &dirs,
-        walk::WalkOptions {
+        utf8lint_workspace::WalkOptions {
             hidden: args.hidden,
             no_ignore: args.no_ignore,
             follow: args.follow,

@@ -1,24 +1,17 @@
 //! Finding the files: paths named on the command line are always checked;
-//! directories are walked in parallel by the `ignore` crate, honouring
-//! `.gitignore` (inside a git repository), `.ignore`, `.utf8lintignore` and
-//! hidden files as ripgrep does; `.git` directories are never entered, even
-//! with `--hidden`. Symbolic links are not followed unless `--follow`.
+//! directories are walked in parallel by `utf8lint_workspace::walker` (the
+//! rules shared with the language server: `.gitignore` inside a git
+//! repository, `.ignore`, `.utf8lintignore`, hidden files, never `.git`).
+//! Symbolic links are not followed unless `--follow`.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ignore::{WalkBuilder, WalkState};
+use ignore::WalkState;
+use utf8lint_workspace::WalkOptions;
 
 use crate::check::{self, Context, FileReport, Worker};
-
-#[derive(Clone, Copy, Debug)]
-pub struct WalkOptions {
-    pub hidden: bool,
-    pub no_ignore: bool,
-    pub follow: bool,
-    pub threads: usize,
-}
 
 /// Collects each worker's reports when the worker is done.
 struct Collector<'a> {
@@ -64,29 +57,7 @@ pub fn run(
             }
         });
     }
-    if let Some((first, rest)) = dirs.split_first() {
-        let mut builder = WalkBuilder::new(first);
-        for dir in rest {
-            builder.add(dir);
-        }
-        let honour = !options.no_ignore;
-        builder
-            .hidden(!options.hidden)
-            .ignore(honour)
-            .git_ignore(honour)
-            .git_global(honour)
-            .git_exclude(honour)
-            .parents(honour)
-            // As ripgrep: .gitignore counts only inside a git repository
-            // (a source tarball's .gitignore describes the maintainer's
-            // checkout, not what the tarball holds).
-            .require_git(true)
-            .follow_links(options.follow)
-            .threads(options.threads)
-            .filter_entry(|entry| !is_git_dir_name(entry.path()));
-        if honour {
-            builder.add_custom_ignore_filename(".utf8lintignore");
-        }
+    if let Some(builder) = utf8lint_workspace::walker(dirs, options) {
         builder.build_parallel().run(|| {
             let mut c = Collector {
                 worker: Worker::new(ctx),
@@ -113,22 +84,6 @@ pub fn run(
     let mut reports = sink.into_inner().unwrap_or_else(|e| e.into_inner());
     reports.sort_by(|a, b| a.key.cmp(&b.key));
     reports
-}
-
-/// Whether the last component of `path` is `.git`. Called for every entry
-/// the walk lists: the bytes are compared, not parsed into components.
-fn is_git_dir_name(path: &std::path::Path) -> bool {
-    let is_separator = |b: &u8| *b == b'/' || (cfg!(windows) && *b == b'\\');
-    let mut bytes = path.as_os_str().as_encoded_bytes();
-    while let Some((last, rest)) = bytes.split_last()
-        && is_separator(last)
-    {
-        bytes = rest;
-    }
-    match bytes.strip_suffix(b".git") {
-        Some(rest) => rest.last().is_none_or(is_separator),
-        None => false,
-    }
 }
 
 fn error_path(err: &ignore::Error) -> Option<PathBuf> {
@@ -164,34 +119,5 @@ fn describe_walk_error(err: &ignore::Error) -> String {
             check::display_path(ancestor).0
         ),
         other => other.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_git_dir_name;
-    use std::path::Path;
-
-    #[test]
-    fn git_dir_names_are_what_file_name_says() {
-        for path in [
-            ".git",
-            "./.git",
-            "a/.git",
-            "/abs/.git",
-            "a/.git/",
-            "a/x.git",
-            "a/.gitignore",
-            "a/.git/x",
-            ".github",
-            "git",
-            "a/git",
-            "",
-            "/",
-        ] {
-            let path = Path::new(path);
-            let expected = path.file_name().is_some_and(|n| n == ".git");
-            assert_eq!(is_git_dir_name(path), expected, "{}", path.display());
-        }
     }
 }
