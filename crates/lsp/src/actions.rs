@@ -4,10 +4,8 @@
 //! `utf8lint.applyFix` / `utf8lint.fixAll` commands, which rewrite the file
 //! atomically and only when the editor has no unsaved edits.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 use tower_lsp::jsonrpc::{Error, ErrorCode, Result};
@@ -332,43 +330,20 @@ pub async fn execute(
     ))
 }
 
-static TEMP_COUNTER: AtomicUsize = AtomicUsize::new(0);
-
 /// Replaces the file at `path` with `bytes` atomically: a temporary file in
 /// the same directory, written, given the old file's permissions, synced,
 /// then renamed over it (the target of a symlink is replaced, not the link).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let path: PathBuf = std::fs::canonicalize(path)?;
-    let meta = std::fs::metadata(&path)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{name}.utf8lint-{}-{}.tmp",
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.set_permissions(meta.permissions())?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, &path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    // The one fix writer (utf8lint-workspace): never through a symbolic
+    // link, owner, mode and extended attributes kept, temporary file 0600.
+    let meta = std::fs::symlink_metadata(path)?;
+    let stamp = utf8lint_workspace::Stamp::of(&meta);
+    utf8lint_workspace::replace_file(path, &stamp, |out| out.write_all(bytes)).map_err(
+        |e| match e {
+            utf8lint_workspace::WriteError::Io(e) => e,
+            refused => std::io::Error::other(refused.to_string()),
+        },
+    )
 }
 
 /// Hover text for the finding under `pos`, if any.
