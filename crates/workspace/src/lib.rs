@@ -1,0 +1,34 @@
+//! utf8lint's workspace layer: the rules for finding, reading and rewriting
+//! files, written once and used by both front ends (the CLI and the
+//! language server), so that they cannot drift apart.
+//!
+//! * [`walker`]: the `ignore` crate's walker with utf8lint's rules
+//!   (`.gitignore` inside git repositories, `.ignore`, [`IGNORE_FILE`],
+//!   hidden files, never `.git`).
+//! * [`read_file`]: a file's bytes into a reused buffer, its type checked
+//!   (regular files only unless [`ReadOptions::allow_special`]) and its size
+//!   bounded ([`ReadOptions::max_len`]); a file that changes size while it
+//!   is read is [`ReadError::Changed`], never a crash.
+//! * [`Stamp`]: what a file was when read (inode, size, times).
+//! * [`replace_file`]: the one fix writer. It keeps owner, mode, extended
+//!   attributes and ACLs or refuses ([`WriteError::Refused`] says why); it
+//!   refuses symbolic links, hard-linked files, files changed since
+//!   `read_as`, and (Linux) files another process holds open.
+//!   [`replace_file_in_workspace`] is the language server's entry: the same,
+//!   for a path inside the workspace folders only, never through a link.
+//! * [`remove_temp_files_on_interrupt`]: Ctrl-C during a fix leaves nothing.
+
+mod read;
+mod stamp;
+mod walk;
+mod write;
+
+pub use read::{FileKind, FileRead, ReadError, ReadOptions, read_file};
+pub use stamp::Stamp;
+pub use walk::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
+#[cfg(debug_assertions)]
+pub use write::MUTATE_HOOK;
+pub use write::{
+    WriteError, remove_temp_files_on_interrupt, replace_file, replace_file_in_workspace,
+    resolve_in_workspace,
+};

@@ -1,0 +1,253 @@
+//! Reading a file with its type and size checked: portable std I/O, one
+//! `read` into the caller's reused buffer for a typical file, no mapping (a
+//! mapped file that shrinks kills the process with SIGBUS).
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::Stamp;
+
+/// What the caller allows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions {
+    /// Refuse files larger than this many bytes (before reading them, and
+    /// while reading one that grows). `None`: no limit.
+    pub max_len: Option<u64>,
+    /// Read a FIFO, character device or other special file too (a file the
+    /// user named on the command line, such as `<(cat x)` or
+    /// `/proc/self/status`). Otherwise only regular files are opened, so a
+    /// scan never blocks on a pipe or reads a device.
+    pub allow_special: bool,
+}
+
+/// What kind of file a path named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Regular,
+    Directory,
+    Fifo,
+    Socket,
+    CharDevice,
+    BlockDevice,
+    Other,
+}
+
+impl FileKind {
+    pub fn of(file_type: fs::FileType) -> FileKind {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if file_type.is_fifo() {
+                return FileKind::Fifo;
+            }
+            if file_type.is_socket() {
+                return FileKind::Socket;
+            }
+            if file_type.is_char_device() {
+                return FileKind::CharDevice;
+            }
+            if file_type.is_block_device() {
+                return FileKind::BlockDevice;
+            }
+        }
+        if file_type.is_file() {
+            FileKind::Regular
+        } else if file_type.is_dir() {
+            FileKind::Directory
+        } else {
+            FileKind::Other
+        }
+    }
+
+    /// Words for messages: "a FIFO", "a directory".
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileKind::Regular => "a regular file",
+            FileKind::Directory => "a directory",
+            FileKind::Fifo => "a FIFO",
+            FileKind::Socket => "a socket",
+            FileKind::CharDevice => "a character device",
+            FileKind::BlockDevice => "a block device",
+            FileKind::Other => "not a regular file",
+        }
+    }
+}
+
+/// A file read into the caller's buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct FileRead {
+    /// The file's bytes are `buf[..len]`.
+    pub len: usize,
+    /// The stamp taken (by `fstat` on the open file) before reading.
+    pub stamp: Stamp,
+    pub kind: FileKind,
+}
+
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Not a regular file and the caller did not allow special files.
+    NotRegular(FileKind),
+    /// Larger than `ReadOptions::max_len`.
+    TooLarge {
+        len: u64,
+        max: u64,
+    },
+    /// A regular file whose size changed while it was read: the bytes are a
+    /// mix of two versions, so they are not checked.
+    Changed {
+        expected: u64,
+        read: u64,
+    },
+    Io(io::Error),
+}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> Self {
+        ReadError::Io(e)
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::NotRegular(kind) => {
+                write!(f, "it is {}, not a regular file", kind.describe())
+            }
+            ReadError::TooLarge { len, max } => {
+                write!(
+                    f,
+                    "it is larger than the limit of {max} bytes (at least {len} bytes)"
+                )
+            }
+            ReadError::Changed { expected, read } => write!(
+                f,
+                "it changed while it was being read ({expected} bytes when opened, {read} read)"
+            ),
+            ReadError::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+/// Reads `path` into `buf` (cleared first; its capacity is reused).
+/// Symbolic links are followed; the type checked is the target's, on the
+/// open file.
+pub fn read_file(
+    path: &Path,
+    buf: &mut Vec<u8>,
+    options: ReadOptions,
+) -> Result<FileRead, ReadError> {
+    buf.clear();
+    let file = open(path, options)?;
+    let meta = file.metadata()?;
+    let kind = FileKind::of(meta.file_type());
+    if kind == FileKind::Directory || (kind != FileKind::Regular && !options.allow_special) {
+        return Err(ReadError::NotRegular(kind));
+    }
+    let stamp = Stamp::of(&meta);
+    if let Some(max) = options.max_len
+        && kind == FileKind::Regular
+        && stamp.len > max
+    {
+        return Err(ReadError::TooLarge {
+            len: stamp.len,
+            max,
+        });
+    }
+    let len = if kind == FileKind::Regular && stamp.len > 0 {
+        read_regular(file, stamp.len, options.max_len, buf)?
+    } else {
+        // A FIFO, a device, or a procfs file that says its size is 0: read
+        // to the end (bounded by the limit when there is one).
+        read_to_end(file, options.max_len, buf)?
+    };
+    Ok(FileRead { len, stamp, kind })
+}
+
+#[cfg(unix)]
+fn open(path: &Path, options: ReadOptions) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut open = fs::OpenOptions::new();
+    open.read(true);
+    if !options.allow_special {
+        // Opening a FIFO must not wait for a writer: it is then refused by
+        // type. Reads of regular files ignore the flag.
+        open.custom_flags(libc::O_NONBLOCK);
+    }
+    open.open(path)
+}
+
+#[cfg(not(unix))]
+fn open(path: &Path, _: ReadOptions) -> io::Result<File> {
+    File::open(path)
+}
+
+/// Reads a regular file of `expected` bytes: one `read` of `expected + 1`
+/// bytes normally does it (a short count is the end). A file that shrank
+/// or grew meanwhile is an error, never a crash.
+fn read_regular(
+    mut file: File,
+    expected: u64,
+    max: Option<u64>,
+    buf: &mut Vec<u8>,
+) -> Result<usize, ReadError> {
+    let want = usize::try_from(expected)
+        .ok()
+        .and_then(|n| n.checked_add(1))
+        .ok_or(ReadError::TooLarge {
+            len: expected,
+            max: usize::MAX as u64,
+        })?;
+    buf.resize(want, 0);
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            break;
+        }
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                if filled as u64 == expected {
+                    // As promised by fstat and not one byte more: the end.
+                    break;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.clear();
+                return Err(e.into());
+            }
+        }
+    }
+    buf.truncate(filled);
+    if filled as u64 != expected {
+        buf.clear();
+        if let Some(max) = max
+            && filled as u64 > max
+        {
+            return Err(ReadError::TooLarge {
+                len: filled as u64,
+                max,
+            });
+        }
+        return Err(ReadError::Changed {
+            expected,
+            read: filled as u64,
+        });
+    }
+    Ok(filled)
+}
+
+fn read_to_end(file: File, max: Option<u64>, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
+    let limit = max.map_or(u64::MAX, |m| m.saturating_add(1));
+    let n = file.take(limit).read_to_end(buf)?;
+    if let Some(max) = max
+        && n as u64 > max
+    {
+        buf.clear();
+        return Err(ReadError::TooLarge { len: n as u64, max });
+    }
+    Ok(n)
+}
