@@ -526,11 +526,11 @@ fn disk_view_on(
     policy: &Policy,
     skip_binary: bool,
 ) -> (DiskView, usize) {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
+    let bytes = match crate::disk::read(path) {
+        Ok((bytes, _)) => bytes,
         Err(e) => {
             let view = DiskView {
-                unreadable: Some(e.to_string()),
+                unreadable: Some(e),
                 ..DiskView::default()
             };
             return (view, 0);
