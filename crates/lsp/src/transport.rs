@@ -143,16 +143,24 @@ impl<R> Reframe<R> {
                 }
             };
             let declared_end = header_end.checked_add(length)?;
-            let end = if self.input.len() >= declared_end {
-                declared_end
-            } else if let Some(next) = self.header_inside_body(header_end) {
+            // A header that starts inside the body may end after it.
+            let scan_to = declared_end
+                .saturating_add(MAX_HEADER)
+                .min(self.input.len());
+            let end = if let Some(next) = self
+                .header_inside_body(header_end, scan_to)
+                .filter(|&start| start < declared_end)
+            {
                 // A complete header inside the declared body: the length was
-                // too large, and waiting for it would swallow good frames.
+                // too large (or the frame truncated), and taking it all would
+                // swallow good frames.
                 eprintln!(
                     "utf8lint lsp: transport: Content-Length {length} runs into the next header; body cut there"
                 );
                 self.log.note_frame();
                 next
+            } else if self.input.len() >= declared_end {
+                declared_end
             } else {
                 return None;
             };
@@ -178,14 +186,14 @@ impl<R> Reframe<R> {
         }
     }
 
-    /// Where a well-formed header starts inside the incomplete body that
-    /// begins at `body_start`, if one does. A JSON body never holds one: a
+    /// Where a well-formed header starts inside the body that begins at
+    /// `body_start` (as far as `limit`), if one does. A JSON body never holds one: a
     /// raw CR or LF cannot be inside a JSON string, and `Content-Length: N`
     /// outside a string is not JSON. Each byte is scanned once.
-    fn header_inside_body(&mut self, body_start: usize) -> Option<usize> {
-        let from = self.body_scanned.max(body_start);
-        self.body_scanned = self.input.len().saturating_sub(3).max(from);
-        let region = &self.input[from..];
+    fn header_inside_body(&mut self, body_start: usize, limit: usize) -> Option<usize> {
+        let from = self.body_scanned.max(body_start).min(limit);
+        self.body_scanned = limit.saturating_sub(3).max(from);
+        let region = &self.input[from..limit];
         for blank in memchr::memmem::find_iter(region, b"\r\n\r\n").map(|at| from + at) {
             let look_from = blank.saturating_sub(MAX_HEADER).max(body_start);
             let Some(start) = rfind_content_length(&self.input[look_from..blank]) else {
