@@ -261,21 +261,26 @@ pub async fn execute(
     } else {
         None
     };
-    let (rope, dirty, policy) = {
+    let (rope, dirty, policy, roots) = {
         let state = session.lock();
         let policy = state.settings.policy_for(Some(&path));
         match state.docs.get(&uri) {
-            Some(doc) => (Some(doc.rope.clone()), doc.dirty, policy),
-            None => (None, false, policy),
+            Some(doc) => (doc.rope.clone(), doc.dirty, policy, state.roots.clone()),
+            None => {
+                return Err(refused(format!(
+                    "{} is not open in the editor: utf8lint's commands rewrite only files the client opened",
+                    path.display()
+                )));
+            }
         }
     };
     let job_path = path.clone();
     let outcome = tokio::task::spawn_blocking(move || -> std::result::Result<(usize, usize), Error> {
-        let bytes = std::fs::read(&job_path).map_err(|e| refused(format!("cannot read {}: {e}", job_path.display())))?;
-        if let (Some(rope), true) = (&rope, dirty) {
+        let (bytes, stamp) = crate::disk::read(&job_path).map_err(refused)?;
+        if dirty {
             // The flag says edited; the text may still equal the file (an
             // undo, a reload): only a real difference refuses.
-            if mapping::matches(&bytes, rope, rope.to_string().as_bytes()).is_none() {
+            if mapping::matches(&bytes, &rope, rope.to_string().as_bytes()).is_none() {
                 return Err(refused(format!(
                     "{} has unsaved changes in the editor: save or undo them first, then apply the fix (it rewrites the file on disk)",
                     job_path.display()
@@ -301,7 +306,11 @@ pub async fn execute(
             return Err(refused("the file on disk no longer has that finding (it changed since): nothing to fix"));
         }
         let applied = apply_fixes(&bytes, fixes.iter().copied());
-        write_atomic(&job_path, &applied.bytes).map_err(|e| refused(format!("cannot rewrite {}: {e}", job_path.display())))?;
+        // The shared writer refuses what is outside the workspace folders,
+        // symbolic links, files that are not regular and files changed
+        // since `stamp`.
+        utf8lint_workspace::replace_file_in_workspace(&job_path, &roots, &stamp, |w| w.write_all(&applied.bytes))
+            .map_err(|e| refused(format!("cannot rewrite {}: {e}", job_path.display())))?;
         Ok((applied.applied.len(), applied.bytes.len()))
     })
     .await

@@ -176,6 +176,10 @@ pub struct Document {
     pub since_base: Vec<Shift>,
     /// The worker's state.
     pub work: Work,
+    /// Which `didOpen` made this document: a worker's result is installed
+    /// only into the document of the generation it was computed for, never
+    /// into one closed and reopened meanwhile.
+    pub generation: u64,
 }
 
 impl Document {
@@ -199,6 +203,7 @@ impl Document {
             base: None,
             since_base: Vec::new(),
             work: Work::default(),
+            generation: 0,
         }
     }
 

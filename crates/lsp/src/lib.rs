@@ -13,6 +13,7 @@
 pub mod actions;
 pub mod config;
 pub mod convert;
+mod disk;
 pub mod document;
 pub mod mapping;
 pub mod publish;

@@ -52,6 +52,8 @@ pub struct State {
     pub features: ClientFeatures,
     /// Files not open that the workspace scan published findings for.
     pub scanned: HashSet<Url>,
+    /// The generation the last `didOpen` was given.
+    pub last_generation: u64,
 }
 
 /// The server's state, shared by the handlers.
@@ -176,6 +178,8 @@ impl Session {
             let mut state = self.lock();
             let mut doc = Document::new(uri.clone(), version, text);
             doc.raw_from_client = raw;
+            state.last_generation += 1;
+            doc.generation = state.last_generation;
             state.scanned.remove(&uri);
             state.docs.insert(uri.clone(), doc);
         }
@@ -257,17 +261,22 @@ impl Session {
                 return;
             };
             what(&mut doc.work);
-            !std::mem::replace(&mut doc.work.running, true)
+            let start = !std::mem::replace(&mut doc.work.running, true);
+            start.then_some(doc.generation)
         };
-        if start {
+        if let Some(generation) = start {
             let session = self.clone();
             let uri = uri.clone();
-            tokio::spawn(async move { session.worker(uri).await });
+            tokio::spawn(async move { session.worker(uri, generation).await });
         }
     }
 
     /// The per-document worker: runs until there is nothing left to do.
-    async fn worker(self: Arc<Self>, uri: Url) {
+    ///
+    /// It serves one generation of the document: once the document is
+    /// closed or reopened, its results are dropped and it ends (a reopened
+    /// document has a worker of its own).
+    async fn worker(self: Arc<Self>, uri: Url, generation: u64) {
         let mut ready = self.ready.subscribe();
         let _ = tokio::time::timeout(READY_TIMEOUT, ready.wait_for(|r| *r)).await;
         loop {
@@ -279,7 +288,11 @@ impl Session {
                 let mut state = self.lock();
                 let encoding = state.encoding;
                 let policy_settings = state.settings.clone();
-                let Some(doc) = state.docs.get_mut(&uri) else {
+                let Some(doc) = state
+                    .docs
+                    .get_mut(&uri)
+                    .filter(|d| d.generation == generation)
+                else {
                     return;
                 };
                 if doc.work.disk || doc.work.scan {
@@ -316,7 +329,14 @@ impl Session {
                 Job::Full(job) => {
                     let result = tokio::task::spawn_blocking(move || job.run()).await;
                     let mut state = self.lock();
-                    let Some(doc) = state.docs.get_mut(&uri) else {
+                    let Some(doc) = state
+                        .docs
+                        .get_mut(&uri)
+                        .filter(|d| d.generation == generation)
+                    else {
+                        eprintln!(
+                            "utf8lint lsp: {uri} was closed or reopened during its check: result dropped"
+                        );
                         return;
                     };
                     doc.logging = false;
@@ -344,9 +364,15 @@ impl Session {
                             Err(_) => continue,
                         }
                     };
-                    let current = self.lock().docs.get(&uri).map(|d| d.version);
-                    if current != Some(version) {
-                        continue; // stale: a newer version is queued
+                    let current = self
+                        .lock()
+                        .docs
+                        .get(&uri)
+                        .map(|d| (d.generation, d.version));
+                    match current {
+                        Some((g, v)) if g == generation && v == version => {}
+                        Some((g, _)) if g == generation => continue, // a newer version is queued
+                        _ => return, // closed or reopened: its own worker publishes
                     }
                     self.client
                         .publish_diagnostics(uri.clone(), diagnostics, Some(version))
@@ -500,11 +526,11 @@ fn disk_view_on(
     policy: &Policy,
     skip_binary: bool,
 ) -> (DiskView, usize) {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
+    let bytes = match crate::disk::read(path) {
+        Ok((bytes, _)) => bytes,
         Err(e) => {
             let view = DiskView {
-                unreadable: Some(e.to_string()),
+                unreadable: Some(e),
                 ..DiskView::default()
             };
             return (view, 0);

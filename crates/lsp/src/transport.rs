@@ -18,8 +18,14 @@
 //! * a body that is not a JSON-RPC message becomes a harmless one: a request
 //!   to an unknown `$/` method when its `id` can be read (the client gets an
 //!   error response), else a `$/` notification that is ignored;
-//! * headers without a usable `Content-Length` are skipped up to the next
-//!   `Content-Length`.
+//! * a body whose `method` is not a string (tower-lsp stops reading for good
+//!   at a number, `null`, `true`, an array or an object there) is answered
+//!   or dropped like any other body that is not JSON-RPC;
+//! * a header block without exactly one usable `Content-Length` (missing,
+//!   not a number, above [`MAX_BODY`], LF-only line ends) is skipped up to
+//!   the next `Content-Length` after its start, so that a bad header which
+//!   runs into the next good one does not swallow it; a body whose declared
+//!   length runs past a complete header is cut at that header.
 //!
 //! Every repair is logged to stderr.
 
@@ -37,8 +43,9 @@ use tokio::io::{AsyncRead, ReadBuf};
 /// Header blocks longer than this without `\r\n\r\n` are garbage.
 const MAX_HEADER: usize = 16 * 1024;
 
-/// A `Content-Length` above this is taken for garbage, not waited for.
-const MAX_BODY: usize = 1 << 31;
+/// A `Content-Length` above this (64 MiB) is taken for garbage, not waited
+/// for: the header is dropped and the stream resynchronised.
+pub(crate) const MAX_BODY: usize = 64 << 20;
 
 /// Buffer capacity kept between frames.
 const KEEP_CAPACITY: usize = 1 << 20;
@@ -88,6 +95,8 @@ pub struct Reframe<R> {
     output: Vec<u8>,
     output_pos: usize,
     eof: bool,
+    /// How far an incomplete body was searched for a header inside it.
+    body_scanned: usize,
     log: Arc<RepairLog>,
 }
 
@@ -100,6 +109,7 @@ impl<R> Reframe<R> {
             output: Vec::new(),
             output_pos: 0,
             eof: false,
+            body_scanned: 0,
             log,
         }
     }
@@ -107,32 +117,54 @@ impl<R> Reframe<R> {
     /// Takes one complete frame out of `input`, repaired, if there is one.
     fn next_frame(&mut self) -> Option<Vec<u8>> {
         loop {
-            let header_end = match memchr::memmem::find(&self.input, b"\r\n\r\n") {
-                Some(at) => at + 4,
-                None => {
-                    if self.input.len() > MAX_HEADER {
-                        eprintln!(
-                            "utf8lint lsp: transport: dropping {} bytes with no header end",
-                            self.input.len()
-                        );
-                        self.skip_to_next_header(1);
-                    }
-                    return None;
+            let Some(blank) = memchr::memmem::find(&self.input, b"\r\n\r\n") else {
+                if self.input.len() > MAX_HEADER {
+                    eprintln!(
+                        "utf8lint lsp: transport: dropping {} bytes with no header end",
+                        self.input.len()
+                    );
+                    self.log.note_frame();
+                    self.skip_to_next_header(1);
+                }
+                return None;
+            };
+            let header_end = blank + 4;
+            let length = match header_length(&self.input[..blank]) {
+                Ok(length) => length,
+                Err(why) => {
+                    // The bad header may run into the next good one (an
+                    // LF-only header, or the rest of a body whose length was
+                    // too small): resynchronise at the next `Content-Length`
+                    // after the start, never after this "header"'s end.
+                    eprintln!("utf8lint lsp: transport: {why}; skipped to the next Content-Length");
+                    self.log.note_frame();
+                    self.skip_to_next_header(1);
+                    continue;
                 }
             };
-            let Some(length) = content_length(&self.input[..header_end]).filter(|&n| n <= MAX_BODY)
-            else {
+            let declared_end = header_end.checked_add(length)?;
+            // A header that starts inside the body may end after it.
+            let scan_to = declared_end
+                .saturating_add(MAX_HEADER)
+                .min(self.input.len());
+            let end = if let Some(next) = self
+                .header_inside_body(header_end, scan_to)
+                .filter(|&start| start < declared_end)
+            {
+                // A complete header inside the declared body: the length was
+                // too large (or the frame truncated), and taking it all would
+                // swallow good frames.
                 eprintln!(
-                    "utf8lint lsp: transport: header without a valid Content-Length, skipped"
+                    "utf8lint lsp: transport: Content-Length {length} runs into the next header; body cut there"
                 );
                 self.log.note_frame();
-                self.skip_to_next_header(header_end);
-                continue;
-            };
-            let end = header_end.checked_add(length)?;
-            if self.input.len() < end {
+                next
+            } else if self.input.len() >= declared_end {
+                declared_end
+            } else {
                 return None;
-            }
+            };
+            self.body_scanned = 0;
             let body = repair_body(&self.input[header_end..end], &self.log);
             let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
             frame.extend_from_slice(&body);
@@ -154,11 +186,33 @@ impl<R> Reframe<R> {
         }
     }
 
+    /// Where a well-formed header starts inside the body that begins at
+    /// `body_start` (as far as `limit`), if one does. A JSON body never holds one: a
+    /// raw CR or LF cannot be inside a JSON string, and `Content-Length: N`
+    /// outside a string is not JSON. Each byte is scanned once.
+    fn header_inside_body(&mut self, body_start: usize, limit: usize) -> Option<usize> {
+        let from = self.body_scanned.max(body_start).min(limit);
+        self.body_scanned = limit.saturating_sub(3).max(from);
+        let region = &self.input[from..limit];
+        for blank in memchr::memmem::find_iter(region, b"\r\n\r\n").map(|at| from + at) {
+            let look_from = blank.saturating_sub(MAX_HEADER).max(body_start);
+            let Some(start) = rfind_content_length(&self.input[look_from..blank]) else {
+                continue;
+            };
+            let start = look_from + start;
+            if header_length(&self.input[start..blank]).is_ok() {
+                return Some(start);
+            }
+        }
+        None
+    }
+
     /// Drops input up to the next `Content-Length` at or after `from`.
     fn skip_to_next_header(&mut self, from: usize) {
         let from = from.min(self.input.len());
-        let next = memchr::memmem::find(&self.input[from..], b"Content-Length")
-            .map_or(self.input.len(), |at| from + at);
+        let next =
+            find_content_length(&self.input[from..]).map_or(self.input.len(), |at| from + at);
+        self.body_scanned = 0;
         self.input.drain(..next);
     }
 }
@@ -214,22 +268,66 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
     }
 }
 
-/// The `Content-Length` of a header block (case-insensitive name, as
-/// HTTP headers are), if it has exactly a usable one.
-fn content_length(header: &[u8]) -> Option<usize> {
+/// The `Content-Length` of a header block (`\r\n`-separated lines, without
+/// the blank line), if it is exactly a usable one: every line a
+/// `Name: value` header (names case-insensitive, as in HTTP), one
+/// `Content-Length` of at most [`MAX_BODY`].
+fn header_length(header: &[u8]) -> Result<usize, &'static str> {
+    if header.len() > MAX_HEADER {
+        return Err("header block too long");
+    }
     let mut found = None;
-    for line in header.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let Some(colon) = line.iter().position(|&b| b == b':') else {
-            continue;
+    let mut lines = header.split(|&b| b == b'\n').peekable();
+    while let Some(line) = lines.next() {
+        let line = match (line.strip_suffix(b"\r"), lines.peek()) {
+            (Some(line), Some(_)) => line,
+            (None, None) => line,
+            _ => return Err("header line without a CR LF line end"),
         };
-        let (name, value) = line.split_at(colon);
-        if name.trim_ascii().eq_ignore_ascii_case(b"content-length") {
-            let value = std::str::from_utf8(&value[1..]).ok()?.trim();
-            found = Some(value.parse::<usize>().ok()?);
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            return Err("header line without a colon");
+        };
+        let (name, value) = (&line[..colon], &line[colon + 1..]);
+        let token = |b: &u8| b.is_ascii_alphanumeric() || b == &b'-';
+        if name.is_empty() || !name.iter().all(token) {
+            return Err("header line with a malformed name");
+        }
+        if value.iter().any(|&b| b.is_ascii_control() && b != b'\t') {
+            return Err("header line with a control character (an LF-only line end?)");
+        }
+        if name.eq_ignore_ascii_case(b"content-length") {
+            if found.is_some() {
+                return Err("header with two Content-Length lines");
+            }
+            let value = value.trim_ascii();
+            if value.is_empty() || !value.iter().all(u8::is_ascii_digit) {
+                return Err("Content-Length is not a number");
+            }
+            let length = std::str::from_utf8(value)
+                .ok()
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&n| n <= MAX_BODY)
+                .ok_or("Content-Length above the 64 MiB limit")?;
+            found = Some(length);
         }
     }
-    found
+    found.ok_or("header without a Content-Length")
+}
+
+const CONTENT_LENGTH: &[u8] = b"content-length";
+
+/// Where `content-length` (any case) first occurs in `bytes`.
+fn find_content_length(bytes: &[u8]) -> Option<usize> {
+    bytes
+        .windows(CONTENT_LENGTH.len())
+        .position(|w| w.eq_ignore_ascii_case(CONTENT_LENGTH))
+}
+
+/// Where `content-length` (any case) last occurs in `bytes`.
+fn rfind_content_length(bytes: &[u8]) -> Option<usize> {
+    bytes
+        .windows(CONTENT_LENGTH.len())
+        .rposition(|w| w.eq_ignore_ascii_case(CONTENT_LENGTH))
 }
 
 /// Whether `body` is the `exit` notification.
@@ -240,14 +338,31 @@ fn is_exit(body: &[u8]) -> bool {
         })
 }
 
-/// The shape tower-lsp's `Message` accepts, read without keeping anything.
+/// The fields tower-lsp's `Message` constrains, read leniently so that the
+/// `id` of a malformed request can still be answered. (serde also reads a
+/// struct from an array: the body is separately required to be an object.)
 #[derive(Deserialize)]
-struct Probe<'a> {
-    #[serde(borrow)]
-    jsonrpc: Option<Cow<'a, str>>,
-    method: Option<IgnoredAny>,
+struct Probe {
+    #[serde(default, deserialize_with = "some_value")]
+    jsonrpc: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "some_value")]
+    method: Option<serde_json::Value>,
     #[serde(default, deserialize_with = "some_value")]
     id: Option<serde_json::Value>,
+}
+
+impl Probe {
+    /// Whether tower-lsp 0.20 decodes the message: version "2.0", a string
+    /// `method` if any (a number, `null`, `true`, an array or an object
+    /// there makes it stop reading for good), a valid `id` if any.
+    fn is_decodable(&self) -> bool {
+        self.jsonrpc.as_ref().and_then(|v| v.as_str()) == Some("2.0")
+            && self
+                .method
+                .as_ref()
+                .is_none_or(serde_json::Value::is_string)
+            && self.id.as_ref().is_none_or(valid_id)
+    }
 }
 
 fn some_value<'de, D: serde::Deserializer<'de>>(
@@ -284,12 +399,8 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> 
         log.note_frame();
         body = Cow::Owned(replace_lone_surrogates(&body));
     }
-    match serde_json::from_slice::<Probe<'_>>(&body) {
-        Ok(probe)
-            if probe.jsonrpc.as_deref() == Some("2.0")
-                && probe.id.as_ref().is_none_or(valid_id) =>
-        {
-            let _ = probe.method;
+    match serde_json::from_slice::<Probe>(&body) {
+        Ok(probe) if probe.is_decodable() && body.trim_ascii_start().starts_with(b"{") => {
             if raw_subparts > 0 {
                 note_document(&body, raw_subparts, log);
             }
@@ -298,13 +409,13 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> 
         Ok(probe) => {
             log.note_frame();
             eprintln!(
-                "utf8lint lsp: transport: a JSON value that is not a JSON-RPC 2.0 message, answered with an error"
+                "utf8lint lsp: transport: a JSON value that is not a valid JSON-RPC 2.0 message (version, method or id), answered with an error"
             );
             Cow::Owned(placeholder(probe.id.filter(valid_id)))
         }
         Err(e) => {
             log.note_frame();
-            eprintln!("utf8lint lsp: transport: message body is not JSON ({e}), dropped");
+            eprintln!("utf8lint lsp: transport: message body is not a JSON object ({e}), dropped");
             Cow::Owned(placeholder(None))
         }
     }

@@ -27,7 +27,7 @@ pub fn check_file(
     encoding: Encoding,
 ) -> Option<Vec<lsp::Diagnostic>> {
     let uri = Url::from_file_path(path).ok()?;
-    let bytes = std::fs::read(path).ok()?;
+    let (bytes, _) = crate::disk::read(path).ok()?;
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let text = decode_lossy(body);
     let rope = Rope::from_str(&text);

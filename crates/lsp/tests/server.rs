@@ -364,7 +364,7 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let (path, uri) = write(dir.path(), "x.json", b"\xEF\xBB\xBF{}\n");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
-    let mut c = Client::start(Some(&["utf-8"]), None, no_scan()).await;
+    let mut c = Client::start(Some(&["utf-8"]), Some(dir.path()), no_scan()).await;
     c.open(&uri, "{}\n").await;
     let diags = c.diagnostics_for(&uri, 1).await;
     assert_eq!(codes(&diags), ["U003"]);

@@ -1,0 +1,86 @@
+//! `utf8lint.fixAll` refuses what it must not rewrite or read.
+
+mod common;
+
+use std::path::Path;
+
+use common::{Client, file_uri};
+use serde_json::{Value, json};
+
+const TEXT: &str = "a\n\u{FEFF}b\n";
+
+async fn fix_all(c: &mut Client, uri: &str) -> Value {
+    c.request(
+        "workspace/executeCommand",
+        json!({"command": "utf8lint.fixAll", "arguments": [{"uri": uri}]}),
+    )
+    .await
+}
+
+fn error_of(answer: &Value) -> String {
+    answer["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn client(root: &Path) -> Client {
+    Client::start(
+        Some(&["utf-8"]),
+        Some(root),
+        json!({"workspace-scan": false}),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fix_all_refuses_links_outside_files_specials_and_unopened_files() {
+    let root = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let outside_file = outside.path().join("victim.txt");
+    std::fs::write(&outside_file, TEXT).unwrap();
+    let link = root.path().join("link.txt");
+    std::os::unix::fs::symlink(&outside_file, &link).unwrap();
+    let zero = root.path().join("zero.txt");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let fifo = root.path().join("fifo.txt");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let unopened = root.path().join("unopened.txt");
+    std::fs::write(&unopened, TEXT).unwrap();
+    let inside = root.path().join("inside.txt");
+    std::fs::write(&inside, TEXT).unwrap();
+
+    let mut c = client(root.path()).await;
+    // Symbolic link to a file outside: never followed for writing.
+    c.open(&file_uri(&link), TEXT).await;
+    let answer = fix_all(&mut c, &file_uri(&link)).await;
+    assert!(error_of(&answer).contains("symbolic link"), "{answer}");
+    assert_eq!(std::fs::read_to_string(&outside_file).unwrap(), TEXT);
+    // A file outside the workspace folders, opened by the client.
+    c.open(&file_uri(&outside_file), TEXT).await;
+    let answer = fix_all(&mut c, &file_uri(&outside_file)).await;
+    assert!(error_of(&answer).contains("workspace"), "{answer}");
+    assert_eq!(std::fs::read_to_string(&outside_file).unwrap(), TEXT);
+    // /dev/zero behind a link and a FIFO: refused by type, not read (a
+    // FIFO would block, /dev/zero would never end).
+    for special in [&zero, &fifo] {
+        c.open(&file_uri(special), TEXT).await;
+        let answer = fix_all(&mut c, &file_uri(special)).await;
+        assert!(error_of(&answer).contains("not a regular file"), "{answer}");
+    }
+    // Not opened by the client.
+    let answer = fix_all(&mut c, &file_uri(&unopened)).await;
+    assert!(error_of(&answer).contains("not open"), "{answer}");
+    assert_eq!(std::fs::read_to_string(&unopened).unwrap(), TEXT);
+    // And the server still fixes a plain opened file inside the workspace.
+    c.open(&file_uri(&inside), TEXT).await;
+    let answer = fix_all(&mut c, &file_uri(&inside)).await;
+    assert_eq!(answer["result"]["applied"], 1, "{answer}");
+    assert_eq!(std::fs::read_to_string(&inside).unwrap(), "a\nb\n");
+}

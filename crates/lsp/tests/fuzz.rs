@@ -1,0 +1,170 @@
+//! A seeded protocol fuzzer: random, mutated and truncated frames, invalid
+//! methods and params, out-of-order versions and close/reopen races, sent
+//! to the real server; then exact round trips prove it still serves.
+//! `UTF8LINT_FUZZ_ITERATIONS` (default 400) and `UTF8LINT_FUZZ_SEED` set
+//! the length and the seed of a run.
+
+mod common;
+
+use common::{Client, frame};
+use serde_json::{Value, json};
+
+/// xorshift64*: small, seeded, reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+const URIS: [&str; 3] = ["untitled:f0", "untitled:f1", "untitled:f2"];
+const TEXTS: [&str; 4] = ["", "a\u{FEFF}b\n", "\u{FFFD}x\r\ny\u{FEFF}", "plain\n"];
+
+fn valid_message(rng: &mut Rng) -> Value {
+    let uri = URIS[rng.below(URIS.len())];
+    let text = TEXTS[rng.below(TEXTS.len())];
+    let version = rng.below(20) as i64 - 2; // out of order, repeated, negative
+    let pos = json!({"line": rng.below(3), "character": rng.below(6)});
+    match rng.below(6) {
+        0 => {
+            json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "text", "version": version, "text": text}}})
+        }
+        1 => {
+            json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
+        }
+        2 => {
+            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": pos, "end": pos}, "text": text}]}})
+        }
+        3 => {
+            json!({"jsonrpc": "2.0", "id": rng.below(1000) + 10_000, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": pos}})
+        }
+        4 => {
+            json!({"jsonrpc": "2.0", "id": rng.below(1000) + 10_000, "method": "textDocument/codeAction", "params": {"textDocument": {"uri": uri},
+            "range": {"start": pos, "end": pos}, "context": {"diagnostics": []}}})
+        }
+        _ => {
+            json!({"jsonrpc": "2.0", "id": rng.below(1000) + 10_000, "method": "textDocument/hover", "params": rng.below(5)})
+        }
+    }
+}
+
+/// One hostile frame (or run of bytes) and the name of its kind.
+fn hostile(rng: &mut Rng) -> (&'static str, Vec<u8>) {
+    let body = serde_json::to_vec(&valid_message(rng)).unwrap();
+    match rng.below(8) {
+        0 => ("valid", frame(&body)),
+        1 => {
+            let mut value: Value = serde_json::from_slice(&body).unwrap();
+            let methods = [json!(1), Value::Null, json!(true), json!([]), json!({})];
+            value["method"] = methods[rng.below(methods.len())].clone();
+            (
+                "non-string method",
+                frame(&serde_json::to_vec(&value).unwrap()),
+            )
+        }
+        2 => {
+            let mut bytes = body.clone();
+            for _ in 0..=rng.below(4) {
+                let at = rng.below(bytes.len());
+                bytes[at] = rng.next() as u8;
+            }
+            ("mutated body", frame(&bytes))
+        }
+        3 => {
+            let cut = rng.below(body.len());
+            let mut bytes = frame(&body);
+            bytes.truncate(bytes.len() - body.len() + cut);
+            ("truncated frame", bytes)
+        }
+        4 => {
+            let n = rng.below(64);
+            let bytes = (0..n)
+                .map(|_| b"{}\":,[] \r\nCont-Lgh0129xyz"[rng.below(24)])
+                .collect();
+            ("garbage bytes", bytes)
+        }
+        5 => {
+            let headers: [&[u8]; 4] = [
+                b"Content-Type: x\r\n\r\n",
+                b"Content-Length: 12\n\n",
+                b"Content-Length: 3\r\n\r\n",
+                b"Content-Length: 4294967296\r\n\r\n",
+            ];
+            let mut bytes = headers[rng.below(headers.len())].to_vec();
+            bytes.extend_from_slice(&body);
+            ("bad header", bytes)
+        }
+        6 => {
+            let mut bytes = frame(&body);
+            let n = bytes.len();
+            bytes.insert(rng.below(n), 0xFF);
+            ("raw byte anywhere", bytes)
+        }
+        _ => {
+            // Close and reopen at once: the race with a running check.
+            let uri = URIS[rng.below(URIS.len())];
+            let mut bytes = frame(&serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})).unwrap());
+            bytes.extend(frame(&serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "text", "version": 1, "text": TEXTS[rng.below(TEXTS.len())]}}})).unwrap()));
+            ("close and reopen", bytes)
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_frames_never_stop_the_server() {
+    let iterations = env_number("UTF8LINT_FUZZ_ITERATIONS", 400);
+    let seed = env_number("UTF8LINT_FUZZ_SEED", 0x5eed_1234) | 1;
+    let mut rng = Rng(seed);
+    let mut c = Client::start(Some(&["utf-16"]), None, json!({"workspace-scan": false})).await;
+    let mut kinds = std::collections::BTreeMap::<&str, u64>::new();
+    for round in 0..iterations {
+        let (kind, bytes) = hostile(&mut rng);
+        *kinds.entry(kind).or_default() += 1;
+        c.send_raw(&bytes).await;
+        eprintln!(
+            "fuzz round {round}: {kind}: {}",
+            String::from_utf8_lossy(&bytes).escape_debug()
+        );
+        if round % 50 == 49 {
+            // A checkpoint: a well-formed request after what came before is
+            // answered (a truncated frame may swallow at most the frame
+            // right after it, never the server).
+            c.send_raw(b"\r\n\r\n").await;
+            let answer = c.request("utf8lint/ping", Value::Null).await;
+            assert_eq!(
+                answer["error"]["code"], -32601,
+                "seed {seed} round {round}: {answer}"
+            );
+            c.clear();
+        }
+    }
+    eprintln!("fuzz: seed {seed}, {iterations} frames: {kinds:?}");
+    c.send_raw(b"\r\n\r\n").await;
+    c.open("untitled:final", "fz\u{FEFF}").await;
+    let diags = c.diagnostics_for("untitled:final", 1).await;
+    assert_eq!(diags.len(), 1, "seed {seed}: {diags:?}");
+    let hover = c
+        .request("textDocument/hover", json!({"textDocument": {"uri": "untitled:final"}, "position": {"line": 0, "character": 2}}))
+        .await;
+    let text = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("U+FEFF"), "seed {seed}: {hover}");
+    let shutdown = c.request("shutdown", Value::Null).await;
+    assert_eq!(shutdown["result"], Value::Null, "seed {seed}: {shutdown}");
+}
