@@ -27,7 +27,10 @@ pub use policy::{
 pub use render::{RenderOptions, render_concise, render_human};
 pub use rules::Rule;
 pub use rules::non_utf8_path::check_path;
-pub use rules::not_utf8::{BINARY_SNIFF_BYTES, Sniff, Wide, WideForm, sniff};
+pub use rules::not_utf8::{
+    BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, MIN_LEGACY_LETTER_PERCENT,
+    MIN_LEGACY_NON_ASCII, Sniff, Wide, WideForm, sniff,
+};
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
 pub use text::{describe_code_point, escape_bytes, escape_lossless, windows_1252_char};

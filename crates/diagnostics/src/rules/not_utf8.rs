@@ -15,6 +15,26 @@ const SNIFF_BYTES: usize = 64 * 1024;
 /// Files up to this size get a transcoding fix; larger ones a help line.
 const MAX_TRANSCODE: usize = 64 * 1024 * 1024;
 
+/// A legacy verdict needs at least this many non-ASCII bytes in the sample:
+/// one to three stray bytes (`ok \xFF\xFE bytes`) are defects in UTF-8 text,
+/// not evidence of an encoding.
+pub const MIN_LEGACY_NON_ASCII: usize = 4;
+
+/// At least this share (percent) of the non-ASCII characters the legacy
+/// reading gives must be letters: text in a legacy encoding is words, while
+/// broken UTF-8 read as windows-125x gives symbols and punctuation (`â‚`).
+pub const MIN_LEGACY_LETTER_PERCENT: usize = 80;
+
+/// From this share (percent) of control bytes (other than tab, newline,
+/// carriage return, form feed and escape) in the first 8 KiB on, a file is
+/// binary data (float arrays, compressed streams) and never transcoded,
+/// even without a NUL byte.
+pub const MIN_BINARY_CONTROL_PERCENT: usize = 10;
+
+/// Ill-formed bytes only in this many last bytes of the file are a
+/// character cut at the end (`price: 5 \xE2\x82`): UTF-8 with a defect.
+const CUT_AT_END_BYTES: usize = 3;
+
 /// What the bytes of a file look like, before any rule runs. The CLI uses
 /// it to skip binary files without mistaking UTF-16/32 text for binary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,10 +276,18 @@ pub(crate) fn legacy_diagnostic(
     first_errors: &[Subpart],
     level: Level,
 ) -> Option<Diagnostic> {
-    if error_count == 0 {
+    if error_count == 0 || cut_at_end(bytes, error_count, first_errors) {
         return None;
     }
     let sample = &bytes[..bytes.len().min(SNIFF_BYTES * 16)];
+    if control_percent(&sample[..sample.len().min(BINARY_SNIFF_BYTES)])
+        >= MIN_BINARY_CONTROL_PERCENT
+    {
+        return None;
+    }
+    if sample.iter().filter(|b| !b.is_ascii()).count() < MIN_LEGACY_NON_ASCII {
+        return None;
+    }
     let multibyte = count_valid_multibyte(sample);
     // A few accidental pairs (`Ã©` is both windows-1252 and valid UTF-8) are
     // fine; real UTF-8 with a handful of bad bytes is not a legacy file.
@@ -274,7 +302,7 @@ pub(crate) fn legacy_diagnostic(
     }
     let (text, had_errors) =
         encoding.decode_without_bom_handling(bytes.get(..MAX_TRANSCODE.min(bytes.len()))?);
-    if had_errors {
+    if had_errors || letter_percent(&text, sample.len()) < MIN_LEGACY_LETTER_PERCENT {
         return None;
     }
     let first = first_errors.first()?;
@@ -314,6 +342,45 @@ pub(crate) fn legacy_diagnostic(
             .push(format!("convert it: `iconv -f {name} -t UTF-8`"));
     }
     Some(d)
+}
+
+/// True when every ill-formed sequence sits in the last bytes of the file:
+/// a multi-byte character cut short by a truncation.
+fn cut_at_end(bytes: &[u8], error_count: usize, first_errors: &[Subpart]) -> bool {
+    error_count == first_errors.len()
+        && first_errors
+            .iter()
+            .all(|s| s.offset + CUT_AT_END_BYTES >= bytes.len())
+}
+
+/// Percent of `head`'s bytes that are control bytes text does not use.
+pub fn control_percent(head: &[u8]) -> usize {
+    if head.is_empty() {
+        return 0;
+    }
+    let control = head
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C | 0x1B)) || b == 0x7F)
+        .count();
+    control * 100 / head.len()
+}
+
+/// Percent of the non-ASCII characters of `text` that are letters (or marks
+/// that combine with them, as in Thai and Hebrew); 100 when there are none.
+/// Only the first `limit` characters are read: the verdict's cost stays bounded.
+fn letter_percent(text: &str, limit: usize) -> usize {
+    let (mut letters, mut all) = (0usize, 0usize);
+    for c in text.chars().take(limit).filter(|c| !c.is_ascii()) {
+        all += 1;
+        letters += usize::from(c.is_alphabetic() || is_combining_mark(c));
+    }
+    (letters * 100).checked_div(all).unwrap_or(100)
+}
+
+/// Thai, Hebrew and Arabic vowel signs: not `alphabetic` to Rust for all of
+/// them, but parts of words all the same.
+fn is_combining_mark(c: char) -> bool {
+    matches!(c, '\u{0591}'..='\u{05C7}' | '\u{064B}'..='\u{065F}' | '\u{0E31}'..='\u{0E4E}')
 }
 
 /// The ill-formed sequences in `sample`, or `None` if any of them has a
