@@ -12,3 +12,4 @@ mod formats;
 mod levels;
 mod precommit;
 mod walk;
+mod writer;
