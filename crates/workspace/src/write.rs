@@ -12,12 +12,17 @@
 //! since it was read, a file another process holds open (Linux, where a
 //! write lease can be taken), and anything of the above that cannot be
 //! carried over.
-//! What cannot be promised: without a lease (another filesystem, or a file
-//! we neither own nor have CAP_LEASE for) a process that opens the file
-//! between the last stamp check and the rename keeps writing into the old,
-//! unlinked inode; with a lease, the same holds for a process whose `open`
-//! has looked the name up but not yet reached the lease check (a window of
-//! microseconds, between our last check and the rename).
+//! What cannot be promised: an `open` that looked the name up before the
+//! rename gets the old inode, even while the lease is held (the lease is
+//! checked at the end of `open`). After the rename the writer waits (up to
+//! about 200 ms) until nobody else has the old inode open and appends what
+//! was written past the bytes it read to the new file, so a racing appender
+//! loses no line (`tests/cli/writer.rs` runs thousands of fixes against
+//! one); those lines may then follow lines appended to the new file
+//! meanwhile. A process that writes into the middle of the file in that
+//! window, or that keeps the old inode open past the wait, is not covered.
+//! Without a lease (another filesystem, or a file we neither own nor have
+//! CAP_LEASE for) a process that holds the file open is not detected.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -159,6 +164,7 @@ pub fn replace_file(
         registered.retain(|p| p != &temp_path);
         drop(registered);
         drop(lease);
+        carry_over_late_writes(&original, read_as.len, path);
         Ok(())
     })();
     if result.is_err() {
@@ -171,6 +177,54 @@ pub fn replace_file(
         sync_dir(dir);
     }
     result
+}
+
+/// Appends to the new file what another process appended to the old one
+/// after the last check. An `open` that looked the name up before the
+/// rename gets the old inode, even while we hold the lease (it waits for
+/// the lease at the end of `open`, after the lookup), and a short-lived
+/// appender (`echo >> file`) then writes into the unlinked inode: without
+/// this, one line in a few hundred fixes was lost under a racing appender.
+/// Waits (up to about 200 ms) until no other process has the old inode
+/// open, then copies whatever lies past `read_len` to the end of the new
+/// file: the lines survive, though they may now follow lines that were
+/// appended to the new file meanwhile. Best effort: the fix itself is done.
+fn carry_over_late_writes(original: &File, read_len: u64, path: &Path) {
+    use std::io::{Read, Seek, SeekFrom};
+    for _ in 0..200 {
+        if lease::nobody_else_has_open(original) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let Ok(meta) = original.metadata() else {
+        return;
+    };
+    if meta.len() <= read_len {
+        return;
+    }
+    let mut tail = Vec::new();
+    let mut reader = original;
+    if reader.seek(SeekFrom::Start(read_len)).is_err() || reader.read_to_end(&mut tail).is_err() {
+        return;
+    }
+    if let Ok(mut new) = open_append_no_follow(path) {
+        let _ = new.write_all(&tail);
+    }
+}
+
+#[cfg(unix)]
+fn open_append_no_follow(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_append_no_follow(path: &Path) -> io::Result<File> {
+    fs::OpenOptions::new().append(true).open(path)
 }
 
 /// [`replace_file`] for the language server: `path` must be inside one of
@@ -448,6 +502,20 @@ mod lease {
         }
     }
 
+    /// Whether no other open file description refers to the file: a write
+    /// lease is granted (and given back at once) only then. Where leases
+    /// are unavailable, true: there is no way to wait.
+    pub(super) fn nobody_else_has_open(file: &File) -> bool {
+        let fd = borrow(file);
+        match fcntl(fd, libc::F_SETLEASE, libc::F_WRLCK) {
+            Ok(_) => {
+                let _ = fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK);
+                true
+            }
+            Err(e) => e.raw_os_error() != Some(libc::EAGAIN),
+        }
+    }
+
     pub(super) fn take(original: &File) -> Result<Lease<'_>, WriteError> {
         let fd = borrow(original);
         // A lease break is signalled to the holder with SIGIO, whose
@@ -485,5 +553,9 @@ mod lease {
 
     pub(super) fn take(_: &File) -> Result<Lease, WriteError> {
         Ok(Lease)
+    }
+
+    pub(super) fn nobody_else_has_open(_: &File) -> bool {
+        true
     }
 }
