@@ -309,6 +309,13 @@ pub async fn execute(
         // The shared writer refuses what is outside the workspace folders,
         // symbolic links, files that are not regular and files changed
         // since `stamp`.
+        // A client with no workspace folders (Neovim on a file outside any
+        // project, single-file mode) still opened this very file: its own
+        // directory is then the workspace, so nothing else can be reached.
+        let roots = match (roots.is_empty(), job_path.parent()) {
+            (true, Some(dir)) => vec![std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())],
+            _ => roots,
+        };
         utf8lint_workspace::replace_file_in_workspace(&job_path, &roots, &stamp, |w| w.write_all(&applied.bytes))
             .map_err(|e| refused(format!("cannot rewrite {}: {e}", job_path.display())))?;
         Ok((applied.applied.len(), applied.bytes.len()))
