@@ -407,11 +407,11 @@ fn check_bytes(
     settings: &FileSettings,
     skip_binary: bool,
 ) {
-    if skip_binary && let Sniff::Binary { nul_at } = sniff(bytes) {
+    if skip_binary && let Sniff::Binary(evidence) = sniff(bytes) {
         report.tally.skipped += 1;
         if ctx.verbose {
             report.stderr.push_str(&format!(
-                "utf8lint: skipped binary file {}: NUL byte at offset {nul_at} and no UTF-16/32 pattern (--no-skip-binary checks it)\n",
+                "utf8lint: skipped binary file {}: {evidence} (--no-skip-binary checks it)\n",
                 name.display()
             ));
         }

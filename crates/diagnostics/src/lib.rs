@@ -28,7 +28,7 @@ pub use render::{RenderOptions, render_concise, render_human};
 pub use rules::Rule;
 pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{
-    BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, MIN_LEGACY_LETTER_PERCENT,
+    BINARY_SNIFF_BYTES, BinaryEvidence, MIN_BINARY_CONTROL_PERCENT, MIN_LEGACY_LETTER_PERCENT,
     MIN_LEGACY_NON_ASCII, Sniff, Wide, WideForm, sniff,
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;

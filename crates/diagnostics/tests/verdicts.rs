@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use utf8lint_diagnostics::{
-    MIN_BINARY_CONTROL_PERCENT, MIN_LEGACY_LETTER_PERCENT, MIN_LEGACY_NON_ASCII, Policy, Rule,
-    apply_fixes, check,
+    BinaryEvidence, MIN_BINARY_CONTROL_PERCENT, MIN_LEGACY_LETTER_PERCENT, MIN_LEGACY_NON_ASCII,
+    Policy, Rule, Sniff, apply_fixes, check, sniff,
 };
 
 fn is_legacy(bytes: &[u8]) -> bool {
@@ -72,6 +72,12 @@ fn control_bytes_in_quantity_make_a_file_binary() {
     // 1000 bytes: 90 control bytes (9%) is still text, 100 (10%) is binary.
     assert!(is_legacy(&latin_with_controls(90)));
     assert!(!is_legacy(&latin_with_controls(100)));
+    // The same threshold makes the binary sniff skip the file when walked.
+    assert_eq!(sniff(&latin_with_controls(90)), Sniff::Text);
+    assert_eq!(
+        sniff(&latin_with_controls(100)),
+        Sniff::Binary(BinaryEvidence::ControlBytes { percent: 10 })
+    );
 }
 
 #[test]
@@ -99,4 +105,18 @@ fn the_legacy_fix_round_trips() {
         .encode(std::str::from_utf8(&fixed).unwrap())
         .0;
     assert_eq!(&back[..], &latin[..]);
+}
+
+#[test]
+fn a_nul_free_tensor_is_skipped_as_binary() {
+    // The head of wasmtime's `kitten.tensor` (float32 values near 2.25:
+    // `1D EE 0F 40`), half control bytes and no NUL: the CLI and the server
+    // skip it as binary instead of reporting every `\xEE`.
+    let bytes: Vec<u8> = (0..4096u32)
+        .flat_map(|i| [0x1D, 0xE0 + (i % 16) as u8, 0x0F, 0x40])
+        .collect();
+    assert_eq!(
+        sniff(&bytes),
+        Sniff::Binary(BinaryEvidence::ControlBytes { percent: 50 })
+    );
 }

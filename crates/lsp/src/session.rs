@@ -536,7 +536,7 @@ fn disk_view_on(
             return (view, 0);
         }
     };
-    if skip_binary && matches!(sniff(&bytes), Sniff::Binary { .. }) {
+    if skip_binary && matches!(sniff(&bytes), Sniff::Binary(_)) {
         return (DiskView::default(), 0);
     }
     let found = check(&bytes, path, policy);

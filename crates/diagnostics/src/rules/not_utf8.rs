@@ -43,11 +43,41 @@ pub enum Sniff {
     Text,
     /// UTF-16 or UTF-32, with the evidence.
     Wide(Wide),
-    /// A NUL byte in the first 8 KiB and no UTF-16/32 pattern.
-    Binary {
+    /// Binary data: a NUL byte in the first 8 KiB and no UTF-16/32
+    /// pattern, or control bytes in quantity there.
+    Binary(BinaryEvidence),
+}
+
+/// Why a file was taken for binary data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryEvidence {
+    /// A NUL byte at this offset of the first 8 KiB, and no UTF-16/32
+    /// pattern around it.
+    Nul {
         /// Offset of the first NUL byte.
-        nul_at: usize,
+        at: usize,
     },
+    /// This share (percent, at least [`MIN_BINARY_CONTROL_PERCENT`]) of
+    /// the first 8 KiB are control bytes text does not use (a float array,
+    /// compressed data), though none is NUL.
+    ControlBytes {
+        /// The share, in percent.
+        percent: usize,
+    },
+}
+
+impl std::fmt::Display for BinaryEvidence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BinaryEvidence::Nul { at } => {
+                write!(f, "NUL byte at offset {at} and no UTF-16/32 pattern")
+            }
+            BinaryEvidence::ControlBytes { percent } => write!(
+                f,
+                "{percent}% of its first 8 KiB are control bytes other than tab, newline, carriage return, form feed and escape"
+            ),
+        }
+    }
 }
 
 /// A UTF-16 or UTF-32 encoding form and how it was recognised.
@@ -98,7 +128,8 @@ impl WideForm {
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
 /// Classifies a file's bytes: UTF-16/32 by signature or by the pattern of
-/// NUL bytes; binary if the first 8 KiB hold a NUL byte otherwise; else text.
+/// NUL bytes; binary if the first 8 KiB hold a NUL byte otherwise, or are
+/// [`MIN_BINARY_CONTROL_PERCENT`] or more control bytes; else text.
 pub fn sniff(bytes: &[u8]) -> Sniff {
     if let Some(form) = Signature::detect(bytes).and_then(WideForm::from_signature) {
         return Sniff::Wide(Wide {
@@ -108,6 +139,12 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
     }
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     let Some(nul_at) = utf8lint_codec::find_nul(head) else {
+        // No NUL: still binary when control bytes are a large share (a
+        // float32 tensor is half control bytes and has no NUL).
+        let percent = control_percent(head);
+        if percent >= MIN_BINARY_CONTROL_PERCENT {
+            return Sniff::Binary(BinaryEvidence::ControlBytes { percent });
+        }
         return Sniff::Text;
     };
     match nul_pattern(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
@@ -115,7 +152,7 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
             form,
             by_signature: false,
         }),
-        None => Sniff::Binary { nul_at },
+        None => Sniff::Binary(BinaryEvidence::Nul { at: nul_at }),
     }
 }
 
