@@ -159,7 +159,10 @@ impl Drop for Worker {
     }
 }
 
-/// The path as shown: `./` stripped; a name that is not UTF-8 escaped.
+/// The path as shown: `./` stripped, escaped with `escape_lossless` so that
+/// controls, bidi and invisible characters are visible, a backslash is `\\`
+/// and an invalid byte `\xE9`: a Latin-1 `caf\xE9` and a UTF-8 name spelled
+/// `caf\xE9` never print alike.
 pub fn display_path(path: &Path) -> (String, Vec<u8>) {
     let shown = path.strip_prefix(".").unwrap_or(path);
     let shown = if shown.as_os_str().is_empty() {
@@ -168,11 +171,7 @@ pub fn display_path(path: &Path) -> (String, Vec<u8>) {
         shown
     };
     let bytes = os_bytes(shown);
-    let text = match shown.to_str() {
-        Some(s) => s.to_owned(),
-        None => escape_lossless(&bytes),
-    };
-    (text, bytes)
+    (escape_lossless(&bytes), bytes)
 }
 
 #[cfg(unix)]

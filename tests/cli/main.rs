@@ -9,6 +9,7 @@ mod corpus;
 mod explain;
 mod fix;
 mod formats;
+mod hostile;
 mod levels;
 mod precommit;
 mod walk;

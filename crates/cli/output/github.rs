@@ -3,7 +3,7 @@
 //! GitHub needs `%`, CR and LF escaped everywhere, and `:` and `,` too in
 //! property values.
 
-use utf8lint_diagnostics::{Diagnostic, Level};
+use utf8lint_diagnostics::{Diagnostic, Level, escape_shown};
 
 use super::{Region, is_file_level};
 
@@ -26,9 +26,11 @@ pub fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
     }
     let title = format!("{} {}", d.rule.code(), d.rule.name());
     props.push_str(&format!(",title={}", property(&title)));
-    let mut message = d.message.clone();
+    // Controls and bidi characters are neutralised before GitHub's own
+    // escaping, so a log viewer never sees them raw.
+    let mut message = escape_shown(&d.message);
     if !d.label.is_empty() {
-        message.push_str(&format!(" ({})", d.label));
+        message.push_str(&format!(" ({})", escape_shown(&d.label)));
     }
     format!("::{command} {props}::{}", data(&message))
 }

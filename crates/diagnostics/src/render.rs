@@ -1,12 +1,14 @@
 //! The human format (rustc's, through annotate-snippets) and the concise
 //! one-line format.
 
+use std::fmt::Write;
 use std::ops::Range;
 
 use annotate_snippets::{AnnotationKind, Group, Level as SnippetLevel, Origin, Renderer, Snippet};
 use utf8lint_codec::{LossyMap, decode_lossy};
 
 use crate::locate::Position;
+use crate::text::{escape_shown, is_hidden};
 use crate::{Applicability, Diagnostic, Level, Locator, Rule};
 
 /// How the human format looks.
@@ -39,6 +41,17 @@ const CONTEXT_AFTER: usize = 2 * 1024;
 /// bytes in UTF-8, so spans need no adjusting.
 const VISIBLE_FEFF: char = '◌';
 
+/// The Unicode control picture for a C0 control or DEL (`␀`, `␛`, `␡`),
+/// as rustc shows them in source lines; tab is left to the renderer.
+fn control_picture(c: char) -> Option<char> {
+    match c {
+        '\t' => None,
+        '\0'..='\u{1F}' => char::from_u32(0x2400 + c as u32),
+        '\u{7F}' => Some('\u{2421}'),
+        _ => None,
+    }
+}
+
 /// Renders one diagnostic in rustc's format: `error[U001]: message`,
 /// `--> path:line:col`, the line shown lossily with the span under it, then
 /// `= note:` and `= help:` lines. Never panics, whatever the bytes.
@@ -51,7 +64,8 @@ pub fn render_human(
 ) -> String {
     let level = snippet_level(d.level);
     let pos = locator.locate(d.span.start);
-    let mut group = Group::with_title(level.primary_title(d.message.as_str()).id(d.rule.code()));
+    let message = escape_shown(&d.message);
+    let mut group = Group::with_title(level.primary_title(message.as_str()).id(d.rule.code()));
     let mut elements: Vec<Element> = Vec::new();
     if d.rule == Rule::NonUtf8Path {
         elements.push(Element::Origin(Origin::path(path.to_owned())));
@@ -60,7 +74,7 @@ pub fn render_human(
         let label = if d.label.is_empty() {
             None
         } else {
-            Some(d.label.clone())
+            Some(escape_shown(&d.label))
         };
         if shown.cut_before {
             // The renderer would count columns from the cut; say where the
@@ -95,10 +109,10 @@ pub fn render_human(
         ));
     }
     for note in d.notes.iter().chain(related.iter()) {
-        elements.push(Element::Note(note.clone()));
+        elements.push(Element::Note(escape_shown(note)));
     }
     for help in &d.help {
-        elements.push(Element::Help(help.clone()));
+        elements.push(Element::Help(escape_shown(help)));
     }
     if let Some(fix) = &d.fix {
         let how = match fix.applicability() {
@@ -188,14 +202,34 @@ fn shown_line(bytes: &[u8], span: &Range<usize>, pos: &Position) -> Shown {
     if start > pos.line_start {
         text.push('…');
     }
-    let lead = text.len();
-    text.push_str(&decode_lossy(window).replace('\u{FEFF}', &VISIBLE_FEFF.to_string()));
+    let decoded = decode_lossy(window);
     // The line break itself is never shown; a CR before it neither.
-    if text.ends_with('\r') {
-        text.pop();
+    let decoded = decoded.strip_suffix('\r').unwrap_or(&decoded);
+    let lossy_s = map.to_lossy(span_start - start);
+    let lossy_e = map.to_lossy(span_end.min(end) - start);
+    // Hidden characters become visible escapes (U+FEFF a dotted circle),
+    // so the span's offsets are moved as the text grows.
+    let (mut s, mut e) = (None, None);
+    for (i, c) in decoded.char_indices() {
+        if s.is_none() && i >= lossy_s {
+            s = Some(text.len());
+        }
+        if e.is_none() && i >= lossy_e {
+            e = Some(text.len());
+        }
+        if c == '\u{FEFF}' {
+            text.push(VISIBLE_FEFF);
+        } else if let Some(picture) = control_picture(c) {
+            // rustc's way: one column, visible, never a terminal control.
+            text.push(picture);
+        } else if is_hidden(c) {
+            let _ = write!(text, "\\u{{{:X}}}", c as u32);
+        } else {
+            text.push(c);
+        }
     }
-    let s = lead + map.to_lossy(span_start - start);
-    let e = lead + map.to_lossy(span_end.min(end) - start);
+    let s = s.unwrap_or(text.len());
+    let e = e.unwrap_or(text.len());
     let e = e.min(text.len()).max(s.min(text.len()));
     if end < pos.line_end {
         text.push('…');
@@ -215,6 +249,6 @@ pub fn render_concise(d: &Diagnostic, path: &str, pos: &Position) -> String {
         pos.column,
         d.level.report_name(),
         d.rule.code(),
-        d.message
+        escape_shown(&d.message)
     )
 }

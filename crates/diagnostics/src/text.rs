@@ -23,7 +23,7 @@ pub fn escape_lossless(bytes: &[u8]) -> String {
         for c in chunk.valid().chars() {
             match c {
                 '\\' => out.push_str("\\\\"),
-                c if c.is_control() || c == '\u{FEFF}' => {
+                c if is_hidden(c) => {
                     let _ = write!(out, "\\u{{{:X}}}", c as u32);
                 }
                 c => out.push(c),
@@ -31,6 +31,56 @@ pub fn escape_lossless(bytes: &[u8]) -> String {
         }
         for b in chunk.invalid() {
             let _ = write!(out, "\\x{b:02X}");
+        }
+    }
+    out
+}
+
+/// Characters that must never reach a terminal raw: C0 and C1 controls
+/// (ESC starts terminal sequences, CR and LF forge lines), the bidi controls
+/// that reorder what is shown (U+061C, U+200E/F, U+202A..U+202E,
+/// U+2066..U+2069) and invisible ones (U+00AD, zero-width characters,
+/// U+FEFF, tag characters, variation selectors...).
+pub fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{AD}'
+                | '\u{34F}'
+                | '\u{61C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E0FFF}'
+        )
+}
+
+/// Text from outside (a message, a label, a shown line) with every
+/// [`is_hidden`] character written as `\u{202E}`, so nothing reorders or
+/// drives the terminal. Backslashes are kept: this is for content, where the
+/// escape only needs to be visible; names use [`escape_lossless`].
+pub fn escape_shown(text: &str) -> String {
+    if !text.chars().any(is_hidden) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_hidden(c) {
+            let _ = write!(out, "\\u{{{:X}}}", c as u32);
+        } else {
+            out.push(c);
         }
     }
     out
@@ -47,7 +97,7 @@ pub fn describe_code_point(value: u32) -> String {
     } else if let Some(name) = other_name(value) {
         out.push(' ');
         out.push_str(name);
-    } else if let Some(c) = char::from_u32(value).filter(|c| !c.is_control()) {
+    } else if let Some(c) = char::from_u32(value).filter(|&c| !is_hidden(c)) {
         let _ = write!(out, " `{c}`");
     }
     out
@@ -254,6 +304,15 @@ mod tests {
             escape_lossless(b"caf\xE9\n\xEF\xBB\xBF"),
             "caf\\xE9\\u{A}\\u{FEFF}"
         );
+        assert_eq!(escape_lossless("a\\b".as_bytes()), "a\\\\b");
+        assert_ne!(escape_lossless(b"caf\xE9"), escape_lossless(b"caf\\xE9"));
+        assert_eq!(
+            escape_lossless("\x1b]0;t\x07\u{202E}\u{85}".as_bytes()),
+            "\\u{1B}]0;t\\u{7}\\u{202E}\\u{85}"
+        );
+        assert_eq!(escape_shown("a\u{202E}b\u{E0041}"), "a\\u{202E}b\\u{E0041}");
+        assert_eq!(escape_shown("é \\"), "é \\");
+        assert_eq!(describe_code_point(0x202E), "U+202E");
         assert_eq!(windows_1252_char(0xE9), Some('é'));
         assert_eq!(windows_1252_char(0x80), Some('€'));
         assert_eq!(windows_1252_char(0x81), None);
