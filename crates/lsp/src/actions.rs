@@ -4,10 +4,10 @@
 //! `utf8lint.applyFix` / `utf8lint.fixAll` commands, which rewrite the file
 //! atomically and only when the editor has no unsaved edits.
 
-use std::path::Path;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use tower_lsp::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp::lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command, DocumentChanges,
@@ -16,6 +16,7 @@ use tower_lsp::lsp_types::{
 };
 use utf8lint_diagnostics::{Applicability, Fix, apply_fixes, check};
 
+use crate::data::{ApplyFixArgs, FindingData, FixAllArgs, FixResult};
 use crate::mapping;
 use crate::publish::{self, Snapshot};
 use crate::session::Session;
@@ -71,53 +72,44 @@ pub fn code_actions(session: &Session, params: CodeActionParams) -> Vec<CodeActi
             if d.source.as_deref() != Some("utf8lint") {
                 continue;
             }
-            let Some(data) = d.data.as_ref().filter(|v| v.is_object()) else {
+            // Only what this server put there: anything else is skipped.
+            let Some(data) = d
+                .data
+                .clone()
+                .and_then(|v| serde_json::from_value::<FindingData>(v).ok())
+            else {
                 continue;
             };
-            let version = data
-                .get("version")
-                .and_then(Value::as_i64)
-                .and_then(|v| i32::try_from(v).ok());
-            for fix in data
-                .get("textFixes")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let (Some(title), Some(new_text)) =
-                    (fix["title"].as_str(), fix["newText"].as_str())
-                else {
-                    continue;
-                };
+            for fix in &data.text_fixes {
                 let mut action = text_edit_action(
                     &uri,
-                    version,
-                    title.to_string(),
-                    vec![TextEdit::new(d.range, new_text.to_string())],
+                    Some(data.version),
+                    fix.title.clone(),
+                    vec![TextEdit::new(d.range, fix.new_text.clone())],
                     CodeActionKind::QUICKFIX,
-                    fix["safe"].as_bool() == Some(true),
+                    fix.safe,
                 );
                 action.diagnostics = Some(vec![d.clone()]);
                 out.push(CodeActionOrCommand::CodeAction(action));
             }
-            for fix in data
-                .get("diskFixes")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let Some(title) = fix["title"].as_str() else {
-                    continue;
+            let (Some(rule), Some(span)) = (&data.rule, data.span) else {
+                continue;
+            };
+            for fix in &data.disk_fixes {
+                let args = ApplyFixArgs {
+                    uri: uri.clone(),
+                    rule: rule.clone(),
+                    span,
+                    title: fix.title.clone(),
                 };
-                let args = json!({"uri": uri.as_str(), "rule": data["rule"], "span": data["span"], "title": title});
                 out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                    title: format!("{title} (rewrites the file on disk)"),
+                    title: format!("{} (rewrites the file on disk)", fix.title),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![d.clone()]),
                     command: Some(Command::new(
-                        format!("utf8lint: {title}"),
+                        format!("utf8lint: {}", fix.title),
                         APPLY_FIX.into(),
-                        Some(vec![args]),
+                        Some(vec![to_value(&args)]),
                     )),
                     ..CodeAction::default()
                 }));
@@ -147,14 +139,11 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
     let mut edits = Vec::new();
     let mut disk_safe = 0;
     for item in &items {
-        for fix in item
-            .data
-            .get("textFixes")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if fix["safe"].as_bool() == Some(true) {
+        let Some(data) = &item.data else {
+            continue;
+        };
+        for fix in &data.text_fixes {
+            if fix.safe {
                 let range: Range = crate::convert::range_in(
                     &snapshot.rope,
                     item.range.start,
@@ -162,21 +151,11 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
                     snapshot.encoding,
                     &snapshot.raw,
                 );
-                edits.push(TextEdit::new(
-                    range,
-                    fix["newText"].as_str().unwrap_or_default().to_string(),
-                ));
+                edits.push(TextEdit::new(range, fix.new_text.clone()));
                 break;
             }
         }
-        disk_safe += item
-            .data
-            .get("diskFixes")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter(|f| f["safe"].as_bool() == Some(true))
-            .count();
+        disk_safe += data.disk_fixes.iter().filter(|f| f.safe).count();
     }
     let kind = CodeActionKind::new(FIX_ALL_KIND);
     if !edits.is_empty() {
@@ -202,7 +181,7 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
         command: Some(Command::new(
             "utf8lint: fix all on disk".into(),
             FIX_ALL.into(),
-            Some(vec![json!({"uri": uri.as_str()})]),
+            Some(vec![to_value(&FixAllArgs { uri: uri.clone() })]),
         )),
         ..CodeAction::default()
     })
@@ -234,33 +213,24 @@ pub async fn execute(
         return Err(invalid_params(format!("unknown command `{command}`")));
     }
     let arg = arguments.into_iter().next().unwrap_or(Value::Null);
-    let uri = arg
-        .get("uri")
-        .and_then(Value::as_str)
-        .and_then(|u| Url::parse(u).ok())
-        .ok_or_else(|| invalid_params("the command needs an argument with a `uri`"))?;
+    // (uri, the fix wanted: rule, span and title; `None` for every safe one)
+    let (uri, wanted) = if command == APPLY_FIX {
+        let args: ApplyFixArgs = serde_json::from_value(arg).map_err(|e| {
+            invalid_params(format!(
+                "utf8lint.applyFix needs {{uri, rule, span: [start, end], title}}: {e}"
+            ))
+        })?;
+        let [start, end] = args.span;
+        (args.uri, Some((args.rule, (start, end), args.title)))
+    } else {
+        let args: FixAllArgs = serde_json::from_value(arg)
+            .map_err(|e| invalid_params(format!("utf8lint.fixAll needs {{uri}}: {e}")))?;
+        (args.uri, None)
+    };
     let path = (uri.scheme() == "file")
         .then(|| uri.to_file_path().ok())
         .flatten()
         .ok_or_else(|| invalid_params(format!("{uri} is not a file on disk")))?;
-    let wanted = if command == APPLY_FIX {
-        let rule = arg.get("rule").and_then(Value::as_str).map(str::to_string);
-        let span = arg
-            .get("span")
-            .and_then(Value::as_array)
-            .and_then(|a| Some((a.first()?.as_u64()? as usize, a.get(1)?.as_u64()? as usize)));
-        let title = arg.get("title").and_then(Value::as_str).map(str::to_string);
-        match (rule, span, title) {
-            (Some(rule), Some(span), Some(title)) => Some((rule, span, title)),
-            _ => {
-                return Err(invalid_params(
-                    "utf8lint.applyFix needs `rule`, `span` and `title`",
-                ));
-            }
-        }
-    } else {
-        None
-    };
     let (rope, dirty, policy, roots) = {
         let state = session.lock();
         let policy = state.settings.policy_for(Some(&path));
@@ -341,25 +311,11 @@ pub async fn execute(
     } else {
         session.file_changed(&uri, false).await;
     }
-    Ok(Some(
-        json!({"path": path.display().to_string(), "applied": count, "size": size}),
-    ))
-}
-
-/// Replaces the file at `path` with `bytes` atomically: a temporary file in
-/// the same directory, written, given the old file's permissions, synced,
-/// then renamed over it (the target of a symlink is replaced, not the link).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // The one fix writer (utf8lint-workspace): never through a symbolic
-    // link, owner, mode and extended attributes kept, temporary file 0600.
-    let meta = std::fs::symlink_metadata(path)?;
-    let stamp = utf8lint_workspace::Stamp::of(&meta);
-    utf8lint_workspace::replace_file(path, &stamp, |out| out.write_all(bytes)).map_err(
-        |e| match e {
-            utf8lint_workspace::WriteError::Io(e) => e,
-            refused => std::io::Error::other(refused.to_string()),
-        },
-    )
+    Ok(Some(to_value(&FixResult {
+        path: path.display().to_string(),
+        applied: count,
+        size,
+    })))
 }
 
 /// Hover text for the finding under `pos`, if any.
@@ -378,4 +334,10 @@ pub fn hover(session: &Session, uri: &Url, pos: tower_lsp::lsp_types::Position) 
         .map(|i| i.hover.clone())
         .collect();
     (!texts.is_empty()).then(|| texts.join("\n\n---\n\n"))
+}
+
+/// A command argument or result as JSON (plain strings and numbers: it
+/// cannot fail).
+fn to_value(value: &impl Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
 }

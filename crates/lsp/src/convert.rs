@@ -47,14 +47,6 @@ pub fn position(rope: &Rope, char_idx: usize, enc: Encoding) -> Position {
     Position::new(saturating_u32(line), saturating_u32(column))
 }
 
-/// The range of character offsets `start..end`.
-pub fn range(rope: &Rope, start: usize, end: usize, enc: Encoding) -> Range {
-    Range::new(
-        position(rope, start, enc),
-        position(rope, end.max(start), enc),
-    )
-}
-
 /// The character offset of `pos`. A line past the end clamps to the end of
 /// the text, a column past the end of its line to the line's end, and a
 /// column inside a character to that character's start; `clamped` says

@@ -8,26 +8,34 @@
 //!   the per-document workers; `document.rs` the rope and what is placed in
 //!   it; `convert.rs` positions; `mapping.rs` disk bytes ↔ editor text;
 //!   `publish.rs` LSP diagnostics; `actions.rs` code actions, commands,
-//!   hovers; `workspace.rs` the start-up scan; `config.rs` the settings.
+//!   hovers; `data.rs` the typed `Diagnostic.data` and command arguments;
+//!   `disk.rs` reading a file and placing its findings in a text;
+//!   `workspace.rs` the start-up scan; `config.rs` the settings.
 
-pub mod actions;
-pub mod config;
-pub mod convert;
+// Private: the crate's interface is `serve`, `run`, `Server` and
+// `RepairLog`; everything else may change with the server.
+mod actions;
+mod config;
+mod convert;
+mod data;
 mod disk;
-pub mod document;
-pub mod mapping;
-pub mod publish;
-pub mod server;
-pub mod session;
-pub mod transport;
-pub mod workspace;
+mod document;
+mod mapping;
+mod publish;
+mod server;
+mod session;
+mod transport;
+mod workspace;
+
+pub use server::Server;
+pub use transport::RepairLog;
 
 use std::sync::Arc;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp::{LspService, Server as LspServer};
 
-use crate::transport::{Reframe, RepairLog};
+use crate::transport::Reframe;
 
 /// Serves LSP on `input`/`output` until the client exits or the input ends.
 pub async fn serve<I, O>(input: I, output: O)

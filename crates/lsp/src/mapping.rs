@@ -36,18 +36,6 @@ pub enum Decoding {
     QuestionPerSubpart,
 }
 
-impl Decoding {
-    /// How a message names it.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Decoding::Lossy => "UTF-8, each invalid sequence shown as U+FFFD",
-            Decoding::Latin1 => "Latin-1 (every byte one character)",
-            Decoding::QuestionPerByte => "UTF-8, each invalid byte shown as `?`",
-            Decoding::QuestionPerSubpart => "UTF-8, each invalid sequence shown as `?`",
-        }
-    }
-}
-
 /// A decoding that reproduces the editor's text from the disk bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Match {

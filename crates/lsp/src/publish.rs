@@ -6,11 +6,11 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use ropey::Rope;
-use serde_json::{Value, json};
 use tower_lsp::lsp_types::{self as lsp, CodeDescription, DiagnosticSeverity, NumberOrString, Url};
 use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Policy, Rule};
 
 use crate::convert::{self, Encoding};
+use crate::data::{DiskFix, FindingData, Origin, TextFix};
 use crate::document::{DiskView, Document, Mark, Placed};
 use crate::mapping::{Decoding, Match};
 
@@ -34,8 +34,6 @@ pub struct Snapshot {
     pub raw_from_client: usize,
     /// The policy in force.
     pub policy: Policy,
-    /// The file's path.
-    pub path: Option<std::path::PathBuf>,
     /// Whether the text is an editor's (so saving it means something).
     pub in_editor: bool,
     /// Raw-byte column corrections (see [`crate::convert::RawBytes`]).
@@ -82,7 +80,6 @@ impl Snapshot {
             marks,
             raw_from_client: doc.raw_from_client,
             policy,
-            path: doc.path.clone(),
             in_editor: true,
             raw: doc.raw().to_vec(),
         }
@@ -102,8 +99,9 @@ pub struct Item {
     pub message: String,
     /// For hovers: the bytes and what they mean.
     pub hover: String,
-    /// `Diagnostic.data`: what a code action needs.
-    pub data: Value,
+    /// `Diagnostic.data`: what a code action needs (`None` for notes of
+    /// the server's own, which have no action).
+    pub data: Option<FindingData>,
 }
 
 impl Item {
@@ -123,7 +121,7 @@ impl Item {
             message: self.message.clone(),
             related_information: None,
             tags: None,
-            data: Some(self.data.clone()),
+            data: self.data.as_ref().map(FindingData::to_value),
         }
     }
 }
@@ -137,8 +135,12 @@ fn severity(level: Level) -> DiagnosticSeverity {
 
 /// A fix that the editor can make itself, as a text edit over the
 /// diagnostic's range.
-fn text_fix(title: &str, new_text: &str, safe: bool) -> Value {
-    json!({"title": title, "newText": new_text, "safe": safe})
+fn text_fix(title: &str, new_text: &str, safe: bool) -> TextFix {
+    TextFix {
+        title: title.to_owned(),
+        new_text: new_text.to_owned(),
+        safe,
+    }
 }
 
 fn hover_text(d: &Diagnostic, on_disk: bool) -> String {
@@ -178,7 +180,6 @@ fn hover_text(d: &Diagnostic, on_disk: bool) -> String {
 /// Every item for the snapshot, in text order.
 pub fn items(s: &Snapshot) -> Vec<Item> {
     let mut out = Vec::new();
-    let uri = s.uri.as_str();
     if let Some(disk) = &s.disk {
         if let Some(why) = &disk.unreadable {
             out.push(info(0..0, format!("utf8lint could not read the file on disk ({why}): only the editor's text is checked")));
@@ -221,7 +222,11 @@ pub fn items(s: &Snapshot) -> Vec<Item> {
                         "The editor decoded this file with each invalid UTF-8 sequence replaced by U+FFFD. The original {n} byte{} exist only on disk; saving writes U+FFFD instead. Repair them on disk first (the `utf8lint: repair` code actions), or save knowingly.",
                         if n == 1 { "" } else { "s" }
                     ),
-                    data: json!({"uri": uri, "version": s.version, "origin": "note"}),
+                    data: Some(FindingData {
+                        origin: Origin::Note,
+                        rule: None,
+                        ..FindingData::text(&s.uri, s.version, "", Vec::new())
+                    }),
                 });
         }
     }
@@ -241,7 +246,7 @@ fn info(range: Range<usize>, message: String) -> Item {
         severity: DiagnosticSeverity::INFORMATION,
         hover: message.clone(),
         message,
-        data: Value::Null,
+        data: None,
     }
 }
 
@@ -264,7 +269,10 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
     if let Some(fix) = &d.fix {
         let safe = fix.applicability() == Applicability::Safe;
         if fix.applicability() != Applicability::DisplayOnly {
-            disk_fixes.push(json!({"title": fix.title(), "safe": safe}));
+            disk_fixes.push(DiskFix {
+                title: fix.title().to_owned(),
+                safe,
+            });
         }
         // U+FEFF lives in the editor's text: the editor can delete or replace it.
         if d.rule == Rule::StrayFeff
@@ -302,14 +310,11 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
         severity: severity(d.level),
         message,
         hover: hover_text(d, true),
-        data: json!({
-            "uri": s.uri.as_str(),
-            "version": s.version,
-            "origin": "disk",
-            "rule": d.rule.code(),
-            "span": [d.span.start, d.span.end],
-            "textFixes": text_fixes,
-            "diskFixes": disk_fixes,
+        data: Some(FindingData {
+            origin: Origin::Disk,
+            span: Some([d.span.start, d.span.end]),
+            disk_fixes,
+            ..FindingData::text(&s.uri, s.version, d.rule.code(), text_fixes)
         }),
     })
 }
@@ -348,7 +353,7 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
                 severity: severity(level),
                 message: "the editor holds bytes here that are not UTF-8 (it sent them raw; utf8lint sees them as U+FFFD)".into(),
                 hover: "Ill-formed UTF-8 in the editor's buffer. The client sent these bytes as they are, which is not valid in an LSP message; the server read them as U+FFFD, one per maximal subpart.".into(),
-                data: json!({"uri": s.uri.as_str(), "version": s.version, "origin": "text", "rule": Rule::InvalidUtf8.code(), "textFixes": [], "diskFixes": []}),
+                data: Some(FindingData::text(&s.uri, s.version, Rule::InvalidUtf8.code(), Vec::new())),
             });
         }
         let level = s.policy.levels.get(Rule::ReplacementCharacter);
@@ -362,14 +367,12 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
             severity: severity(level),
             message: diag.message.clone(),
             hover: hover_text(&diag, false),
-            data: json!({
-                "uri": s.uri.as_str(),
-                "version": s.version,
-                "origin": "text",
-                "rule": Rule::ReplacementCharacter.code(),
-                "textFixes": [text_fix("delete the U+FFFD", "", false)],
-                "diskFixes": [],
-            }),
+            data: Some(FindingData::text(
+                &s.uri,
+                s.version,
+                Rule::ReplacementCharacter.code(),
+                vec![text_fix("delete the U+FFFD", "", false)],
+            )),
         });
     }
     // U+FEFF: the rule decides from the characters around it (a line
@@ -425,14 +428,12 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
         severity: severity(diag.level),
         message: diag.message.clone(),
         hover: hover_text(&diag, false),
-        data: json!({
-            "uri": s.uri.as_str(),
-            "version": s.version,
-            "origin": "text",
-            "rule": Rule::StrayFeff.code(),
-            "textFixes": text_fixes,
-            "diskFixes": [],
-        }),
+        data: Some(FindingData::text(
+            &s.uri,
+            s.version,
+            Rule::StrayFeff.code(),
+            text_fixes,
+        )),
     })
 }
 

@@ -9,7 +9,7 @@
 //! version, and results for a stale version are dropped.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::Value;
@@ -17,12 +17,11 @@ use tower_lsp::Client;
 use tower_lsp::lsp_types::{
     ClientCapabilities, ConfigurationItem, TextDocumentContentChangeEvent, Url,
 };
-use utf8lint_diagnostics::{Policy, Sniff, check, sniff};
+use utf8lint_diagnostics::Policy;
 
 use crate::config::Settings;
 use crate::convert::{self, Encoding};
-use crate::document::{DiskView, Document, Placed, Shift, scan_rope};
-use crate::mapping::map_offsets;
+use crate::document::{DiskView, Document, Shift, scan_rope};
 use crate::publish::{self, Snapshot};
 use crate::transport::RepairLog;
 
@@ -414,7 +413,7 @@ impl Session {
                 (state.settings.clone(), state.encoding)
             };
             let found = tokio::task::spawn_blocking(move || {
-                crate::workspace::check_file(&path, &settings, encoding)
+                crate::disk::check_file(&path, &settings, encoding)
             })
             .await
             .ok()
@@ -459,7 +458,7 @@ impl FullJob {
         let disk = self.path.as_ref().map(|path| {
             let mut ropes = vec![&self.rope];
             ropes.extend(self.base.as_ref());
-            let (view, index) = disk_view_on(path, &ropes, &self.policy, self.skip_binary);
+            let (view, index) = crate::disk::view_on(path, &ropes, &self.policy, self.skip_binary);
             (
                 view,
                 if index == 1 {
@@ -510,104 +509,4 @@ impl FullResult {
         }
         doc.disk = Some(disk);
     }
-}
-
-/// Reads and checks the file, and places the findings in the text.
-pub fn disk_view(path: &Path, rope: &ropey::Rope, policy: &Policy, skip_binary: bool) -> DiskView {
-    disk_view_on(path, &[rope], policy, skip_binary).0
-}
-
-/// Like [`disk_view`], trying each text in turn: the view is placed on the
-/// first one some decoding of the bytes reproduces (its index is returned),
-/// else by line and column on the first.
-fn disk_view_on(
-    path: &Path,
-    ropes: &[&ropey::Rope],
-    policy: &Policy,
-    skip_binary: bool,
-) -> (DiskView, usize) {
-    let bytes = match crate::disk::read(path) {
-        Ok((bytes, _)) => bytes,
-        Err(e) => {
-            let view = DiskView {
-                unreadable: Some(e),
-                ..DiskView::default()
-            };
-            return (view, 0);
-        }
-    };
-    if skip_binary && matches!(sniff(&bytes), Sniff::Binary(_)) {
-        return (DiskView::default(), 0);
-    }
-    let found = check(&bytes, path, policy);
-    let mut offsets = Vec::with_capacity(found.len() * 2 + 2);
-    for d in &found {
-        offsets.push(d.span.start);
-        offsets.push(d.span.end);
-    }
-    let mut invalid_bytes = 0;
-    let mut invalid_subparts = 0;
-    let mut first_invalid = None;
-    let mut raw_lens = Vec::new();
-    for sub in utf8lint_codec::subparts(&bytes) {
-        first_invalid.get_or_insert(sub.range());
-        invalid_bytes += usize::from(sub.len);
-        invalid_subparts += 1;
-        if raw_lens.len() < crate::document::MAX_RAW {
-            raw_lens.push((sub.offset, sub.len));
-        }
-    }
-    if let Some(r) = &first_invalid {
-        offsets.push(r.start);
-        offsets.push(r.end);
-    }
-    let raw_from = offsets.len();
-    offsets.extend(raw_lens.iter().map(|&(offset, _)| offset));
-    let mut chosen = None;
-    for (i, rope) in ropes.iter().enumerate() {
-        let text = rope.to_string();
-        let mapped = map_offsets(&bytes, rope, text.as_bytes(), &offsets);
-        if mapped.matched.is_some() {
-            chosen = Some((mapped, i));
-            break;
-        }
-        if i == 0 {
-            chosen = Some((mapped, 0));
-        }
-    }
-    let Some((mapped, index)) = chosen else {
-        return (DiskView::default(), 0);
-    };
-    let range = |i: usize| mapped.chars[2 * i]..mapped.chars[2 * i + 1].max(mapped.chars[2 * i]);
-    let n = found.len();
-    let findings = found
-        .into_iter()
-        .enumerate()
-        .map(|(i, d)| Placed {
-            diag: Arc::new(d),
-            range: Some(range(i)),
-        })
-        .collect::<Vec<_>>();
-    let lossy = mapped
-        .matched
-        .is_some_and(|m| m.decoding == crate::mapping::Decoding::Lossy);
-    let raw = if lossy {
-        raw_lens
-            .iter()
-            .zip(&mapped.chars[raw_from..])
-            .map(|(&(_, len), &at)| (at, len))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let view = DiskView {
-        findings,
-        matched: mapped.matched,
-        invalid_bytes,
-        invalid_subparts,
-        first_invalid: first_invalid.map(|_| range(n)),
-        unreadable: None,
-        raw,
-    };
-    (view, index)
 }

@@ -1,74 +1,91 @@
-//! The workspace scan at start-up: every file under the workspace folders
-//! (the `ignore` crate's walker, as the CLI walks), checked from disk, with
-//! findings published for the files that are not open.
+//! The workspace scan at start-up: every file under the workspace folders,
+//! found by the walk the CLI uses (`utf8lint_workspace::walker`: ignore
+//! files, `.utf8lintignore`, hidden files, never `.git`), read once and
+//! checked on several threads, with findings published for the files that
+//! are not open.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ropey::Rope;
+use tokio::sync::mpsc;
 use tower_lsp::lsp_types::{
     self as lsp, NumberOrString, ProgressParams, ProgressParamsValue, Url, WorkDoneProgress,
     WorkDoneProgressBegin, WorkDoneProgressCreateParams, WorkDoneProgressEnd,
     WorkDoneProgressReport, notification::Progress, request::WorkDoneProgressCreate,
 };
-use utf8lint_codec::decode_lossy;
+use utf8lint_workspace::{WalkOptions, walker};
 
 use crate::config::{SCAN_LIMIT_BYTES, SCAN_LIMIT_FILES, Settings};
 use crate::convert::Encoding;
-use crate::document::Document;
-use crate::publish::{self, Snapshot};
-use crate::session::{Session, disk_view};
+use crate::session::Session;
 
-/// The diagnostics for a file nobody has open, placed as VS Code would
-/// show it (lossy UTF-8, BOM stripped); `None` when it has none.
-pub fn check_file(
-    path: &Path,
-    settings: &Settings,
-    encoding: Encoding,
-) -> Option<Vec<lsp::Diagnostic>> {
-    let uri = Url::from_file_path(path).ok()?;
-    let (bytes, _) = crate::disk::read(path).ok()?;
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let text = decode_lossy(body);
-    let rope = Rope::from_str(&text);
-    drop(bytes);
-    let (policy, skip_binary) = settings.resolve(Some(path));
-    let disk = disk_view(path, &rope, &policy, skip_binary);
-    if disk.findings.is_empty() {
-        return None;
-    }
-    let mut doc = Document::new(uri, 0, "");
-    doc.rope = rope;
-    doc.disk = Some(disk);
-    doc.marks_ready = true;
-    let mut snapshot = Snapshot::of(&doc, encoding, policy);
-    snapshot.in_editor = false;
-    let diagnostics = publish::diagnostics(&snapshot);
-    (!diagnostics.is_empty()).then_some(diagnostics)
-}
+/// At most this many threads check files at start-up: the editor and the
+/// server's own workers need the rest of the machine.
+const MAX_SCAN_THREADS: usize = 4;
 
-/// Files under `roots`, honouring `.gitignore`; `None` if there are more
-/// than the limits allow.
+/// Regular files under `roots` as the CLI's walk finds them; `None` if
+/// `limited` and there are more than the limits allow.
 fn files(roots: &[PathBuf], limited: bool) -> Option<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut total = 0u64;
-    for root in roots {
-        for entry in ignore::WalkBuilder::new(root).build().flatten() {
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                continue;
-            }
-            total += entry.metadata().map(|m| m.len()).unwrap_or(0);
-            out.push(entry.into_path());
-            if limited && (total > SCAN_LIMIT_BYTES || out.len() > SCAN_LIMIT_FILES) {
-                return None;
-            }
+    for entry in walker(roots, WalkOptions::default())?.build().flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        total += entry.metadata().map(|m| m.len()).unwrap_or(0);
+        out.push(entry.into_path());
+        if limited && (total > SCAN_LIMIT_BYTES || out.len() > SCAN_LIMIT_FILES) {
+            return None;
         }
     }
     Some(out)
 }
 
+/// What a scan thread found for one file.
+struct Checked {
+    uri: Url,
+    /// `None`: nothing to publish (no findings, open in the editor, unreadable).
+    diagnostics: Option<Vec<lsp::Diagnostic>>,
+}
+
+/// Checks `list` on a few threads, sending one [`Checked`] per file.
+/// Files the editor has open are left to their own workers.
+fn check_all(
+    session: &Session,
+    list: &[PathBuf],
+    settings: &Settings,
+    encoding: Encoding,
+    out: &mpsc::Sender<Checked>,
+) {
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .clamp(1, MAX_SCAN_THREADS);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while let Some(path) = list.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let Ok(uri) = Url::from_file_path(path) else {
+                        continue;
+                    };
+                    let open = session.lock().docs.contains_key(&uri);
+                    let diagnostics = if open {
+                        None
+                    } else {
+                        crate::disk::check_file(path, settings, encoding)
+                    };
+                    if out.blocking_send(Checked { uri, diagnostics }).is_err() {
+                        return; // the server is going away
+                    }
+                }
+            });
+        }
+    });
+}
+
 /// Scans the workspace if the settings allow, with progress.
-pub async fn scan(session: Arc<Session>) {
+pub(crate) async fn scan(session: Arc<Session>) {
     let (roots, settings, encoding, progress) = {
         let state = session.lock();
         (
@@ -106,58 +123,61 @@ pub async fn scan(session: Arc<Session>) {
         token: token.clone(),
         value: ProgressParamsValue::WorkDone(value),
     };
+    let total = list.len();
     if progress {
         session
             .client
             .send_notification::<Progress>(report(WorkDoneProgress::Begin(WorkDoneProgressBegin {
                 title: "utf8lint: checking the workspace".into(),
                 cancellable: Some(false),
-                message: Some(format!("{} files", list.len())),
+                message: Some(format!("{total} files")),
                 percentage: Some(0),
             })))
             .await;
     }
-    let total = list.len().max(1);
+    let (sender, mut results) = mpsc::channel(64);
+    let checker = {
+        let session = session.clone();
+        tokio::task::spawn_blocking(move || {
+            check_all(&session, &list, &settings, encoding, &sender);
+        })
+    };
+    let mut done = 0;
     let mut with_findings = 0;
-    for (i, path) in list.into_iter().enumerate() {
-        let Ok(uri) = Url::from_file_path(&path) else {
-            continue;
-        };
-        if session.lock().docs.contains_key(&uri) {
-            continue;
-        }
-        let settings = settings.clone();
-        let found = tokio::task::spawn_blocking(move || check_file(&path, &settings, encoding))
-            .await
-            .ok()
-            .flatten();
-        if let Some(diagnostics) = found {
-            {
+    while let Some(Checked { uri, diagnostics }) = results.recv().await {
+        done += 1;
+        if let Some(diagnostics) = diagnostics {
+            let opened_meanwhile = {
                 let mut state = session.lock();
-                if state.docs.contains_key(&uri) {
-                    continue; // opened meanwhile: its own worker publishes
+                let open = state.docs.contains_key(&uri);
+                if !open {
+                    state.scanned.insert(uri.clone());
                 }
-                state.scanned.insert(uri.clone());
+                open
+            };
+            // An open document's own worker publishes for it.
+            if !opened_meanwhile {
+                with_findings += 1;
+                session
+                    .client
+                    .publish_diagnostics(uri, diagnostics, None)
+                    .await;
             }
-            with_findings += 1;
-            session
-                .client
-                .publish_diagnostics(uri, diagnostics, None)
-                .await;
         }
-        if progress && (i + 1) % 200 == 0 {
+        if progress && done % 200 == 0 {
             session
                 .client
                 .send_notification::<Progress>(report(WorkDoneProgress::Report(
                     WorkDoneProgressReport {
                         cancellable: Some(false),
-                        message: Some(format!("{} of {total} files", i + 1)),
-                        percentage: Some(u32::try_from((i + 1) * 100 / total).unwrap_or(100)),
+                        message: Some(format!("{done} of {total} files")),
+                        percentage: Some(u32::try_from(done * 100 / total.max(1)).unwrap_or(100)),
                     },
                 )))
                 .await;
         }
     }
+    let _ = checker.await;
     if progress {
         session
             .client

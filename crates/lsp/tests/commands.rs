@@ -1,4 +1,5 @@
-//! `utf8lint.fixAll` refuses what it must not rewrite or read.
+//! `utf8lint.fixAll` refuses what it must not rewrite or read, and what
+//! changed after it was read.
 
 mod common;
 
@@ -55,6 +56,13 @@ async fn fix_all_refuses_links_outside_files_specials_and_unopened_files() {
     std::fs::write(&unopened, TEXT).unwrap();
     let inside = root.path().join("inside.txt");
     std::fs::write(&inside, TEXT).unwrap();
+    let changed = root.path().join("changed-after-read.txt");
+    std::fs::write(&changed, TEXT).unwrap();
+    let large = root.path().join("large.txt");
+    std::fs::File::create(&large)
+        .unwrap()
+        .set_len(100 << 30)
+        .unwrap();
 
     let mut c = client(root.path()).await;
     // Symbolic link to a file outside: never followed for writing.
@@ -74,6 +82,27 @@ async fn fix_all_refuses_links_outside_files_specials_and_unopened_files() {
         let answer = fix_all(&mut c, &file_uri(special)).await;
         assert!(error_of(&answer).contains("not a regular file"), "{answer}");
     }
+    // A sparse 100 GiB file: refused by size, not read into memory.
+    c.open(&file_uri(&large), "").await;
+    let answer = fix_all(&mut c, &file_uri(&large)).await;
+    assert!(error_of(&answer).contains("larger than"), "{answer}");
+    // A file another writer appends to after the server read it: the last
+    // check before the rename sees it and refuses; the writer's byte stays.
+    // (The debug-only hook appends as a concurrent editor would; this test
+    // binary runs no other test, so setting the variable races nothing.)
+    // SAFETY: no other thread of this process reads or writes the
+    // environment while the variable is set (one test in this binary).
+    unsafe { std::env::set_var(utf8lint_workspace::MUTATE_HOOK, "changed-after-read.txt") };
+    c.open(&file_uri(&changed), TEXT).await;
+    let answer = fix_all(&mut c, &file_uri(&changed)).await;
+    assert!(
+        error_of(&answer).contains("changed while it was being fixed"),
+        "{answer}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&changed).unwrap(),
+        format!("{TEXT}!")
+    );
     // Not opened by the client.
     let answer = fix_all(&mut c, &file_uri(&unopened)).await;
     assert!(error_of(&answer).contains("not open"), "{answer}");

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> (PathBuf, String) {
     let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, bytes).unwrap();
     let uri = file_uri(&path);
     (path, uri)
@@ -558,6 +559,46 @@ async fn workspace_scan_publishes_unopened_files_and_deletion_clears_them() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_scan_walks_as_the_cli_does() {
+    // The shared walk: `.utf8lintignore`, hidden files and `.git` are
+    // skipped, as `utf8lint check` skips them (issue 11).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".utf8lintignore"), "vendor/\n").unwrap();
+    let (_, ignored) = write(dir.path(), "vendor/bad.txt", b"\xFF\n");
+    let (_, hidden) = write(dir.path(), ".cache/bad.txt", b"\xFF\n");
+    let (_, in_git) = write(dir.path(), ".git/bad.txt", b"\xFF\n");
+    // Enough files for every scan thread to have work; the last one sorts
+    // after all of them, so it is published after they were all checked.
+    for i in 0..40 {
+        write(dir.path(), &format!("src/f{i:02}.txt"), b"fine\n");
+    }
+    let (_, bad) = write(dir.path(), "src/zz.txt", b"\xFF\n");
+    let mut c = Client::start(Some(&["utf-8"]), Some(dir.path()), json!({})).await;
+    let found = c.diagnostics_where(&bad, |_| true).await;
+    assert_eq!(codes(found["diagnostics"].as_array().unwrap()), ["U001"]);
+    let progress = c
+        .collect("$/progress", std::time::Duration::from_millis(300))
+        .await;
+    let end = progress
+        .iter()
+        .find(|p| p["params"]["value"]["kind"] == "end")
+        .unwrap_or_else(|| panic!("no end of progress: {progress:?}"));
+    assert_eq!(
+        end["params"]["value"]["message"], "1 files with findings",
+        "{end}"
+    );
+    let published = c
+        .collect("textDocument/publishDiagnostics", std::time::Duration::ZERO)
+        .await;
+    for uri in [&ignored, &hidden, &in_git] {
+        assert!(
+            !published.iter().any(|p| p["params"]["uri"] == **uri),
+            "{uri} was scanned: {published:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn configuration_sets_levels_and_is_reread_on_change() {
     let dir = tempfile::tempdir().unwrap();
     let (_, uri) = write(dir.path(), "c.txt", "x\u{FEFF}y\n".as_bytes());
@@ -645,9 +686,9 @@ async fn without_the_transport_tower_lsp_ends_on_a_bad_frame() {
     use tokio::io::AsyncWriteExt;
     let (mut client, server_end) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(server_end);
-    let repairs = Arc::new(utf8lint_lsp::transport::RepairLog::default());
+    let repairs = Arc::new(utf8lint_lsp::RepairLog::default());
     let (service, socket) =
-        tower_lsp::LspService::new(move |c| utf8lint_lsp::server::Server::new(c, repairs));
+        tower_lsp::LspService::new(move |c| utf8lint_lsp::Server::new(c, repairs));
     let serve = tokio::spawn(tower_lsp::Server::new(read, write, socket).serve(service));
     let body = b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":\"\xFF\"}";
     client.write_all(&frame(body)).await.unwrap();
