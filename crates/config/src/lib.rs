@@ -10,6 +10,7 @@
 //! directory (the [`Resolver`] caches them).
 
 mod editorconfig;
+mod settings;
 mod toml_file;
 
 use std::collections::HashMap;
@@ -18,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 pub use editorconfig::{CharsetSetting, EditorConfigFile};
+pub use settings::{Settings, parse_editor_json, parse_toml};
 pub use toml_file::{BomEntry, CONFIG_FILE_NAME, ConfigFile, parse_config};
 use utf8lint_diagnostics::{BomPolicy, BomRule, Charset, Level, Policy, PolicySource, Rule};
 

@@ -1,15 +1,16 @@
 //! `utf8lint.toml`: lint levels, BOM policy per glob, the diagnostics cap,
-//! the binary-skip switch. Strict: an unknown key or value is an error that
-//! names the file, the line and the key.
+//! the binary-skip switch, read through the one settings schema
+//! (`settings.rs`). Strict: an unknown key or value is an error that names
+//! the file, the line and the key.
 
 use std::path::{Path, PathBuf};
 
 use globset::GlobMatcher;
-use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 use utf8lint_diagnostics::{BomPolicy, Level, Rule};
 
 use crate::ConfigError;
+use crate::settings::{line_of, parse_toml};
 
 /// The name of the configuration file.
 pub const CONFIG_FILE_NAME: &str = "utf8lint.toml";
@@ -82,144 +83,90 @@ impl PathGlob {
     }
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    1 + text.as_bytes()[..offset.min(text.len())]
+/// Parses the text of a `utf8lint.toml` read from `path`, through the one
+/// settings schema ([`crate::settings::Settings`]).
+pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> {
+    let settings = parse_toml(text, path)?;
+    // Lines for the notes that cite an entry (`utf8lint.toml:9`): where
+    // each key of the parsed document starts.
+    let lines = KeyLines::of(text);
+    let max_per_rule = settings
+        .max_per_file
+        .map(|n| (n, lines.get(None, "max-per-file")));
+    let lints = settings
+        .lints
+        .0
         .iter()
-        .filter(|b| **b == b'\n')
-        .count()
+        .map(|(rule, level)| {
+            // Written as a name or a code: whichever the file has.
+            let line = lines
+                .find(Some("lints"), rule.0.name())
+                .or_else(|| lines.find(Some("lints"), rule.0.code()))
+                .unwrap_or(1);
+            (rule.0, level.0, line)
+        })
+        .collect();
+    let mut bom = Vec::new();
+    for (glob, policy) in settings.bom_entries() {
+        let matcher = PathGlob::new(glob).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            line: Some(lines.get(Some("bom"), glob)),
+            key: Some(format!("bom.{glob}")),
+            message: format!("not a valid glob: {e}"),
+        })?;
+        bom.push(BomEntry {
+            glob: glob.to_owned(),
+            policy,
+            line: lines.get(Some("bom"), glob),
+            matcher,
+        });
+    }
+    Ok(ConfigFile {
+        path: path.to_path_buf(),
+        max_per_rule,
+        skip_binary: settings.skip_binary,
+        lints,
+        bom,
+    })
 }
 
-/// Parses the text of a `utf8lint.toml` read from `path`.
-pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> {
-    let err = |line: Option<usize>, key: Option<&str>, message: String| ConfigError {
-        path: path.to_path_buf(),
-        line,
-        key: key.map(str::to_owned),
-        message,
-    };
-    let table = DeTable::parse(text).map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start));
-        err(line, None, e.message().trim().to_string())
-    })?;
-    let mut config = ConfigFile {
-        path: path.to_path_buf(),
-        max_per_rule: None,
-        skip_binary: None,
-        lints: Vec::new(),
-        bom: Vec::new(),
-    };
-    for (key, value) in table.get_ref() {
-        let name: &str = key.get_ref();
-        let line = line_of(text, key.span().start);
-        match name {
-            "max-per-file" => match value.get_ref() {
-                DeValue::Integer(i) => {
-                    let n = i.as_str().replace('_', "").parse::<usize>().map_err(|_| {
-                        err(
-                            Some(line),
-                            Some(name),
-                            "must be a whole number, 0 or more (0 means no cap)".into(),
-                        )
-                    })?;
-                    config.max_per_rule = Some((n, line));
+/// Where each key of a TOML document starts, by table and key.
+struct KeyLines(Vec<(Option<String>, String, usize)>);
+
+impl KeyLines {
+    fn of(text: &str) -> KeyLines {
+        let mut out = Vec::new();
+        if let Ok(table) = DeTable::parse(text) {
+            for (key, value) in table.get_ref() {
+                let name: &str = key.get_ref();
+                out.push((None, name.to_owned(), line_of(text, key.span().start)));
+                if let DeValue::Table(inner) = value.get_ref() {
+                    for (k, _) in inner {
+                        let inner_name: &str = k.get_ref();
+                        out.push((
+                            Some(name.to_owned()),
+                            inner_name.to_owned(),
+                            line_of(text, k.span().start),
+                        ));
+                    }
                 }
-                _ => {
-                    return Err(err(
-                        Some(line),
-                        Some(name),
-                        "must be a whole number, 0 or more (0 means no cap)".into(),
-                    ));
-                }
-            },
-            "skip-binary" => match value.get_ref() {
-                DeValue::Boolean(b) => config.skip_binary = Some(*b),
-                _ => return Err(err(Some(line), Some(name), "must be true or false".into())),
-            },
-            "lints" => {
-                for (rule_key, level) in sub_table(value, name, line, &err)? {
-                    let rule_name: &str = rule_key.get_ref();
-                    let line = line_of(text, rule_key.span().start);
-                    let key = format!("lints.{rule_name}");
-                    let rule = Rule::find(rule_name).ok_or_else(|| {
-                        err(
-                            Some(line),
-                            Some(&key),
-                            format!("no rule named `{rule_name}` (see `utf8lint rules`)"),
-                        )
-                    })?;
-                    let level = string(level).and_then(Level::parse).ok_or_else(|| {
-                        err(
-                            Some(line),
-                            Some(&key),
-                            "must be \"allow\", \"warn\" or \"deny\"".into(),
-                        )
-                    })?;
-                    config.lints.push((rule, level, line));
-                }
-            }
-            "bom" => {
-                for (glob_key, policy) in sub_table(value, name, line, &err)? {
-                    let glob: &str = glob_key.get_ref();
-                    let line = line_of(text, glob_key.span().start);
-                    let key = format!("bom.\"{glob}\"");
-                    let policy = string(policy).and_then(BomPolicy::parse).ok_or_else(|| {
-                        err(
-                            Some(line),
-                            Some(&key),
-                            "must be \"forbid\", \"allow\" or \"require\"".into(),
-                        )
-                    })?;
-                    let matcher = PathGlob::new(glob).map_err(|e| {
-                        err(Some(line), Some(&key), format!("not a valid glob: {e}"))
-                    })?;
-                    config.bom.push(BomEntry {
-                        glob: glob.to_string(),
-                        policy,
-                        line,
-                        matcher,
-                    });
-                }
-            }
-            other => {
-                return Err(err(
-                    Some(line),
-                    Some(other),
-                    "unknown key (known: max-per-file, skip-binary, [lints], [bom])".into(),
-                ));
             }
         }
+        KeyLines(out)
     }
-    Ok(config)
-}
 
-/// Builds a [`ConfigError`] for this file from a line, a key and a message.
-type MakeError<'f> = dyn Fn(Option<usize>, Option<&str>, String) -> ConfigError + 'f;
-
-type Entries<'a, 'i> = Vec<(
-    &'a Spanned<std::borrow::Cow<'i, str>>,
-    &'a Spanned<DeValue<'i>>,
-)>;
-
-fn sub_table<'a, 'i>(
-    value: &'a Spanned<DeValue<'i>>,
-    name: &str,
-    line: usize,
-    err: &MakeError<'_>,
-) -> Result<Entries<'a, 'i>, ConfigError> {
-    match value.get_ref() {
-        DeValue::Table(t) => Ok(t.iter().collect()),
-        _ => Err(err(
-            Some(line),
-            Some(name),
-            format!("`{name}` must be a table"),
-        )),
+    /// The line of the last `key` in `table` (the one that won).
+    fn find(&self, table: Option<&str>, key: &str) -> Option<usize> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(t, k, _)| t.as_deref() == table && k == key)
+            .map(|&(_, _, line)| line)
     }
-}
 
-fn string<'a>(value: &'a Spanned<DeValue<'_>>) -> Option<&'a str> {
-    match value.get_ref() {
-        DeValue::String(s) => Some(s.as_ref()),
-        _ => None,
+    /// [`KeyLines::find`], or line 1.
+    fn get(&self, table: Option<&str>, key: &str) -> usize {
+        self.find(table, key).unwrap_or(1)
     }
 }
 

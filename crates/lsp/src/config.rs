@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value;
-use utf8lint_config::{Overrides, Resolver};
-use utf8lint_diagnostics::{BomPolicy, Level, Policy, Rule};
+use utf8lint_config::{Overrides, Resolver, parse_editor_json};
+use utf8lint_diagnostics::Policy;
 
 /// Workspaces whose files add up to more than this are not scanned at
 /// start-up unless `workspace-scan` is set to true explicitly.
@@ -62,50 +62,27 @@ impl Settings {
         }
     }
 
-    /// Reads the section leniently (a bad entry is logged and skipped);
+    /// Reads the section through the one settings schema
+    /// (`utf8lint_config::Settings`, as `utf8lint.toml` is read), leniently:
+    /// a bad entry is logged with its key and left out, the rest applies.
     /// `bom` globs with a `/` are anchored at `base_dir`.
-    pub fn from_json(value: &Value, base_dir: Option<PathBuf>) -> Settings {
-        let mut o = Overrides {
+    pub(crate) fn from_json(value: &Value, base_dir: Option<PathBuf>) -> Settings {
+        let (section, problems) = parse_editor_json(value);
+        for problem in problems {
+            eprintln!("utf8lint lsp: settings: {problem}");
+        }
+        let overrides = Overrides {
             base_dir,
             origin: Some("editor settings (utf8lint)".into()),
-            ..Overrides::default()
+            levels: section.levels().collect(),
+            bom: section
+                .bom_entries()
+                .map(|(glob, policy)| (glob.to_owned(), policy))
+                .collect(),
+            max_per_rule: section.max_per_file,
+            skip_binary: section.skip_binary,
         };
-        let Some(obj) = value.as_object() else {
-            if !value.is_null() {
-                eprintln!("utf8lint lsp: settings: `utf8lint` is not an object, ignored");
-            }
-            return Settings::new(o, None);
-        };
-        if let Some(lints) = obj.get("lints").and_then(Value::as_object) {
-            for (name, level) in lints {
-                match (Rule::find(name), level.as_str().and_then(Level::parse)) {
-                    (Some(rule), Some(level)) => o.levels.push((rule, level)),
-                    _ => eprintln!("utf8lint lsp: settings: lints.{name} = {level} ignored"),
-                }
-            }
-        }
-        if let Some(bom) = obj.get("bom").and_then(Value::as_object) {
-            for (glob, policy) in bom {
-                match policy.as_str().and_then(BomPolicy::parse) {
-                    Some(p) => o.bom.push((glob.clone(), p)),
-                    None => eprintln!("utf8lint lsp: settings: bom.{glob} = {policy} ignored"),
-                }
-            }
-        }
-        o.max_per_rule = obj
-            .get("max-per-file")
-            .or_else(|| obj.get("maxPerFile"))
-            .and_then(Value::as_u64)
-            .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-        o.skip_binary = obj
-            .get("skip-binary")
-            .or_else(|| obj.get("skipBinary"))
-            .and_then(Value::as_bool);
-        let scan = obj
-            .get("workspace-scan")
-            .or_else(|| obj.get("workspaceScan"))
-            .and_then(Value::as_bool);
-        Settings::new(o, scan)
+        Settings::new(overrides, section.workspace_scan)
     }
 
     /// Forgets the configuration files read so far (one changed on disk).
@@ -152,6 +129,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use utf8lint_diagnostics::{BomPolicy, Level, Rule};
 
     #[test]
     fn settings_map_to_a_policy() {
@@ -164,9 +142,10 @@ mod tests {
             }),
             None,
         );
-        // The bad glob `[` drops the `bom` settings: none applies.
+        // The bad glob `[` and the unknown rule are dropped; the rest applies.
         let p = s.policy_for(Some(Path::new("/w/data.csv")));
-        assert!(p.bom.is_none());
+        assert_eq!(p.bom.unwrap().policy, BomPolicy::Require);
+        assert_eq!(p.levels.get(Rule::StrayFeff), Level::Deny);
         assert_eq!(s.workspace_scan, Some(false));
         let s = Settings::from_json(
             &serde_json::json!({"bom": {"*.csv": "require"}, "lints": {"stray_feff": "deny", "U001": "allow"}, "max-per-file": 3}),

@@ -1,0 +1,359 @@
+//! The settings schema, defined once: the keys of `utf8lint.toml` and of
+//! an editor's `utf8lint` settings section are the same serde definition
+//! ([`Settings`]), so the file and the editor cannot drift apart. Values
+//! are checked while they are read (a rule that exists, a level, a policy,
+//! a glob that compiles), so an error names the exact key.
+//!
+//! `utf8lint.toml` is strict: the first error stops it, with the file, the
+//! line and the key. The editor's section is lenient: a bad entry is
+//! dropped with a message naming its key, and the rest applies.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use utf8lint_diagnostics::{BomPolicy, Level, Rule};
+
+use crate::ConfigError;
+use crate::toml_file::PathGlob;
+
+/// Every setting, as `utf8lint.toml` and the editor's section spell them
+/// (`max-per-file`; editors may also send `maxPerFile`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The per-file, per-rule cap on findings shown (0: no cap).
+    #[serde(default, rename = "max-per-file", alias = "maxPerFile")]
+    pub max_per_file: Option<usize>,
+    /// Skip binary files (default true).
+    #[serde(default, rename = "skip-binary", alias = "skipBinary")]
+    pub skip_binary: Option<bool>,
+    /// The language server's start-up scan: `None` means on under the size
+    /// limit. An editor setting: `utf8lint.toml` may not set it.
+    #[serde(default, rename = "workspace-scan", alias = "workspaceScan")]
+    pub workspace_scan: Option<bool>,
+    /// `[lints]`: rule (code or name) = level, in order.
+    #[serde(default)]
+    pub lints: Entries<RuleKey, LevelValue>,
+    /// `[bom]`: glob = policy, in order (the last match wins).
+    #[serde(default)]
+    pub bom: Entries<GlobKey, PolicyValue>,
+    /// `utf8lint.path` and `utf8lint.trace.server`: the VS Code extension's
+    /// own settings (which binary to start, protocol tracing). They arrive
+    /// in the section the server reads and mean nothing to it.
+    #[serde(default, rename = "path")]
+    pub client_path: Option<de::IgnoredAny>,
+    /// See [`Settings::client_path`].
+    #[serde(default)]
+    pub trace: Option<de::IgnoredAny>,
+}
+
+impl Settings {
+    /// The `[lints]` entries.
+    pub fn levels(&self) -> impl Iterator<Item = (Rule, Level)> + '_ {
+        self.lints.0.iter().map(|(rule, level)| (rule.0, level.0))
+    }
+
+    /// The `[bom]` entries.
+    pub fn bom_entries(&self) -> impl Iterator<Item = (&str, BomPolicy)> + '_ {
+        self.bom
+            .0
+            .iter()
+            .map(|(glob, policy)| (glob.0.as_str(), policy.0))
+    }
+}
+
+/// A table read in order, as a list of entries (TOML tables and JSON
+/// objects both keep their order here; the last entry for a key wins).
+#[derive(Clone, Debug)]
+pub struct Entries<K, V>(pub Vec<(K, V)>);
+
+impl<K, V> Default for Entries<K, V> {
+    fn default() -> Self {
+        Entries(Vec::new())
+    }
+}
+
+impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Entries<K, V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Ordered<K, V>(PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for Ordered<K, V> {
+            type Value = Entries<K, V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a table")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(key) = map.next_key()? {
+                    entries.push((key, map.next_value()?));
+                }
+                Ok(Entries(entries))
+            }
+        }
+        deserializer.deserialize_map(Ordered(PhantomData))
+    }
+}
+
+/// Deserializes a string and turns it into `T`, or fails with `message`.
+fn parsed<'de, D, T>(
+    deserializer: D,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let text = String::deserialize(deserializer)?;
+    parse(&text).map_err(de::Error::custom)
+}
+
+/// A rule named by code (`U001`) or name (`invalid_utf8`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleKey(pub Rule);
+
+impl<'de> Deserialize<'de> for RuleKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        parsed(deserializer, |name| {
+            Rule::find(name)
+                .map(RuleKey)
+                .ok_or_else(|| format!("no rule named `{name}` (see `utf8lint rules`)"))
+        })
+    }
+}
+
+/// `"allow"`, `"warn"` or `"deny"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelValue(pub Level);
+
+impl<'de> Deserialize<'de> for LevelValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        parsed(deserializer, |text| {
+            Level::parse(text)
+                .map(LevelValue)
+                .ok_or_else(|| "must be \"allow\", \"warn\" or \"deny\"".to_owned())
+        })
+    }
+}
+
+/// `"forbid"`, `"allow"` or `"require"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PolicyValue(pub BomPolicy);
+
+impl<'de> Deserialize<'de> for PolicyValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        parsed(deserializer, |text| {
+            BomPolicy::parse(text)
+                .map(PolicyValue)
+                .ok_or_else(|| "must be \"forbid\", \"allow\" or \"require\"".to_owned())
+        })
+    }
+}
+
+/// A glob that compiles (as `.gitignore` reads one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobKey(pub String);
+
+impl<'de> Deserialize<'de> for GlobKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        parsed(deserializer, |glob| {
+            PathGlob::new(glob)
+                .map(|_| GlobKey(glob.to_owned()))
+                .map_err(|e| format!("not a valid glob: {e}"))
+        })
+    }
+}
+
+/// The key path serde was at when it failed (`lints.not_a_rule`), if any.
+fn key_of(path: &serde_path_to_error::Path) -> Option<String> {
+    let key = path.to_string();
+    (key != ".").then_some(key)
+}
+
+/// Reads the text of a `utf8lint.toml` found at `path`: every error names
+/// the file, the line and the key.
+pub fn parse_toml(text: &str, path: &Path) -> Result<Settings, ConfigError> {
+    let error = |line: Option<usize>, key: Option<String>, message: String| ConfigError {
+        path: path.to_path_buf(),
+        line,
+        key,
+        message,
+    };
+    let line_at = |span: Option<std::ops::Range<usize>>| span.map(|s| line_of(text, s.start));
+    let deserializer = toml::Deserializer::parse(text)
+        .map_err(|e| error(line_at(e.span()), None, e.message().trim().to_owned()))?;
+    let settings: Settings = serde_path_to_error::deserialize(deserializer).map_err(|e| {
+        let key = key_of(e.path());
+        let inner = e.into_inner();
+        error(
+            line_at(inner.span()),
+            key,
+            inner.message().trim().to_owned(),
+        )
+    })?;
+    let editor_only = [
+        ("workspace-scan", settings.workspace_scan.is_some()),
+        ("path", settings.client_path.is_some()),
+        ("trace", settings.trace.is_some()),
+    ];
+    if let Some((key, _)) = editor_only.iter().find(|(_, set)| *set) {
+        let line = text
+            .lines()
+            .position(|l| l.trim_start().starts_with(key))
+            .map(|i| i + 1);
+        return Err(error(
+            line,
+            Some((*key).into()),
+            format!("an editor setting (`utf8lint.{key}`), not one for utf8lint.toml"),
+        ));
+    }
+    Ok(settings)
+}
+
+/// The 1-based line of byte `offset` in `text`.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    1 + text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+}
+
+/// Reads an editor's `utf8lint` settings section leniently: each entry
+/// that does not fit the schema is left out, with a message naming it
+/// (`utf8lint.lints.not_a_rule: no rule named ...`), and the rest applies.
+pub fn parse_editor_json(value: &serde_json::Value) -> (Settings, Vec<String>) {
+    let mut value = value.clone();
+    let mut problems = Vec::new();
+    if value.is_null() {
+        return (Settings::default(), problems);
+    }
+    // Each round removes the entry serde stopped at; a section has few.
+    for _ in 0..64 {
+        match serde_path_to_error::deserialize::<_, Settings>(&value) {
+            Ok(settings) => return (settings, problems),
+            Err(e) => {
+                let segments: Vec<String> = e
+                    .path()
+                    .iter()
+                    .filter_map(|s| match s {
+                        serde_path_to_error::Segment::Map { key } => Some(key.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let key = key_of(e.path()).unwrap_or_default();
+                problems.push(format!(
+                    "utf8lint{}{key}: {} (ignored)",
+                    if key.is_empty() { "" } else { "." },
+                    e.inner()
+                ));
+                if !remove_at(&mut value, &segments) {
+                    return (Settings::default(), problems);
+                }
+            }
+        }
+    }
+    (Settings::default(), problems)
+}
+
+/// Removes the entry at `path` (object keys) from `value`; false when
+/// there is nothing to remove there (the whole value is wrong).
+fn remove_at(value: &mut serde_json::Value, path: &[String]) -> bool {
+    let Some((last, parents)) = path.split_last() else {
+        return false;
+    };
+    let mut at = value;
+    for key in parents {
+        match at.get_mut(key) {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    at.as_object_mut()
+        .is_some_and(|object| object.shift_remove(last).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn one_schema_for_the_file_and_the_editor() {
+        let file = parse_toml(
+            "max-per-file = 3\nskip-binary = false\n[lints]\nstray_feff = \"deny\"\nU001 = \"allow\"\n[bom]\n\"*.csv\" = \"require\"\n",
+            Path::new("/p/utf8lint.toml"),
+        )
+        .unwrap();
+        let (editor, problems) = parse_editor_json(&json!({
+            "maxPerFile": 3, "skip-binary": false,
+            "lints": {"stray_feff": "deny", "U001": "allow"},
+            "bom": {"*.csv": "require"},
+        }));
+        assert!(problems.is_empty(), "{problems:?}");
+        for s in [&file, &editor] {
+            assert_eq!(s.max_per_file, Some(3));
+            assert_eq!(s.skip_binary, Some(false));
+            assert_eq!(
+                s.levels().collect::<Vec<_>>(),
+                [
+                    (Rule::StrayFeff, Level::Deny),
+                    (Rule::InvalidUtf8, Level::Allow)
+                ]
+            );
+            assert_eq!(
+                s.bom_entries().collect::<Vec<_>>(),
+                [("*.csv", BomPolicy::Require)]
+            );
+        }
+    }
+
+    #[test]
+    fn the_editor_section_drops_bad_entries_and_keeps_the_rest() {
+        let (s, problems) = parse_editor_json(&json!({
+            "lints": {"not_a_rule": "deny", "U002": "loud", "U001": "deny"},
+            "bom": {"[": "forbid", "*.json": "sometimes", "*.txt": "require"},
+            "max-per-file": -1,
+            "colour": true,
+        }));
+        assert_eq!(
+            s.levels().collect::<Vec<_>>(),
+            [(Rule::InvalidUtf8, Level::Deny)]
+        );
+        assert_eq!(
+            s.bom_entries().collect::<Vec<_>>(),
+            [("*.txt", BomPolicy::Require)]
+        );
+        assert_eq!(s.max_per_file, None);
+        let all = problems.join("\n");
+        for key in [
+            "utf8lint.lints.not_a_rule: no rule named",
+            "utf8lint.lints.U002: must be",
+            "utf8lint.bom.[: not a valid glob",
+            "utf8lint.bom.*.json: must be",
+            "utf8lint.max-per-file:",
+            "utf8lint.colour: unknown field",
+        ] {
+            assert!(all.contains(key), "{key} not in {all}");
+        }
+        // The extension's own keys are no problem.
+        let (_, problems) = parse_editor_json(
+            &json!({"path": "/bin/utf8lint", "trace": {"server": "verbose"}, "workspaceScan": true}),
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        let (s, problems) = parse_editor_json(&json!(7));
+        assert_eq!(s.levels().count(), 0);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+    }
+
+    #[test]
+    fn the_file_may_not_set_an_editor_setting() {
+        let e =
+            parse_toml("\nworkspace-scan = false\n", Path::new("/p/utf8lint.toml")).unwrap_err();
+        assert_eq!(
+            (e.line, e.key.as_deref()),
+            (Some(2), Some("workspace-scan"))
+        );
+        let e = parse_toml("path = \"x\"\n", Path::new("/p/utf8lint.toml")).unwrap_err();
+        assert_eq!((e.line, e.key.as_deref()), (Some(1), Some("path")));
+    }
+}
