@@ -12,5 +12,6 @@ mod formats;
 mod hostile;
 mod levels;
 mod precommit;
+mod reading;
 mod walk;
 mod writer;

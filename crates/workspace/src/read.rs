@@ -251,3 +251,56 @@ fn read_to_end(file: File, max: Option<u64>, buf: &mut Vec<u8>) -> Result<usize,
     }
     Ok(n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size `fstat` gave and the bytes there are disagree: the file
+    /// shrank or grew between the two. Told, never a crash or a short read
+    /// taken for the whole file.
+    #[test]
+    fn a_file_that_changed_size_after_fstat_is_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        fs::write(&path, b"0123456789").unwrap();
+        let mut buf = Vec::new();
+        // Shrank: fstat said 20, there are 10.
+        let shrank = read_regular(File::open(&path).unwrap(), 20, None, &mut buf);
+        assert!(
+            matches!(
+                shrank,
+                Err(ReadError::Changed {
+                    expected: 20,
+                    read: 10
+                })
+            ),
+            "{shrank:?}"
+        );
+        assert!(buf.is_empty());
+        // Grew: fstat said 4; the one byte read past it tells.
+        let grew = read_regular(File::open(&path).unwrap(), 4, None, &mut buf);
+        assert!(
+            matches!(
+                grew,
+                Err(ReadError::Changed {
+                    expected: 4,
+                    read: 5
+                })
+            ),
+            "{grew:?}"
+        );
+        // As promised: read whole.
+        assert_eq!(
+            read_regular(File::open(&path).unwrap(), 10, None, &mut buf).unwrap(),
+            10
+        );
+        assert_eq!(buf, b"0123456789");
+        // Emptied: fstat said 10, there is nothing.
+        fs::write(&path, b"").unwrap();
+        let emptied = read_regular(File::open(&path).unwrap(), 10, None, &mut buf);
+        assert!(matches!(emptied, Err(ReadError::Changed { read: 0, .. })));
+        let shown = emptied.unwrap_err().to_string();
+        assert!(shown.contains("changed"), "{shown}");
+    }
+}
