@@ -188,11 +188,17 @@ impl Document {
         let path = (uri.scheme() == "file")
             .then(|| uri.to_file_path().ok())
             .flatten();
+        let rope = Rope::from_str(text);
         Document {
             uri,
             path,
             version,
-            rope: Rope::from_str(text),
+            // The text the client opened is what it read from the file: the
+            // first candidate base, so that edits arriving before the first
+            // disk read do not leave the findings placed by line and column
+            // (issue 12). It is used only if the bytes reproduce it.
+            base: Some(rope.clone()),
+            rope,
             marks: Vec::new(),
             marks_ready: false,
             disk: None,
@@ -200,7 +206,6 @@ impl Document {
             raw_from_client: 0,
             log: Vec::new(),
             logging: false,
-            base: None,
             since_base: Vec::new(),
             work: Work::default(),
             generation: 0,
