@@ -30,7 +30,7 @@ fn a_file_truncated_while_checked_never_stops_the_scan() {
                     .open(&moving)
                     .and_then(|f| f.set_len(1024));
                 let _ = std::fs::write(&moving, &big);
-                if rounds % 4 == 0 {
+                if rounds.is_multiple_of(4) {
                     let _ = std::fs::remove_file(&moving);
                     let _ = std::fs::write(&moving, &big);
                 }
