@@ -395,10 +395,21 @@ pub fn control_percent(head: &[u8]) -> usize {
     if head.is_empty() {
         return 0;
     }
-    let control = head
-        .iter()
-        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C | 0x1B)) || b == 0x7F)
-        .count();
+    // Branch-free, counted in byte lanes over chunks short enough not to
+    // overflow them, so that it compiles to vector compares: every scanned
+    // file pays this over up to 8 KiB, and the byte-at-a-time filter it
+    // replaces was 13% of a whole-tree scan's CPU.
+    let control: usize = head
+        .chunks(255)
+        .map(|chunk| {
+            let count = chunk.iter().fold(0u8, |count, &b| {
+                let text_control =
+                    (b == b'\t') | (b == b'\n') | (b == b'\r') | (b == 0x0C) | (b == 0x1B);
+                count + u8::from(((b < 0x20) & !text_control) | (b == 0x7F))
+            });
+            usize::from(count)
+        })
+        .sum();
     control * 100 / head.len()
 }
 
