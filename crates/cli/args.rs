@@ -26,7 +26,16 @@ pub enum Command {
     /// List the rules with their codes, names and default levels.
     Rules,
     /// Run the language server on standard input and output (for editors).
-    Lsp,
+    Lsp {
+        /// Accepted for the clients that pass it by default: standard input
+        /// and output is the only transport.
+        #[arg(long)]
+        stdio: bool,
+        /// Accepted and ignored (vscode-languageclient passes it); the
+        /// server ends when its input ends.
+        #[arg(long = "clientProcessId", value_name = "PID")]
+        client_process_id: Option<u32>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         Command::Check(ref check) => run_check(check, &parsed.levels),
         Command::Explain { ref rule } => explain(rule),
         Command::Rules => rules(),
-        Command::Lsp => lsp(),
+        Command::Lsp { .. } => lsp(),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -13,5 +13,6 @@ mod hostile;
 mod levels;
 mod precommit;
 mod reading;
+mod server;
 mod walk;
 mod writer;

@@ -16,7 +16,9 @@ use tower_lsp::lsp_types::{
 };
 use utf8lint_diagnostics::{Applicability, Fix, apply_fixes, check};
 
-use crate::data::{ApplyFixArgs, FindingData, FixAllArgs, FixResult};
+use crate::data::{
+    ApplyFixArgs, DidRewriteFile, FindingData, FixAllArgs, FixResult, RewriteParams,
+};
 use crate::mapping;
 use crate::publish::{self, Snapshot};
 use crate::session::Session;
@@ -67,6 +69,12 @@ pub fn code_actions(session: &Session, params: CodeActionParams) -> Vec<CodeActi
     let uri = params.text_document.uri;
     let only = params.context.only.as_ref();
     let mut out = Vec::new();
+    // A disk fix on a buffer with unsaved changes would be refused (the
+    // editor would write its old text back over it): not offered then.
+    let disk_fixes_apply =
+        session.lock().docs.get(&uri).is_some_and(|doc| {
+            !doc.dirty || doc.base.as_ref().is_some_and(|base| *base == doc.rope)
+        });
     if wants(only, &CodeActionKind::QUICKFIX) {
         for d in &params.context.diagnostics {
             if d.source.as_deref() != Some("utf8lint") {
@@ -92,7 +100,7 @@ pub fn code_actions(session: &Session, params: CodeActionParams) -> Vec<CodeActi
                 action.diagnostics = Some(vec![d.clone()]);
                 out.push(CodeActionOrCommand::CodeAction(action));
             }
-            let (Some(rule), Some(span)) = (&data.rule, data.span) else {
+            let (Some(rule), Some(span), true) = (&data.rule, data.span, disk_fixes_apply) else {
                 continue;
             };
             for fix in &data.disk_fixes {
@@ -293,6 +301,10 @@ pub async fn execute(
     .await
     .map_err(|e| refused(format!("the fix failed: {e}")))??;
     let (count, size) = outcome;
+    session
+        .client
+        .send_notification::<DidRewriteFile>(RewriteParams { uri: uri.clone() })
+        .await;
     session
         .client
         .log_message(

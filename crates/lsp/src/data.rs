@@ -85,6 +85,24 @@ pub(crate) struct FixResult {
     pub(crate) size: usize,
 }
 
+/// `utf8lint/didRewriteFile`: the server rewrote this file on disk (a
+/// `utf8lint.applyFix` or `utf8lint.fixAll`). Sent after the file was
+/// replaced and before the command answers, so that a client that does not
+/// reload changed files by itself (Neovim) can re-read it, with its
+/// byte-order mark and encoding, instead of writing the old text back.
+pub(crate) enum DidRewriteFile {}
+
+impl tower_lsp::lsp_types::notification::Notification for DidRewriteFile {
+    type Params = RewriteParams;
+    const METHOD: &'static str = "utf8lint/didRewriteFile";
+}
+
+/// The params of [`DidRewriteFile`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct RewriteParams {
+    pub(crate) uri: Url,
+}
+
 impl FindingData {
     /// The data of a finding in the editor's text (no disk span).
     pub(crate) fn text(uri: &Url, version: i32, rule: &str, text_fixes: Vec<TextFix>) -> Self {

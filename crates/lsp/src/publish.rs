@@ -219,7 +219,7 @@ pub fn items(s: &Snapshot) -> Vec<Item> {
                         disk.invalid_subparts
                     ),
                     hover: format!(
-                        "The editor decoded this file with each invalid UTF-8 sequence replaced by U+FFFD. The original {n} byte{} exist only on disk; saving writes U+FFFD instead. Repair them on disk first (the `utf8lint: repair` code actions), or save knowingly.",
+                        "The editor decoded this file with each invalid UTF-8 sequence replaced by U+FFFD. The original {n} byte{} exist only on disk; saving writes U+FFFD instead. Repair them on disk first (the quick fixes that end in \"(rewrites the file on disk)\"), or put back in the editor what each byte most likely meant (the \"replace U+FFFD with ...\" quick fixes, where offered), or save knowingly.",
                         if n == 1 { "" } else { "s" }
                     ),
                     data: Some(FindingData {

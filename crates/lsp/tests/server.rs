@@ -380,6 +380,15 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
         "contentChanges": [{"range": {"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 1}}, "text": "\"k\": 1"}]
     }))
     .await;
+    // Not offered while the buffer differs from the file (issue 16) ...
+    let dirty_actions = c
+        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": [diags[0]]}}))
+        .await;
+    assert!(
+        !dirty_actions.to_string().contains("utf8lint.applyFix"),
+        "{dirty_actions}"
+    );
+    // ... and refused if asked for anyway.
     let refused = c
         .request(
             "workspace/executeCommand",
@@ -403,6 +412,13 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
         }),
     )
     .await;
+    let undone_actions = c
+        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": [diags[0]]}}))
+        .await;
+    assert!(
+        undone_actions.to_string().contains("utf8lint.applyFix"),
+        "{undone_actions}"
+    );
     let done = c
         .request(
             "workspace/executeCommand",
@@ -410,6 +426,12 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
         )
         .await;
     assert_eq!(done["result"]["applied"], 1, "{done}");
+    // The client is told, so that it can re-read the file (Neovim).
+    let told = c
+        .collect("utf8lint/didRewriteFile", std::time::Duration::ZERO)
+        .await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0]["params"]["uri"], uri);
     assert_eq!(std::fs::read(&path).unwrap(), b"{}\n");
     assert_eq!(
         std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
