@@ -184,24 +184,41 @@ pub fn plan_fixes(fixes: &[&Fix], len: usize) -> Vec<usize> {
     planned
 }
 
-/// Writes `bytes` with `fixes` applied, streaming (a multi-gigabyte mapped
-/// file never has to be built in memory). `fixes` must be in the order and
-/// of the selection [`plan_fixes`] gives.
+/// Writes `bytes` with `fixes` applied, streaming (a multi-gigabyte file
+/// never has to be built twice in memory). `fixes` must be in the order and
+/// of the selection [`plan_fixes`] gives: edits in increasing order, none
+/// overlapping another, all inside `bytes`. Anything else is an
+/// `InvalidInput` error before a byte is written, never bytes silently
+/// dropped or repeated (the writer then leaves the file as it was).
 pub fn write_fixes(
     out: &mut impl std::io::Write,
     bytes: &[u8],
     fixes: &[&Fix],
 ) -> std::io::Result<()> {
     let mut cursor = 0;
-    for fix in fixes {
-        for edit in &fix.edits {
-            let before = bytes.get(cursor..edit.range.start).unwrap_or_default();
-            out.write_all(before)?;
-            out.write_all(&edit.replacement)?;
-            cursor = edit.range.end;
+    for edit in fixes.iter().flat_map(|fix| &fix.edits) {
+        if edit.range.start < cursor
+            || edit.range.start > edit.range.end
+            || edit.range.end > bytes.len()
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "fix edits out of order or out of bounds: {:?} after byte {cursor} of {} (a bug in utf8lint: nothing was written)",
+                    edit.range,
+                    bytes.len()
+                ),
+            ));
         }
+        cursor = edit.range.end;
     }
-    out.write_all(bytes.get(cursor..).unwrap_or_default())
+    let mut cursor = 0;
+    for edit in fixes.iter().flat_map(|fix| &fix.edits) {
+        out.write_all(&bytes[cursor..edit.range.start])?;
+        out.write_all(&edit.replacement)?;
+        cursor = edit.range.end;
+    }
+    out.write_all(&bytes[cursor..])
 }
 
 /// Applies `fixes` to `bytes` ([`plan_fixes`] chooses which) and returns
@@ -211,8 +228,12 @@ pub fn apply_fixes<'a>(bytes: &[u8], fixes: impl IntoIterator<Item = &'a Fix>) -
     let planned = plan_fixes(&fixes, bytes.len());
     let chosen: Vec<&Fix> = planned.iter().map(|&i| fixes[i]).collect();
     let mut out = Vec::with_capacity(bytes.len() + 16);
-    // Writing to a Vec cannot fail.
-    let _ = write_fixes(&mut out, bytes, &chosen);
+    // `plan_fixes` chose them, so they are in order and in bounds, and a
+    // Vec accepts every write: an error here is a bug, and it must not
+    // pass for a fixed file.
+    if let Err(e) = write_fixes(&mut out, bytes, &chosen) {
+        panic!("plan_fixes chose fixes write_fixes refuses: {e}");
+    }
     let mut applied = planned;
     applied.sort_unstable();
     let skipped = (0..fixes.len())
@@ -293,5 +314,21 @@ mod tests {
         let out = apply_fixes(b"abc", [&fix]);
         assert_eq!(out.bytes, b"abc");
         assert_eq!(out.skipped, [0]);
+    }
+
+    #[test]
+    fn write_fixes_refuses_what_plan_fixes_would_not_give() {
+        let a = Fix::safe("a", vec![Edit::replace(4..6, b"x".to_vec())]);
+        let b = Fix::safe("b", vec![Edit::replace(1..2, b"y".to_vec())]);
+        let out_of_bounds = Fix::safe("c", vec![Edit::replace(8..12, Vec::new())]);
+        for bad in [vec![&a, &b], vec![&out_of_bounds]] {
+            let mut out = Vec::new();
+            let e = write_fixes(&mut out, b"0123456789", &bad).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+            assert!(out.is_empty(), "nothing written before the error");
+        }
+        let mut out = Vec::new();
+        write_fixes(&mut out, b"0123456789", &[&b, &a]).unwrap();
+        assert_eq!(out, b"0y23x6789");
     }
 }
