@@ -24,11 +24,11 @@ use crate::publish::{self, Snapshot};
 use crate::session::Session;
 
 /// The command that applies one fix on disk.
-pub const APPLY_FIX: &str = "utf8lint.applyFix";
+pub(crate) const APPLY_FIX: &str = "utf8lint.applyFix";
 /// The command that applies every safe fix on disk.
-pub const FIX_ALL: &str = "utf8lint.fixAll";
+pub(crate) const FIX_ALL: &str = "utf8lint.fixAll";
 /// The code action kind of "fix all".
-pub const FIX_ALL_KIND: &str = "source.fixAll.utf8lint";
+pub(crate) const FIX_ALL_KIND: &str = "source.fixAll.utf8lint";
 
 fn wants(only: Option<&Vec<CodeActionKind>>, kind: &CodeActionKind) -> bool {
     only.is_none_or(|only| {
@@ -65,7 +65,10 @@ fn text_edit_action(
 }
 
 /// `textDocument/codeAction`.
-pub fn code_actions(session: &Session, params: CodeActionParams) -> Vec<CodeActionOrCommand> {
+pub(crate) fn code_actions(
+    session: &Session,
+    params: CodeActionParams,
+) -> Vec<CodeActionOrCommand> {
     let uri = params.text_document.uri;
     let only = params.context.only.as_ref();
     let mut out = Vec::new();
@@ -212,7 +215,7 @@ fn refused(message: impl Into<String>) -> Error {
 }
 
 /// `workspace/executeCommand`.
-pub async fn execute(
+pub(crate) async fn execute(
     session: &Arc<Session>,
     command: &str,
     arguments: Vec<Value>,
@@ -331,7 +334,11 @@ pub async fn execute(
 }
 
 /// Hover text for the finding under `pos`, if any.
-pub fn hover(session: &Session, uri: &Url, pos: tower_lsp::lsp_types::Position) -> Option<String> {
+pub(crate) fn hover(
+    session: &Session,
+    uri: &Url,
+    pos: tower_lsp::lsp_types::Position,
+) -> Option<String> {
     let snapshot = {
         let state = session.lock();
         let doc = state.docs.get(uri)?;

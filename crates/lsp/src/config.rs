@@ -10,15 +10,15 @@ use utf8lint_diagnostics::Policy;
 
 /// Workspaces whose files add up to more than this are not scanned at
 /// start-up unless `workspace-scan` is set to true explicitly.
-pub const SCAN_LIMIT_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const SCAN_LIMIT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// At most this many files are scanned at start-up.
-pub const SCAN_LIMIT_FILES: usize = 20_000;
+pub(crate) const SCAN_LIMIT_FILES: usize = 20_000;
 
 /// The editor's settings for utf8lint, over `utf8lint.toml` and
 /// `.editorconfig` (resolved by utf8lint-config, which caches what it reads).
 #[derive(Clone)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The settings as overrides.
     pub overrides: Overrides,
     /// `workspace-scan`: `None` means on under the size limit.
@@ -86,7 +86,7 @@ impl Settings {
     }
 
     /// Forgets the configuration files read so far (one changed on disk).
-    pub fn clear_cache(&self) {
+    pub(crate) fn clear_cache(&self) {
         self.resolver.clear_cache();
     }
 
@@ -94,7 +94,7 @@ impl Settings {
     /// which get the workspace's configuration) and whether binary files
     /// are skipped. A broken configuration file is logged, and the editor
     /// settings alone apply.
-    pub fn resolve(&self, path: Option<&Path>) -> (Policy, bool) {
+    pub(crate) fn resolve(&self, path: Option<&Path>) -> (Policy, bool) {
         let path = match path {
             Some(p) => p.to_path_buf(),
             None => self
@@ -121,7 +121,7 @@ impl Settings {
     }
 
     /// The policy for the file at `path`.
-    pub fn policy_for(&self, path: Option<&Path>) -> Policy {
+    pub(crate) fn policy_for(&self, path: Option<&Path>) -> Policy {
         self.resolve(path).0
     }
 }

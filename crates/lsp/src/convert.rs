@@ -8,7 +8,7 @@ use tower_lsp::lsp_types::{Position, PositionEncodingKind, Range};
 
 /// The position encoding agreed with the client.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Encoding {
+pub(crate) enum Encoding {
     /// Columns in UTF-8 bytes (Neovim offers it).
     Utf8,
     /// Columns in UTF-16 code units (the LSP default; VS Code).
@@ -19,7 +19,7 @@ pub enum Encoding {
 impl Encoding {
     /// `utf-8` if the client offers it, else `utf-16`: never anything the
     /// client did not offer (VS Code's client throws otherwise).
-    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+    pub(crate) fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
         match offered {
             Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
             _ => Encoding::Utf16,
@@ -27,7 +27,7 @@ impl Encoding {
     }
 
     /// The LSP name.
-    pub fn kind(self) -> PositionEncodingKind {
+    pub(crate) fn kind(self) -> PositionEncodingKind {
         match self {
             Encoding::Utf8 => PositionEncodingKind::UTF8,
             Encoding::Utf16 => PositionEncodingKind::UTF16,
@@ -36,7 +36,7 @@ impl Encoding {
 }
 
 /// The position of character offset `char_idx` (clamped to the rope).
-pub fn position(rope: &Rope, char_idx: usize, enc: Encoding) -> Position {
+pub(crate) fn position(rope: &Rope, char_idx: usize, enc: Encoding) -> Position {
     let char_idx = char_idx.min(rope.len_chars());
     let line = rope.char_to_line(char_idx);
     let line_start = rope.line_to_char(line);
@@ -52,7 +52,7 @@ pub fn position(rope: &Rope, char_idx: usize, enc: Encoding) -> Position {
 /// column inside a character to that character's start; `clamped` says
 /// whether any of that happened (the client sent a position that is not in
 /// the text).
-pub fn offset(rope: &Rope, pos: Position, enc: Encoding) -> (usize, bool) {
+pub(crate) fn offset(rope: &Rope, pos: Position, enc: Encoding) -> (usize, bool) {
     let line = pos.line as usize;
     if line >= rope.len_lines() {
         return (rope.len_chars(), true);
@@ -108,7 +108,7 @@ fn line_content_end(rope: &Rope, line: usize) -> usize {
 /// transport gave us one U+FFFD per maximal subpart): character offset and
 /// the subpart's length. The client counts each raw byte as one column
 /// (one UTF-8 byte, one UTF-16 unit); positions are corrected for that.
-pub type RawBytes = [(usize, u8)];
+pub(crate) type RawBytes = [(usize, u8)];
 
 fn our_units(enc: Encoding) -> usize {
     match enc {
@@ -118,7 +118,7 @@ fn our_units(enc: Encoding) -> usize {
 }
 
 /// [`position`] in the client's columns.
-pub fn position_in(rope: &Rope, char_idx: usize, enc: Encoding, raw: &RawBytes) -> Position {
+pub(crate) fn position_in(rope: &Rope, char_idx: usize, enc: Encoding, raw: &RawBytes) -> Position {
     let p = position(rope, char_idx, enc);
     if raw.is_empty() {
         return p;
@@ -134,7 +134,13 @@ pub fn position_in(rope: &Rope, char_idx: usize, enc: Encoding, raw: &RawBytes) 
 }
 
 /// [`range`] in the client's columns.
-pub fn range_in(rope: &Rope, start: usize, end: usize, enc: Encoding, raw: &RawBytes) -> Range {
+pub(crate) fn range_in(
+    rope: &Rope,
+    start: usize,
+    end: usize,
+    enc: Encoding,
+    raw: &RawBytes,
+) -> Range {
     Range::new(
         position_in(rope, start, enc, raw),
         position_in(rope, end.max(start), enc, raw),
@@ -142,7 +148,12 @@ pub fn range_in(rope: &Rope, start: usize, end: usize, enc: Encoding, raw: &RawB
 }
 
 /// [`offset`] of a position in the client's columns.
-pub fn offset_in(rope: &Rope, pos: Position, enc: Encoding, raw: &RawBytes) -> (usize, bool) {
+pub(crate) fn offset_in(
+    rope: &Rope,
+    pos: Position,
+    enc: Encoding,
+    raw: &RawBytes,
+) -> (usize, bool) {
     let line = pos.line as usize;
     if raw.is_empty() || line >= rope.len_lines() {
         return offset(rope, pos, enc);

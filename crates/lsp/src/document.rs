@@ -18,7 +18,7 @@ const MAX_SINCE_BASE: usize = 100_000;
 
 /// A character of the text that a text-level rule reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mark {
+pub(crate) struct Mark {
     /// Character offset in the rope.
     pub at: usize,
     /// U+FEFF or U+FFFD.
@@ -27,7 +27,7 @@ pub struct Mark {
 
 /// A disk finding and where it is in the editor's text now.
 #[derive(Clone, Debug)]
-pub struct Placed {
+pub(crate) struct Placed {
     /// The finding, byte spans into the disk bytes.
     pub diag: Arc<Diagnostic>,
     /// Character range in the rope; `None` once an edit went over it.
@@ -36,7 +36,7 @@ pub struct Placed {
 
 /// What the last read of the file found.
 #[derive(Clone, Debug, Default)]
-pub struct DiskView {
+pub(crate) struct DiskView {
     /// The findings, placed.
     pub findings: Vec<Placed>,
     /// How the client decoded the bytes, if the text matched.
@@ -56,11 +56,11 @@ pub struct DiskView {
 }
 
 /// At most this many ill-formed sequences are tracked for column fixes.
-pub const MAX_RAW: usize = 100_000;
+pub(crate) const MAX_RAW: usize = 100_000;
 
 impl DiskView {
     /// Moves everything placed in the text through one edit.
-    pub fn shift(&mut self, shift: &Shift) {
+    pub(crate) fn shift(&mut self, shift: &Shift) {
         for placed in &mut self.findings {
             placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
         }
@@ -79,7 +79,7 @@ impl DiskView {
 /// One replacement of `start..old_end` (characters) with `new_len`
 /// characters, and the marks the new text holds (absolute offsets).
 #[derive(Clone, Debug)]
-pub struct Shift {
+pub(crate) struct Shift {
     start: usize,
     old_end: usize,
     new_len: usize,
@@ -88,7 +88,7 @@ pub struct Shift {
 
 impl Shift {
     /// A shift for replacing `start..old_end` with `new_text`.
-    pub fn new(start: usize, old_end: usize, new_text: &str) -> Shift {
+    pub(crate) fn new(start: usize, old_end: usize, new_text: &str) -> Shift {
         Shift {
             start,
             old_end,
@@ -102,7 +102,7 @@ impl Shift {
     }
 
     /// `range` after the edit; `None` if the edit touched it.
-    pub fn range(&self, range: &Range<usize>) -> Option<Range<usize>> {
+    pub(crate) fn range(&self, range: &Range<usize>) -> Option<Range<usize>> {
         let before = if range.is_empty() {
             range.start <= self.start
         } else {
@@ -118,7 +118,7 @@ impl Shift {
     }
 
     /// Applies the edit to a sorted list of marks.
-    pub fn marks(&self, marks: &mut Vec<Mark>) {
+    pub(crate) fn marks(&self, marks: &mut Vec<Mark>) {
         let lo = marks.partition_point(|m| m.at < self.start);
         let hi = marks.partition_point(|m| m.at < self.old_end);
         for m in &mut marks[hi..] {
@@ -130,7 +130,7 @@ impl Shift {
 
 /// Worker bookkeeping for one document.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Work {
+pub(crate) struct Work {
     /// A worker task is running for the document.
     pub running: bool,
     /// Re-read the file.
@@ -143,7 +143,7 @@ pub struct Work {
 
 /// An open document.
 #[derive(Debug)]
-pub struct Document {
+pub(crate) struct Document {
     /// Its URI.
     pub uri: Url,
     /// The file behind it, for `file:` URIs.
@@ -184,7 +184,7 @@ pub struct Document {
 
 impl Document {
     /// A document opened with `text`.
-    pub fn new(uri: Url, version: i32, text: &str) -> Document {
+    pub(crate) fn new(uri: Url, version: i32, text: &str) -> Document {
         let path = (uri.scheme() == "file")
             .then(|| uri.to_file_path().ok())
             .flatten();
@@ -215,7 +215,7 @@ impl Document {
     /// Replaces characters `start..end` with `text` and keeps everything
     /// placed in the text in step. Cost: the edit plus the findings, never
     /// the document.
-    pub fn edit(&mut self, start: usize, end: usize, text: &str) {
+    pub(crate) fn edit(&mut self, start: usize, end: usize, text: &str) {
         let len = self.rope.len_chars();
         let (start, end) = (start.min(len), end.min(len).max(start.min(len)));
         if start < end {
@@ -247,7 +247,7 @@ impl Document {
 
     /// The raw-byte corrections for positions, when the client holds raw
     /// bytes (see [`crate::convert::RawBytes`]).
-    pub fn raw(&self) -> &[(usize, u8)] {
+    pub(crate) fn raw(&self) -> &[(usize, u8)] {
         match &self.disk {
             Some(disk) if self.raw_from_client > 0 => &disk.raw,
             _ => &[],
@@ -255,14 +255,14 @@ impl Document {
     }
 
     /// Replaces the whole text.
-    pub fn replace_all(&mut self, text: &str) {
+    pub(crate) fn replace_all(&mut self, text: &str) {
         let len = self.rope.len_chars();
         self.edit(0, len, text);
     }
 }
 
 /// U+FEFF and U+FFFD in `text`, at character offsets from `base`.
-pub fn scan_marks(text: &str, base: usize) -> Vec<Mark> {
+pub(crate) fn scan_marks(text: &str, base: usize) -> Vec<Mark> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut chars = base;
@@ -281,7 +281,7 @@ pub fn scan_marks(text: &str, base: usize) -> Vec<Mark> {
 }
 
 /// Marks of a whole rope, chunk by chunk (a chunk never splits a character).
-pub fn scan_rope(rope: &Rope) -> Vec<Mark> {
+pub(crate) fn scan_rope(rope: &Rope) -> Vec<Mark> {
     let mut out = Vec::new();
     let mut base = 0;
     for chunk in rope.chunks() {

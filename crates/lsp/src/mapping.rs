@@ -25,7 +25,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// How the client turned the bytes into its text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decoding {
+pub(crate) enum Decoding {
     /// UTF-8 with one U+FFFD per maximal subpart.
     Lossy,
     /// ISO-8859-1: each byte is the character of the same value.
@@ -38,7 +38,7 @@ pub enum Decoding {
 
 /// A decoding that reproduces the editor's text from the disk bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Match {
+pub(crate) struct Match {
     /// The decoding.
     pub decoding: Decoding,
     /// Whether the leading BOM is missing from the text.
@@ -49,7 +49,7 @@ pub struct Match {
 
 /// Where the findings landed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mapped {
+pub(crate) struct Mapped {
     /// The decoding that matched; `None` when none did and the offsets are
     /// placed by line and column instead.
     pub matched: Option<Match>,
@@ -59,7 +59,7 @@ pub struct Mapped {
 
 /// Places disk byte `offsets` in the editor's text (`rope`, whose UTF-8 is
 /// `text`).
-pub fn map_offsets(disk: &[u8], rope: &Rope, text: &[u8], offsets: &[usize]) -> Mapped {
+pub(crate) fn map_offsets(disk: &[u8], rope: &Rope, text: &[u8], offsets: &[usize]) -> Mapped {
     let mut order: Vec<(usize, usize)> = offsets
         .iter()
         .enumerate()
@@ -108,7 +108,7 @@ pub fn map_offsets(disk: &[u8], rope: &Rope, text: &[u8], offsets: &[usize]) -> 
 }
 
 /// Whether `text` is `disk` under some candidate decoding.
-pub fn matches(disk: &[u8], rope: &Rope, text: &[u8]) -> Option<Match> {
+pub(crate) fn matches(disk: &[u8], rope: &Rope, text: &[u8]) -> Option<Match> {
     map_offsets(disk, rope, text, &[]).matched
 }
 

@@ -17,7 +17,7 @@ use crate::mapping::{Decoding, Match};
 /// What building the diagnostics needs, copied out of the session's lock
 /// (the rope and the findings are cheap to clone).
 #[derive(Clone, Debug)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     /// The document.
     pub uri: Url,
     /// Its version.
@@ -42,7 +42,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// Copies what is needed out of `doc`.
-    pub fn of(doc: &Document, encoding: Encoding, policy: Policy) -> Snapshot {
+    pub(crate) fn of(doc: &Document, encoding: Encoding, policy: Policy) -> Snapshot {
         let covered: Vec<Range<usize>> = doc
             .disk
             .iter()
@@ -88,7 +88,7 @@ impl Snapshot {
 
 /// One finding as the editor will see it.
 #[derive(Clone, Debug)]
-pub struct Item {
+pub(crate) struct Item {
     /// Character range in the text.
     pub range: Range<usize>,
     /// The rule, if the finding is one of utf8lint's.
@@ -106,7 +106,12 @@ pub struct Item {
 
 impl Item {
     /// The LSP diagnostic.
-    pub fn to_lsp(&self, rope: &Rope, enc: Encoding, raw: &convert::RawBytes) -> lsp::Diagnostic {
+    pub(crate) fn to_lsp(
+        &self,
+        rope: &Rope,
+        enc: Encoding,
+        raw: &convert::RawBytes,
+    ) -> lsp::Diagnostic {
         lsp::Diagnostic {
             range: convert::range_in(rope, self.range.start, self.range.end, enc, raw),
             severity: Some(self.severity),
@@ -178,7 +183,7 @@ fn hover_text(d: &Diagnostic, on_disk: bool) -> String {
 }
 
 /// Every item for the snapshot, in text order.
-pub fn items(s: &Snapshot) -> Vec<Item> {
+pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
     let mut out = Vec::new();
     if let Some(disk) = &s.disk {
         if let Some(why) = &disk.unreadable {
@@ -438,7 +443,7 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
 }
 
 /// The LSP diagnostics for the snapshot.
-pub fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
+pub(crate) fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
     items(s)
         .iter()
         .map(|i| i.to_lsp(&s.rope, s.encoding, &s.raw))

@@ -27,7 +27,7 @@ use crate::transport::RepairLog;
 
 /// What the client can do.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ClientFeatures {
+pub(crate) struct ClientFeatures {
     /// `workspace/configuration`.
     pub configuration: bool,
     /// Dynamic registration of `workspace/didChangeWatchedFiles`.
@@ -38,7 +38,7 @@ pub struct ClientFeatures {
 
 /// Everything behind the lock.
 #[derive(Debug, Default)]
-pub struct State {
+pub(crate) struct State {
     /// Open documents.
     pub docs: HashMap<Url, Document>,
     /// The negotiated position encoding.
@@ -56,7 +56,7 @@ pub struct State {
 }
 
 /// The server's state, shared by the handlers.
-pub struct Session {
+pub(crate) struct Session {
     /// The client handle.
     pub client: Client,
     state: Mutex<State>,
@@ -76,7 +76,7 @@ const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 
 impl Session {
     /// A new session.
-    pub fn new(client: Client, repairs: Arc<RepairLog>) -> Session {
+    pub(crate) fn new(client: Client, repairs: Arc<RepairLog>) -> Session {
         Session {
             client,
             state: Mutex::new(State::default()),
@@ -87,12 +87,12 @@ impl Session {
 
     /// Locks the state. A handler that panicked while holding the lock
     /// leaves it poisoned; the state is still usable, so carry on.
-    pub fn lock(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Records the client's capabilities and workspace folders.
-    pub fn initialize(
+    pub(crate) fn initialize(
         &self,
         caps: &ClientCapabilities,
         roots: Vec<PathBuf>,
@@ -129,7 +129,7 @@ impl Session {
 
     /// Asks the client for the `utf8lint` section and applies it; rechecks
     /// every open document.
-    pub async fn refresh_configuration(self: &Arc<Self>) {
+    pub(crate) async fn refresh_configuration(self: &Arc<Self>) {
         let (supported, scope) = {
             let state = self.lock();
             (
@@ -160,7 +160,7 @@ impl Session {
     }
 
     /// Re-reads every open document's file.
-    pub fn recheck_all(self: &Arc<Self>) {
+    pub(crate) fn recheck_all(self: &Arc<Self>) {
         let uris: Vec<Url> = self.lock().docs.keys().cloned().collect();
         for uri in uris {
             self.schedule(&uri, |w| {
@@ -171,7 +171,7 @@ impl Session {
     }
 
     /// `didOpen`.
-    pub fn open(self: &Arc<Self>, uri: Url, version: i32, text: &str) {
+    pub(crate) fn open(self: &Arc<Self>, uri: Url, version: i32, text: &str) {
         let raw = self.repairs.take(uri.as_str()).unwrap_or(0);
         {
             let mut state = self.lock();
@@ -190,7 +190,7 @@ impl Session {
     }
 
     /// `didChange`: applied at once, synchronously.
-    pub fn change(
+    pub(crate) fn change(
         self: &Arc<Self>,
         uri: &Url,
         version: i32,
@@ -236,7 +236,7 @@ impl Session {
     }
 
     /// `didSave`: the file changed on disk.
-    pub fn saved(self: &Arc<Self>, uri: &Url) {
+    pub(crate) fn saved(self: &Arc<Self>, uri: &Url) {
         if let Some(doc) = self.lock().docs.get_mut(uri) {
             doc.dirty = false;
         }
@@ -247,13 +247,17 @@ impl Session {
     }
 
     /// `didClose`: forget the document, clear its diagnostics.
-    pub async fn close(self: &Arc<Self>, uri: Url) {
+    pub(crate) async fn close(self: &Arc<Self>, uri: Url) {
         self.lock().docs.remove(&uri);
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
     }
 
     /// Marks work for `uri` and starts its worker if none runs.
-    pub fn schedule(self: &Arc<Self>, uri: &Url, what: impl FnOnce(&mut crate::document::Work)) {
+    pub(crate) fn schedule(
+        self: &Arc<Self>,
+        uri: &Url,
+        what: impl FnOnce(&mut crate::document::Work),
+    ) {
         let start = {
             let mut state = self.lock();
             let Some(doc) = state.docs.get_mut(uri) else {
@@ -382,7 +386,7 @@ impl Session {
     }
 
     /// A file changed on disk (or was created or deleted).
-    pub async fn file_changed(self: &Arc<Self>, uri: &Url, deleted: bool) {
+    pub(crate) async fn file_changed(self: &Arc<Self>, uri: &Url, deleted: bool) {
         let is_config = uri
             .path_segments()
             .and_then(|mut s| s.next_back())

@@ -89,7 +89,7 @@ impl RepairLog {
 
 /// An `AsyncRead` that re-frames LSP messages from `inner` so that every
 /// frame it yields is valid UTF-8 holding a JSON-RPC message.
-pub struct Reframe<R> {
+pub(crate) struct Reframe<R> {
     inner: R,
     input: Vec<u8>,
     output: Vec<u8>,
@@ -102,7 +102,7 @@ pub struct Reframe<R> {
 
 impl<R> Reframe<R> {
     /// Wraps `inner`; repairs are noted in `log`.
-    pub fn new(inner: R, log: Arc<RepairLog>) -> Self {
+    pub(crate) fn new(inner: R, log: Arc<RepairLog>) -> Self {
         Reframe {
             inner,
             input: Vec::new(),

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
 
-pub struct Client {
+pub(crate) struct Client {
     writer: WriteHalf<DuplexStream>,
     incoming: mpsc::UnboundedReceiver<Value>,
     pending: VecDeque<Value>,
@@ -47,18 +47,22 @@ async fn read_frames(mut reader: ReadHalf<DuplexStream>, tx: mpsc::UnboundedSend
     }
 }
 
-pub fn frame(body: &[u8]) -> Vec<u8> {
+pub(crate) fn frame(body: &[u8]) -> Vec<u8> {
     let mut f = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
     f.extend_from_slice(body);
     f
 }
 
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Client {
     /// Starts a server and initializes it. `encodings`: what the client
     /// offers in `general.positionEncodings` (`None`: the field is absent).
-    pub async fn start(encodings: Option<&[&str]>, root: Option<&Path>, settings: Value) -> Client {
+    pub(crate) async fn start(
+        encodings: Option<&[&str]>,
+        root: Option<&Path>,
+        settings: Value,
+    ) -> Client {
         let (client_end, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
         let (client_read, client_write) = tokio::io::split(client_end);
@@ -109,31 +113,31 @@ impl Client {
         client
     }
 
-    pub async fn initialize_result(&mut self) -> Value {
+    pub(crate) async fn initialize_result(&mut self) -> Value {
         self.pending
             .iter()
             .find_map(|v| v.get("initializeResult").cloned())
             .unwrap()
     }
 
-    pub async fn send_raw(&mut self, bytes: &[u8]) {
+    pub(crate) async fn send_raw(&mut self, bytes: &[u8]) {
         self.writer.write_all(bytes).await.unwrap();
         self.writer.flush().await.unwrap();
     }
 
-    pub async fn send(&mut self, message: Value) {
+    pub(crate) async fn send(&mut self, message: Value) {
         let body = serde_json::to_vec(&message).unwrap();
         self.send_raw(&frame(&body)).await;
     }
 
-    pub async fn notify(&mut self, method: &str, params: Value) {
+    pub(crate) async fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
             .await;
     }
 
     /// Sends a request and waits for its response (answering the server's
     /// own requests meanwhile; notifications are kept for later).
-    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) async fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
@@ -141,7 +145,7 @@ impl Client {
         self.wait_response(json!(id)).await
     }
 
-    pub async fn wait_response(&mut self, id: Value) -> Value {
+    pub(crate) async fn wait_response(&mut self, id: Value) -> Value {
         if let Some(at) = self
             .pending
             .iter()
@@ -180,7 +184,11 @@ impl Client {
     }
 
     /// Waits for a `publishDiagnostics` for `uri` that satisfies `pred`.
-    pub async fn diagnostics_where(&mut self, uri: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) async fn diagnostics_where(
+        &mut self,
+        uri: &str,
+        pred: impl Fn(&Value) -> bool,
+    ) -> Value {
         let matches = |m: &Value| {
             m.get("method").and_then(Value::as_str) == Some("textDocument/publishDiagnostics")
                 && m["params"]["uri"] == uri
@@ -201,7 +209,7 @@ impl Client {
     }
 
     /// The next `publishDiagnostics` for `uri` with `version`.
-    pub async fn diagnostics_for(&mut self, uri: &str, version: i64) -> Vec<Value> {
+    pub(crate) async fn diagnostics_for(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let p = self
             .diagnostics_where(uri, |p| p["version"] == version)
             .await;
@@ -209,7 +217,7 @@ impl Client {
     }
 
     /// Drops everything received so far.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.pending.retain(|m| m.get("initializeResult").is_some());
         while let Ok(m) = self.incoming.try_recv() {
             let _ = m;
@@ -218,7 +226,7 @@ impl Client {
 
     /// All messages with `method` received so far (and those that arrive
     /// within `wait`).
-    pub async fn collect(&mut self, method: &str, wait: Duration) -> Vec<Value> {
+    pub(crate) async fn collect(&mut self, method: &str, wait: Duration) -> Vec<Value> {
         let deadline = tokio::time::Instant::now() + wait;
         while let Ok(Some(m)) = tokio::time::timeout_at(deadline, self.incoming.recv()).await {
             if let (Some(id), Some(_)) = (m.get("id"), m.get("method")) {
@@ -234,11 +242,11 @@ impl Client {
             .collect()
     }
 
-    pub async fn open(&mut self, uri: &str, text: &str) {
+    pub(crate) async fn open(&mut self, uri: &str, text: &str) {
         self.open_version(uri, text, 1).await;
     }
 
-    pub async fn open_version(&mut self, uri: &str, text: &str, version: i64) {
+    pub(crate) async fn open_version(&mut self, uri: &str, text: &str, version: i64) {
         self.notify(
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri, "languageId": "text", "version": version, "text": text}}),
@@ -247,14 +255,14 @@ impl Client {
     }
 }
 
-pub fn file_uri(path: &Path) -> String {
+pub(crate) fn file_uri(path: &Path) -> String {
     tower_lsp::lsp_types::Url::from_file_path(path)
         .unwrap()
         .to_string()
 }
 
 /// `(line, character)` of a diagnostic's start and end.
-pub fn range_of(d: &Value) -> ((u64, u64), (u64, u64)) {
+pub(crate) fn range_of(d: &Value) -> ((u64, u64), (u64, u64)) {
     let r = &d["range"];
     let p = |v: &Value| {
         (
@@ -265,7 +273,7 @@ pub fn range_of(d: &Value) -> ((u64, u64), (u64, u64)) {
     (p(&r["start"]), p(&r["end"]))
 }
 
-pub fn codes(ds: &[Value]) -> Vec<String> {
+pub(crate) fn codes(ds: &[Value]) -> Vec<String> {
     ds.iter()
         .map(|d| d["code"].as_str().unwrap_or("-").to_string())
         .collect()
