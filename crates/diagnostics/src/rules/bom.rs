@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::policy::builtin_bom_rule;
 use crate::{BomPolicy, Diagnostic, Edit, Fix, Level, Policy, PolicySource, Rule};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -24,7 +25,20 @@ pub(crate) fn check(
     if !has_bom && policy.bom.is_none() {
         return None;
     }
-    let rule = &policy.bom_rule(path, bytes);
+    let configured = policy.bom_rule(path, bytes);
+    // A `require` that does not name this file's format explicitly never
+    // applies to a format that forbids a byte-order mark (`"*" = "require"`
+    // must not break JSON, `#!` scripts or PHP): the format's rule does.
+    let builtin = builtin_bom_rule(path, bytes);
+    let format_forbids = builtin.policy == BomPolicy::Forbid;
+    let rule = &if configured.policy == BomPolicy::Require
+        && format_forbids
+        && !names_format(&configured.source, path)
+    {
+        builtin.clone()
+    } else {
+        configured
+    };
     match rule.policy {
         BomPolicy::Forbid if has_bom && forbidden_level != Level::Allow => {
             let message = match &rule.source {
@@ -85,8 +99,11 @@ pub(crate) fn check(
                     format!("a byte-order mark is required here (`{flag}`), but the file has none")
                 }
             };
+            // Named explicitly over a format that forbids one: reported,
+            // but adding it is never safe (a `#!` script stops running,
+            // JSON parsers reject it).
             let fix = Fix::new(
-                if valid {
+                if valid && !format_forbids {
                     crate::Applicability::Safe
                 } else {
                     crate::Applicability::Unsafe
@@ -98,9 +115,43 @@ pub(crate) fn check(
                 .with_label("no byte-order mark here")
                 .with_note(format!("policy: {}", rule.source.describe()))
                 .with_fix(fix);
+            if let PolicySource::Builtin { why, reference, .. } = builtin.source
+                && format_forbids
+            {
+                d.notes.push(format!(
+                    "but {why} ({reference}): adding one is an unsafe fix here"
+                ));
+            }
             d.policy_source = Some(rule.source.clone());
             Some(d)
         }
         _ => None,
     }
+}
+
+/// Whether the source of a `require` names `path`'s format explicitly: a
+/// glob (or `.editorconfig` section) whose last component has no wildcard
+/// (the file itself), or ends in the file's own extension (`*.json`).
+/// Catch-alls (`*`, `**`, `scripts/*`, `*.{json,txt}`) do not: a project
+/// that requires a BOM everywhere did not mean its JSON and its scripts.
+fn names_format(source: &PolicySource, path: &Path) -> bool {
+    let glob = match source {
+        PolicySource::Config { key, .. } => key.as_str(),
+        PolicySource::EditorConfig { section, .. } => {
+            section.trim().trim_start_matches('[').trim_end_matches(']')
+        }
+        PolicySource::Builtin { .. } | PolicySource::CommandLine { .. } => return false,
+    };
+    let last = glob.rsplit('/').next().unwrap_or(glob);
+    if !last.contains(['*', '?', '[', '{']) {
+        return !last.is_empty();
+    }
+    let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+        return false;
+    };
+    last.rsplit_once('.').is_some_and(|(_, suffix)| {
+        !suffix.is_empty()
+            && suffix.eq_ignore_ascii_case(ext)
+            && !suffix.contains(['*', '?', '[', '{'])
+    })
 }
