@@ -127,6 +127,13 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_skip_binary: bool,
 
+    /// Apply configuration files that are ignored by default: a
+    /// utf8lint.toml above the repository root (the directory holding
+    /// `.git`), and utf8lint.toml or .editorconfig files owned by another
+    /// user than the one running utf8lint (or root).
+    #[arg(long)]
+    pub trust_config: bool,
+
     /// List skipped files and why.
     #[arg(short, long)]
     pub verbose: bool,

@@ -20,7 +20,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
-use utf8lint_diagnostics::{Level, Rule};
+use utf8lint_diagnostics::{Level, Rule, escape_shown};
 
 use crate::args::{CheckArgs, ColorChoice, Command, Format};
 use crate::check::{Context, FixAction, Worker};
@@ -130,6 +130,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         max_per_rule: args.max_per_file,
         skip_binary: args.no_skip_binary.then_some(false),
         origin: Some("the command line".into()),
+        trust_all_config: args.trust_config,
         ..Overrides::default()
     };
     let mut paths: Vec<PathBuf> = args.paths.iter().map(PathBuf::from).collect();
@@ -240,6 +241,12 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         }
         out.write_all(report.stdout.as_bytes())?;
         sarif_results.extend(report.sarif);
+    }
+    // Configuration files the resolver would not apply: said once each,
+    // names escaped like every path printed.
+    for note in ctx.resolver.take_notes() {
+        writeln!(err, "utf8lint: note: {}", escape_shown(&note))
+            .context("writing to standard error")?;
     }
     let stats = &ctx.stats;
     let troubles = stats.troubles.load(Ordering::Relaxed);

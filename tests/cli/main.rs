@@ -15,5 +15,6 @@ mod levels;
 mod precommit;
 mod reading;
 mod server;
+mod trust;
 mod walk;
 mod writer;

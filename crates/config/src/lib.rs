@@ -10,13 +10,14 @@
 //! directory (the [`Resolver`] caches them).
 
 mod editorconfig;
+mod owner;
 mod settings;
 mod toml_file;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 pub use editorconfig::{CharsetSetting, EditorConfigFile};
 pub use settings::{Settings, parse_editor_json, parse_toml};
@@ -42,6 +43,10 @@ pub struct Overrides {
     pub skip_binary: Option<bool>,
     /// How the overrides were given, for messages (`-D stray_feff`, "VS Code settings").
     pub origin: Option<String>,
+    /// Apply configuration files that are not trusted by default (see
+    /// [`Resolver`]): a `utf8lint.toml` above the repository root, and
+    /// configuration files owned by another user (`--trust-config`).
+    pub trust_all_config: bool,
 }
 
 /// A configuration file that could not be read or understood.
@@ -120,6 +125,18 @@ impl ConfigReader for ByPath {
 
 /// Resolves [`FileSettings`] for files, reading each directory's
 /// configuration once. Shared by all the walker's threads.
+///
+/// What it trusts (a repository may be checked in a shared temporary
+/// directory, a CI workspace, a clone opened in an editor: nothing outside
+/// it may turn its rules off). Unless [`Overrides::trust_all_config`]:
+/// * `utf8lint.toml` is looked for up to the repository root (the nearest
+///   directory holding `.git`), as git and ruff stop there; one above it
+///   is ignored.
+/// * A configuration file (`utf8lint.toml`, `.editorconfig`) owned by a
+///   user other than the one running utf8lint or root is ignored, as git
+///   refuses a repository of "dubious ownership".
+///
+/// Each ignored file is noted once ([`Resolver::take_notes`]).
 #[derive(Debug)]
 pub struct Resolver {
     overrides: Overrides,
@@ -131,6 +148,9 @@ pub struct Resolver {
     /// Bumped by [`Resolver::clear_cache`]: a [`ResolveCache`] from an
     /// earlier generation is stale.
     generation: AtomicU64,
+    /// Configuration files ignored as untrusted, each with why, in the
+    /// order found; drained by [`Resolver::take_notes`].
+    ignored: Mutex<Vec<(PathBuf, String)>>,
 }
 
 /// A directory's configuration, or why it could not be read.
@@ -203,7 +223,57 @@ impl Resolver {
             cwd,
             chains: RwLock::new(HashMap::new()),
             generation: AtomicU64::new(0),
+            ignored: Mutex::new(Vec::new()),
         })
+    }
+
+    /// Messages for the configuration files ignored since the last call
+    /// (each file once per resolver): "ignored /tmp/utf8lint.toml: ...".
+    pub fn take_notes(&self) -> Vec<String> {
+        let Ok(mut ignored) = self.ignored.lock() else {
+            return Vec::new();
+        };
+        ignored
+            .iter_mut()
+            .filter(|(_, why)| !why.is_empty())
+            .map(|(path, why)| {
+                let note = format!("ignored {}: {why}", path.display());
+                // Keep the path (so it is not noted again), drop the text.
+                why.clear();
+                note
+            })
+            .collect()
+    }
+
+    /// Records that `path` was ignored, once.
+    fn ignore(&self, path: PathBuf, why: String) {
+        if let Ok(mut ignored) = self.ignored.lock()
+            && !ignored.iter().any(|(p, _)| *p == path)
+        {
+            ignored.push((path, why));
+        }
+    }
+
+    /// Whether the configuration file `name` in `dir` may be applied: it
+    /// is, unless it belongs to another user (not this process's, not
+    /// root's) and nothing said to trust it.
+    fn trusted_owner(&self, dir: &Path, name: &str) -> bool {
+        if self.overrides.trust_all_config {
+            return true;
+        }
+        let path = dir.join(name);
+        match owner::foreign_owner(&path) {
+            None => true,
+            Some(uid) => {
+                self.ignore(
+                    path,
+                    format!(
+                        "it belongs to another user (uid {uid}); pass --trust-config to apply it"
+                    ),
+                );
+                false
+            }
+        }
     }
 
     /// Forgets every configuration file read so far (they changed on disk).
@@ -411,13 +481,30 @@ impl Resolver {
         };
         let mut chain = DirChain::default();
         let own_toml = read_optional(reader, dir, CONFIG_FILE_NAME)?
+            .filter(|_| self.trusted_owner(dir, CONFIG_FILE_NAME))
             .map(|text| parse_config(&text, &dir.join(CONFIG_FILE_NAME)))
             .transpose()?;
+        // A repository's root: what lies above it is not the project's.
+        let repo_root =
+            !self.overrides.trust_all_config && std::fs::symlink_metadata(dir.join(".git")).is_ok();
         chain.toml = match own_toml {
             Some(config) => Some((dir.to_path_buf(), Arc::new(config))),
-            None => parent.as_ref().and_then(|p| p.toml.clone()),
+            None => match parent.as_ref().and_then(|p| p.toml.clone()) {
+                Some((above, _)) if repo_root => {
+                    self.ignore(
+                        above.join(CONFIG_FILE_NAME),
+                        format!(
+                            "it is above the repository root {}; pass --trust-config to apply it",
+                            dir.display()
+                        ),
+                    );
+                    None
+                }
+                inherited => inherited,
+            },
         };
         let own_ec = read_optional(reader, dir, ".editorconfig")?
+            .filter(|_| self.trusted_owner(dir, ".editorconfig"))
             .map(|text| EditorConfigFile::parse(&text, &dir.join(".editorconfig")))
             .transpose()?;
         let mut is_root = false;

@@ -81,6 +81,8 @@ impl Settings {
                 .collect(),
             max_per_rule: section.max_per_file,
             skip_binary: section.skip_binary,
+            // A clone opened in an editor trusts only its own configuration.
+            trust_all_config: false,
         };
         Settings::new(overrides, section.workspace_scan)
     }
@@ -104,7 +106,11 @@ impl Settings {
                 .unwrap_or_default()
                 .join("untitled"),
         };
-        match self.resolver.resolve(&path) {
+        let resolved = self.resolver.resolve(&path);
+        for note in self.resolver.take_notes() {
+            eprintln!("utf8lint lsp: configuration: {note}");
+        }
+        match resolved {
             Ok(file) => (file.policy, file.skip_binary),
             Err(e) => {
                 eprintln!("utf8lint lsp: configuration: {e}");
