@@ -44,6 +44,15 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if stdout_was_closed() {
+        // Results written now would go nowhere and the exit code would
+        // claim a run that told nobody anything.
+        let _ = writeln!(
+            io::stderr(),
+            "utf8lint: error: standard output is closed: nowhere to write the results"
+        );
+        return ExitCode::from(2);
+    }
     let result = match parsed.cli.command {
         Command::Check(ref check) => run_check(check, &parsed.levels),
         Command::Explain { ref rule } => explain(rule),
@@ -60,6 +69,28 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether standard output was closed when the process started (`>&-`).
+/// The Rust runtime then opens `/dev/null` read-write in its place, which a
+/// shell never does for `>/dev/null` (write-only): that pair is the sign.
+#[cfg(unix)]
+fn stdout_was_closed() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let stdout = io::stdout();
+    let fd = stdout.as_fd();
+    let read_write = rustix::fs::fcntl_getfl(fd)
+        .is_ok_and(|flags| flags & rustix::fs::OFlags::RWMODE == rustix::fs::OFlags::RDWR);
+    let null = std::fs::metadata("/dev/null").ok();
+    let ours = rustix::fs::fstat(fd).ok();
+    read_write
+        && matches!((null, ours), (Some(null), Some(ours)) if null.rdev() == ours.st_rdev && null.ino() == ours.st_ino)
+}
+
+#[cfg(not(unix))]
+fn stdout_was_closed() -> bool {
+    false
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -12,6 +12,7 @@ mod fix;
 mod formats;
 mod hostile;
 mod levels;
+mod outputs;
 mod precommit;
 mod reading;
 mod server;
