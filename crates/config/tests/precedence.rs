@@ -162,6 +162,7 @@ fn command_line_over_utf8lint_toml() {
         base_dir: Some(root.to_path_buf()),
         skip_binary: Some(true),
         origin: Some("command line".into()),
+        trust_all_config: false,
     };
     let r = Resolver::new(overrides).unwrap();
     let s = r.resolve(&root.join("x.txt")).unwrap();
