@@ -33,7 +33,7 @@ pub use rules::not_utf8::{
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
-pub use scan::{Keep, MAX_SHOWN_PER_RULE, shown_per_rule};
+pub use scan::{Keep, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, shown_per_rule};
 pub use text::{
     describe_code_point, escape_bytes, escape_lossless, escape_shown, is_hidden, windows_1252_char,
 };

@@ -31,13 +31,22 @@ pub(crate) struct Scan {
 
 /// The most findings of one rule a report shows for one file, whatever
 /// `max-per-file` says, 0 (no cap) included: the rest are counted exactly in
-/// one summary. A file past it is not going to be read finding by finding,
-/// and the ceiling is what keeps a repository's `max-per-file = 0` from
-/// making output, memory and an editor's problem list grow with a hostile
-/// file: 10,000 findings are a few MB of human output and about 2 MB of
+/// one summary (and U001 also stops at [`MAX_SHOWN_SEQUENCES`]).
+///
+/// A file past it is not going to be read finding by finding, and the
+/// ceiling is what keeps a repository's `max-per-file = 0` from making
+/// output, memory and an editor's problem list grow with a hostile file:
+/// 10,000 findings are about 6 MB of human output and a few MB of
 /// diagnostics per rule per file, and locating them is linear
 /// ([`crate::Locator`]). Fixes are not limited by it ([`Keep::Every`]).
 pub const MAX_SHOWN_PER_RULE: usize = 10_000;
+
+/// A U001 diagnostic covers a run of up to 256 adjacent ill-formed
+/// sequences, each listed in it (and in its fix): no new U001 diagnostic
+/// starts once this many sequences are shown, so that 10,000 runs of 256
+/// (60 MB of subparts and edits, 390 MB of JSON) are never kept. It is 256
+/// whole runs, above what the default cap of 50 diagnostics ever shows.
+pub const MAX_SHOWN_SEQUENCES: usize = 256 * invalid_utf8::MAX_SUBPARTS_PER_RUN;
 
 /// How many findings of one rule a report keeps for one file: the
 /// configured cap (`max_per_rule`, 0 meaning none), never more than
@@ -69,6 +78,12 @@ struct Capped {
     level: Level,
     max: usize,
     kept: Vec<Diagnostic>,
+    /// Ill-formed sequences (U001) or occurrences in `kept[..counted]`.
+    kept_units: usize,
+    counted: usize,
+    /// The most units kept before no new diagnostic starts (0: no limit);
+    /// only U001's diagnostics hold more than one.
+    max_units: usize,
     hidden: usize,
     hidden_units: usize,
     first_hidden: Option<Range<usize>>,
@@ -84,14 +99,32 @@ impl Capped {
                 Keep::Every => 0,
             },
             kept: Vec::new(),
+            kept_units: 0,
+            counted: 0,
+            max_units: match keep {
+                Keep::Shown => MAX_SHOWN_SEQUENCES,
+                Keep::Every => 0,
+            },
             hidden: 0,
             hidden_units: 0,
             first_hidden: None,
         }
     }
 
-    fn full(&self) -> bool {
-        self.max != 0 && self.kept.len() >= self.max
+    fn full(&mut self) -> bool {
+        if self.max != 0 && self.kept.len() >= self.max {
+            return true;
+        }
+        if self.counted > self.kept.len() {
+            // Trimmed since last counted: count again.
+            (self.kept_units, self.counted) = (0, 0);
+        }
+        self.kept_units += self.kept[self.counted..]
+            .iter()
+            .map(|d| d.subparts.len().max(1))
+            .sum::<usize>();
+        self.counted = self.kept.len();
+        self.max_units != 0 && self.kept_units >= self.max_units
     }
 
     /// Notes something not shown: `units` subparts or occurrences at `span`.
@@ -119,7 +152,13 @@ impl Capped {
                 if self.hidden_units == 1 { "" } else { "s" }
             ),
         };
-        let note = if self.max < MAX_SHOWN_PER_RULE {
+        let shown_units: usize = self.kept.iter().map(|d| d.subparts.len().max(1)).sum();
+        let note = if self.max_units != 0 && shown_units >= self.max_units {
+            format!(
+                "at most {MAX_SHOWN_SEQUENCES} ill-formed sequences are shown per file whatever `max-per-file` says: \
+                 the ceiling is absolute (`--fix` is not limited by it)"
+            )
+        } else if self.max < MAX_SHOWN_PER_RULE {
             format!(
                 "at most {} `{}` findings are shown per file; `--max-per-file 0` shows up to {MAX_SHOWN_PER_RULE}",
                 self.max,

@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use utf8lint_diagnostics::{
-    Diagnostic, Keep, Level, MAX_SHOWN_PER_RULE, Policy, Rule, check, check_keeping, shown_per_rule,
+    Diagnostic, Keep, Level, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, Policy, Rule, check,
+    check_keeping, shown_per_rule,
 };
 
 /// `n` separate bad bytes, `n` stray U+FEFF and `n` U+FFFD on one line.
@@ -105,4 +106,36 @@ fn keeping_every_finding_bypasses_cap_and_ceiling() {
         let fixes = ds.iter().filter(|d| d.fix.is_some()).count();
         assert!(fixes >= 2 * n, "{fixes} fixes");
     }
+}
+
+#[test]
+fn long_runs_of_bad_bytes_stop_at_the_ceiling_on_sequences() {
+    // Every byte ill-formed: U001 diagnostics of 256 sequences each.
+    let bytes = vec![0xC0u8; 1 << 20];
+    let ds = check(&bytes, Path::new("a.txt"), &policy(0));
+    let runs = MAX_SHOWN_SEQUENCES / 256;
+    assert_eq!(ds.len(), runs + 1);
+    let shown: usize = ds[..runs].iter().map(|d| d.subparts.len()).sum();
+    assert_eq!(shown, MAX_SHOWN_SEQUENCES);
+    let summary = ds.last().unwrap();
+    assert_eq!(
+        summary.message,
+        format!(
+            "{} more ill-formed sequences in this file not shown",
+            (1 << 20) - MAX_SHOWN_SEQUENCES
+        )
+    );
+    assert_eq!(
+        summary.notes,
+        [format!(
+            "at most {MAX_SHOWN_SEQUENCES} ill-formed sequences are shown per file whatever `max-per-file` says: the ceiling is absolute (`--fix` is not limited by it)"
+        )]
+    );
+    // The default cap of 50 runs is below it: unchanged.
+    let ds = check(&bytes, Path::new("a.txt"), &policy(50));
+    assert_eq!(ds.len(), 51);
+    // And the fix path still has every sequence.
+    let every = check_keeping(&bytes, Path::new("a.txt"), &policy(0), Keep::Every);
+    let all: usize = every.iter().map(|d| d.subparts.len()).sum();
+    assert_eq!(all, 1 << 20);
 }
