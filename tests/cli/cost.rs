@@ -54,12 +54,16 @@ fn run_bounded(dir: &Path, args: &[&str]) -> Output {
 /// A 1 MiB line of 524,288 separate ill-formed bytes (`a\xC0`, never taken
 /// for a legacy encoding), in a repository that lifts the cap.
 fn megabyte_of_errors() -> tempfile::TempDir {
+    let dir = megabyte_of_errors_unconfigured();
+    std::fs::write(dir.path().join("utf8lint.toml"), "max-per-file = 0\n").unwrap();
+    dir
+}
+
+/// The same line with no configuration.
+fn megabyte_of_errors_unconfigured() -> tempfile::TempDir {
     let mut line = b"a\xC0".repeat(512 * 1024);
     line.push(b'\n');
-    tree(&[
-        ("utf8lint.toml", b"max-per-file = 0\n"),
-        ("line.txt", &line),
-    ])
+    tree(&[("line.txt", &line)])
 }
 
 const HIDDEN: usize = 512 * 1024 - 10_000;
@@ -101,6 +105,26 @@ fn no_cap_in_the_repository_gives_bounded_human_and_concise_output() {
     assert!(text.len() < 10_001 * 1024, "{} bytes", text.len());
     assert!(text.lines().all(|l| l.len() < 1024));
     assert!(text.contains("the ceiling is absolute"), "no ceiling note");
+}
+
+#[test]
+fn max_per_file_0_on_the_command_line_still_stops_at_the_ceiling() {
+    let dir = megabyte_of_errors_unconfigured();
+    let args = [
+        "check",
+        "--format",
+        "concise",
+        "--max-per-file",
+        "0",
+        "line.txt",
+    ];
+    let o = run_bounded(dir.path(), &args);
+    assert_eq!(code(&o), 1);
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 10_001);
+    assert!(text.ends_with(&format!(
+        "line.txt:1:20002: error[U001] {HIDDEN} more ill-formed sequences in this file not shown\n"
+    )));
 }
 
 #[test]
