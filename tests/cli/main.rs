@@ -7,6 +7,7 @@ mod common;
 
 mod config;
 mod corpus;
+mod cost;
 mod explain;
 mod fix;
 mod formats;

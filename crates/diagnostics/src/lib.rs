@@ -33,19 +33,30 @@ pub use rules::not_utf8::{
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
+pub use scan::{Keep, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, shown_per_rule};
 pub use text::{
     describe_code_point, escape_bytes, escape_lossless, escape_shown, is_hidden, windows_1252_char,
 };
 
 use std::path::Path;
 
-/// Checks one file's bytes under `policy`. `path` picks the built-in BOM
-/// rule when the policy has none (JSON, `.php`, ...); it is never opened.
+/// Checks one file's bytes under `policy`, for a report. `path` picks the
+/// built-in BOM rule when the policy has none (JSON, `.php`, ...); it is
+/// never opened.
 ///
 /// One pass over the bytes finds every ill-formed sequence and every U+FEFF;
 /// the whole-file rules then decide from what it found. Diagnostics come out
-/// in byte order, at most `policy.max_per_rule` per rule, then one summary.
+/// in byte order, at most [`shown_per_rule`]`(policy.max_per_rule)` per rule
+/// (never more than [`MAX_SHOWN_PER_RULE`], even when `max_per_rule` is 0),
+/// then one summary per rule with the exact count of the rest.
 pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
+    check_keeping(bytes, path, policy, Keep::Shown)
+}
+
+/// Like [`check`], but keeping what `keep` says: [`Keep::Every`] is every
+/// finding with no cap and no summary, for applying every fix in one run
+/// (not for display: its size grows with the file's findings).
+pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Vec<Diagnostic> {
     if matches!(policy.charset, Charset::Other { .. }) {
         // The project says this file is not meant to be UTF-8.
         return Vec::new();
@@ -57,7 +68,7 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
     {
         return vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)];
     }
-    let scan = scan::scan(bytes, policy);
+    let scan = scan::scan(bytes, policy, keep);
     if not_utf8 != Level::Allow
         && let Some(d) = rules::not_utf8::legacy_diagnostic(
             bytes,

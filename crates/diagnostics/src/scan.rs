@@ -29,32 +29,102 @@ pub(crate) struct Scan {
     pub first_errors: Vec<Subpart>,
 }
 
-/// Keeps at most `max` diagnostics of one rule and counts what it drops.
+/// The most findings of one rule a report shows for one file, whatever
+/// `max-per-file` says, 0 (no cap) included: the rest are counted exactly in
+/// one summary (and U001 also stops at [`MAX_SHOWN_SEQUENCES`]).
+///
+/// A file past it is not going to be read finding by finding, and the
+/// ceiling is what keeps a repository's `max-per-file = 0` from making
+/// output, memory and an editor's problem list grow with a hostile file:
+/// 10,000 findings are about 6 MB of human output and a few MB of
+/// diagnostics per rule per file, and locating them is linear
+/// ([`crate::Locator`]). Fixes are not limited by it ([`Keep::Every`]).
+pub const MAX_SHOWN_PER_RULE: usize = 10_000;
+
+/// A U001 diagnostic covers a run of up to 256 adjacent ill-formed
+/// sequences, each listed in it (and in its fix): no new U001 diagnostic
+/// starts once this many sequences are shown, so that 10,000 runs of 256
+/// (60 MB of subparts and edits, 390 MB of JSON) are never kept. It is 256
+/// whole runs, above what the default cap of 50 diagnostics ever shows.
+pub const MAX_SHOWN_SEQUENCES: usize = 256 * invalid_utf8::MAX_SUBPARTS_PER_RUN;
+
+/// How many findings of one rule a report keeps for one file: the
+/// configured cap (`max_per_rule`, 0 meaning none), never more than
+/// [`MAX_SHOWN_PER_RULE`].
+pub fn shown_per_rule(max_per_rule: usize) -> usize {
+    if max_per_rule == 0 {
+        MAX_SHOWN_PER_RULE
+    } else {
+        max_per_rule.min(MAX_SHOWN_PER_RULE)
+    }
+}
+
+/// Which findings a check keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// What a report shows: [`shown_per_rule`] of each rule, then one
+    /// summary with the exact count of the rest.
+    Shown,
+    /// Every finding, with no cap and no summary: what applying fixes needs
+    /// (every safe fix in one run). Memory grows with the number of findings,
+    /// so nothing is rendered from this.
+    Every,
+}
+
+/// Keeps at most `max` diagnostics of one rule (0: all of them) and counts
+/// what it drops.
 struct Capped {
     rule: Rule,
     level: Level,
     max: usize,
     kept: Vec<Diagnostic>,
+    /// Ill-formed sequences (U001) or occurrences in `kept[..counted]`.
+    kept_units: usize,
+    counted: usize,
+    /// The most units kept before no new diagnostic starts (0: no limit);
+    /// only U001's diagnostics hold more than one.
+    max_units: usize,
     hidden: usize,
     hidden_units: usize,
     first_hidden: Option<Range<usize>>,
 }
 
 impl Capped {
-    fn new(rule: Rule, level: Level, max: usize) -> Self {
+    fn new(rule: Rule, level: Level, policy: &Policy, keep: Keep) -> Self {
         Capped {
             rule,
             level,
-            max,
+            max: match keep {
+                Keep::Shown => shown_per_rule(policy.max_per_rule),
+                Keep::Every => 0,
+            },
             kept: Vec::new(),
+            kept_units: 0,
+            counted: 0,
+            max_units: match keep {
+                Keep::Shown => MAX_SHOWN_SEQUENCES,
+                Keep::Every => 0,
+            },
             hidden: 0,
             hidden_units: 0,
             first_hidden: None,
         }
     }
 
-    fn full(&self) -> bool {
-        self.max != 0 && self.kept.len() >= self.max
+    fn full(&mut self) -> bool {
+        if self.max != 0 && self.kept.len() >= self.max {
+            return true;
+        }
+        if self.counted > self.kept.len() {
+            // Trimmed since last counted: count again.
+            (self.kept_units, self.counted) = (0, 0);
+        }
+        self.kept_units += self.kept[self.counted..]
+            .iter()
+            .map(|d| d.subparts.len().max(1))
+            .sum::<usize>();
+        self.counted = self.kept.len();
+        self.max_units != 0 && self.kept_units >= self.max_units
     }
 
     /// Notes something not shown: `units` subparts or occurrences at `span`.
@@ -82,14 +152,29 @@ impl Capped {
                 if self.hidden_units == 1 { "" } else { "s" }
             ),
         };
+        let shown_units: usize = self.kept.iter().map(|d| d.subparts.len().max(1)).sum();
+        let note = if self.max_units != 0 && shown_units >= self.max_units {
+            format!(
+                "at most {MAX_SHOWN_SEQUENCES} ill-formed sequences are shown per file whatever `max-per-file` says: \
+                 the ceiling is absolute (`--fix` is not limited by it)"
+            )
+        } else if self.max < MAX_SHOWN_PER_RULE {
+            format!(
+                "at most {} `{}` findings are shown per file; `--max-per-file 0` shows up to {MAX_SHOWN_PER_RULE}",
+                self.max,
+                self.rule.name()
+            )
+        } else {
+            format!(
+                "at most {MAX_SHOWN_PER_RULE} `{}` findings are shown per file whatever `max-per-file` says: \
+                 the ceiling is absolute (`--fix` is not limited by it)",
+                self.rule.name()
+            )
+        };
         Some(
             Diagnostic::new(self.rule, self.level, span, what)
                 .with_label("the first one not shown")
-                .with_note(format!(
-                    "at most {} `{}` findings are shown per file; `--max-per-file 0` shows them all",
-                    self.max,
-                    self.rule.name()
-                )),
+                .with_note(note),
         )
     }
 }
@@ -148,16 +233,16 @@ impl Runs<'_> {
     }
 }
 
-pub(crate) fn scan(bytes: &[u8], policy: &Policy) -> Scan {
-    scan_valid(bytes, policy).unwrap_or_else(|| scan_with_errors(bytes, policy))
+pub(crate) fn scan(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
+    scan_valid(bytes, policy, keep).unwrap_or_else(|| scan_with_errors(bytes, policy, keep))
 }
 
 /// The fast path for the common case, a file that is valid UTF-8: one pass
 /// of the codec's fused validator, which reports every U+FEFF and U+FFFD as
 /// it validates. `None` if the bytes are not valid: the caller starts again
 /// on the error path (the marks found so far are dropped with `marks`).
-fn scan_valid(bytes: &[u8], policy: &Policy) -> Option<Scan> {
-    let mut marks = Marks::new(policy);
+fn scan_valid(bytes: &[u8], policy: &Policy, keep: Keep) -> Option<Scan> {
+    let mut marks = Marks::new(policy, keep);
     let valid = if marks.wanted() {
         utf8lint_codec::validate_marking(bytes, |offset, mark| marks.push(bytes, offset, mark))
     } else {
@@ -184,15 +269,11 @@ struct Marks {
 }
 
 impl Marks {
-    fn new(policy: &Policy) -> Self {
-        let max = policy.max_per_rule;
+    fn new(policy: &Policy, keep: Keep) -> Self {
+        let capped = |rule| Capped::new(rule, policy.levels.get(rule), policy, keep);
         Marks {
-            feff: Capped::new(Rule::StrayFeff, policy.levels.get(Rule::StrayFeff), max),
-            fffd: Capped::new(
-                Rule::ReplacementCharacter,
-                policy.levels.get(Rule::ReplacementCharacter),
-                max,
-            ),
+            feff: capped(Rule::StrayFeff),
+            fffd: capped(Rule::ReplacementCharacter),
         }
     }
 
@@ -234,19 +315,20 @@ impl Marks {
 /// The full pass for a file with ill-formed sequences: the streaming decoder
 /// reports every maximal subpart, block by block, and the U+FEFF search
 /// follows it through the same blocks.
-fn scan_with_errors(bytes: &[u8], policy: &Policy) -> Scan {
+fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
     let mut runs = Runs {
         bytes,
         run: Vec::new(),
         out: Capped::new(
             Rule::InvalidUtf8,
             policy.levels.get(Rule::InvalidUtf8),
-            policy.max_per_rule,
+            policy,
+            keep,
         ),
         error_count: 0,
         first_errors: Vec::new(),
     };
-    let mut marks = Marks::new(policy);
+    let mut marks = Marks::new(policy, keep);
     let mut decoder = Utf8Decoder::new();
     let mut start = 0;
     for block in bytes.chunks(BLOCK) {

@@ -1,0 +1,190 @@
+//! Cost stays bounded whatever the input and the configuration: a
+//! repository's `max-per-file = 0` on a long line of bad bytes, `--diff` on a
+//! huge line, columns far along a long line. The time limits only guard
+//! against a hang (the quadratic cost these tests were written against took
+//! minutes); they are not timings.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{cmd, code, json_lines, stdout, tree};
+
+/// How long any of these runs may take before it counts as a hang.
+const HANG: Duration = Duration::from_secs(20);
+
+/// Runs `utf8lint ARGS` in `dir`, killed and failed if it outlives `HANG`.
+fn run_bounded(dir: &Path, args: &[&str]) -> Output {
+    let mut child = cmd(dir)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run utf8lint");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        out.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        err.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > HANG {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("utf8lint {args:?} still running after {HANG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: reader.join().unwrap().expect("read stdout"),
+        stderr: err_reader.join().unwrap().expect("read stderr"),
+    }
+}
+
+/// A 1 MiB line of 524,288 separate ill-formed bytes (`a\xC0`, never taken
+/// for a legacy encoding), in a repository that lifts the cap.
+fn megabyte_of_errors() -> tempfile::TempDir {
+    let dir = megabyte_of_errors_unconfigured();
+    std::fs::write(dir.path().join("utf8lint.toml"), "max-per-file = 0\n").unwrap();
+    dir
+}
+
+/// The same line with no configuration.
+fn megabyte_of_errors_unconfigured() -> tempfile::TempDir {
+    let mut line = b"a\xC0".repeat(512 * 1024);
+    line.push(b'\n');
+    tree(&[("line.txt", &line)])
+}
+
+const HIDDEN: usize = 512 * 1024 - 10_000;
+
+#[test]
+fn no_cap_in_the_repository_still_stops_at_the_ceiling() {
+    let dir = megabyte_of_errors();
+    let o = run_bounded(dir.path(), &["check", "--format", "json", "line.txt"]);
+    assert_eq!(code(&o), 1);
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 10_001);
+    assert!(o.stdout.len() < 16 << 20, "{} bytes", o.stdout.len());
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        summary["message"],
+        format!("{HIDDEN} more ill-formed sequences in this file not shown")
+    );
+    // The last one shown and the summary are where they are on the line.
+    assert_eq!(lines[9_999]["column"], 2 * 9_999 + 2);
+    assert_eq!(summary["column"], 2 * 10_000 + 2);
+}
+
+#[test]
+fn no_cap_in_the_repository_gives_bounded_human_and_concise_output() {
+    let dir = megabyte_of_errors();
+    let o = run_bounded(dir.path(), &["check", "--format", "concise", "line.txt"]);
+    assert_eq!(code(&o), 1);
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 10_001);
+    assert!(text.len() < 2 << 20, "{} bytes", text.len());
+    assert!(text.contains(&format!(
+        "line.txt:1:20002: error[U001] {HIDDEN} more ill-formed sequences in this file not shown"
+    )));
+
+    let o = run_bounded(dir.path(), &["check", "line.txt"]);
+    assert_eq!(code(&o), 1);
+    let text = stdout(&o);
+    // About 600 bytes a finding, each line cut around its span.
+    assert!(text.len() < 10_001 * 1024, "{} bytes", text.len());
+    assert!(text.lines().all(|l| l.len() < 1024));
+    assert!(text.contains("the ceiling is absolute"), "no ceiling note");
+}
+
+#[test]
+fn max_per_file_0_on_the_command_line_still_stops_at_the_ceiling() {
+    let dir = megabyte_of_errors_unconfigured();
+    let args = [
+        "check",
+        "--format",
+        "concise",
+        "--max-per-file",
+        "0",
+        "line.txt",
+    ];
+    let o = run_bounded(dir.path(), &args);
+    assert_eq!(code(&o), 1);
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 10_001);
+    assert!(text.ends_with(&format!(
+        "line.txt:1:20002: error[U001] {HIDDEN} more ill-formed sequences in this file not shown\n"
+    )));
+}
+
+#[test]
+fn diff_of_a_fix_in_a_huge_line_prints_a_window() {
+    let half = 32 << 20;
+    let mut line = b"x".repeat(2 * half);
+    line[half] = 0xFF;
+    line.extend_from_slice(b"\nend\n");
+    let dir = tree(&[("big.txt", &line)]);
+    let o = run_bounded(
+        dir.path(),
+        &["check", "--diff", "--unsafe-fixes", "big.txt"],
+    );
+    assert!(o.stdout.len() < 64 * 1024, "{} bytes", o.stdout.len());
+    let text = stdout(&o);
+    let context = "x".repeat(80);
+    assert!(
+        text.contains(&format!("\n-…{context}\\xFF{context}…\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\n+…{context}\u{FFFD}{context}…\n")),
+        "{text}"
+    );
+    // Nothing was written.
+    assert_eq!(std::fs::read(dir.path().join("big.txt")).unwrap(), line);
+}
+
+#[test]
+fn findings_at_the_end_of_a_long_line_have_exact_columns() {
+    // 16 Mi characters (32 MiB) of `é`, then 5,000 bad bytes, then a line
+    // 2. Counting each column from the line start is some 10^11 steps.
+    let chars = 16 << 20;
+    let findings = 5_000;
+    let mut bytes = "é".repeat(chars).into_bytes();
+    bytes.extend_from_slice(&b"a\xC0".repeat(findings));
+    bytes.extend_from_slice(b"\n\xC0\n");
+    let dir = tree(&[
+        ("utf8lint.toml", b"max-per-file = 0\n"),
+        ("long.txt", &bytes),
+    ]);
+    let o = run_bounded(dir.path(), &["check", "--format", "json", "long.txt"]);
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), findings + 1);
+    for (k, d) in lines[..findings].iter().enumerate() {
+        assert_eq!(d["line"], 1);
+        assert_eq!(d["column"], chars + 2 * k + 2, "finding {k}");
+        assert_eq!(d["end_column"], chars + 2 * k + 3, "finding {k}");
+    }
+    let last = &lines[findings];
+    assert_eq!((&last["line"], &last["column"]), (&2.into(), &1.into()));
+
+    // The human format says the same column for the last one.
+    let o = run_bounded(dir.path(), &["check", "long.txt"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!(
+            " --> long.txt:1:{}\n",
+            chars + 2 * (findings - 1) + 2
+        )),
+        "{text}"
+    );
+}
