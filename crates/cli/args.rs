@@ -85,7 +85,8 @@ pub struct CheckArgs {
     #[arg(short = 'D', long = "deny", value_name = "RULE", action = clap::ArgAction::Append)]
     pub deny: Vec<String>,
 
-    /// At most N diagnostics of one rule per file (0: no cap).
+    /// At most N diagnostics of one rule per file (0: only the absolute
+    /// ceiling of 10,000 per rule, the rest counted in a summary).
     #[arg(long, value_name = "N")]
     pub max_per_file: Option<usize>,
 

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use utf8lint_diagnostics::{
-    Diagnostic, Level, Rule, Sniff, check, check_path, escape_lossless, sniff,
+    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, escape_lossless, sniff,
 };
 
 use crate::fix::{self, FixMode};
@@ -375,11 +375,30 @@ pub fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
     worker.push(report, &name);
 }
 
-/// The diagnostics for one file: its name first (U006), then its bytes.
-fn diagnose(path: &Path, bytes: &[u8], settings: &FileSettings) -> Vec<Diagnostic> {
+/// The diagnostics for one file: its name first (U006), then its bytes;
+/// `keep` says whether the display cap and ceiling apply (`Keep::Shown`)
+/// or every finding is kept for fixing (`Keep::Every`).
+fn diagnose(path: &Path, bytes: &[u8], settings: &FileSettings, keep: Keep) -> Vec<Diagnostic> {
     let mut diagnostics = name_check(path, settings);
-    diagnostics.extend(check(bytes, path, &settings.policy));
+    diagnostics.extend(check_keeping(bytes, path, &settings.policy, keep));
     diagnostics
+}
+
+/// The fixes `mode` applies to a file whose shown findings are `shown`:
+/// planned from every finding, not only the shown ones (the display cap
+/// and ceiling never limit what `--fix` and `--diff` do).
+fn plan_every<'d>(
+    path: &Path,
+    bytes: &[u8],
+    settings: &FileSettings,
+    shown: &[Diagnostic],
+    every: &'d mut Vec<Diagnostic>,
+    mode: FixMode,
+) -> Vec<&'d utf8lint_diagnostics::Fix> {
+    if !shown.is_empty() {
+        *every = diagnose(path, bytes, settings, Keep::Every);
+    }
+    fix::plan(every, bytes.len(), mode)
 }
 
 /// U006 for the path as shown (without a leading `./`).
@@ -421,18 +440,19 @@ fn check_bytes(
     }
     report.tally.files += 1;
     report.tally.bytes += bytes.len() as u64;
-    let diagnostics = diagnose(path, bytes, settings);
+    let diagnostics = diagnose(path, bytes, settings, Keep::Shown);
+    let mut every = Vec::new();
     match ctx.fix {
         FixAction::None => emit(ctx, report, name, bytes, &diagnostics),
         FixAction::Diff(mode) => {
-            let planned = fix::plan(&diagnostics, bytes.len(), mode);
+            let planned = plan_every(path, bytes, settings, &diagnostics, &mut every, mode);
             report
                 .stdout
                 .push_str(&fix::diff(name.display(), bytes, &planned));
             count(ctx, &diagnostics);
         }
         FixAction::Write(mode) => {
-            let planned = fix::plan(&diagnostics, bytes.len(), mode);
+            let planned = plan_every(path, bytes, settings, &diagnostics, &mut every, mode);
             let Some(stamp) = stamp.filter(|_| !planned.is_empty()) else {
                 return emit(ctx, report, name, bytes, &diagnostics);
             };
@@ -447,7 +467,7 @@ fn check_bytes(
                     match read_file(path, &mut fresh, ReadOptions::default()) {
                         Ok(read) => {
                             let now = &fresh[..read.len];
-                            let left = diagnose(path, now, settings);
+                            let left = diagnose(path, now, settings, Keep::Shown);
                             emit(ctx, report, name, now, &left);
                         }
                         Err(e) => {

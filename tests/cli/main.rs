@@ -10,6 +10,7 @@ mod corpus;
 mod cost;
 mod explain;
 mod fix;
+mod fix_all;
 mod formats;
 mod hostile;
 mod levels;

@@ -148,7 +148,8 @@ pub struct Policy {
     /// The declared encoding.
     pub charset: Charset,
     /// At most this many diagnostics of one rule per file, then one summary;
-    /// 0 means no cap.
+    /// 0 means only the absolute ceiling ([`crate::MAX_SHOWN_PER_RULE`]).
+    /// Fixes are never limited by it (`Keep::Every`).
     pub max_per_rule: usize,
 }
 

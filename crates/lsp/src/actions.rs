@@ -14,7 +14,7 @@ use tower_lsp::lsp_types::{
     OneOf, OptionalVersionedTextDocumentIdentifier, Range, TextDocumentEdit, TextEdit, Url,
     WorkspaceEdit,
 };
-use utf8lint_diagnostics::{Applicability, Fix, apply_fixes, check};
+use utf8lint_diagnostics::{Applicability, Fix, Keep, apply_fixes, check_keeping};
 
 use crate::data::{
     ApplyFixArgs, DidRewriteFile, FindingData, FixAllArgs, FixResult, RewriteParams,
@@ -268,7 +268,9 @@ pub(crate) async fn execute(
                 )));
             }
         }
-        let found = check(&bytes, &job_path, &policy);
+        // Every finding, not only the shown ones: a fix-all applies all
+        // the safe fixes, and a finding past the display cap is found.
+        let found = check_keeping(&bytes, &job_path, &policy, Keep::Every);
         let fixes: Vec<&Fix> = match &wanted {
             Some((rule, (start, end), title)) => found
                 .iter()

@@ -49,11 +49,9 @@ impl Snapshot {
             .flat_map(|d| d.findings.iter().filter_map(|p| p.range.clone()))
             .filter(|r| !r.is_empty())
             .collect();
-        let cap = if policy.max_per_rule == 0 {
-            usize::MAX
-        } else {
-            policy.max_per_rule
-        };
+        // The cap and the absolute ceiling the disk findings have, so that
+        // `max-per-file = 0` cannot make a keystroke cost the whole text.
+        let cap = utf8lint_diagnostics::shown_per_rule(policy.max_per_rule);
         let (mut feff, mut fffd) = (0, 0);
         let mut marks = Vec::new();
         for m in &doc.marks {

@@ -724,3 +724,26 @@ async fn without_the_transport_tower_lsp_ends_on_a_bad_frame() {
         "tower-lsp kept serving after an invalid UTF-8 frame: the transport may no longer be needed"
     );
 }
+
+/// `utf8lint.fixAll` applies every safe fix, not only those of the
+/// findings shown (at most 50 per rule by default).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fix_all_applies_every_safe_fix_past_the_display_cap() {
+    let root = tempfile::tempdir().unwrap();
+    let text = "a\n\u{FEFF}b\n".repeat(120);
+    let path = root.path().join("many.txt");
+    std::fs::write(&path, &text).unwrap();
+    let mut c = Client::start(Some(&["utf-8"]), Some(root.path()), no_scan()).await;
+    c.open(&file_uri(&path), &text).await;
+    let answer = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "utf8lint.fixAll", "arguments": [{"uri": file_uri(&path)}]}),
+        )
+        .await;
+    assert_eq!(answer["result"]["applied"], 120, "{answer}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "a\nb\n".repeat(120)
+    );
+}

@@ -1,0 +1,48 @@
+//! `--fix` applies every fix in one run, not only those of the findings
+//! shown (issue 12): the display cap (50 per rule) and the absolute
+//! ceiling limit what is printed, never what is fixed.
+
+use crate::common::*;
+
+#[test]
+fn one_fix_run_applies_every_fix_past_the_display_cap() {
+    let mut bytes = Vec::new();
+    for _ in 0..300 {
+        // A stray U+FEFF between words (a safe fix) and an invalid byte on
+        // its own line (an unsafe fix).
+        bytes.extend_from_slice("word\u{FEFF}word\n".as_bytes());
+        bytes.extend_from_slice(b"x\xFFy\n");
+    }
+    let dir = tree(&[("many.txt", &bytes)]);
+    let o = run(
+        dir.path(),
+        ["check", "--format", "json", "--diff", "--unsafe-fixes", "."],
+    );
+    let diff = stdout(&o);
+    assert_eq!(
+        diff.matches("\\u{FEFF}").count(),
+        300,
+        "--diff shows every fix:\n{diff}"
+    );
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    let err = stderr(&o);
+    assert!(err.contains("fixed 600 findings in 1 file"), "{err}");
+    // Nothing left but the U+FFFD the unsafe fix wrote (U007, by design).
+    let o = run(
+        dir.path(),
+        [
+            "check",
+            "--format",
+            "json",
+            "-A",
+            "replacement_character",
+            ".",
+        ],
+    );
+    assert_eq!(code(&o), 0, "nothing left:\n{}", stdout(&o));
+    assert!(findings(&o).is_empty(), "{}", stdout(&o));
+    let fixed = std::fs::read_to_string(dir.path().join("many.txt")).unwrap();
+    // Between two words U+FEFF was a word joiner: it becomes U+2060.
+    assert_eq!(fixed.matches("word\u{2060}word\n").count(), 300);
+    assert_eq!(fixed.matches("x\u{FFFD}y\n").count(), 300);
+}
