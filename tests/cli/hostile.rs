@@ -48,8 +48,42 @@ fn hostile_names_and_content_are_escaped_in_every_text_format() {
         let o = run(dir.path(), ["check", "--format", format, "."]);
         assert!(!stdout(&o).contains('\u{1b}'), "{format}");
     }
-    let o = run(dir.path(), ["check", "--diff", "."]);
-    assert_no_raw_controls(&stdout(&o), "diff");
+    let o = run(dir.path(), ["check", "--diff", "--unsafe-fixes", "."]);
+    let diff = stdout(&o);
+    assert!(
+        diff.contains("\\u{1B}"),
+        "diff headers escape the name: {diff}"
+    );
+    assert_no_raw_controls(&diff, "diff");
+}
+
+#[test]
+fn hostile_names_are_escaped_on_standard_error() {
+    let dir = hostile_tree();
+    // A second name for the file: the fix is refused, and the refusal on
+    // standard error names the file.
+    let name = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    std::fs::hard_link(&name, dir.path().join("other.txt")).unwrap();
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    let err = stderr(&o);
+    assert!(err.contains("not fixing a\\u{1B}"), "{err}");
+    assert_no_raw_controls(&err, "stderr");
+    // A name that does not exist, given on the command line.
+    let o = run(
+        dir.path(),
+        [
+            std::ffi::OsStr::new("check"),
+            std::ffi::OsStr::from_bytes(b"gone\x1b]0;x\x07.txt"),
+        ],
+    );
+    let err = stderr(&o);
+    assert!(err.contains("gone\\u{1B}"), "{err}");
+    assert_no_raw_controls(&err, "stderr");
 }
 
 #[test]
