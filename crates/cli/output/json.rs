@@ -3,7 +3,7 @@
 //! two in step.
 
 use serde_json::{Value, json};
-use utf8lint_diagnostics::{Diagnostic, escape_lossless};
+use utf8lint_diagnostics::{Diagnostic, Fix, escape_lossless};
 
 use super::{Region, is_file_level};
 
@@ -18,25 +18,8 @@ pub fn value(d: &Diagnostic, path: &str, region: &Region) -> Value {
         .iter()
         .map(|s| json!({"offset": s.offset, "len": s.len, "kind": s.kind.as_str()}))
         .collect();
-    let fix = d.fix.as_ref().map_or(Value::Null, |fix| {
-        let edits: Vec<Value> = fix
-            .edits()
-            .iter()
-            .map(|e| {
-                json!({
-                    "byte_start": e.range().start,
-                    "byte_end": e.range().end,
-                    "replacement_hex": hex(e.replacement()),
-                    "replacement_escaped": escape_lossless(e.replacement()),
-                })
-            })
-            .collect();
-        json!({
-            "applicability": fix.applicability().as_str(),
-            "title": fix.title(),
-            "edits": edits,
-        })
-    });
+    let fix = d.fix.as_ref().map_or(Value::Null, fix_value);
+    let alternatives: Vec<Value> = d.alternatives.iter().map(fix_value).collect();
     json!({
         "path": path,
         "code": d.rule.code(),
@@ -55,6 +38,28 @@ pub fn value(d: &Diagnostic, path: &str, region: &Region) -> Value {
         "help": d.help,
         "policy_source": d.policy_source.as_ref().map(|s| s.describe()),
         "fix": fix,
+        "alternatives": alternatives,
+    })
+}
+
+/// A fix as JSON: its applicability, title and edits.
+fn fix_value(fix: &Fix) -> Value {
+    let edits: Vec<Value> = fix
+        .edits()
+        .iter()
+        .map(|e| {
+            json!({
+                "byte_start": e.range().start,
+                "byte_end": e.range().end,
+                "replacement_hex": hex(e.replacement()),
+                "replacement_escaped": escape_lossless(e.replacement()),
+            })
+        })
+        .collect();
+    json!({
+        "applicability": fix.applicability().as_str(),
+        "title": fix.title(),
+        "edits": edits,
     })
 }
 

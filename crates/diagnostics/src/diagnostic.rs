@@ -29,8 +29,12 @@ pub struct Diagnostic {
     pub related: Vec<Range<usize>>,
     /// Where the policy behind the finding came from (BOM rules).
     pub policy_source: Option<PolicySource>,
-    /// The repair, if there is one.
+    /// The repair, if there is one: what `--fix` applies.
     pub fix: Option<Fix>,
+    /// Other repairs of the same bytes, for a client that lets the user
+    /// choose (the language server offers each as a code action; JSON and
+    /// SARIF list them). `--fix` never applies them.
+    pub alternatives: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -48,6 +52,7 @@ impl Diagnostic {
             related: Vec::new(),
             policy_source: None,
             fix: None,
+            alternatives: Vec::new(),
         }
     }
 

@@ -128,6 +128,12 @@ pub fn render_human(
             Applicability::DisplayOnly => "",
         };
         elements.push(Element::Help(format!("{}{how}", fix.title())));
+        for other in &d.alternatives {
+            elements.push(Element::Help(format!(
+                "or: {} (offered by the language server; `--fix` applies the one above)",
+                other.title()
+            )));
+        }
     }
     for element in &elements {
         group = match element {

@@ -492,3 +492,45 @@ fn fixes_remove_what_they_fix() {
         }
     }
 }
+
+/// Latin-1 bytes inside UTF-8 text (issue 13): the repair writes what the
+/// message says the byte is, where that is certain enough (a letter or a
+/// typographic quote touching a word); U+FFFD stays the alternative. The
+/// rest keeps U+FFFD alone.
+#[test]
+fn latin1_letters_inside_words_are_repaired_to_the_letter() {
+    let fixed = |bytes: &[u8]| -> (Vec<u8>, usize) {
+        let found = run(bytes, "a.txt");
+        let alternatives = found.iter().map(|d| d.alternatives.len()).sum();
+        (
+            apply_fixes(bytes, found.iter().filter_map(|d| d.fix.as_ref())).bytes,
+            alternatives,
+        )
+    };
+    assert_eq!(
+        fixed(b"caf\xE9 na\xEFve stra\xDFe"),
+        ("café naïve straße".as_bytes().to_vec(), 3)
+    );
+    assert_eq!(
+        fixed(b"\x93quoted\x94 and it\x92s"),
+        ("“quoted” and it’s".as_bytes().to_vec(), 3)
+    );
+    // Not a letter, not touching a word, or more than one byte: U+FFFD.
+    for (bytes, want) in [
+        (&b"price \x80 5"[..], "price \u{FFFD} 5"),
+        (b"a \xE9 b", "a \u{FFFD} b"),
+        (b"ok \xFF\xFE ok", "ok \u{FFFD}\u{FFFD} ok"),
+        (b"x\xC0\xAEy", "x\u{FFFD}\u{FFFD}y"),
+        (b"x\xA0y", "x\u{FFFD}y"),
+    ] {
+        assert_eq!(fixed(bytes), (want.as_bytes().to_vec(), 0), "{bytes:?}");
+    }
+    // The alternative is the U+FFFD repair of the same bytes.
+    let found = run(b"caf\xE9", "a.txt");
+    let alternative = &found[0].alternatives[0];
+    assert_eq!(alternative.applicability(), Applicability::Unsafe);
+    assert_eq!(
+        apply_fixes(b"caf\xE9", [alternative]).bytes,
+        "caf\u{FFFD}".as_bytes()
+    );
+}

@@ -275,7 +275,7 @@ pub(crate) async fn execute(
             Some((rule, (start, end), title)) => found
                 .iter()
                 .filter(|d| d.rule.code() == rule && d.span == (*start..*end))
-                .filter_map(|d| d.fix.as_ref())
+                .flat_map(|d| d.fix.iter().chain(&d.alternatives))
                 .filter(|f| f.title() == title)
                 .take(1)
                 .collect(),

@@ -269,14 +269,18 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
     }
     let mut text_fixes = Vec::new();
     let mut disk_fixes = Vec::new();
-    if let Some(fix) = &d.fix {
-        let safe = fix.applicability() == Applicability::Safe;
+    // The repair and its alternatives (`\xE9` as `é`, or U+FFFD): each
+    // its own code action.
+    for fix in d.fix.iter().chain(&d.alternatives) {
         if fix.applicability() != Applicability::DisplayOnly {
             disk_fixes.push(DiskFix {
                 title: fix.title().to_owned(),
-                safe,
+                safe: fix.applicability() == Applicability::Safe,
             });
         }
+    }
+    if let Some(fix) = &d.fix {
+        let safe = fix.applicability() == Applicability::Safe;
         // U+FEFF lives in the editor's text: the editor can delete or replace it.
         if d.rule == Rule::StrayFeff
             && matched.is_some()

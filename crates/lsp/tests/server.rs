@@ -747,3 +747,60 @@ async fn fix_all_applies_every_safe_fix_past_the_display_cap() {
         "a\nb\n".repeat(120)
     );
 }
+
+/// A Latin-1 letter inside UTF-8 text: the server offers both repairs on
+/// disk, the letter and U+FFFD, and applies the one chosen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_repairs_of_a_latin1_letter_are_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, uri) = write(dir.path(), "menu.txt", b"caf\xE9 au lait\n");
+    let mut c = Client::start(Some(&["utf-8"]), Some(dir.path()), no_scan()).await;
+    c.open(&uri, "caf\u{FFFD} au lait\n").await;
+    let diags = c.diagnostics_for(&uri, 1).await;
+    let u001 = diags
+        .iter()
+        .find(|d| d["code"] == "U001" && d["data"]["origin"] == "disk")
+        .unwrap_or_else(|| panic!("{diags:?}"))
+        .clone();
+    let actions = c
+        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": u001["range"], "context": {"diagnostics": [u001]}}))
+        .await;
+    let titles: Vec<String> = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["command"]["command"] == "utf8lint.applyFix")
+        .map(|a| a["title"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "replace `\\xE9` with `é` (the bytes read as windows-1252) (rewrites the file on disk)",
+            "replace with U+FFFD (rewrites the file on disk)"
+        ],
+        "{actions}"
+    );
+    let fffd = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("replace with U+FFFD")
+        })
+        .unwrap()["command"]
+        .clone();
+    let done = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": fffd["command"], "arguments": fffd["arguments"]}),
+        )
+        .await;
+    assert_eq!(done["result"]["applied"], 1, "{done}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "caf\u{FFFD} au lait\n"
+    );
+}

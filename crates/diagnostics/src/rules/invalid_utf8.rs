@@ -312,6 +312,54 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
                 "in windows-1252 (Latin-1) `\\x{lead:02X}` is `{c}`: if the file was saved in that encoding, convert it rather than patch bytes"
             ));
     }
-    d.fix = Some(replace_with_fffd(parts));
+    match legacy_letters(bytes, parts) {
+        // `caf\xE9`: the byte is a letter in windows-1252, so the repair
+        // writes the letter, and U+FFFD stays the alternative.
+        Some(letters) => {
+            d.fix = Some(letters);
+            d.alternatives.push(replace_with_fffd(parts));
+        }
+        None => d.fix = Some(replace_with_fffd(parts)),
+    }
     d
+}
+
+/// The windows-1252 reading of `parts` as a fix, when every subpart is one
+/// byte that is a letter there (`\xE9` is `é`, `\xDF` is `ß`) or a
+/// typographic quote, dash or ellipsis (`\x93` `“`, `\x96` `–`, which
+/// every windows-125x code page puts at the same place): the likely meaning
+/// of Latin-1 bytes pasted into UTF-8 text. Other symbols and controls
+/// (`\x80` `€`, `\xA0`, `\xA4`) have no such certainty and keep U+FFFD.
+///
+/// The run must also touch an ASCII letter or digit (`caf\xE9`,
+/// `\x93quoted`): inside a word is where such bytes are text. A byte on
+/// its own (`\xFF\xFE` at the start of a file, one between spaces) is as
+/// likely binary or another encoding.
+fn legacy_letters(bytes: &[u8], parts: &[Subpart]) -> Option<Fix> {
+    let span = span_of(parts);
+    let touches_word = |at: Option<&u8>| at.is_some_and(u8::is_ascii_alphanumeric);
+    let before = span.start.checked_sub(1).and_then(|i| bytes.get(i));
+    if !touches_word(before) && !touches_word(bytes.get(span.end)) {
+        return None;
+    }
+    let mut text = String::new();
+    let mut edits = Vec::with_capacity(parts.len());
+    for sub in parts {
+        let &[byte] = bytes.get(sub.range())? else {
+            return None;
+        };
+        let typographic = matches!(byte, 0x85 | 0x91..=0x97);
+        let c = windows_1252_char(byte).filter(|c| c.is_alphabetic() || typographic)?;
+        text.push(c);
+        let mut utf8 = [0u8; 4];
+        edits.push(Edit::replace(
+            sub.range(),
+            c.encode_utf8(&mut utf8).as_bytes(),
+        ));
+    }
+    let shown = escape_bytes(bytes.get(span)?, LABEL_BYTES);
+    Some(Fix::unsafe_(
+        format!("replace `{shown}` with `{text}` (the bytes read as windows-1252)"),
+        edits,
+    ))
 }
