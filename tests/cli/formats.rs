@@ -52,7 +52,8 @@ fn json_lines_schema_field_by_field() {
             "notes",
             "help",
             "policy_source",
-            "fix"
+            "fix",
+            "alternatives"
         ]
     );
     assert_eq!(d["code"], "U001");
