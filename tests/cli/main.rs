@@ -8,6 +8,7 @@ mod common;
 mod config;
 mod corpus;
 mod cost;
+mod declarations;
 mod explain;
 mod fix;
 mod fix_all;

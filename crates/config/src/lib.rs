@@ -384,7 +384,17 @@ impl Resolver {
                         source,
                     }
                 }
-                _ => {} // the specification says to ignore unknown values
+                other => {
+                    // The specification says to ignore unknown values; a
+                    // user who wrote `shift_jis` should hear that it was.
+                    self.ignore(
+                        PathBuf::from(format!("{}:{}", setting.path.display(), setting.line)),
+                        format!(
+                            "`charset = {other}` in section `{}` is not a value EditorConfig defines (latin1, utf-8, utf-8-bom, utf-16be, utf-16le), so it declares nothing; EditorConfig cannot declare other encodings",
+                            setting.section
+                        ),
+                    );
+                }
             }
         }
 

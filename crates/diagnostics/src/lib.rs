@@ -57,11 +57,14 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
 /// finding with no cap and no summary, for applying every fix in one run
 /// (not for display: its size grows with the file's findings).
 pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Vec<Diagnostic> {
-    if matches!(policy.charset, Charset::Other { .. }) {
-        // The project says this file is not meant to be UTF-8.
-        return Vec::new();
-    }
     let levels = &policy.levels;
+    let mismatch = levels.get(Rule::CharsetMismatch);
+    if matches!(policy.charset, Charset::Other { .. }) {
+        // The project says this file is not meant to be UTF-8: no UTF-8
+        // rule applies, unless its bytes contradict that declaration.
+        let valid = std::str::from_utf8(bytes).is_ok();
+        return rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, valid);
+    }
     let not_utf8 = levels.get(Rule::NotUtf8);
     if not_utf8 != Level::Allow
         && let Sniff::Wide(wide) = sniff(bytes)
@@ -90,6 +93,13 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
     ) {
         out.insert(0, d);
     }
+    out.extend(rules::charset_mismatch::check(
+        bytes,
+        path,
+        &policy.charset,
+        mismatch,
+        scan.error_count == 0,
+    ));
     out.sort_by_key(|d| (d.span.start, d.rule));
     out.extend(scan.summaries);
     out

@@ -65,6 +65,8 @@ declare_rules! {
     NonUtf8Path = "U006", "non_utf8_path", Warn, "file name that is not valid UTF-8";
     /// U+FFFD in the text: damage a lossy decoder did earlier.
     ReplacementCharacter = "U007", "replacement_character", Warn, "U+FFFD, where a lossy decoder already lost the original bytes";
+    /// A declared encoding the bytes contradict.
+    CharsetMismatch = "U009", "charset_mismatch", Deny, "a declared encoding (coding cookie, .editorconfig charset) that the bytes contradict";
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.
@@ -101,6 +103,7 @@ impl std::fmt::Display for Rule {
 }
 
 pub(crate) mod bom;
+pub(crate) mod charset_mismatch;
 pub(crate) mod invalid_utf8;
 pub(crate) mod non_utf8_path;
 pub(crate) mod not_utf8;
