@@ -5,6 +5,7 @@ h.start()
 local path = h.root .. '/bom.json'
 vim.cmd.edit(path)
 local buf = vim.api.nvim_get_current_buf()
+h.eq(vim.bo[buf].bomb, true, "'bomb' after opening a file with a BOM")
 local ds = h.wait_diagnostics(buf, function(ds) return #ds >= 1 end, 'U003')
 h.eq({ ds[1].code, ds[1].lnum, ds[1].col }, { 'U003', 0, 0 }, 'U003 at 0:0')
 h.ok(ds[1].message:find('JSON'), ds[1].message)
@@ -26,4 +27,9 @@ h.ok(vim.wait(5000, function() return done end, 20), 'executeCommand answered')
 h.eq(h.read(path), '{"a": 1}\n', 'file on disk after the fix')
 -- The server re-read the file: the finding is gone.
 h.wait_diagnostics(buf, function(ds) return #ds == 0 end, 'no diagnostics after the fix')
+-- The server said it rewrote the file; the buffer was re-read, so 'bomb'
+-- follows the file and saving does not put the BOM back (issue 16).
+h.ok(vim.wait(5000, function() return not vim.bo[buf].bomb end, 20), "'bomb' cleared after the fix")
+vim.cmd.write()
+h.eq(h.read(path), '{"a": 1}\n', 'file on disk after :w')
 h.done()

@@ -7,6 +7,10 @@ local M = {}
 M.root = assert(os.getenv('UTF8LINT_FIXTURES'), 'UTF8LINT_FIXTURES is not set')
 
 function M.start()
+  -- The shipped config (editors/neovim/lsp/utf8lint.lua: root markers,
+  -- handlers), with only the binary and the settings overridden.
+  local nvim_dir = assert(os.getenv('UTF8LINT_NVIM_DIR'), 'UTF8LINT_NVIM_DIR is not set')
+  vim.opt.runtimepath:prepend(vim.fs.joinpath(nvim_dir, '..', '..', 'editors', 'neovim'))
   vim.lsp.config('utf8lint', {
     cmd = { assert(os.getenv('UTF8LINT_BIN'), 'UTF8LINT_BIN is not set'), 'lsp' },
     settings = { utf8lint = { ['workspace-scan'] = false } },

@@ -38,9 +38,35 @@
 --- })
 --- ```
 
+--- After the server rewrites a file on disk (the `utf8lint.applyFix` and
+--- `utf8lint.fixAll` code actions: a BOM removed, a file converted to
+--- UTF-8), it sends `utf8lint/didRewriteFile`. Each unmodified buffer of that
+--- file is then re-read with `:edit`, so that 'bomb' and 'fileencoding'
+--- follow the file: otherwise the next `:w` would write the old BOM or the
+--- old encoding back and undo the fix. A modified buffer is left alone (the
+--- server does not offer disk fixes for one anyway).
+
+---@param params { uri: string }
+local function did_rewrite_file(_, params)
+  local ok, name = pcall(vim.uri_to_fname, params and params.uri or '')
+  if not ok then
+    return
+  end
+  local buf = vim.fn.bufnr(name)
+  if buf == -1 or not vim.api.nvim_buf_is_loaded(buf) or vim.bo[buf].modified then
+    return
+  end
+  vim.api.nvim_buf_call(buf, function()
+    vim.cmd.edit()
+  end)
+end
+
 ---@type vim.lsp.Config
 return {
   cmd = { 'utf8lint', 'lsp' },
   root_markers = { 'utf8lint.toml', '.editorconfig', '.git' },
   settings = {},
+  handlers = {
+    ['utf8lint/didRewriteFile'] = did_rewrite_file,
+  },
 }

@@ -1,0 +1,34 @@
+-- A whole file in Latin-1: Neovim opens it as latin1 and shows it right.
+-- The U005 code action converts it to UTF-8 on disk; the buffer is then
+-- re-read as UTF-8, so that the next :w keeps the conversion (issue 16).
+local h = dofile(os.getenv('UTF8LINT_NVIM_DIR') .. '/helper.lua')
+h.start()
+local path = h.root .. '/latin1.txt'
+vim.cmd.edit(path)
+local buf = vim.api.nvim_get_current_buf()
+h.eq(vim.bo[buf].fileencoding, 'latin1', 'fileencoding when opened')
+local ds = h.wait_diagnostics(buf, function(ds) return #ds >= 1 end, 'U005')
+h.eq(ds[1].code, 'U005', 'the finding')
+local actions, client = h.code_actions(buf, ds[1])
+local action
+for _, a in ipairs(actions) do
+  if a.command and a.command.command == 'utf8lint.applyFix' then
+    action = a
+  end
+end
+h.ok(action, 'no utf8lint.applyFix action in ' .. vim.inspect(actions))
+local done = false
+client:exec_cmd(action.command, { bufnr = buf }, function(err, result)
+  h.ok(err == nil, 'executeCommand failed: ' .. vim.inspect(err))
+  h.eq(result.applied, 1, 'fixes applied')
+  done = true
+end)
+h.ok(vim.wait(5000, function() return done end, 20), 'executeCommand answered')
+local utf8_text = 'Ça a été une très belle journée'
+h.ok(h.read(path):find(utf8_text, 1, true), 'the file on disk is UTF-8')
+h.ok(vim.wait(5000, function() return vim.bo[buf].fileencoding == 'utf-8' end, 20),
+  "'fileencoding' follows the file: " .. vim.bo[buf].fileencoding)
+h.ok(vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1]:find(utf8_text, 1, true), 'the buffer shows the letters')
+vim.cmd.write()
+h.ok(h.read(path):find(utf8_text, 1, true), 'still UTF-8 on disk after :w')
+h.done()
