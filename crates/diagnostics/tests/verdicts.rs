@@ -307,3 +307,41 @@ fn the_legacy_sample_is_bounded() {
     assert!(verdict_message(&after(LEGACY_SCAN_BYTES - 100)).is_some());
     assert!(verdict_message(&after(LEGACY_SCAN_BYTES)).is_none());
 }
+
+#[test]
+fn letters_alone_in_a_table_are_thin_evidence() {
+    // vim's Greek keymap: each letter alone on its line, as windows-1253.
+    let keymap = "A\t<char-193>\t\" Α\nB\t<char-194>\t\" Β\nG\t<char-195>\t\" Γ\nD\t<char-196>\t\" Δ\nE\t<char-197>\t\" Ε\n";
+    assert_eq!(
+        verdict_message(&encoding_rs::WINDOWS_1253.encode(keymap).0),
+        None
+    );
+    // Half of the letters in words is enough.
+    let half = "A\t\" Α\nB\t\" Β\nΓειά σου\n";
+    assert!(verdict_message(&encoding_rs::WINDOWS_1253.encode(half).0).is_some());
+}
+
+#[test]
+fn well_formed_characters_outnumbering_the_errors_are_utf8() {
+    // vim's crash input: `U+180C` (a mark, not a letter) repeated, a few
+    // bytes that are windows-1251 letters.
+    let mut bytes = b"lv \xE1\xE2\xE3\xE4 norm:".to_vec();
+    for _ in 0..5 {
+        bytes.extend_from_slice("\u{180C}".as_bytes());
+    }
+    assert_eq!(verdict_message(&bytes), None);
+    let mut three = b"lv \xE1\xE2\xE3\xE4\xE5 norm:".to_vec();
+    three.extend_from_slice("\u{180C}\u{180C}\u{180C}".as_bytes());
+    assert!(verdict_message(&three).is_some());
+}
+
+#[test]
+fn ascii_text_with_a_nul_is_not_utf16() {
+    // Read as UTF-16 it would be Han (`fi` is `U+6669`): git's
+    // t5100/nul-b64.expect, a patch with one NUL byte.
+    let mut bytes =
+        b"--- file | Bin 1357 -> 1357 bytes\n 1 files changed\ndiff --git a/file b/file\n"
+            .repeat(20);
+    bytes.extend_from_slice(b"x\0y\n");
+    assert!(matches!(sniff(&bytes), Sniff::Binary(_)));
+}

@@ -230,16 +230,22 @@ fn decodes_plausibly(head: &[u8], form: WideForm) -> Option<usize> {
     if result != encoding_rs::DecoderResult::InputEmpty {
         return None;
     }
-    let (mut chars, mut controls, mut common) = (0usize, 0usize, 0usize);
+    let (mut chars, mut controls, mut common, mut ascii) = (0usize, 0usize, 0usize, 0usize);
     for c in text.chars() {
         chars += 1;
         controls +=
             usize::from(c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0C' | '\x1B'));
         common += usize::from(is_common(c));
+        ascii += usize::from(matches!(c, '\t' | '\n' | '\r' | ' '..='~'));
     }
+    // ASCII text read as UTF-16 is Han (`fi` is `U+6669`): real text has
+    // newlines and spaces among its characters, the misreading almost none.
     let reading = Reading::of(&text);
-    (controls * 100 <= chars && reading.non_ascii >= MIN_LEGACY_NON_ASCII && reading.plausible())
-        .then_some(common)
+    (controls * 100 <= chars
+        && ascii * 100 >= chars
+        && reading.non_ascii >= MIN_LEGACY_NON_ASCII
+        && reading.plausible())
+    .then_some(common)
 }
 
 /// UTF-16/32 without a signature: text in the Latin, Greek, Cyrillic ...
@@ -438,7 +444,11 @@ pub fn legacy_verdict(
     // ... scattered over scripts.
     let errors = utf8lint_codec::subparts(&sample).count();
     let as_utf8 = well_formed_reading(&sample);
-    if as_utf8.non_ascii * MAX_UTF8_PER_ERROR > errors && as_utf8.plausible() {
+    // Or well-formed characters outnumber the errors, whatever they are
+    // (vim's crash input: thousands of `U+180C` and a few errors).
+    if as_utf8.non_ascii * MAX_UTF8_PER_ERROR > errors && as_utf8.plausible()
+        || as_utf8.non_ascii > errors
+    {
         return None;
     }
     // Overlong-looking pairs (`\xC0\xB8`, Cyrillic `Аё` in windows-1251;
@@ -464,7 +474,7 @@ pub fn legacy_verdict(
     } else {
         (encoding, text)
     };
-    if !Reading::of(&text).plausible() {
+    if !Reading::of(&text).plausible_words() {
         return None;
     }
     Some(LegacyVerdict {
@@ -538,6 +548,10 @@ fn non_ascii_lines(bytes: &[u8]) -> (Vec<u8>, bool) {
 struct Reading {
     non_ascii: usize,
     letters: usize,
+    /// Non-ASCII letters next to another letter: in a word, not alone in a
+    /// table (vim's Greek keymap lists `Α` alone on its line; read as
+    /// windows-1252 it is `Á`, and nothing tells the two apart).
+    in_words: usize,
     /// Letters per script, non-Latin scripts only, [`Script`] order.
     by_script: [usize; SCRIPTS],
 }
@@ -547,8 +561,16 @@ const SCRIPTS: usize = 8;
 impl Reading {
     fn of(text: &str) -> Reading {
         let mut r = Reading::default();
-        for c in text.chars() {
+        let mut prev = ' ';
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            let letters_before = r.letters;
             r.add(c);
+            let next = chars.peek().copied().unwrap_or(' ');
+            if r.letters > letters_before && (prev.is_alphabetic() || next.is_alphabetic()) {
+                r.in_words += 1;
+            }
+            prev = c;
         }
         r
     }
@@ -556,7 +578,23 @@ impl Reading {
     fn add(&mut self, c: char) {
         // Typographic quotes, dashes, ellipses and no-break spaces go with
         // words in any script: neither letters nor evidence against them.
-        if c.is_ascii() || matches!(c, '\u{A0}' | '«' | '»' | '\u{2010}'..='\u{203A}') {
+        if c.is_ascii()
+            || matches!(
+                c,
+                '\u{A0}'
+                    | '«'
+                    | '»'
+                    | '\u{2013}'
+                    | '\u{2014}'
+                    | '\u{2018}'
+                    | '\u{2019}'
+                    | '\u{201C}'
+                    | '\u{201D}'
+                    | '\u{201E}'
+                    | '\u{2022}'
+                    | '\u{2026}'
+            )
+        {
             return;
         }
         self.non_ascii += 1;
@@ -575,6 +613,11 @@ impl Reading {
         let non_latin: usize = self.by_script.iter().sum();
         let top = self.by_script.iter().copied().max().unwrap_or(0);
         letters_ok && top * 100 >= MIN_ONE_SCRIPT_PERCENT * non_latin
+    }
+
+    /// [`Reading::plausible`], and at least half of the letters in words.
+    fn plausible_words(&self) -> bool {
+        self.plausible() && self.in_words * 2 >= self.letters
     }
 }
 
@@ -611,10 +654,14 @@ fn non_latin_script(c: char) -> Option<usize> {
 /// (`c½ur`): the text is ISO-8859-15, which chardetng does not guess.
 fn iso_8859_15_letters(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
+    // Letters of words, not `µ` or `º` in a table of symbols.
+    let word_letter = |c: char| {
+        c.is_ascii_alphabetic() || (c.is_alphabetic() && ('\u{C0}'..='\u{FF}').contains(&c))
+    };
     chars.windows(3).any(|w| {
         matches!(w[1], '¤' | '¦' | '¨' | '´' | '¸' | '¼' | '½' | '¾')
-            && w[0].is_alphabetic()
-            && w[2].is_alphabetic()
+            && word_letter(w[0])
+            && word_letter(w[2])
     })
 }
 
