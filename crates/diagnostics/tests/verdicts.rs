@@ -345,3 +345,10 @@ fn ascii_text_with_a_nul_is_not_utf16() {
     bytes.extend_from_slice(b"x\0y\n");
     assert!(matches!(sniff(&bytes), Sniff::Binary(_)));
 }
+
+#[test]
+fn a_one_letter_word_in_a_sentence_is_in_a_word() {
+    // Italian `è` stands alone between spaces, inside a sentence.
+    let italian = "Questo \u{e8} vero, \u{e8} bello, \u{e8} cos\u{ec} \u{e8}.\n";
+    assert!(verdict_message(&encoding_rs::WINDOWS_1252.encode(italian).0).is_some());
+}

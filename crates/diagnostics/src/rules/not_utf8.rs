@@ -561,16 +561,24 @@ const SCRIPTS: usize = 8;
 impl Reading {
     fn of(text: &str) -> Reading {
         let mut r = Reading::default();
-        let mut prev = ' ';
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
+        // Two characters either side: `è` in ` è una ` is a word of a
+        // sentence, `Α` in `" Α` at the end of a line is not.
+        let mut window = [' '; 5];
+        let push = |r: &mut Reading, window: &mut [char; 5], c: char| {
+            window.rotate_left(1);
+            window[4] = c;
+            let [b2, b1, mid, a1, a2] = *window;
             let letters_before = r.letters;
-            r.add(c);
-            let next = chars.peek().copied().unwrap_or(' ');
-            if r.letters > letters_before && (prev.is_alphabetic() || next.is_alphabetic()) {
+            r.add(mid);
+            let beside = |near: char, far: char| {
+                near.is_alphabetic() || (near == ' ' && far.is_alphabetic())
+            };
+            if r.letters > letters_before && (beside(b1, b2) || beside(a1, a2)) {
                 r.in_words += 1;
             }
-            prev = c;
+        };
+        for c in text.chars().chain([' ', ' ']) {
+            push(&mut r, &mut window, c);
         }
         r
     }
