@@ -55,7 +55,7 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
     let levels = &policy.levels;
     let not_utf8 = levels.get(Rule::NotUtf8);
     if not_utf8 != Level::Allow
-        && let Sniff::Wide(wide) = sniff(bytes)
+        && let Some(wide) = rules::not_utf8::wide(bytes)
     {
         return vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)];
     }

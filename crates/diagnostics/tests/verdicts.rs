@@ -30,7 +30,7 @@ fn the_thresholds_are_the_documented_ones() {
     assert_eq!(MIN_ONE_SCRIPT_PERCENT, 90);
     assert_eq!(MAX_UTF8_LIKE_PERCENT, 25);
     assert_eq!(MAX_UTF8_PER_ERROR, 8);
-    assert_eq!(LEGACY_SAMPLE_BYTES, 16 * 1024);
+    assert_eq!(LEGACY_SAMPLE_BYTES, 4 * 1024);
     assert_eq!(LEGACY_SCAN_BYTES, 1024 * 1024);
 }
 

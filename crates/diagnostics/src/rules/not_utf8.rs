@@ -39,7 +39,9 @@ pub const MIN_ONE_SCRIPT_PERCENT: usize = 90;
 
 /// The detector reads at most this many bytes: the lines of the file that
 /// hold non-ASCII bytes, in order (ASCII-only lines tell no encoding apart).
-pub const LEGACY_SAMPLE_BYTES: usize = 16 * 1024;
+/// Measured: at 1 KiB five of the mixed tree's 148 checked verdicts change,
+/// at 4 KiB and 16 KiB none, nor any of the generated corpus.
+pub const LEGACY_SAMPLE_BYTES: usize = 4 * 1024;
 
 /// ... looked for in at most this many leading bytes, so that the verdict's
 /// cost is bounded whatever the file's size.
@@ -148,38 +150,47 @@ pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 /// NUL bytes; binary if the first 8 KiB hold a NUL byte otherwise, or are
 /// [`MIN_BINARY_CONTROL_PERCENT`] or more control bytes; else text.
 pub fn sniff(bytes: &[u8]) -> Sniff {
+    if let Some(wide) = wide(bytes) {
+        return Sniff::Wide(wide);
+    }
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    if let Some(at) = utf8lint_codec::find_nul(head) {
+        return Sniff::Binary(BinaryEvidence::Nul { at });
+    }
+    // No NUL: still binary when control bytes are a large share (a float32
+    // tensor is half control bytes and has no NUL).
+    let percent = control_percent(head);
+    if percent >= MIN_BINARY_CONTROL_PERCENT {
+        return Sniff::Binary(BinaryEvidence::ControlBytes { percent });
+    }
+    Sniff::Text
+}
+
+/// The UTF-16/32 part of [`sniff`], all that `check` needs (it checks
+/// binary files it is given): a signature, or a NUL byte in the first
+/// 8 KiB and the NUL pattern or a plausible UTF-16 reading.
+pub fn wide(bytes: &[u8]) -> Option<Wide> {
     if let Some(form) = Signature::detect(bytes).and_then(WideForm::from_signature) {
-        return Sniff::Wide(Wide {
+        return Some(Wide {
             form,
             by_signature: true,
             by_decoding: false,
         });
     }
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
-    let Some(nul_at) = utf8lint_codec::find_nul(head) else {
-        // No NUL: still binary when control bytes are a large share (a
-        // float32 tensor is half control bytes and has no NUL).
-        let percent = control_percent(head);
-        if percent >= MIN_BINARY_CONTROL_PERCENT {
-            return Sniff::Binary(BinaryEvidence::ControlBytes { percent });
-        }
-        return Sniff::Text;
-    };
+    utf8lint_codec::find_nul(head)?;
     if let Some(form) = nul_pattern(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
-        return Sniff::Wide(Wide {
+        return Some(Wide {
             form,
             by_signature: false,
             by_decoding: false,
         });
     }
-    match plausible_utf16(head) {
-        Some(form) => Sniff::Wide(Wide {
-            form,
-            by_signature: false,
-            by_decoding: true,
-        }),
-        None => Sniff::Binary(BinaryEvidence::Nul { at: nul_at }),
-    }
+    plausible_utf16(head).map(|form| Wide {
+        form,
+        by_signature: false,
+        by_decoding: true,
+    })
 }
 
 /// UTF-16 without a signature whose text is mostly outside Latin (CJK):
@@ -758,16 +769,31 @@ fn cut_at_end(bytes: &[u8], error_count: usize, first_errors: &[Subpart]) -> boo
             .all(|s| s.offset + CUT_AT_END_BYTES >= bytes.len())
 }
 
+/// 1 for the control bytes text does not use: C0 other than tab, newline,
+/// carriage return, form feed and escape, and DEL.
+const CONTROL_BYTES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = !matches!(b, 0x09 | 0x0A | 0x0D | 0x0C | 0x1B) as u8;
+        b += 1;
+    }
+    table[0x7F] = 1;
+    table
+};
+
 /// Percent of `head`'s bytes that are control bytes text does not use.
 pub fn control_percent(head: &[u8]) -> usize {
     if head.is_empty() {
         return 0;
     }
-    let control = head
+    // A table and a plain sum: this runs on every file's head, and the
+    // filter-and-count form did not vectorise (11% of a tree scan).
+    let control: u32 = head
         .iter()
-        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C | 0x1B)) || b == 0x7F)
-        .count();
-    control * 100 / head.len()
+        .map(|&b| u32::from(CONTROL_BYTES[usize::from(b)]))
+        .sum();
+    control as usize * 100 / head.len()
 }
 
 /// Thai, Hebrew and Arabic vowel signs: not `alphabetic` to Rust for all of
@@ -778,7 +804,7 @@ fn is_combining_mark(c: char) -> bool {
 
 fn describe_encoding(encoding: &'static Encoding) -> &'static str {
     match encoding.name() {
-        "windows-1252" => " (Western European; the web's reading of ISO-8859-1)",
+        "windows-1252" => " (Western European)",
         "windows-1250" | "ISO-8859-2" => " (Central European)",
         "windows-1251" | "KOI8-R" | "KOI8-U" | "IBM866" | "ISO-8859-5" | "x-mac-cyrillic" => {
             " (Cyrillic)"
