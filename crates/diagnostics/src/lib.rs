@@ -28,8 +28,10 @@ pub use render::{RenderOptions, render_concise, render_human};
 pub use rules::Rule;
 pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{
-    BINARY_SNIFF_BYTES, BinaryEvidence, MIN_BINARY_CONTROL_PERCENT, MIN_LEGACY_LETTER_PERCENT,
-    MIN_LEGACY_NON_ASCII, Sniff, Wide, WideForm, sniff,
+    BINARY_SNIFF_BYTES, BinaryEvidence, LEGACY_SAMPLE_BYTES, LEGACY_SCAN_BYTES, LegacyVerdict,
+    MAX_UTF8_LIKE_PERCENT, MAX_UTF8_PER_ERROR, MIN_BINARY_CONTROL_PERCENT,
+    MIN_LEGACY_LETTER_PERCENT, MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT, Sniff, Wide, WideForm,
+    legacy_verdict, sniff,
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
@@ -67,7 +69,7 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
     }
     let not_utf8 = levels.get(Rule::NotUtf8);
     if not_utf8 != Level::Allow
-        && let Sniff::Wide(wide) = sniff(bytes)
+        && let Some(wide) = rules::not_utf8::wide(bytes)
     {
         return vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)];
     }
