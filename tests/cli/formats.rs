@@ -52,6 +52,7 @@ fn json_lines_schema_field_by_field() {
             "notes",
             "help",
             "policy_source",
+            "related",
             "fix",
             "alternatives"
         ]

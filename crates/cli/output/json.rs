@@ -37,13 +37,28 @@ pub fn value(d: &Diagnostic, path: &str, region: &Region) -> Value {
         "notes": d.notes,
         "help": d.help,
         "policy_source": d.policy_source.as_ref().map(|s| s.describe()),
+        "related": d.related.iter().map(|r| [r.start, r.end]).collect::<Vec<_>>(),
         "fix": fix,
         "alternatives": alternatives,
     })
 }
 
-/// A fix as JSON: its applicability, title and edits.
+/// A fix as JSON: its applicability, title and edits. A whole-file
+/// conversion is described (`"kind": "transcode"`, from, to and the span)
+/// rather than embedded: its bytes are the whole file again.
 fn fix_value(fix: &Fix) -> Value {
+    if let Some(from) = fix.transcoded_from() {
+        let range = fix.range();
+        return json!({
+            "applicability": fix.applicability().as_str(),
+            "title": fix.title(),
+            "kind": "transcode",
+            "from": from,
+            "to": "UTF-8",
+            "byte_start": range.start,
+            "byte_end": range.end,
+        });
+    }
     let edits: Vec<Value> = fix
         .edits()
         .iter()

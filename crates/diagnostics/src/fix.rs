@@ -70,6 +70,11 @@ pub struct Fix {
     edits: Vec<Edit>,
     applicability: Applicability,
     title: Cow<'static, str>,
+    /// For a whole-file conversion: the encoding converted from. Reports
+    /// describe such a fix ("transcode from windows-1252") instead of
+    /// embedding the whole converted file; the edit keeps the bytes for
+    /// whoever applies or shows it.
+    transcoded_from: Option<&'static str>,
 }
 
 impl Fix {
@@ -95,7 +100,26 @@ impl Fix {
             edits: kept,
             applicability,
             title: title.into(),
+            transcoded_from: None,
         }
+    }
+
+    /// An unsafe whole-file conversion from the encoding `from` to UTF-8:
+    /// one edit replacing `0..len` with `utf8`.
+    pub fn transcode(
+        from: &'static str,
+        title: impl Into<Cow<'static, str>>,
+        len: usize,
+        utf8: Vec<u8>,
+    ) -> Fix {
+        let mut fix = Fix::unsafe_(title, vec![Edit::replace(0..len, utf8)]);
+        fix.transcoded_from = Some(from);
+        fix
+    }
+
+    /// The encoding a whole-file conversion converts from, if this is one.
+    pub fn transcoded_from(&self) -> Option<&'static str> {
+        self.transcoded_from
     }
 
     /// A safe fix.

@@ -79,6 +79,7 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
             bytes,
             scan.error_count,
             &scan.first_errors,
+            &scan.error_ranges,
             not_utf8,
         )
     {

@@ -18,6 +18,12 @@ const BLOCK: usize = 128 * 1024;
 /// How many of the first subparts are kept for `not_utf8`'s message.
 const FIRST_ERRORS: usize = 6;
 
+/// At most this many stretches of ill-formed bytes (adjacent subparts
+/// merged) are kept for `not_utf8`, which lists them all in one finding:
+/// 16 MiB of ranges, reached only by a file of millions of scattered bad
+/// bytes.
+pub(crate) const MAX_ERROR_RANGES: usize = 1 << 20;
+
 pub(crate) struct Scan {
     /// U001 and U002 diagnostics, capped.
     pub diagnostics: Vec<Diagnostic>,
@@ -27,6 +33,9 @@ pub(crate) struct Scan {
     pub error_count: usize,
     /// The first few of them.
     pub first_errors: Vec<Subpart>,
+    /// All of them as byte ranges, adjacent ones merged (at most
+    /// [`MAX_ERROR_RANGES`]).
+    pub error_ranges: Vec<Range<usize>>,
 }
 
 /// The most findings of one rule a report shows for one file, whatever
@@ -185,6 +194,7 @@ struct Runs<'a> {
     out: Capped,
     error_count: usize,
     first_errors: Vec<Subpart>,
+    error_ranges: Vec<Range<usize>>,
 }
 
 impl Runs<'_> {
@@ -192,6 +202,12 @@ impl Runs<'_> {
         self.error_count += 1;
         if self.first_errors.len() < FIRST_ERRORS {
             self.first_errors.push(sub);
+        }
+        let kept = self.error_ranges.len();
+        match self.error_ranges.last_mut() {
+            Some(last) if last.end == sub.offset => last.end = sub.end(),
+            _ if kept < MAX_ERROR_RANGES => self.error_ranges.push(sub.range()),
+            _ => {}
         }
         if self.out.level == Level::Allow {
             return;
@@ -259,6 +275,7 @@ fn scan_valid(bytes: &[u8], policy: &Policy, keep: Keep) -> Option<Scan> {
         summaries,
         error_count: 0,
         first_errors: Vec::new(),
+        error_ranges: Vec::new(),
     })
 }
 
@@ -327,6 +344,7 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         ),
         error_count: 0,
         first_errors: Vec::new(),
+        error_ranges: Vec::new(),
     };
     let mut marks = Marks::new(policy, keep);
     let mut decoder = Utf8Decoder::new();
@@ -357,5 +375,6 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         summaries,
         error_count: runs.error_count,
         first_errors: runs.first_errors,
+        error_ranges: runs.error_ranges,
     }
 }

@@ -75,6 +75,8 @@ fn rules_are_found_by_code_or_name() {
     let codes: Vec<&str> = Rule::ALL.iter().map(|r| r.code()).collect();
     assert_eq!(
         codes,
-        ["U001", "U002", "U003", "U004", "U005", "U006", "U007"]
+        [
+            "U001", "U002", "U003", "U004", "U005", "U006", "U007", "U009"
+        ]
     );
 }

@@ -712,6 +712,7 @@ pub(crate) fn legacy_diagnostic(
     bytes: &[u8],
     error_count: usize,
     first_errors: &[Subpart],
+    error_ranges: &[Range<usize>],
     level: Level,
 ) -> Option<Diagnostic> {
     let LegacyVerdict { encoding, name } = legacy_verdict(bytes, error_count, first_errors)?;
@@ -736,22 +737,32 @@ pub(crate) fn legacy_diagnostic(
         "{error_count} ill-formed UTF-8 sequence{}, and the non-ASCII lines decode cleanly as {iconv}, to letters of one script",
         if error_count == 1 { "" } else { "s" }
     ))
-    .with_help(format!(
-        "if it is meant to stay {name}, say so in .editorconfig (`charset = latin1` for Latin-1) so that tools know"
-    ));
+    .with_help(if encoding == encoding_rs::WINDOWS_1252 {
+        // The one legacy encoding EditorConfig can declare.
+        format!(
+            "if it is meant to stay {name}, say so in .editorconfig (`charset = latin1`) so that tools know"
+        )
+    } else {
+        format!(
+            "if it is meant to stay {name}: EditorConfig cannot declare it (only latin1 among legacy encodings), so list the file in `.utf8lintignore`"
+        )
+    });
     d.subparts = first_errors.to_vec();
-    d.related = first_errors
-        .iter()
-        .skip(1)
-        .map(|s| s.range())
-        .collect::<Vec<Range<usize>>>();
+    // Every ill-formed stretch after the first (adjacent ones merged): what
+    // `invalid_utf8` would have reported, kept in one finding.
+    d.related = error_ranges.iter().skip(1).cloned().collect();
+    if error_ranges.len() >= crate::scan::MAX_ERROR_RANGES {
+        d.notes.push(format!(
+            "the first {} stretches of ill-formed bytes are listed; there are more",
+            crate::scan::MAX_ERROR_RANGES
+        ));
+    }
     if !had_errors {
-        d.fix = Some(Fix::unsafe_(
+        d.fix = Some(Fix::transcode(
+            iconv,
             format!("convert the file from {iconv} to UTF-8 (rewrites every non-ASCII byte)"),
-            vec![Edit::replace(
-                0..bytes.len(),
-                text.into_owned().into_bytes(),
-            )],
+            bytes.len(),
+            text.into_owned().into_bytes(),
         ));
     } else {
         d.help
