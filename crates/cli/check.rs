@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use utf8lint_diagnostics::{
-    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, escape_lossless, sniff,
+    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, escape_lossless, escape_shown,
+    sniff,
 };
 
 use crate::fix::{self, FixMode};
@@ -213,11 +214,15 @@ pub fn describe_io(e: &io::Error) -> String {
     }
 }
 
+/// Reports trouble on standard error. The whole message is escaped once
+/// more (names in it already are, and escaping is idempotent on them): the
+/// writer's refusals, read errors and configuration errors may quote an
+/// attribute name, a key or a path in words utf8lint did not choose.
 fn trouble(ctx: &Context, report: &mut FileReport, message: String) {
     ctx.stats.troubles.fetch_add(1, Ordering::Relaxed);
     report
         .stderr
-        .push_str(&format!("utf8lint: error: {message}\n"));
+        .push_str(&format!("utf8lint: error: {}\n", escape_shown(&message)));
 }
 
 /// Reports a problem that is not about one file's content (a walk error, a
@@ -269,6 +274,9 @@ pub struct LazyName<'a> {
 
 pub struct Names {
     pub display: String,
+    /// The name when it is UTF-8 and `display` differs from it (it holds a
+    /// control, bidi or invisible character, or a backslash).
+    pub exact: Option<String>,
     pub key: Vec<u8>,
     pub uri: String,
 }
@@ -286,7 +294,16 @@ impl<'a> LazyName<'a> {
         self.cell.get_or_init(|| {
             let (display, key) = display_path(self.path);
             let uri = uri_of(self.ctx, self.path, &key);
-            Names { display, key, uri }
+            let exact = std::str::from_utf8(&key)
+                .ok()
+                .filter(|exact| *exact != display)
+                .map(str::to_owned);
+            Names {
+                display,
+                exact,
+                key,
+                uri,
+            }
         })
     }
 
@@ -521,6 +538,7 @@ fn emit(
         &ctx.output,
         &FileName {
             display: &names.display,
+            exact: names.exact.as_deref().unwrap_or(&names.display),
             uri: &names.uri,
         },
         bytes,

@@ -65,7 +65,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // Not eprintln!: it panics when standard error cannot be
             // written (a full device), and the exit code says it anyway.
-            let _ = writeln!(io::stderr(), "utf8lint: error: {e:#}");
+            let _ = writeln!(
+                io::stderr(),
+                "utf8lint: error: {}",
+                escape_shown(&format!("{e:#}"))
+            );
             ExitCode::from(2)
         }
     }

@@ -11,13 +11,24 @@ fn assert_no_raw_controls(out: &str, what: &str) {
     }
 }
 
+/// ESC, an OSC title sequence, BEL, CR, LF (forging a concise result
+/// line), U+202E and U+0085 in one file name.
+const HOSTILE: &[u8] =
+    b"a\x1b[31m\x1b]0;t\x07\r\nb:1:1: error[U001] forged\xE2\x80\xAE\xC2\x85.txt";
+
+/// No output line starts with the forged result line of [`HOSTILE`].
+fn assert_no_forged_line(out: &str, what: &str) {
+    assert!(
+        !out.lines().any(|l| l.starts_with("b:1:1")),
+        "{what}: forged line: {out}"
+    );
+}
+
 fn hostile_tree() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     // ESC, an OSC title sequence, CR, LF and U+202E in one name; the content
     // has an invalid byte, a raw C1 control (NEL) and an overlong U+202E.
-    let name = std::ffi::OsStr::from_bytes(
-        b"a\x1b[31m\x1b]0;t\x07\r\nb:1:1: error[U001] forged\xE2\x80\xAE.txt",
-    );
+    let name = std::ffi::OsStr::from_bytes(HOSTILE);
     std::fs::write(
         dir.path().join(name),
         b"x\xFF y \xC2\x85 z \xF0\x82\x80\xAE\n",
@@ -36,54 +47,81 @@ fn hostile_names_and_content_are_escaped_in_every_text_format() {
         assert!(out.contains("\\u{202E}"), "{format}: {out}");
         assert_no_raw_controls(&out, format);
         assert_no_raw_controls(&stderr(&o), format);
-        if format == "concise" {
-            // The LF in the name cannot forge a result line.
-            assert!(
-                !out.lines().any(|l| l.starts_with("b:1:1")),
-                "forged line: {out}"
-            );
-        }
+        // The LF in the name cannot forge a result line.
+        assert_no_forged_line(&out, format);
+        // The overlong U+202E is described, never written raw; the raw
+        // NEL (U+0085) of the content neither.
+        assert!(out.contains("U+202E"), "{format}: {out}");
     }
     for format in ["json", "sarif"] {
         let o = run(dir.path(), ["check", "--format", format, "."]);
-        assert!(!stdout(&o).contains('\u{1b}'), "{format}");
+        let out = stdout(&o);
+        // Exact, escaped by the JSON serializer: no raw ESC, BEL or CR.
+        for bad in ['\u{1b}', '\u{7}', '\r'] {
+            assert!(!out.contains(bad), "{format}: raw {bad:?}");
+        }
+        if format == "json" {
+            let lines = json_lines(&o);
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l["path"].as_str().unwrap().as_bytes() == HOSTILE),
+                "the JSON path is the exact name"
+            );
+        }
     }
     let o = run(dir.path(), ["check", "--diff", "--unsafe-fixes", "."]);
-    let diff = stdout(&o);
-    assert!(
-        diff.contains("\\u{1B}"),
-        "diff headers escape the name: {diff}"
-    );
-    assert_no_raw_controls(&diff, "diff");
+    let out = stdout(&o);
+    assert!(out.starts_with("--- a\\u{1B}[31m"), "{out}");
+    assert_no_raw_controls(&out, "diff");
+    assert_no_forged_line(&out, "diff");
 }
 
+/// Standard error quotes names too: a refused fix, a missing file, a
+/// skipped binary file, a bad configuration key.
 #[test]
 fn hostile_names_are_escaped_on_standard_error() {
     let dir = hostile_tree();
-    // A second name for the file: the fix is refused, and the refusal on
-    // standard error names the file.
-    let name = std::fs::read_dir(dir.path())
-        .unwrap()
-        .flatten()
-        .next()
-        .unwrap()
-        .path();
-    std::fs::hard_link(&name, dir.path().join("other.txt")).unwrap();
-    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    let name = std::ffi::OsStr::from_bytes(HOSTILE);
+    // A second name for the file: --fix refuses a hard-linked file.
+    std::fs::hard_link(dir.path().join(name), dir.path().join("link.txt")).unwrap();
+    let refused = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    let err = stderr(&refused);
+    assert!(err.contains("not fixing a\\u{1B}[31m"), "{err}");
+    assert_eq!(code(&refused), 2);
+    // A name that does not exist, a binary file skipped with --verbose.
+    let mut missing = HOSTILE.to_vec();
+    missing.extend_from_slice(b".missing");
+    std::fs::write(dir.path().join("bin\x1b]0;t\x07.dat"), b"\0\0\0").unwrap();
+    let o = cmd(dir.path())
+        .args(["check", "--verbose", "."])
+        .arg(std::ffi::OsStr::from_bytes(&missing))
+        .output()
+        .unwrap();
     let err = stderr(&o);
-    assert!(err.contains("not fixing a\\u{1B}"), "{err}");
-    assert_no_raw_controls(&err, "stderr");
-    // A name that does not exist, given on the command line.
-    let o = run(
-        dir.path(),
-        [
-            std::ffi::OsStr::new("check"),
-            std::ffi::OsStr::from_bytes(b"gone\x1b]0;x\x07.txt"),
-        ],
+    assert!(err.contains("no such file or directory"), "{err}");
+    assert!(
+        err.contains("skipped binary file bin\\u{1B}]0;t\\u{7}.dat"),
+        "{err}"
     );
+    for o in [&refused, &o] {
+        assert_no_raw_controls(&stderr(o), "stderr");
+        assert_no_forged_line(&stderr(o), "stderr");
+    }
+    // A configuration error quoting a key read from the file.
+    let bad = tree(&[
+        (
+            "utf8lint.toml",
+            b"[lints]\n\"\\u001b]0;t\\u0007\\r\\nb:1:1: x\\u202E\" = \"deny\"\n",
+        ),
+        ("a.txt", b"ok\n"),
+    ]);
+    let o = run(bad.path(), ["check", "."]);
     let err = stderr(&o);
-    assert!(err.contains("gone\\u{1B}"), "{err}");
-    assert_no_raw_controls(&err, "stderr");
+    assert_eq!(code(&o), 2, "{err}");
+    assert!(err.contains("\\u{1B}]0;t"), "{err}");
+    assert_no_raw_controls(&err, "config error");
+    assert_no_forged_line(&err, "config error");
 }
 
 #[test]

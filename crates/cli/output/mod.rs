@@ -32,6 +32,9 @@ pub struct FileName<'a> {
     /// As shown to people: the path as walked, `./` stripped; a name that
     /// is not UTF-8 is escaped (`caf\xE9.txt`).
     pub display: &'a str,
+    /// For JSON: the exact name when it is UTF-8 (the serializer escapes
+    /// what JSON needs), else `display`.
+    pub exact: &'a str,
     /// For SARIF: relative to the working directory, `/`-separated,
     /// percent-encoded.
     pub uri: &'a str,
@@ -73,7 +76,7 @@ pub fn render_file(
                 text.push('\n');
             }
             Format::Json => {
-                text.push_str(&json::line(d, name.display, &region));
+                text.push_str(&json::line(d, name.exact, &region));
                 text.push('\n');
             }
             Format::Github => {

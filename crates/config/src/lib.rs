@@ -64,14 +64,17 @@ pub struct ConfigError {
 
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.path.display())?;
+        // Escaped: the path, the key and a parser's words may quote
+        // anything a repository holds (ESC, CR, a bidi override).
+        let path = utf8lint_diagnostics::escape_lossless(self.path.as_os_str().as_encoded_bytes());
+        write!(f, "{path}")?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
         }
         if let Some(key) = &self.key {
-            write!(f, ": {key}")?;
+            write!(f, ": {}", utf8lint_diagnostics::escape_shown(key))?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", utf8lint_diagnostics::escape_shown(&self.message))
     }
 }
 
