@@ -1,5 +1,6 @@
-//! Odd outputs (issue 12): a closed or full standard output is exit 2 with
-//! a message, a full standard error never a panic.
+//! Odd inputs and outputs (issue 12): a closed or full standard output is
+//! exit 2 with a message, a full standard error never a panic; a named
+//! procfs file or process substitution is read to its end.
 
 use std::process::Command;
 
@@ -54,4 +55,50 @@ fn a_full_standard_error_never_panics() {
         let code = o.status.code();
         assert!(matches!(code, Some(1 | 2)), "{args}: {code:?}");
     }
+}
+
+/// A procfs file says its size is 0; a named one is read to its end.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_named_procfs_file_is_read_to_the_end() {
+    let dir = tree(&[]);
+    // Our own environment, with an invalid byte after 100,000 others.
+    use std::os::unix::ffi::OsStrExt;
+    let mut pad = b"a".repeat(100_000);
+    pad.push(0xFF);
+    let out = Command::new(bin())
+        .args(["check", "--format", "json", "/proc/self/environ"])
+        .current_dir(dir.path())
+        .env("UTF8LINT_TEST_PAD", std::ffi::OsStr::from_bytes(&pad))
+        .output()
+        .unwrap();
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1, "{}", stdout(&out));
+    assert_eq!(lines[0]["code"], "U001");
+    assert!(lines[0]["byte_start"].as_u64().unwrap() > 100_000);
+    assert_eq!(code(&out), 1);
+    let out = run(dir.path(), ["check", "/proc/self/status"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("(0 B)"), "{}", stderr(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_process_substitution_is_read_and_checked() {
+    // The name /dev/fd/N has no extension, so an ill-formed byte, not a BOM.
+    let dir = tree(&[("a.txt", b"x\xC0\xAFy\n")]);
+    // `<(cat a.txt)` is a pipe named /dev/fd/N: read, not skipped.
+    let out = sh(
+        dir.path(),
+        r#"exec "$UTF8LINT" check --format json <(cat a.txt)"#,
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let found = findings(&out);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].0.starts_with("/dev/fd/"), "{found:?}");
+    assert!(
+        stderr(&out).contains("checked 1 file (5 B)"),
+        "{}",
+        stderr(&out)
+    );
 }
