@@ -9,13 +9,13 @@ use utf8lint_diagnostics::{Level, Rule};
 /// Finds, explains and safely fixes UTF-8 defects.
 #[derive(Debug, Parser)]
 #[command(name = "utf8lint", version, about, propagate_version = true)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Check files and directories (default: the current directory).
     Check(CheckArgs),
     /// Print the explanation of a rule, by code (`U001`) or name (`invalid_utf8`).
@@ -39,7 +39,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// rustc-style diagnostics with the line shown.
     Human,
     /// One line each: `path:line:col: level[CODE] message`.
@@ -53,7 +53,7 @@ pub enum Format {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// Colour when standard output is a terminal and NO_COLOR is not set.
     Auto,
     /// Always colour.
@@ -63,7 +63,7 @@ pub enum ColorChoice {
 }
 
 #[derive(Debug, clap::Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Files and directories to check; `-` reads standard input.
     #[arg(value_name = "PATH")]
     pub paths: Vec<OsString>,
@@ -149,17 +149,17 @@ pub struct CheckArgs {
 }
 
 /// The parsed command line plus the lint-level flags in the order given.
-pub struct Parsed {
+pub(crate) struct Parsed {
     pub cli: Cli,
     /// `-A/-W/-D` in command-line order (the last wins).
     pub levels: Vec<(String, Level)>,
 }
 
-pub fn parse() -> Result<Parsed, clap::Error> {
+pub(crate) fn parse() -> Result<Parsed, clap::Error> {
     parse_from(std::env::args_os())
 }
 
-pub fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, clap::Error> {
+pub(crate) fn parse_from(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, clap::Error> {
     let matches = Cli::command().try_get_matches_from(args)?;
     let cli = Cli::from_arg_matches(&matches)?;
     let levels = match matches.subcommand() {
@@ -189,7 +189,7 @@ fn ordered_levels(m: &ArgMatches) -> Vec<(String, Level)> {
 }
 
 /// Resolves rule names; an unknown one is an error naming the rules.
-pub fn resolve_levels(levels: &[(String, Level)]) -> anyhow::Result<Vec<(Rule, Level)>> {
+pub(crate) fn resolve_levels(levels: &[(String, Level)]) -> anyhow::Result<Vec<(Rule, Level)>> {
     levels
         .iter()
         .map(|(name, level)| match Rule::find(name) {
@@ -199,7 +199,7 @@ pub fn resolve_levels(levels: &[(String, Level)]) -> anyhow::Result<Vec<(Rule, L
         .collect()
 }
 
-pub fn unknown_rule(name: &str) -> anyhow::Error {
+pub(crate) fn unknown_rule(name: &str) -> anyhow::Error {
     let known: Vec<String> = Rule::ALL
         .iter()
         .map(|r| format!("{} ({})", r.code(), r.name()))

@@ -20,7 +20,7 @@ use utf8lint_workspace::{ReadError, ReadOptions, Stamp, WriteError, read_file};
 
 /// What a run does with fixes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FixAction {
+pub(crate) enum FixAction {
     /// Report only.
     None,
     /// `--diff`: show what would change.
@@ -34,7 +34,7 @@ pub enum FixAction {
 /// cores adding to one cache line for every file cost more than the rest of
 /// a clean file's bookkeeping.
 #[derive(Default)]
-pub struct Stats {
+pub(crate) struct Stats {
     pub files: AtomicU64,
     pub bytes: AtomicU64,
     pub skipped: AtomicU64,
@@ -46,7 +46,7 @@ pub struct Stats {
 }
 
 /// Everything the threads share.
-pub struct Context {
+pub(crate) struct Context {
     pub resolver: Resolver,
     pub output: OutputOptions,
     pub fix: FixAction,
@@ -59,7 +59,12 @@ pub struct Context {
 }
 
 impl Context {
-    pub fn new(resolver: Resolver, output: OutputOptions, fix: FixAction, verbose: bool) -> Self {
+    pub(crate) fn new(
+        resolver: Resolver,
+        output: OutputOptions,
+        fix: FixAction,
+        verbose: bool,
+    ) -> Self {
         Context {
             resolver,
             output,
@@ -74,7 +79,7 @@ impl Context {
 
 /// What one file adds to the summary's per-file counts.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub files: u64,
     pub bytes: u64,
     pub skipped: u64,
@@ -90,7 +95,7 @@ impl Tally {
 
 /// One file's share of the output.
 #[derive(Default)]
-pub struct FileReport {
+pub(crate) struct FileReport {
     /// Sort key: the displayed path's bytes.
     pub key: Vec<u8>,
     pub stdout: String,
@@ -107,7 +112,7 @@ impl FileReport {
 }
 
 /// A worker thread's state: its reusable read buffer, caches and reports.
-pub struct Worker {
+pub(crate) struct Worker {
     pub buf: Vec<u8>,
     pub reports: Vec<FileReport>,
     /// The configuration of the last few directories.
@@ -122,7 +127,7 @@ pub struct Worker {
 const TALLY_BATCH: u64 = 64;
 
 impl Worker {
-    pub fn new(ctx: &Context) -> Worker {
+    pub(crate) fn new(ctx: &Context) -> Worker {
         Worker {
             buf: Vec::new(),
             reports: Vec::new(),
@@ -144,7 +149,7 @@ impl Worker {
     }
 
     /// Adds the counts not yet added to the shared ones.
-    pub fn flush_counts(&mut self) {
+    pub(crate) fn flush_counts(&mut self) {
         let pending = std::mem::take(&mut self.pending);
         self.stats.files.fetch_add(pending.files, Ordering::Relaxed);
         self.stats.bytes.fetch_add(pending.bytes, Ordering::Relaxed);
@@ -164,7 +169,7 @@ impl Drop for Worker {
 /// controls, bidi and invisible characters are visible, a backslash is `\\`
 /// and an invalid byte `\xE9`: a Latin-1 `caf\xE9` and a UTF-8 name spelled
 /// `caf\xE9` never print alike.
-pub fn display_path(path: &Path) -> (String, Vec<u8>) {
+pub(crate) fn display_path(path: &Path) -> (String, Vec<u8>) {
     let shown = path.strip_prefix(".").unwrap_or(path);
     let shown = if shown.as_os_str().is_empty() {
         path
@@ -203,7 +208,7 @@ fn uri_of(ctx: &Context, path: &Path, shown_bytes: &[u8]) -> String {
 }
 
 /// Words for an I/O error on a file being checked.
-pub fn describe_io(e: &io::Error) -> String {
+pub(crate) fn describe_io(e: &io::Error) -> String {
     match e.kind() {
         io::ErrorKind::NotFound => "it vanished during the scan (not found)".into(),
         io::ErrorKind::PermissionDenied => format!("permission denied ({e})"),
@@ -227,7 +232,7 @@ fn trouble(ctx: &Context, report: &mut FileReport, message: String) {
 
 /// Reports a problem that is not about one file's content (a walk error, a
 /// missing path), sorted with the files by `key`.
-pub fn report_trouble(ctx: &Context, worker: &mut Worker, key: Vec<u8>, message: String) {
+pub(crate) fn report_trouble(ctx: &Context, worker: &mut Worker, key: Vec<u8>, message: String) {
     let mut report = FileReport {
         key,
         ..FileReport::default()
@@ -266,13 +271,13 @@ fn settings(
 
 /// A file's names, worked out only when something is printed about it: a
 /// clean file (nearly all of them) costs no string work at all.
-pub struct LazyName<'a> {
+pub(crate) struct LazyName<'a> {
     ctx: &'a Context,
     path: &'a Path,
     cell: std::cell::OnceCell<Names>,
 }
 
-pub struct Names {
+pub(crate) struct Names {
     pub display: String,
     /// The name when it is UTF-8 and `display` differs from it (it holds a
     /// control, bidi or invisible character, or a backslash).
@@ -282,7 +287,7 @@ pub struct Names {
 }
 
 impl<'a> LazyName<'a> {
-    pub fn new(ctx: &'a Context, path: &'a Path) -> Self {
+    pub(crate) fn new(ctx: &'a Context, path: &'a Path) -> Self {
         LazyName {
             ctx,
             path,
@@ -290,7 +295,7 @@ impl<'a> LazyName<'a> {
         }
     }
 
-    pub fn get(&self) -> &Names {
+    pub(crate) fn get(&self) -> &Names {
         self.cell.get_or_init(|| {
             let (display, key) = display_path(self.path);
             let uri = uri_of(self.ctx, self.path, &key);
@@ -307,7 +312,7 @@ impl<'a> LazyName<'a> {
         })
     }
 
-    pub fn display(&self) -> &str {
+    pub(crate) fn display(&self) -> &str {
         &self.get().display
     }
 }
@@ -315,7 +320,7 @@ impl<'a> LazyName<'a> {
 /// Checks the file at `path`. A file named on the command line
 /// (`explicit`) is checked even if it looks binary, as ripgrep searches a
 /// binary file it is given by name.
-pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
+pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
     let name = LazyName::new(ctx, path);
     let mut report = FileReport::default();
     let Some(settings) = settings(ctx, worker, path, &mut report) else {
@@ -365,7 +370,7 @@ pub fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: boo
 }
 
 /// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`).
-pub fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
+pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
     let policy_path = name.unwrap_or(Path::new("<stdin>"));
     let name = LazyName::new(ctx, policy_path);
     let mut report = FileReport::default();

@@ -12,12 +12,12 @@ use utf8lint_workspace::{Stamp, WriteError, replace_file};
 
 /// Which fixes a run applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FixMode {
+pub(crate) struct FixMode {
     pub unsafe_fixes: bool,
 }
 
 impl FixMode {
-    pub fn wants(self, fix: &Fix) -> bool {
+    pub(crate) fn wants(self, fix: &Fix) -> bool {
         match fix.applicability() {
             Applicability::Safe => true,
             Applicability::Unsafe => self.unsafe_fixes,
@@ -28,7 +28,7 @@ impl FixMode {
 
 /// The fixes of `diagnostics` that `mode` applies and that fit together,
 /// in the order they apply (`utf8lint_diagnostics::plan_fixes` decides).
-pub fn plan(diagnostics: &[Diagnostic], len: usize, mode: FixMode) -> Vec<&Fix> {
+pub(crate) fn plan(diagnostics: &[Diagnostic], len: usize, mode: FixMode) -> Vec<&Fix> {
     let fixes: Vec<&Fix> = diagnostics
         .iter()
         .filter_map(|d| d.fix.as_ref())
@@ -43,7 +43,7 @@ pub fn plan(diagnostics: &[Diagnostic], len: usize, mode: FixMode) -> Vec<&Fix> 
 /// Replaces `path` by its fixed content through the one fix writer
 /// (`utf8lint_workspace::replace_file`: what it keeps and refuses is said
 /// there), if the file is still what was read (`read_as`).
-pub fn write_fixed(
+pub(crate) fn write_fixed(
     path: &Path,
     read_as: &Stamp,
     bytes: &[u8],
@@ -66,7 +66,7 @@ const DIFF_CHANGE_SHOWN: usize = 256;
 /// in it (`…` where cut), and the fixed text is never put together: output
 /// and memory per hunk are bounded whatever the length of the lines (a fix
 /// in a 1 GiB line prints a few hundred bytes).
-pub fn diff(display: &str, bytes: &[u8], fixes: &[&Fix]) -> String {
+pub(crate) fn diff(display: &str, bytes: &[u8], fixes: &[&Fix]) -> String {
     if fixes.is_empty() {
         return String::new();
     }

@@ -15,7 +15,7 @@ const QUIET_FOR: Duration = Duration::from_millis(500);
 const EVERY: Duration = Duration::from_millis(200);
 
 /// A reporter thread that reads the shared counters.
-pub struct Handle {
+pub(crate) struct Handle {
     stop: Arc<(Mutex<bool>, Condvar)>,
     drew: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -23,7 +23,7 @@ pub struct Handle {
 
 impl Handle {
     /// Starts reporting on `stats` if `enabled`.
-    pub fn start(stats: Arc<Stats>, enabled: bool) -> Handle {
+    pub(crate) fn start(stats: Arc<Stats>, enabled: bool) -> Handle {
         let stop = Arc::new((Mutex::new(false), Condvar::new()));
         let drew = Arc::new(AtomicBool::new(false));
         if !enabled {
@@ -72,7 +72,7 @@ impl Handle {
     }
 
     /// Stops the reporter and erases its line.
-    pub fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         if let Some(thread) = self.thread.take() {
             let (lock, cvar) = &*self.stop;
             *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
@@ -86,7 +86,7 @@ impl Handle {
 }
 
 /// `12.0 KiB`, `3.4 MiB`.
-pub fn human_bytes(n: u64) -> String {
+pub(crate) fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut value = n as f64;
     let mut unit = 0;

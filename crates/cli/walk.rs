@@ -31,7 +31,7 @@ impl Drop for Collector<'_> {
 }
 
 /// Checks `files` (named on the command line) and walks `dirs`.
-pub fn run(
+pub(crate) fn run(
     ctx: &Context,
     files: &[PathBuf],
     dirs: &[PathBuf],

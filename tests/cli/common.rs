@@ -4,22 +4,22 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-pub fn bin() -> &'static str {
+pub(crate) fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_utf8lint")
 }
 
 /// The repository root (where `tests/` is).
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-pub fn fixture(name: &str) -> PathBuf {
+pub(crate) fn fixture(name: &str) -> PathBuf {
     repo().join("tests/fixtures").join(name)
 }
 
 /// A command for the binary in `dir`, with colour and terminal-dependent
 /// behaviour neutralised.
-pub fn cmd(dir: &Path) -> Command {
+pub(crate) fn cmd(dir: &Path) -> Command {
     let mut c = Command::new(bin());
     c.current_dir(dir)
         .env_remove("NO_COLOR")
@@ -30,7 +30,7 @@ pub fn cmd(dir: &Path) -> Command {
 }
 
 /// Runs `utf8lint ARGS` in `dir`.
-pub fn run<I, S>(dir: &Path, args: I) -> Output
+pub(crate) fn run<I, S>(dir: &Path, args: I) -> Output
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
@@ -38,20 +38,20 @@ where
     cmd(dir).args(args).output().expect("run utf8lint")
 }
 
-pub fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
 }
 
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-pub fn code(o: &Output) -> i32 {
+pub(crate) fn code(o: &Output) -> i32 {
     o.status.code().expect("exited normally")
 }
 
 /// A temporary directory with `files` (relative path, bytes) written in it.
-pub fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+pub(crate) fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     for (name, bytes) in files {
         let path = dir.path().join(name);
@@ -62,7 +62,7 @@ pub fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
 }
 
 /// Parses JSON Lines output.
-pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+pub(crate) fn json_lines(o: &Output) -> Vec<serde_json::Value> {
     stdout(o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
@@ -70,7 +70,7 @@ pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
 }
 
 /// The `path` and `code` of each JSON diagnostic.
-pub fn findings(o: &Output) -> Vec<(String, String)> {
+pub(crate) fn findings(o: &Output) -> Vec<(String, String)> {
     json_lines(o)
         .iter()
         .map(|v| {
@@ -83,7 +83,7 @@ pub fn findings(o: &Output) -> Vec<(String, String)> {
 }
 
 /// Whether the tests run as root, who can read files whatever their mode.
-pub fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()

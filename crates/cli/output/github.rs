@@ -7,7 +7,7 @@ use utf8lint_diagnostics::{Diagnostic, Level, escape_shown};
 
 use super::{Region, is_file_level};
 
-pub fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
+pub(super) fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
     let command = match d.level {
         Level::Deny => "error",
         Level::Warn => "warning",
@@ -36,14 +36,14 @@ pub fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
 }
 
 /// Escapes a message (the part after `::`).
-pub fn data(text: &str) -> String {
+pub(super) fn data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escapes a property value.
-pub fn property(text: &str) -> String {
+pub(super) fn property(text: &str) -> String {
     data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

@@ -7,11 +7,11 @@ use utf8lint_diagnostics::{Diagnostic, Fix, escape_lossless};
 
 use super::{Region, is_file_level};
 
-pub fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
+pub(super) fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
     value(d, path, region).to_string()
 }
 
-pub fn value(d: &Diagnostic, path: &str, region: &Region) -> Value {
+pub(super) fn value(d: &Diagnostic, path: &str, region: &Region) -> Value {
     let file_level = is_file_level(d);
     let subparts: Vec<Value> = d
         .subparts
@@ -79,7 +79,7 @@ fn fix_value(fix: &Fix) -> Value {
 }
 
 /// Lower-case hex, two digits a byte, no separators: `efbbbf`.
-pub fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
     for b in bytes {

@@ -4,7 +4,7 @@
 
 mod github;
 mod json;
-pub mod sarif;
+pub(crate) mod sarif;
 
 use utf8lint_diagnostics::{
     Diagnostic, Locator, Position, RenderOptions, Rule, render_concise, render_human,
@@ -14,7 +14,7 @@ use crate::args::Format;
 
 /// How to render.
 #[derive(Clone, Copy, Debug)]
-pub struct OutputOptions {
+pub(crate) struct OutputOptions {
     pub format: Format,
     pub color: bool,
     pub term_width: usize,
@@ -22,13 +22,13 @@ pub struct OutputOptions {
 
 /// Where a diagnostic starts and ends, for people (1-based).
 #[derive(Clone, Copy, Debug)]
-pub struct Region {
+pub(crate) struct Region {
     pub start: Position,
     pub end: Position,
 }
 
 /// One file's name in its three spellings.
-pub struct FileName<'a> {
+pub(crate) struct FileName<'a> {
     /// As shown to people: the path as walked, `./` stripped; a name that
     /// is not UTF-8 is escaped (`caf\xE9.txt`).
     pub display: &'a str,
@@ -42,7 +42,7 @@ pub struct FileName<'a> {
 
 /// Renders one file's diagnostics. For SARIF the results are returned as
 /// JSON values, assembled into one log at the end; for the others, text.
-pub fn render_file(
+pub(crate) fn render_file(
     options: &OutputOptions,
     name: &FileName<'_>,
     bytes: &[u8],
@@ -90,6 +90,6 @@ pub fn render_file(
 
 /// Whether a diagnostic is about the file as a whole rather than a place in
 /// it (its region is then left out where a format allows).
-pub fn is_file_level(d: &Diagnostic) -> bool {
+pub(crate) fn is_file_level(d: &Diagnostic) -> bool {
     d.rule == Rule::NonUtf8Path
 }

@@ -9,7 +9,7 @@ use utf8lint_diagnostics::{Diagnostic, Level, Rule};
 
 use super::{Region, is_file_level};
 
-pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 fn level(level: Level) -> &'static str {
     match level {
@@ -19,7 +19,7 @@ fn level(level: Level) -> &'static str {
     }
 }
 
-pub fn result(d: &Diagnostic, uri: &str, region: &Region) -> Value {
+pub(crate) fn result(d: &Diagnostic, uri: &str, region: &Region) -> Value {
     let mut message = d.message.clone();
     if !d.label.is_empty() {
         message.push_str(&format!(": {}", d.label));
@@ -76,7 +76,7 @@ fn rule_descriptor(rule: Rule) -> Value {
 }
 
 /// The whole log.
-pub fn log(results: Vec<Value>, successful: bool, notifications: &[String]) -> Value {
+pub(crate) fn log(results: Vec<Value>, successful: bool, notifications: &[String]) -> Value {
     let rules: Vec<Value> = Rule::ALL.iter().map(|r| rule_descriptor(*r)).collect();
     let notes: Vec<Value> = notifications
         .iter()
@@ -105,7 +105,7 @@ pub fn log(results: Vec<Value>, successful: bool, notifications: &[String]) -> V
 /// A path as a relative URI reference: `/`-separated, every byte outside
 /// the unreserved set percent-encoded (so a name that is not UTF-8 still
 /// has an exact, valid URI).
-pub fn uri(path_bytes: &[u8]) -> String {
+pub(crate) fn uri(path_bytes: &[u8]) -> String {
     let mut out = String::with_capacity(path_bytes.len());
     for &b in path_bytes {
         match b {

@@ -119,7 +119,7 @@ fn other_name(value: u32) -> Option<&'static str> {
 }
 
 /// The Unicode name of an ASCII code point.
-pub fn ascii_name(value: u32) -> Option<&'static str> {
+pub(crate) fn ascii_name(value: u32) -> Option<&'static str> {
     const CONTROLS: [&str; 32] = [
         "NULL",
         "START OF HEADING",

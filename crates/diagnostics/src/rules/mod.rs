@@ -70,7 +70,7 @@ declare_rules! {
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.
-pub const EXPLANATIONS_URL: &str =
+pub(crate) const EXPLANATIONS_URL: &str =
     "https://github.com/utf8lint/utf8lint/blob/main/crates/diagnostics/explanations/";
 
 impl Rule {

@@ -169,7 +169,7 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
 /// The UTF-16/32 part of [`sniff`], all that `check` needs (it checks
 /// binary files it is given): a signature, or a NUL byte in the first
 /// 8 KiB and the NUL pattern or a plausible UTF-16 reading.
-pub fn wide(bytes: &[u8]) -> Option<Wide> {
+pub(crate) fn wide(bytes: &[u8]) -> Option<Wide> {
     if let Some(form) = Signature::detect(bytes).and_then(WideForm::from_signature) {
         return Some(Wide {
             form,
@@ -781,7 +781,7 @@ fn cut_at_end(bytes: &[u8], error_count: usize, first_errors: &[Subpart]) -> boo
 }
 
 /// Percent of `head`'s bytes that are control bytes text does not use.
-pub fn control_percent(head: &[u8]) -> usize {
+pub(crate) fn control_percent(head: &[u8]) -> usize {
     if head.is_empty() {
         return 0;
     }
