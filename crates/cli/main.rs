@@ -39,8 +39,21 @@ fn main() -> ExitCode {
     let parsed = match args::parse() {
         Ok(p) => p,
         Err(e) => {
+            // clap quotes the arguments it could not use, and an argument
+            // may be a file name from anywhere (a hook passes them): its
+            // message is escaped like every other (help and version text,
+            // which are ours, are printed as they are).
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
+            let text = e.render().to_string();
+            let _ = if e.use_stderr() {
+                write!(
+                    io::stderr(),
+                    "{}",
+                    escape_shown(&text).replace("\\u{A}", "\n")
+                )
+            } else {
+                write!(io::stdout(), "{text}")
+            };
             return ExitCode::from(code);
         }
     };

@@ -142,3 +142,19 @@ fn latin1_name_and_literal_backslash_name_print_differently() {
     assert!(first(&b).contains("caf\\\\xE9.txt"), "{b}");
     assert_ne!(first(&a), first(&b));
 }
+
+/// clap quotes an argument it cannot use; a hook passes file names as
+/// arguments, so that quote is escaped too.
+#[test]
+fn an_argument_clap_rejects_is_quoted_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run(dir.path(), ["check", "--x\u{1b}]0;t\u{7}\u{202E}"]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(err.contains("--x\\u{1B}]0;t\\u{7}\\u{202E}"), "{err}");
+    assert_no_raw_controls(&err, "clap error");
+    // Help is ours and printed as it is.
+    let o = run(dir.path(), ["--help"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("Usage: utf8lint"));
+}
