@@ -45,6 +45,15 @@ fn a_legacy_verdict_needs_enough_non_ascii_bytes() {
     assert!(!is_legacy(b"ok \xFF\xFE bytes\n"));
 }
 
+/// Well-formed characters do not count towards the evidence: two stray
+/// bytes around an emoji are defects, not IBM866 (editors/neovim's fixture).
+#[test]
+fn well_formed_characters_are_no_evidence_for_a_legacy_verdict() {
+    assert!(!is_legacy(b"abc \xFF def\n\xF0\x9F\x98\x80 x\xFFy\n"));
+    // Four ill-formed bytes are enough to weigh.
+    assert!(is_legacy(b"caf\xE9 cr\xE8me br\xFBl\xE9e\n"));
+}
+
 #[test]
 fn a_character_cut_at_the_end_is_utf8_with_a_defect() {
     for bytes in [

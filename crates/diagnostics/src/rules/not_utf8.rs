@@ -15,9 +15,10 @@ const SNIFF_BYTES: usize = 64 * 1024;
 /// Files up to this size get a transcoding fix; larger ones a help line.
 const MAX_TRANSCODE: usize = 64 * 1024 * 1024;
 
-/// A legacy verdict needs at least this many non-ASCII bytes in the sample:
-/// one to three stray bytes (`ok \xFF\xFE bytes`) are defects in UTF-8 text,
-/// not evidence of an encoding.
+/// A legacy verdict needs at least this many bytes in ill-formed sequences
+/// in the sample: one to three stray bytes (`ok \xFF\xFE bytes`) are
+/// defects in UTF-8 text, not evidence of an encoding, whatever well-formed
+/// characters stand around them.
 pub const MIN_LEGACY_NON_ASCII: usize = 4;
 
 /// At least this share (percent) of the non-ASCII characters the legacy
@@ -439,7 +440,13 @@ pub fn legacy_verdict(
         return None;
     }
     let (sample, whole) = non_ascii_lines(bytes);
-    if sample.iter().filter(|b| !b.is_ascii()).count() < MIN_LEGACY_NON_ASCII {
+    // Counted in the ill-formed sequences only: a well-formed emoji next to
+    // two stray bytes is no evidence of an encoding (it made `abc \xFF def`
+    // plus `😀 x\xFFy` "IBM866").
+    let ill_formed_bytes: usize = utf8lint_codec::subparts(&sample)
+        .map(|s| usize::from(s.len))
+        .sum();
+    if ill_formed_bytes < MIN_LEGACY_NON_ASCII {
         return None;
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
