@@ -20,6 +20,8 @@ const SHOW_OUTPUT = "Show Output";
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel | undefined;
+let traceOutput: vscode.OutputChannel | undefined;
+let traceLog: vscode.LogOutputChannel | undefined;
 
 /** The real world, for `resolveBinary`. */
 export function nodeResolveEnv(): ResolveEnv {
@@ -78,11 +80,32 @@ async function reportMissingBinary(message: string): Promise<void> {
   }
 }
 
-export function clientOptions(channel: vscode.LogOutputChannel): LanguageClientOptions {
+/**
+ * A log channel whose every line is shown, written to a plain output
+ * channel: the client writes traces at trace level, which a log channel
+ * hides until its level is raised by hand, so `utf8lint.trace.server` alone
+ * would show nothing.
+ */
+export function alwaysShown(plain: vscode.OutputChannel): vscode.LogOutputChannel {
+  const line = (level: string) => (message: string | Error, ...args: unknown[]) =>
+    plain.appendLine(`[${level}] ${message instanceof Error ? message.message : message}${args.length ? " " + args.map(String).join(" ") : ""}`);
+  return Object.assign(Object.create(plain) as vscode.OutputChannel, {
+    logLevel: vscode.LogLevel?.Trace ?? 1,
+    onDidChangeLogLevel: () => ({ dispose() {} }),
+    trace: line("trace"),
+    debug: line("debug"),
+    info: line("info"),
+    warn: line("warn"),
+    error: line("error"),
+  }) as vscode.LogOutputChannel;
+}
+
+/** The client's options; traces go to `traceChannel`. */
+export function clientOptions(channel: vscode.LogOutputChannel, traceChannel: vscode.LogOutputChannel = channel): LanguageClientOptions {
   return {
     documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
     outputChannel: channel,
-    traceOutputChannel: channel,
+    traceOutputChannel: traceChannel,
     // A failed `initialize` is reported once, by startClient, with the binary's path.
     initializationFailedHandler: (error) => {
       channel.error(`initialize failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -118,7 +141,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     command: found.path,
     args: ["lsp"],
   };
-  const next = new LanguageClient("utf8lint", "utf8lint", serverOptions, clientOptions(channel));
+  const next = new LanguageClient("utf8lint", "utf8lint", serverOptions, clientOptions(channel, traceLog));
   client = next;
   try {
     await next.start();
@@ -171,8 +194,11 @@ function notifyConfiguration(): void {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("utf8lint", { log: true });
+  traceOutput = vscode.window.createOutputChannel("utf8lint Trace");
+  traceLog = alwaysShown(traceOutput);
   context.subscriptions.push(
     output,
+    traceOutput,
     vscode.commands.registerCommand("utf8lint.restartServer", () => restart(context)),
     vscode.commands.registerCommand("utf8lint.showOutput", () => output?.show()),
     vscode.workspace.onDidChangeConfiguration((event) => {

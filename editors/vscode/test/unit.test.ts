@@ -263,7 +263,41 @@ describe("the extension with a fake vscode", () => {
     assert.equal(ours.length, 1, JSON.stringify(fake.calls));
     assert.ok(String(ours[0]!.args[0]).includes(bundled), "names the binary");
     assert.match(String(ours[0]!.args[0]), /`lsp` subcommand/);
+    // The server's stderr arrives on its own schedule: wait for it (up to 5 s).
+    for (let i = 0; i < 100 && !fake.log.some((l) => /unrecognized subcommand lsp/.test(l.message)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     assert.ok(fake.log.some((l) => /unrecognized subcommand lsp/.test(l.message)), "the server's stderr is in the output channel");
+    subscriptions.forEach((d) => d.dispose());
+    await extension.deactivate();
+  });
+
+  test("utf8lint.path is a machine setting a workspace cannot set, and restricted when untrusted", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8"));
+    assert.equal(manifest.contributes.configuration.properties["utf8lint.path"].scope, "machine");
+    const untrusted = manifest.capabilities.untrustedWorkspaces;
+    assert.equal(untrusted.supported, "limited");
+    assert.deepEqual(untrusted.restrictedConfigurations, ["utf8lint.path"]);
+    assert.match(untrusted.description, /utf8lint\.path/);
+  });
+
+  test("traces go to a plain channel, shown without raising a log level", async () => {
+    const vscodeFake = require("vscode") as { window: { createOutputChannel(n: string, o?: unknown): never } };
+    const channel = vscodeFake.window.createOutputChannel("t", { log: true });
+    const lines: string[] = [];
+    const plain = { appendLine: (l: string) => lines.push(l) } as never;
+    const trace = extension.alwaysShown(plain);
+    const options = extension.clientOptions(channel, trace);
+    assert.equal(options.traceOutputChannel, trace);
+    assert.equal(options.outputChannel, channel);
+    // Written whatever any log level says.
+    options.traceOutputChannel!.trace("Sending request 'initialize - (0)'.");
+    assert.deepEqual(lines, ["[trace] Sending request 'initialize - (0)'."]);
+    const subscriptions: { dispose(): void }[] = [];
+    process.env.PATH = path.join(tmp, "empty");
+    await extension.activate({ extensionPath: tmp, subscriptions } as never);
+    const created = fake.calls.filter((c) => c.name === "window.createOutputChannel").map((c) => c.args);
+    assert.deepEqual(created.slice(-2), [["utf8lint", { log: true }], ["utf8lint Trace", undefined]]);
     subscriptions.forEach((d) => d.dispose());
     await extension.deactivate();
   });
