@@ -19,6 +19,25 @@ echo "== VS Code extension (editors/vscode)"
   npm test
   npm run package
   ls -l utf8lint.vsix
+  # The self-contained extension for this platform: the server inside, found
+  # before PATH. Checked unpacked: the binary is there, executable, and
+  # answers `initialize` with an empty environment (no PATH, no HOME).
+  if [[ "$(uname -s)-$(uname -m)" == Linux-x86_64 ]]; then
+    ./package-platform.sh linux-x64 "$UTF8LINT_BIN"
+    unpacked="$(mktemp -d)"
+    trap 'rm -rf "$unpacked"' EXIT
+    unzip -q utf8lint-linux-x64.vsix -d "$unpacked"
+    server="$unpacked/extension/bundled/utf8lint"
+    [[ -x "$server" ]] || { echo "utf8lint-linux-x64.vsix: no executable bundled/utf8lint" >&2; exit 1; }
+    body='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+    answer="$(printf 'Content-Length: %d\r\n\r\n%s' "${#body}" "$body" | timeout 20 env -i "$server" lsp)"
+    if [[ "$answer" != *'"capabilities"'* ]]; then
+      echo "the bundled server did not answer initialize: $answer" >&2
+      exit 1
+    fi
+    ls -l utf8lint-linux-x64.vsix
+    echo "ok: utf8lint-linux-x64.vsix carries a server that runs with nothing else installed"
+  fi
 )
 
 if [[ "${SKIP_NEOVIM:-0}" != 1 ]]; then
