@@ -9,21 +9,7 @@ h.eq(vim.bo[buf].bomb, true, "'bomb' after opening a file with a BOM")
 local ds = h.wait_diagnostics(buf, function(ds) return #ds >= 1 end, 'U003')
 h.eq({ ds[1].code, ds[1].lnum, ds[1].col }, { 'U003', 0, 0 }, 'U003 at 0:0')
 h.ok(ds[1].message:find('JSON'), ds[1].message)
-local actions, client = h.code_actions(buf, ds[1])
-local action
-for _, a in ipairs(actions) do
-  if a.command and a.command.command == 'utf8lint.applyFix' then
-    action = a
-  end
-end
-h.ok(action, 'no utf8lint.applyFix action in ' .. vim.inspect(actions))
-local done = false
-client:exec_cmd(action.command, { bufnr = buf }, function(err, result)
-  h.ok(err == nil, 'executeCommand failed: ' .. vim.inspect(err))
-  h.eq(result.applied, 1, 'fixes applied')
-  done = true
-end)
-h.ok(vim.wait(5000, function() return done end, 20), 'executeCommand answered')
+h.apply_disk_fix(buf, ds[1])
 h.eq(h.read(path), '{"a": 1}\n', 'file on disk after the fix')
 -- The server re-read the file: the finding is gone.
 h.wait_diagnostics(buf, function(ds) return #ds == 0 end, 'no diagnostics after the fix')

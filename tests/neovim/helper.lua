@@ -73,6 +73,26 @@ function M.code_actions(buf, d)
   return res.result, client
 end
 
+-- Runs the server's disk fix (`utf8lint.applyFix`) for diagnostic d and
+-- waits until it answered that one fix was applied.
+function M.apply_disk_fix(buf, d)
+  local actions, client = M.code_actions(buf, d)
+  local action
+  for _, a in ipairs(actions) do
+    if a.command and a.command.command == 'utf8lint.applyFix' then
+      action = a
+    end
+  end
+  M.ok(action, 'no utf8lint.applyFix action in ' .. vim.inspect(actions))
+  local done = false
+  client:exec_cmd(action.command, { bufnr = buf }, function(err, result)
+    M.ok(err == nil, 'executeCommand failed: ' .. vim.inspect(err))
+    M.eq(result.applied, 1, 'fixes applied')
+    done = true
+  end)
+  M.ok(vim.wait(5000, function() return done end, 20), 'executeCommand answered')
+end
+
 function M.read(path)
   local f = assert(io.open(path, 'rb'))
   local bytes = f:read('*a')

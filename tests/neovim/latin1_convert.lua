@@ -9,21 +9,7 @@ local buf = vim.api.nvim_get_current_buf()
 h.eq(vim.bo[buf].fileencoding, 'latin1', 'fileencoding when opened')
 local ds = h.wait_diagnostics(buf, function(ds) return #ds >= 1 end, 'U005')
 h.eq(ds[1].code, 'U005', 'the finding')
-local actions, client = h.code_actions(buf, ds[1])
-local action
-for _, a in ipairs(actions) do
-  if a.command and a.command.command == 'utf8lint.applyFix' then
-    action = a
-  end
-end
-h.ok(action, 'no utf8lint.applyFix action in ' .. vim.inspect(actions))
-local done = false
-client:exec_cmd(action.command, { bufnr = buf }, function(err, result)
-  h.ok(err == nil, 'executeCommand failed: ' .. vim.inspect(err))
-  h.eq(result.applied, 1, 'fixes applied')
-  done = true
-end)
-h.ok(vim.wait(5000, function() return done end, 20), 'executeCommand answered')
+h.apply_disk_fix(buf, ds[1])
 local utf8_text = 'Ça a été une très belle journée'
 h.ok(h.read(path):find(utf8_text, 1, true), 'the file on disk is UTF-8')
 h.ok(vim.wait(5000, function() return vim.bo[buf].fileencoding == 'utf-8' end, 20),
