@@ -186,3 +186,42 @@ fn large_files_take_the_mapped_path_and_fix_by_streaming() {
     assert_eq!(fixed.len(), bytes.len() - 3);
     assert_eq!(&fixed[..], &bytes[3..]);
 }
+
+/// The unsafe transcoding of a legacy file is whole and done once: the
+/// first run writes the UTF-8 text, a second run finds nothing and changes
+/// nothing (before the verdict model, each run replaced 50 more characters
+/// with U+FFFD). A letter table whose encoding the text does not identify
+/// is reported and left exactly as it was.
+#[test]
+fn unsafe_transcoding_is_idempotent_and_never_guessed() {
+    let french = "Le café est crème, la crêpe est brûlée, et l'été à Noël déçoit \
+                  rarement les élèves qui préfèrent la fête.\n";
+    // Every character is in Latin-1: its byte is its code point.
+    let latin1: Vec<u8> = french.chars().map(|c| c as u8).collect();
+    let mut table = b"TRY ".to_vec();
+    table.extend((0xC0..=0xFEu8).filter(|&b| b != 0xD7 && b != 0xF7));
+    table.push(b'\n');
+    let dir = tree(&[("fr.txt", &latin1), ("table.aff", &table)]);
+    for (run_number, fixed) in [
+        (1, "fixed 1 finding in 1 file"),
+        (2, "fixed 0 findings in 0 files"),
+    ] {
+        let out = run(
+            dir.path(),
+            ["check", "--fix", "--unsafe-fixes", "--format", "json"],
+        );
+        let read = |name: &str| fs::read(dir.path().join(name)).unwrap();
+        assert_eq!(read("fr.txt"), french.as_bytes(), "run {run_number}");
+        assert_eq!(read("table.aff"), table, "run {run_number}");
+        assert_eq!(
+            findings(&out),
+            [("table.aff".to_owned(), "U005".to_owned())],
+            "run {run_number}"
+        );
+        assert!(
+            stderr(&out).contains(fixed),
+            "run {run_number}: {}",
+            stderr(&out)
+        );
+    }
+}

@@ -30,8 +30,9 @@ pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{
     BINARY_SNIFF_BYTES, BinaryEvidence, LEGACY_SAMPLE_BYTES, LEGACY_SCAN_BYTES, LegacyVerdict,
     MAX_UTF8_LIKE_PERCENT, MAX_UTF8_PER_ERROR, MIN_BINARY_CONTROL_PERCENT,
-    MIN_LEGACY_LETTER_PERCENT, MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT, Sniff, Wide, WideForm,
-    legacy_verdict, sniff,
+    MIN_DETECTOR_MARGIN_PERCENT, MIN_DETECTOR_SCORE, MIN_LEGACY_LETTER_PERCENT,
+    MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT, Sniff, Support, Wide, WideForm,
+    detector_identifies, legacy_verdict, sniff,
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;

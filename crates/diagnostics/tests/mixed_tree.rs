@@ -46,6 +46,9 @@ fn verdict(bytes: &[u8], path: &Path) -> String {
             || "-".to_owned(),
             |d| {
                 let m = d.message;
+                if m.ends_with("that the text does not identify") {
+                    return "unidentified".to_owned();
+                }
                 m.strip_prefix("this file is not UTF-8: it looks like ")
                     .map(str::to_owned)
                     .or_else(|| {

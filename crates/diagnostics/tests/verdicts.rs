@@ -5,9 +5,9 @@ use std::path::Path;
 
 use utf8lint_diagnostics::{
     BinaryEvidence, LEGACY_SAMPLE_BYTES, LEGACY_SCAN_BYTES, MAX_UTF8_LIKE_PERCENT,
-    MAX_UTF8_PER_ERROR, MIN_BINARY_CONTROL_PERCENT, MIN_LEGACY_LETTER_PERCENT,
-    MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT, Policy, Rule, Sniff, Wide, WideForm, apply_fixes,
-    check, sniff,
+    MAX_UTF8_PER_ERROR, MIN_BINARY_CONTROL_PERCENT, MIN_DETECTOR_MARGIN_PERCENT,
+    MIN_DETECTOR_SCORE, MIN_LEGACY_LETTER_PERCENT, MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT,
+    Policy, Rule, Sniff, Wide, WideForm, apply_fixes, check, detector_identifies, sniff,
 };
 
 fn verdict_message(bytes: &[u8]) -> Option<String> {
@@ -360,4 +360,64 @@ fn a_one_letter_word_in_a_sentence_is_in_a_word() {
     // Italian `è` stands alone between spaces, inside a sentence.
     let italian = "Questo \u{e8} vero, \u{e8} bello, \u{e8} cos\u{ec} \u{e8}.\n";
     assert!(verdict_message(&encoding_rs::WINDOWS_1252.encode(italian).0).is_some());
+}
+
+#[test]
+fn the_detector_thresholds_are_pinned_from_both_sides() {
+    assert_eq!(MIN_DETECTOR_SCORE, 200);
+    assert_eq!(MIN_DETECTOR_MARGIN_PERCENT, 7);
+    // Support: above the floor, with no rival reading.
+    assert!(!detector_identifies(MIN_DETECTOR_SCORE, None));
+    assert!(detector_identifies(MIN_DETECTOR_SCORE + 1, None));
+    // chardetng's fallback (nothing scored above 0) is no identification.
+    assert!(!detector_identifies(0, None));
+    assert!(!detector_identifies(-40_000, Some(-41_000)));
+    // Margin: 7% of the guess's score over the best rival reading.
+    assert!(detector_identifies(10_000, Some(9_300)));
+    assert!(!detector_identifies(10_000, Some(9_301)));
+    // The mixed tree's closest cases: vim's ko.po (EUC-KR over EUC-JP, right)
+    // and el_GR.diff (Cyrillic ISO-8859-5 over Greek ISO-8859-7, wrong).
+    assert!(detector_identifies(42_604, Some(38_895)));
+    assert!(!detector_identifies(6_867, Some(6_451)));
+}
+
+fn not_utf8(bytes: &[u8]) -> utf8lint_diagnostics::Diagnostic {
+    check(bytes, Path::new("a.txt"), &Policy::default())
+        .into_iter()
+        .find(|d| d.rule == Rule::NotUtf8)
+        .expect("a U005 finding")
+}
+
+/// A spelling table lists a charset's letters; every 8-bit encoding reads
+/// such a list as letters, so it names none and offers no transcoding
+/// (vim's `cs_CZ.diff` was "ISO-8859-15", its text ISO-8859-2), while the
+/// same letters in sentences are identified and fixed.
+#[test]
+fn a_letter_table_is_legacy_text_of_no_identified_encoding() {
+    let letters: Vec<u8> = (0xC0..=0xFEu8)
+        .filter(|&b| b != 0xD7 && b != 0xF7)
+        .collect();
+    let mut table = b"SET ISO8859-2\nTRY ".to_vec();
+    table.extend(&letters);
+    table.extend(b"\n");
+    let d = not_utf8(&table);
+    assert!(
+        d.message.ends_with("that the text does not identify"),
+        "{}",
+        d.message
+    );
+    assert!(d.fix.is_none(), "a guess is never offered as a transcoding");
+    assert!(
+        d.help.iter().any(|h| h.contains("iconv -f ENCODING")),
+        "{:?}",
+        d.help
+    );
+    // Czech prose in ISO-8859-2: named, and fixed to exactly the text.
+    let czech = "Příliš žluťoučký kůň úpěl ďábelské ódy. Večer šel do města, kde \
+                 potkal přítele; společně se procházeli po náměstí a povídali si o škole.\n";
+    let bytes = encoding_rs::ISO_8859_2.encode(czech).0.into_owned();
+    let d = not_utf8(&bytes);
+    assert!(d.message.contains("ISO-8859-2"), "{}", d.message);
+    let fixed = apply_fixes(&bytes, [d.fix.as_ref().expect("a transcoding")]).bytes;
+    assert_eq!(std::str::from_utf8(&fixed).unwrap(), czech);
 }
