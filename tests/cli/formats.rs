@@ -214,20 +214,67 @@ fn github_workflow_commands() {
     );
 }
 
-#[test]
-fn sarif_validates_against_the_2_1_0_schema() {
-    let out = mixed(&["--format", "sarif"]);
-    assert_eq!(code(&out), 1);
-    let log: Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+fn assert_valid_sarif(log: &Value) {
     let schema: Value =
         serde_json::from_slice(&std::fs::read(fixture("sarif-schema-2.1.0.json")).unwrap())
             .unwrap();
     let validator = jsonschema::draft4::new(&schema).expect("schema compiles");
     let errors: Vec<String> = validator
-        .iter_errors(&log)
+        .iter_errors(log)
         .map(|e| format!("{e} at {}", e.instance_path))
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// U005 replaces the per-byte findings; every other ill-formed stretch is
+/// still listed: JSON's `related` and SARIF's `relatedLocations` (byte
+/// regions) say the same.
+#[test]
+fn every_ill_formed_stretch_of_a_legacy_file_is_listed_in_json_and_sarif() {
+    let french = "Le café est crème, la crêpe est brûlée, et l'été à Noël déçoit \
+                  rarement les élèves qui préfèrent la fête.\n";
+    let latin1: Vec<u8> = french.chars().map(|c| c as u8).collect();
+    // Adjacent ill-formed bytes (`ëç` in `Noël déçoit`) are one stretch.
+    let mut stretches: Vec<[usize; 2]> = Vec::new();
+    for (i, _) in latin1.iter().enumerate().filter(|(_, b)| **b >= 0x80) {
+        match stretches.last_mut() {
+            Some(last) if last[1] == i => last[1] = i + 1,
+            _ => stretches.push([i, i + 1]),
+        }
+    }
+    let dir = tree(&[("fr.txt", &latin1)]);
+    let json = run(dir.path(), ["check", "--format", "json"]);
+    let finding = &json_lines(&json)[0];
+    assert_eq!(finding["code"], "U005");
+    let related: Vec<[usize; 2]> = serde_json::from_value(finding["related"].clone()).unwrap();
+    assert_eq!(related, stretches[1..]);
+    let sarif = run(dir.path(), ["check", "--format", "sarif"]);
+    let log: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    assert_valid_sarif(&log);
+    let result = &log["runs"][0]["results"][0];
+    let regions: Vec<[usize; 2]> = result["relatedLocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let region = &l["physicalLocation"]["region"];
+            let start = region["byteOffset"].as_u64().unwrap() as usize;
+            [
+                start,
+                start + region["byteLength"].as_u64().unwrap() as usize,
+            ]
+        })
+        .collect();
+    assert_eq!(regions, stretches[1..]);
+    assert_eq!(result["properties"]["relatedCount"], stretches.len() - 1);
+}
+
+#[test]
+fn sarif_validates_against_the_2_1_0_schema() {
+    let out = mixed(&["--format", "sarif"]);
+    assert_eq!(code(&out), 1);
+    let log: Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    assert_valid_sarif(&log);
 
     assert_eq!(log["version"], "2.1.0");
     let run = &log["runs"][0];

@@ -35,14 +35,40 @@ pub(crate) fn result(d: &Diagnostic, uri: &str, region: &Region) -> Value {
             "byteLength": d.span.end - d.span.start,
         });
     }
-    json!({
+    let mut result = json!({
         "ruleId": d.rule.code(),
         "ruleIndex": d.rule.index(),
         "level": level(d.level),
         "message": {"text": message},
         "locations": [{"physicalLocation": location}],
-    })
+    });
+    if !d.related.is_empty() {
+        // U005's other ill-formed stretches, as byte regions (what JSON's
+        // `related` lists). GitHub code scanning keeps at most 1,000
+        // related locations per result; the count says how many there are.
+        result["relatedLocations"] = d
+            .related
+            .iter()
+            .take(MAX_RELATED_LOCATIONS)
+            .enumerate()
+            .map(|(id, range)| {
+                json!({
+                    "id": id + 1,
+                    "message": {"text": "ill-formed UTF-8"},
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri},
+                        "region": {"byteOffset": range.start, "byteLength": range.end - range.start},
+                    },
+                })
+            })
+            .collect();
+        result["properties"] = json!({"relatedCount": d.related.len()});
+    }
+    result
 }
+
+/// Related locations written per result: GitHub code scanning's limit.
+const MAX_RELATED_LOCATIONS: usize = 1000;
 
 /// The first paragraph under `## What it does`, else the summary.
 fn what_it_does(rule: Rule) -> String {
