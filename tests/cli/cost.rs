@@ -190,3 +190,53 @@ fn findings_at_the_end_of_a_long_line_have_exact_columns() {
         "{text}"
     );
 }
+
+/// U008 costs a run's context, not its line: a 16 MiB line that is one run
+/// of mojibake, and a long line of many short runs, are checked in linear
+/// time; the one run's message is cut, its fix repairs all of it.
+#[test]
+fn long_lines_of_mojibake_are_linear() {
+    let mut one_run = "Ã©".repeat(4 << 20).into_bytes();
+    one_run.push(b'\n');
+    let mut many = "cafÃ© ".repeat(1 << 20).into_bytes();
+    many.push(b'\n');
+    let dir = tree(&[
+        ("utf8lint.toml", b"max-per-file = 0\n"),
+        ("one.txt", &one_run),
+        ("many.txt", &many),
+    ]);
+    let o = run_bounded(dir.path(), &["check", "--format", "json", "one.txt"]);
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 1);
+    let message = lines[0]["message"].as_str().unwrap();
+    assert!(message.len() < 1024 && message.contains("é…"), "{message}");
+    let o = run_bounded(dir.path(), &["check", "--format", "json", "many.txt"]);
+    let lines = json_lines(&o);
+    // Every run up to the shown ceiling, then one summary.
+    assert_eq!(lines.len(), 10_001);
+    assert!(
+        lines[10_000]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("1038576 more `mojibake`")
+    );
+    let o = run_bounded(
+        dir.path(),
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "json",
+            "one.txt",
+        ],
+    );
+    assert!(
+        json_lines(&o).is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut repaired = "é".repeat(4 << 20).into_bytes();
+    repaired.push(b'\n');
+    assert!(std::fs::read(dir.path().join("one.txt")).unwrap() == repaired);
+}

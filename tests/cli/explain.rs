@@ -2,7 +2,7 @@
 
 use crate::common::*;
 
-const RULES: [(&str, &str, &str); 8] = [
+const RULES: [(&str, &str, &str); 9] = [
     ("U001", "invalid_utf8", "deny"),
     ("U002", "stray_feff", "warn"),
     ("U003", "forbidden_bom", "deny"),
@@ -10,6 +10,7 @@ const RULES: [(&str, &str, &str); 8] = [
     ("U005", "not_utf8", "deny"),
     ("U006", "non_utf8_path", "warn"),
     ("U007", "replacement_character", "warn"),
+    ("U008", "mojibake", "warn"),
     ("U009", "charset_mismatch", "deny"),
 ];
 

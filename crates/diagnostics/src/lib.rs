@@ -87,6 +87,17 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
         return vec![d];
     }
     let mut out = scan.diagnostics;
+    let mut summaries = scan.summaries;
+    let mojibake = levels.get(Rule::Mojibake);
+    if mojibake != Level::Allow {
+        let shown = match keep {
+            Keep::Shown => shown_per_rule(policy.max_per_rule),
+            Keep::Every => 0,
+        };
+        let (found, summary) = rules::mojibake::check(bytes, mojibake, shown);
+        out.extend(found);
+        summaries.extend(summary);
+    }
     if let Some(d) = rules::bom::check(
         bytes,
         path,
@@ -105,7 +116,7 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
         scan.error_count == 0,
     ));
     out.sort_by_key(|d| (d.span.start, d.rule));
-    out.extend(scan.summaries);
+    out.extend(summaries);
     out
 }
 

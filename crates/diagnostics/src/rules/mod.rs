@@ -65,6 +65,8 @@ declare_rules! {
     NonUtf8Path = "U006", "non_utf8_path", Warn, "file name that is not valid UTF-8";
     /// U+FFFD in the text: damage a lossy decoder did earlier.
     ReplacementCharacter = "U007", "replacement_character", Warn, "U+FFFD, where a lossy decoder already lost the original bytes";
+    /// Valid UTF-8 that was UTF-8 read in a legacy encoding and encoded again.
+    Mojibake = "U008", "mojibake", Warn, "text that is UTF-8 read as windows-1252, ISO-8859-1 or Mac Roman and encoded again (`Ã©` for `é`)";
     /// A declared encoding the bytes contradict.
     CharsetMismatch = "U009", "charset_mismatch", Deny, "a declared encoding (coding cookie, .editorconfig charset) that the bytes contradict";
 }
@@ -105,6 +107,7 @@ impl std::fmt::Display for Rule {
 pub(crate) mod bom;
 pub(crate) mod charset_mismatch;
 pub(crate) mod invalid_utf8;
+pub(crate) mod mojibake;
 pub(crate) mod non_utf8_path;
 pub(crate) mod not_utf8;
 pub(crate) mod replacement_character;
