@@ -95,3 +95,128 @@ fn editorconfig_latin1_over_utf8_text_is_a_mismatch_and_unknown_charsets_are_sai
         "{err}"
     );
 }
+
+/// Declarations inside files (issue 14), every syntax from both sides:
+/// a legacy name over UTF-8 multi-byte text, UTF-8 over bytes that are not
+/// UTF-8, UTF-16 in an 8-bit file, a BOM against a declaration; and the
+/// right declarations, and declarations where their format does not look,
+/// silent.
+#[test]
+fn in_file_declarations_the_bytes_contradict() {
+    let dir = tree(&[
+        // Contradicted.
+        ("page.html", "<!doctype html><meta charset=\"iso-8859-1\"><p>café</p>\n".as_bytes()),
+        ("old.htm", b"<html><meta http-equiv=\"Content-Type\" content=\"text/html; charset=UTF-8\"><p>caf\xE9 cr\xE8me br\xFBl\xE9e \xE0 No\xEBl, d\xE9j\xE0 l'\xE9t\xE9</p>\n"),
+        ("data.xml", "<?xml version=\"1.0\" encoding=\"ISO-8859-15\"?>\n<a>Größe</a>\n".as_bytes()),
+        ("wide.xml", b"<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<a>x</a>\n"),
+        ("style.css", "@charset \"windows-1252\";\nbody::after { content: \"→\"; }\n".as_bytes()),
+        ("cookie.py", "# -*- coding: latin-1 -*-\nprint('Café Müller')\n".as_bytes()),
+        ("notes.el", ";; -*- mode: emacs-lisp; coding: iso-8859-2 -*-\n;; Zażółć\n".as_bytes()),
+        ("main.c", "/* Grüße */\nint x;\n/* vim: set fileencoding=latin1 : */\n".as_bytes()),
+        ("bom.xml", "\u{FEFF}<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<a/>\n".as_bytes()),
+        // Silent: right, ASCII under a legacy name, or not where the format looks.
+        ("ok.html", "<meta charset=\"utf-8\"><p>café</p>\n".as_bytes()),
+        ("ascii.xml", b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>plain</a>\n"),
+        ("late.xml", "\n<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>é</a>\n".as_bytes()),
+        ("meta.txt", "<meta charset=\"latin1\"> café\n".as_bytes()),
+        ("late.py", "import os\n# coding: latin-1\nprint('é')\n".as_bytes()),
+        ("latin1.xml", b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>caf\xE9 cr\xE8me br\xFBl\xE9e \xE0 No\xEBl</a>\n"),
+    ]);
+    let o = run(
+        dir.path(),
+        [
+            "check",
+            "--format",
+            "json",
+            "-A",
+            "not_utf8",
+            "-A",
+            "invalid_utf8",
+            "-A",
+            "forbidden_bom",
+            ".",
+        ],
+    );
+    let u009: Vec<String> = codes_of(&o)
+        .into_iter()
+        .filter(|(_, c)| c == "U009")
+        .map(|(f, _)| f)
+        .collect();
+    assert_eq!(
+        u009,
+        [
+            "bom.xml",
+            "cookie.py",
+            "data.xml",
+            "main.c",
+            "notes.el",
+            "old.htm",
+            "page.html",
+            "style.css",
+            "wide.xml"
+        ],
+        "{}",
+        stdout(&o)
+    );
+    let text = stdout(&o);
+    assert!(
+        text.contains("a reader that follows the declaration shows `Ã©` for `é`"),
+        "{text}"
+    );
+    // The fix keeps the text and corrects the declaration.
+    let o = run(
+        dir.path(),
+        [
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "-A",
+            "not_utf8",
+            "-A",
+            "invalid_utf8",
+            "page.html",
+            "cookie.py",
+            "data.xml",
+        ],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+    assert_eq!(
+        read("page.html"),
+        "<!doctype html><meta charset=\"utf-8\"><p>café</p>\n"
+    );
+    assert_eq!(
+        read("cookie.py"),
+        "# -*- coding: utf-8 -*-\nprint('Café Müller')\n"
+    );
+    assert!(read("data.xml").starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+}
+
+/// A declaration of UTF-8 over legacy bytes: U005 names the encoding and
+/// U009 points at the declaration, whose fix names what the bytes are.
+#[test]
+fn a_utf8_declaration_over_legacy_bytes() {
+    let dir = tree(&[(
+        "old.htm",
+        b"<html><meta charset=\"UTF-8\"><p>Le caf\xE9 est cr\xE8me, la cr\xEApe est br\xFBl\xE9e, et l'\xE9t\xE9 \xE0 No\xEBl d\xE9\xE7oit rarement les \xE9l\xE8ves.</p>\n",
+    )]);
+    let o = run(dir.path(), ["check", "--format", "json", "."]);
+    assert_eq!(
+        codes_of(&o),
+        [
+            ("old.htm".to_owned(), "U005".to_owned()),
+            ("old.htm".to_owned(), "U009".to_owned())
+        ],
+        "{}",
+        stdout(&o)
+    );
+    let lines = json_lines(&o);
+    let u009 = lines.iter().find(|d| d["code"] == "U009").unwrap();
+    assert!(
+        u009["message"]
+            .as_str()
+            .unwrap()
+            .contains("says `UTF-8`, but the file is not UTF-8")
+    );
+    assert!(stdout(&o).contains("windows-1252"), "{}", stdout(&o));
+}

@@ -65,8 +65,13 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
     if matches!(policy.charset, Charset::Other { .. }) {
         // The project says this file is not meant to be UTF-8: no UTF-8
         // rule applies, unless its bytes contradict that declaration.
-        let valid = std::str::from_utf8(bytes).is_ok();
-        return rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, valid);
+        let evidence = rules::charset_mismatch::Evidence {
+            valid: std::str::from_utf8(bytes).is_ok(),
+            errors: 0,
+            first_error: None,
+            legacy: None,
+        };
+        return rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence);
     }
     let not_utf8 = levels.get(Rule::NotUtf8);
     if not_utf8 != Level::Allow
@@ -75,6 +80,12 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
         return vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)];
     }
     let scan = scan::scan(bytes, policy, keep);
+    let mut evidence = rules::charset_mismatch::Evidence {
+        valid: scan.error_count == 0,
+        errors: scan.error_count,
+        first_error: scan.first_errors.first().map(|s| s.range()),
+        legacy: None,
+    };
     if not_utf8 != Level::Allow
         && let Some(d) = rules::not_utf8::legacy_diagnostic(
             bytes,
@@ -84,7 +95,13 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
             not_utf8,
         )
     {
-        return vec![d];
+        // The file is legacy text: U005 replaces the per-byte findings; a
+        // declaration that says UTF-8 is still contradicted (U009, whose
+        // fix names what the bytes are).
+        evidence.legacy = d.fix.as_ref().and_then(Fix::transcoded_from);
+        let declared =
+            rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence);
+        return std::iter::once(d).chain(declared).collect();
     }
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;
@@ -113,7 +130,7 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
         path,
         &policy.charset,
         mismatch,
-        scan.error_count == 0,
+        &evidence,
     ));
     out.sort_by_key(|d| (d.span.start, d.rule));
     out.extend(summaries);

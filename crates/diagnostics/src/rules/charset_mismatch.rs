@@ -1,138 +1,192 @@
 //! U009 `charset_mismatch`: a declaration of the file's encoding that its
-//! bytes contradict. For now two declarations (the ones issue #13 names;
-//! HTML `<meta charset>`, XML, CSS and modelines come with the mojibake
-//! rules):
+//! bytes contradict, in either direction:
 //!
-//! * A Python source file that starts with a UTF-8 byte-order mark and has
-//!   a PEP 263 coding cookie naming another encoding. Python refuses to run
-//!   it ("encoding problem: iso-8859-1 with BOM").
+//! * a declaration in the file (`declared.rs`: XML, HTML `<meta>`, CSS
+//!   `@charset`, a PEP 263 cookie, Emacs and Vim modelines) naming a
+//!   legacy encoding over well-formed multi-byte UTF-8 (Python prints
+//!   `CafÃ© MÃ¼ller`), naming UTF-8 over bytes that are not UTF-8, naming
+//!   UTF-16 in an 8-bit file, or naming another encoding after a UTF-8
+//!   byte-order mark (Python refuses such a file: "encoding problem:
+//!   iso-8859-1 with BOM");
 //! * `.editorconfig` `charset = latin1` (or `utf-16le`/`utf-16be`) over a
 //!   file that is well-formed UTF-8 with multi-byte characters: an editor
 //!   following the declaration shows `Ã©` for `é`, and saves it that way.
+//!
+//! The fix keeps the text: it corrects the declaration (unsafe).
 
 use std::path::Path;
 
 use crate::{Charset, Diagnostic, Edit, Fix, Level, PolicySource, Rule};
 
+use super::declared::{Declaration, Syntax, declarations};
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// A PEP 263 coding cookie: where its encoding name is, and the name.
-struct Cookie<'a> {
-    name: &'a str,
-    /// Byte range of the name in the file.
-    at: std::ops::Range<usize>,
-    /// 1-based line.
-    line: usize,
+/// What the scan found that a declaration can contradict.
+pub(crate) struct Evidence<'a> {
+    /// The whole file is well-formed UTF-8.
+    pub valid: bool,
+    /// How many ill-formed sequences, and the first one's bytes.
+    pub errors: usize,
+    pub first_error: Option<std::ops::Range<usize>>,
+    /// The legacy encoding U005 identified, if it did.
+    pub legacy: Option<&'a str>,
 }
 
-/// The coding cookie on line 1 or 2 of `bytes` (after a BOM), if any:
-/// PEP 263's `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`.
-fn coding_cookie(bytes: &[u8]) -> Option<Cookie<'_>> {
-    let mut start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
-    for line in 1..=2 {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let text = &bytes[start..end];
-        let body = text.trim_ascii_start();
-        let comment = body.strip_prefix(b"#");
-        if let Some(found) = comment.and_then(|c| name_after_coding(c)) {
-            let offset = found.as_ptr() as usize - bytes.as_ptr() as usize;
-            let name = std::str::from_utf8(found).ok()?;
-            return Some(Cookie {
-                name,
-                at: offset..offset + found.len(),
-                line,
-            });
-        }
-        // PEP 263: the cookie may be on line 2 only if line 1 is a comment
-        // or blank (a `#!` line, an Emacs modeline).
-        let blank_or_comment = body.is_empty() || body.starts_with(b"#");
-        if end >= bytes.len() || !blank_or_comment {
+/// The replacement for a declared name: `utf-8`, in the case the file
+/// wrote its name in.
+fn utf8_spelled_like(name: &str) -> &'static str {
+    if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        "UTF-8"
+    } else {
+        "utf-8"
+    }
+}
+
+/// U009 for each declaration in the file that its bytes contradict.
+fn in_file(bytes: &[u8], path: &Path, level: Level, evidence: &Evidence<'_>) -> Vec<Diagnostic> {
+    declarations(bytes, path)
+        .into_iter()
+        .filter_map(|d| declaration_mismatch(bytes, &d, level, evidence))
+        .collect()
+}
+
+fn declaration_mismatch(
+    bytes: &[u8],
+    declaration: &Declaration<'_>,
+    level: Level,
+    evidence: &Evidence<'_>,
+) -> Option<Diagnostic> {
+    let encoding = declaration.encoding()?;
+    let name = declaration.name;
+    let what = declaration.syntax.describe();
+    let to_utf8 = || {
+        Fix::unsafe_(
+            format!(
+                "change the declaration from `{name}` to `{}` (the bytes are UTF-8)",
+                utf8_spelled_like(name)
+            ),
+            vec![Edit::replace(
+                declaration.at.clone(),
+                utf8_spelled_like(name).as_bytes().to_vec(),
+            )],
+        )
+    };
+    let label = format!("declared here: `{name}`");
+    if encoding == encoding_rs::UTF_8 {
+        if evidence.valid {
             return None;
         }
-        start = end + 1;
-    }
-    None
-}
-
-/// The `[-\w.]+` after the first `coding[:=][ \t]*` in a comment.
-fn name_after_coding(comment: &[u8]) -> Option<&[u8]> {
-    let mut from = 0;
-    while let Some(i) = memchr::memmem::find(&comment[from..], b"coding") {
-        let after = &comment[from + i + 6..];
-        if let Some(rest) = after
-            .strip_prefix(b":")
-            .or_else(|| after.strip_prefix(b"="))
-        {
-            let rest = rest.trim_ascii_start();
-            let len = rest
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-                .count();
-            return (len > 0).then(|| &rest[..len]);
+        let mut d = Diagnostic::new(
+            Rule::CharsetMismatch,
+            level,
+            declaration.at.clone(),
+            format!(
+                "{what} says `{name}`, but the file is not UTF-8: {} ill-formed sequence{}",
+                evidence.errors,
+                if evidence.errors == 1 { "" } else { "s" }
+            ),
+        )
+        .with_label(label);
+        if let Some(first) = &evidence.first_error {
+            d.related.push(first.clone());
+            d.notes.push(format!(
+                "the first ill-formed byte is at byte offset {}",
+                first.start
+            ));
         }
-        from += i + 6;
+        match evidence.legacy {
+            Some(legacy) => {
+                d.notes.push(format!("its bytes read as {legacy}"));
+                d.help.push("or convert the file to UTF-8 (the `not_utf8` fix) and keep the declaration".to_owned());
+                d.fix = Some(Fix::unsafe_(
+                    format!("change the declaration from `{name}` to `{legacy}` (what the bytes are)"),
+                    vec![Edit::replace(declaration.at.clone(), legacy.as_bytes().to_vec())],
+                ));
+            }
+            None => d.help.push(
+                "repair the ill-formed bytes (`invalid_utf8`), or declare the encoding the file is really in".to_owned(),
+            ),
+        }
+        return Some(d);
     }
-    None
-}
-
-/// Python's names for UTF-8 (`codecs.lookup` normalises case, `-` and `_`).
-fn is_utf8_name(name: &str) -> bool {
-    let normal: String = name
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_'))
-        .collect::<String>()
-        .to_ascii_lowercase();
-    matches!(
-        normal.as_str(),
-        "utf8" | "utf8sig" | "u8" | "utf" | "cp65001"
+    if bytes.starts_with(BOM) {
+        let python = declaration.syntax == Syntax::PythonCookie;
+        let mut d = Diagnostic::new(
+            Rule::CharsetMismatch,
+            level,
+            declaration.at.clone(),
+            if python {
+                format!(
+                    "Python refuses this file: it starts with a UTF-8 byte-order mark, but its coding cookie says `{name}`"
+                )
+            } else {
+                format!("the file starts with a UTF-8 byte-order mark, but {what} says `{name}`")
+            },
+        )
+        .with_label(label)
+        .with_note(if python {
+            format!(
+                "PEP 263: a file with the UTF-8 signature must be UTF-8; Python stops with \"encoding problem: {name} with BOM\""
+            )
+        } else {
+            "browsers and XML parsers take the byte-order mark over the declaration; tools that read the declaration disagree with them".to_owned()
+        });
+        if evidence.valid {
+            d.fix = Some(to_utf8());
+        } else {
+            d.help.push(format!(
+                "the bytes are not all UTF-8: if the file is {name}, remove the byte-order mark; if it is UTF-8, repair the ill-formed bytes and change the declaration"
+            ));
+        }
+        return Some(d);
+    }
+    let wide = encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE;
+    if wide {
+        // The declaration itself was read as 8-bit text.
+        let mut d = Diagnostic::new(
+            Rule::CharsetMismatch,
+            level,
+            declaration.at.clone(),
+            format!("{what} says `{name}`, but the file is not UTF-16: the declaration itself is 8-bit text"),
+        )
+        .with_label(label);
+        if evidence.valid {
+            d.fix = Some(to_utf8());
+        }
+        return Some(d);
+    }
+    // A legacy encoding over well-formed UTF-8: only multi-byte
+    // characters contradict it (ASCII is both).
+    if !evidence.valid {
+        return None; // the declaration may well be right
+    }
+    let first = bytes.iter().position(|&b| b >= 0x80)?;
+    // The file is well-formed: the character at `first` is whole.
+    let c = utf8lint_codec::Utf8Chunks::new(&bytes[first..bytes.len().min(first + 4)])
+        .next()
+        .and_then(|chunk| chunk.valid().chars().next())?;
+    let mut utf8 = [0; 4];
+    let as_declared = encoding
+        .decode_without_bom_handling(c.encode_utf8(&mut utf8).as_bytes())
+        .0;
+    let multibyte = bytes.iter().filter(|&&b| b >= 0xC0).count();
+    Some(
+        Diagnostic::new(
+            Rule::CharsetMismatch,
+            level,
+            declaration.at.clone(),
+            format!(
+                "{what} says `{name}`, but the file is well-formed UTF-8 with {multibyte} multi-byte character{}",
+                if multibyte == 1 { "" } else { "s" }
+            ),
+        )
+        .with_label(label)
+        .with_note(format!(
+            "a reader that follows the declaration shows `{as_declared}` for `{c}` (byte offset {first})"
+        ))
+        .with_fix(to_utf8()),
     )
-}
-
-fn is_python(path: &Path, bytes: &[u8]) -> bool {
-    let ext = path.extension().and_then(|e| e.to_str());
-    if matches!(ext, Some("py" | "pyw" | "pyi")) {
-        return true;
-    }
-    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
-    let first = &body[..memchr::memchr(b'\n', body).unwrap_or(body.len())];
-    first.starts_with(b"#!") && memchr::memmem::find(first, b"python").is_some()
-}
-
-/// U009 for a Python file with a BOM and a coding cookie for another
-/// encoding.
-fn python_bom_cookie(bytes: &[u8], path: &Path, level: Level, valid: bool) -> Option<Diagnostic> {
-    if !bytes.starts_with(BOM) || !is_python(path, bytes) {
-        return None;
-    }
-    let cookie = coding_cookie(bytes)?;
-    if is_utf8_name(cookie.name) {
-        return None;
-    }
-    let name = cookie.name;
-    let mut d = Diagnostic::new(
-        Rule::CharsetMismatch,
-        level,
-        cookie.at.clone(),
-        format!(
-            "Python refuses this file: it starts with a UTF-8 byte-order mark, but its coding cookie says `{name}`"
-        ),
-    )
-    .with_label(format!("line {}: `coding: {name}`", cookie.line))
-    .with_note(format!(
-        "PEP 263: a file with the UTF-8 signature must be UTF-8; Python stops with \"encoding problem: {name} with BOM\""
-    ));
-    if valid {
-        // The bytes are UTF-8: the declaration is what is wrong.
-        d.fix = Some(Fix::unsafe_(
-            format!("change the cookie from `{name}` to `utf-8` (the bytes are UTF-8)"),
-            vec![Edit::replace(cookie.at, b"utf-8".to_vec())],
-        ));
-    } else {
-        d.help.push(format!(
-            "the bytes are not all UTF-8: if the file is {name}, remove the byte-order mark; if it is UTF-8, repair the ill-formed bytes and change the cookie"
-        ));
-    }
-    Some(d)
 }
 
 /// U009 for a file `.editorconfig` declares Latin-1 or UTF-16, whose bytes
@@ -204,37 +258,18 @@ pub(crate) fn check(
     path: &Path,
     charset: &Charset,
     level: Level,
-    valid: bool,
+    evidence: &Evidence<'_>,
 ) -> Vec<Diagnostic> {
     if level == Level::Allow {
         return Vec::new();
     }
-    editorconfig_mismatch(bytes, charset, level)
+    let mut out: Vec<Diagnostic> = editorconfig_mismatch(bytes, charset, level)
         .into_iter()
-        .chain(python_bom_cookie(bytes, path, level, valid))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cookies_are_read_as_pep_263_reads_them() {
-        let name = |b: &[u8]| coding_cookie(b).map(|c| c.name.to_owned());
-        assert_eq!(name(b"# -*- coding: latin-1 -*-\n"), Some("latin-1".into()));
-        assert_eq!(
-            name(b"#!/usr/bin/python\n# vim: set fileencoding=cp1252 :\n"),
-            Some("cp1252".into())
-        );
-        assert_eq!(name(b"  #coding=utf-8\n"), Some("utf-8".into()));
-        // Line 2 only after a comment or blank line 1.
-        assert_eq!(name(b"import os\n# coding: latin-1\n"), None);
-        assert_eq!(name(b"\n# coding: latin-1\n"), Some("latin-1".into()));
-        // Line 3 is too late; not in a comment is not a cookie.
-        assert_eq!(name(b"#!x\n#\n# coding: latin-1\n"), None);
-        assert_eq!(name(b"s = 'coding: latin-1'\n"), None);
-        assert!(is_utf8_name("UTF-8") && is_utf8_name("utf_8") && is_utf8_name("utf-8-sig"));
-        assert!(!is_utf8_name("latin-1") && !is_utf8_name("iso-8859-15"));
+        .collect();
+    if !matches!(charset, Charset::Other { .. }) {
+        // Where the project declares another charset, that declaration is
+        // the one checked.
+        out.extend(in_file(bytes, path, level, evidence));
     }
+    out
 }

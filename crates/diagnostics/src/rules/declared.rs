@@ -1,0 +1,424 @@
+//! Declarations of a file's encoding inside the file, read where each
+//! format allows them and nowhere else (U009 checks them against the bytes):
+//!
+//! * XML: the declaration's `encoding="..."`, only at byte 0 (after a BOM);
+//! * HTML (`.html`, `.htm`, `.xhtml`, `.shtml`): `<meta charset="...">` or
+//!   `<meta http-equiv="Content-Type" content="...; charset=...">` in the
+//!   first 1024 bytes, the encoding sniffing prescan's window;
+//! * CSS (`.css`, `.scss`, `.less`): `@charset "...";` exactly, at byte 0;
+//! * Python (`.py`, `.pyw`, `.pyi`, a `#!...python` line): the PEP 263
+//!   cookie on line 1 or 2;
+//! * any other text: an Emacs `-*- coding: ... -*-` on line 1 (line 2 after
+//!   a `#!` line), and a Vim modeline (`vim: set fileencoding=...:`,
+//!   `fenc=`) in the first or last 5 lines, Vim's `modelines` default.
+
+use std::ops::Range;
+use std::path::Path;
+
+use encoding_rs::Encoding;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The syntax a declaration is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Syntax {
+    Xml,
+    HtmlMeta,
+    Css,
+    PythonCookie,
+    Emacs,
+    Vim,
+}
+
+impl Syntax {
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Syntax::Xml => "the XML declaration",
+            Syntax::HtmlMeta => "the HTML `<meta>` charset",
+            Syntax::Css => "the CSS `@charset` rule",
+            Syntax::PythonCookie => "the PEP 263 coding cookie",
+            Syntax::Emacs => "the Emacs `coding:` line",
+            Syntax::Vim => "the Vim modeline's `fileencoding`",
+        }
+    }
+}
+
+/// One declaration: its syntax, the name as written and where the name is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Declaration<'a> {
+    pub syntax: Syntax,
+    pub name: &'a str,
+    /// The name's bytes in the file.
+    pub at: Range<usize>,
+}
+
+impl Declaration<'_> {
+    /// The encoding the name stands for, if utf8lint knows it.
+    pub(crate) fn encoding(&self) -> Option<&'static Encoding> {
+        resolve(self.name)
+    }
+}
+
+/// The encoding a declared name stands for: WHATWG's labels (what browsers
+/// accept: `latin1` is windows-1252), then the spellings Python, Emacs and
+/// Vim accept (`latin-1`, `iso8859-15`, `utf-8-unix`, `utf8`, `cp1252`).
+pub(crate) fn resolve(name: &str) -> Option<&'static Encoding> {
+    let lower = name.trim().to_ascii_lowercase().replace('_', "-");
+    // Emacs's end-of-line suffixes and Python's signature variant.
+    let base = ["-unix", "-dos", "-mac", "-sig"]
+        .iter()
+        .find_map(|suffix| lower.strip_suffix(suffix))
+        .unwrap_or(&lower);
+    let spelled = match base {
+        "latin-1" | "latin1" | "l1" => "iso-8859-1",
+        "utf8" | "u8" => "utf-8",
+        _ => base,
+    };
+    Encoding::for_label(spelled.as_bytes()).or_else(|| {
+        // `iso8859-2`, `iso88592`: ISO's names without the first hyphen.
+        let iso = spelled.strip_prefix("iso8859")?;
+        let number = iso.trim_start_matches('-');
+        Encoding::for_label(format!("iso-8859-{number}").as_bytes())
+    })
+}
+
+fn extension(path: &Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+/// Every declaration of the file's encoding that its format allows.
+pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<'a>> {
+    let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    let ext = extension(path);
+    let mut out = Vec::new();
+    out.extend(xml(bytes, start));
+    match ext.as_deref() {
+        Some("html" | "htm" | "xhtml" | "shtml") => out.extend(html_meta(bytes, start)),
+        Some("css" | "scss" | "less") => out.extend(css(bytes, start)),
+        _ => {}
+    }
+    if is_python(path, bytes) {
+        out.extend(python_cookie(bytes));
+    } else {
+        out.extend(emacs(bytes, start));
+        out.extend(vim(bytes));
+    }
+    out
+}
+
+/// A declaration whose name is `name` (a subslice of `bytes`).
+fn declared<'a>(bytes: &'a [u8], name: &'a [u8], syntax: Syntax) -> Option<Declaration<'a>> {
+    let offset = name.as_ptr() as usize - bytes.as_ptr() as usize;
+    Some(Declaration {
+        syntax,
+        name: std::str::from_utf8(name).ok()?,
+        at: offset..offset + name.len(),
+    })
+}
+
+/// The run of name characters (`[-\w.:]`) at the start of `text`.
+fn name_at(text: &[u8]) -> &[u8] {
+    let len = text
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+        .count();
+    &text[..len]
+}
+
+/// A quoted value at the start of `text` (after spaces): its contents.
+fn quoted(text: &[u8]) -> Option<&[u8]> {
+    let text = text.trim_ascii_start();
+    let quote = *text.first().filter(|q| matches!(q, b'"' | b'\''))?;
+    let end = memchr::memchr(quote, &text[1..])?;
+    Some(&text[1..1 + end])
+}
+
+/// `<?xml version="1.0" encoding="NAME"?>` at the start.
+fn xml(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
+    let head = bytes.get(start..)?;
+    if !head.starts_with(b"<?xml") {
+        return None;
+    }
+    let end = memchr::memmem::find(&head[..head.len().min(1024)], b"?>")?;
+    let decl = &head[..end];
+    let at = memchr::memmem::find(decl, b"encoding")?;
+    let after = decl[at + 8..].trim_ascii_start().strip_prefix(b"=")?;
+    declared(bytes, quoted(after)?, Syntax::Xml)
+}
+
+/// The first `<meta>` charset in the first 1024 bytes.
+fn html_meta(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
+    let window = &bytes[..bytes.len().min(start + 1024)];
+    let lower = window.to_ascii_lowercase();
+    let mut from = start;
+    while let Some(i) = memchr::memmem::find(&lower[from..], b"<meta") {
+        let tag_start = from + i;
+        let tag_end =
+            memchr::memchr(b'>', &lower[tag_start..]).map_or(lower.len(), |e| tag_start + e);
+        let tag = &lower[tag_start..tag_end];
+        if let Some(c) = memchr::memmem::find(tag, b"charset") {
+            let after = tag[c + 7..].trim_ascii_start();
+            if let Some(rest) = after.strip_prefix(b"=") {
+                let value_at = tag_start + c + 7 + (tag[c + 7..].len() - after.len()) + 1;
+                let rest_trimmed = rest.trim_ascii_start();
+                let skip = rest.len() - rest_trimmed.len();
+                let value_start = value_at + skip;
+                let name_start = match rest_trimmed.first() {
+                    Some(b'"' | b'\'') => value_start + 1,
+                    _ => value_start,
+                };
+                let name = name_at(&window[name_start..tag_end]);
+                if !name.is_empty() {
+                    return declared(bytes, name, Syntax::HtmlMeta);
+                }
+            }
+        }
+        from = tag_end;
+    }
+    None
+}
+
+/// `@charset "NAME";` exactly, at the start (CSS Syntax 3).
+fn css(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
+    let rest = bytes.get(start..)?.strip_prefix(b"@charset \"")?;
+    let end = memchr::memchr(b'"', &rest[..rest.len().min(64)])?;
+    rest[end..].starts_with(b"\";").then_some(())?;
+    declared(bytes, &rest[..end], Syntax::Css)
+}
+
+pub(crate) fn is_python(path: &Path, bytes: &[u8]) -> bool {
+    if matches!(extension(path).as_deref(), Some("py" | "pyw" | "pyi")) {
+        return true;
+    }
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let first = &body[..memchr::memchr(b'\n', body).unwrap_or(body.len())];
+    first.starts_with(b"#!") && memchr::memmem::find(first, b"python").is_some()
+}
+
+/// Declarations are short, and where they may be is near an end of the
+/// file: each line is read up to this many bytes, and the last lines are
+/// looked for in this many last bytes, so that a file's declarations cost
+/// the same whatever its size (a minified file is one long line).
+const LINE_HEAD: usize = 512;
+
+/// The first `count` lines from `start`, each cut at [`LINE_HEAD`] bytes;
+/// a line longer than that ends the list (its end is not looked for).
+fn head_lines(bytes: &[u8], start: usize, count: usize) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut at = start;
+    while out.len() < count && at < bytes.len() {
+        let window = &bytes[at..bytes.len().min(at + LINE_HEAD)];
+        match memchr::memchr(b'\n', window) {
+            Some(i) => {
+                out.push(&window[..i]);
+                at += i + 1;
+            }
+            None => {
+                out.push(window);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The last `count` lines, found in the last `count * LINE_HEAD` bytes.
+fn tail_lines(bytes: &[u8], count: usize) -> Vec<&[u8]> {
+    let from = bytes.len().saturating_sub(count * LINE_HEAD);
+    let tail = bytes[from..].strip_suffix(b"\n").unwrap_or(&bytes[from..]);
+    tail.rsplit(|&b| b == b'\n').take(count).collect()
+}
+
+/// The PEP 263 cookie: `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` on line 1,
+/// or on line 2 when line 1 is a comment or blank.
+pub(crate) fn python_cookie(bytes: &[u8]) -> Option<Declaration<'_>> {
+    let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    for (number, text) in head_lines(bytes, start, 2).into_iter().enumerate() {
+        let body = text.trim_ascii_start();
+        if let Some(found) = body.strip_prefix(b"#").and_then(name_after_coding) {
+            return declared(bytes, found, Syntax::PythonCookie);
+        }
+        let blank_or_comment = body.is_empty() || body.starts_with(b"#");
+        if number == 0 && !blank_or_comment {
+            return None;
+        }
+    }
+    None
+}
+
+/// The `[-\w.]+` after the first `coding[:=][ \t]*` in `text`.
+fn name_after_coding(text: &[u8]) -> Option<&[u8]> {
+    let mut from = 0;
+    while let Some(i) = memchr::memmem::find(&text[from..], b"coding") {
+        let after = &text[from + i + 6..];
+        if let Some(rest) = after
+            .strip_prefix(b":")
+            .or_else(|| after.strip_prefix(b"="))
+        {
+            let rest = rest.trim_ascii_start();
+            let name = name_at(rest);
+            let name = &name[..name.iter().position(|&b| b == b':').unwrap_or(name.len())];
+            return (!name.is_empty()).then_some(name);
+        }
+        from += i + 6;
+    }
+    None
+}
+
+/// `-*- coding: NAME -*-` (or `-*- mode: x; coding: NAME -*-`) on line 1,
+/// or line 2 after a `#!` line.
+fn emacs(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
+    for (number, text) in head_lines(bytes, start, 2).into_iter().enumerate() {
+        if let Some(open) = memchr::memmem::find(text, b"-*-") {
+            let inside = &text[open + 3..];
+            let close = memchr::memmem::find(inside, b"-*-")?;
+            let found = name_after_coding(&inside[..close])?;
+            return declared(bytes, found, Syntax::Emacs);
+        }
+        if number == 0 && !text.starts_with(b"#!") {
+            return None;
+        }
+    }
+    None
+}
+
+/// A Vim modeline in the first or last 5 lines that sets `fileencoding`
+/// (`fenc`): `vim: set fenc=NAME :`, `vi:`, `ex:`, after a space or at the
+/// line start.
+fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
+    let first = head_lines(bytes, 0, 5);
+    // The last lines, unless the file is so short that they are the first.
+    let last = if bytes.len() > 5 * LINE_HEAD {
+        tail_lines(bytes, 5)
+    } else {
+        let all: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        all[5.min(all.len())..]
+            .iter()
+            .rev()
+            .take(5)
+            .copied()
+            .collect()
+    };
+    for text in first.into_iter().chain(last) {
+        let Some(marker) = [&b"vim:"[..], b"vi:", b"ex:"].iter().find_map(|m| {
+            memchr::memmem::find(text, m)
+                .filter(|&i| i == 0 || text[i - 1].is_ascii_whitespace())
+                .map(|i| i + m.len())
+        }) else {
+            continue;
+        };
+        let settings = &text[marker..];
+        for key in [&b"fileencoding="[..], b"fenc="] {
+            let mut from = 0;
+            while let Some(i) = memchr::memmem::find(&settings[from..], key) {
+                let at = from + i;
+                let separated = at == 0 || matches!(settings[at - 1], b' ' | b'\t' | b':');
+                if separated {
+                    let value = &settings[at + key.len()..];
+                    let name = name_at(value);
+                    let name = &name[..name.iter().position(|&b| b == b':').unwrap_or(name.len())];
+                    if !name.is_empty() {
+                        return declared(bytes, name, Syntax::Vim);
+                    }
+                }
+                from = at + key.len();
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(bytes: &[u8], path: &str) -> Vec<(Syntax, String)> {
+        declarations(bytes, Path::new(path))
+            .into_iter()
+            .map(|d| (d.syntax, d.name.to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn each_syntax_where_its_format_allows_it() {
+        let one = |syntax, name: &str| vec![(syntax, name.to_owned())];
+        assert_eq!(
+            found(
+                b"<?xml version=\"1.0\" encoding='ISO-8859-1'?>\n<a/>",
+                "a.xml"
+            ),
+            one(Syntax::Xml, "ISO-8859-1")
+        );
+        // Not at byte 0: no XML declaration.
+        assert_eq!(
+            found(b"\n<?xml version=\"1.0\" encoding=\"latin1\"?>", "a.xml"),
+            vec![]
+        );
+        assert_eq!(
+            found(
+                b"<!doctype html><head><META CHARSET=\"windows-1252\">",
+                "i.html"
+            ),
+            one(Syntax::HtmlMeta, "windows-1252")
+        );
+        assert_eq!(
+            found(
+                b"<html><meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\">",
+                "i.htm"
+            ),
+            one(Syntax::HtmlMeta, "iso-8859-1")
+        );
+        // Past the prescan's 1024 bytes, or in a file that is not HTML.
+        let mut late = vec![b' '; 1100];
+        late.extend(b"<meta charset=\"latin1\">");
+        assert_eq!(found(&late, "i.html"), vec![]);
+        assert_eq!(found(b"<meta charset=\"latin1\">", "notes.txt"), vec![]);
+        assert_eq!(
+            found(b"@charset \"ISO-8859-15\";\nbody{}", "s.css"),
+            one(Syntax::Css, "ISO-8859-15")
+        );
+        assert_eq!(found(b"@charset 'x';", "s.css"), vec![]);
+        assert_eq!(
+            found(b"# -*- coding: latin-1 -*-\nx = 1\n", "a.py"),
+            one(Syntax::PythonCookie, "latin-1")
+        );
+        assert_eq!(found(b"import os\n# coding: latin-1\n", "a.py"), vec![]);
+        assert_eq!(
+            found(b";; -*- mode: lisp; coding: iso-8859-2 -*-\n", "a.el"),
+            one(Syntax::Emacs, "iso-8859-2")
+        );
+        assert_eq!(
+            found(
+                b"text\n\n\n\n\n\n\n\n/* vim: set ts=8 fileencoding=cp1250 : */\n",
+                "a.c"
+            ),
+            one(Syntax::Vim, "cp1250")
+        );
+        // A Vim modeline in the middle of a long file is no modeline.
+        let mut middle = b"a\n".repeat(10);
+        middle.extend(b"vim: set fenc=latin1:\n");
+        middle.extend(b"a\n".repeat(10));
+        assert_eq!(found(&middle, "a.txt"), vec![]);
+    }
+
+    #[test]
+    fn names_resolve_as_their_tools_spell_them() {
+        for (name, want) in [
+            ("UTF-8", "UTF-8"),
+            ("utf8", "UTF-8"),
+            ("utf-8-unix", "UTF-8"),
+            ("utf_8_sig", "UTF-8"),
+            ("latin-1", "windows-1252"),
+            ("latin1", "windows-1252"),
+            ("iso8859-15", "ISO-8859-15"),
+            ("cp1250", "windows-1250"),
+            ("Shift_JIS", "Shift_JIS"),
+            ("euc-jp", "EUC-JP"),
+        ] {
+            assert_eq!(resolve(name).map(Encoding::name), Some(want), "{name}");
+        }
+        assert_eq!(resolve("klingon"), None);
+    }
+}
