@@ -111,7 +111,8 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
             Keep::Shown => shown_per_rule(policy.max_per_rule),
             Keep::Every => 0,
         };
-        let (found, summary) = rules::mojibake::check(bytes, mojibake, shown);
+        let (found, summary) =
+            rules::mojibake::check(bytes, scan.error_count == 0, mojibake, shown);
         out.extend(found);
         summaries.extend(summary);
     }
