@@ -416,11 +416,10 @@ const CHUNK: usize = 32;
 fn run_starts(chunk: &[u8; CHUNK + 3]) -> u32 {
     let starts = |i: usize| {
         let (b, b1, b2, b3) = (chunk[i], chunk[i + 1], chunk[i + 2], chunk[i + 3]);
-        let latin = (b == 0xC3) & (b1 >= 0x82) & (b1 <= 0xB4) & (b2 >= 0x80);
+        let latin = (b == 0xC3) & (0x82..=0xB4).contains(&b1) & (b2 >= 0x80);
         let not_sign = (b == 0xC2) & (b1 == 0xAC) & (b2 >= 0x80);
         let mac = (b == 0xE2)
-            & (b1 >= 0x80)
-            & (b1 <= 0x89)
+            & (0x80..=0x89).contains(&b1)
             & ((b2 == 0x9A) | (b2 == 0x88) | (b2 == 0x86))
             & (b3 >= 0x80);
         latin | not_sign | mac
