@@ -2,7 +2,7 @@
 
 use crate::common::*;
 
-const RULES: [(&str, &str, &str); 9] = [
+const RULES: [(&str, &str, &str); 14] = [
     ("U001", "invalid_utf8", "deny"),
     ("U002", "stray_feff", "warn"),
     ("U003", "forbidden_bom", "deny"),
@@ -12,6 +12,11 @@ const RULES: [(&str, &str, &str); 9] = [
     ("U007", "replacement_character", "warn"),
     ("U008", "mojibake", "warn"),
     ("U009", "charset_mismatch", "deny"),
+    ("U010", "bidi_control", "deny"),
+    ("U011", "invisible_character", "warn"),
+    ("U012", "control_character", "warn"),
+    ("U013", "noncharacter", "warn"),
+    ("U014", "non_ascii", "allow"),
 ];
 
 #[test]

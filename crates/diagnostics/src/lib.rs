@@ -116,6 +116,25 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
         out.extend(found);
         summaries.extend(summary);
     }
+    let text = rules::text_chars::check(
+        bytes,
+        path,
+        scan.error_count == 0,
+        rules::text_chars::Levels::of(policy),
+        match keep {
+            Keep::Shown => shown_per_rule(policy.max_per_rule),
+            Keep::Every => 0,
+        },
+    );
+    if text.iso_2022_escape
+        && not_utf8 != Level::Allow
+        && scan.error_count == 0
+        && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, not_utf8)
+    {
+        return vec![d];
+    }
+    out.extend(text.diagnostics);
+    summaries.extend(text.summaries);
     if let Some(d) = rules::bom::check(
         bytes,
         path,

@@ -65,6 +65,7 @@ pub fn is_hidden(c: char) -> bool {
                 | '\u{1D173}'..='\u{1D17A}'
                 | '\u{E0000}'..='\u{E0FFF}'
         )
+        || crate::rules::text_chars::is_noncharacter(u32::from(c))
 }
 
 /// Text from outside (a message, a label, a shown line) with every

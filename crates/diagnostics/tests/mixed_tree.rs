@@ -50,6 +50,7 @@ fn verdict(bytes: &[u8], path: &Path) -> String {
                     return "unidentified".to_owned();
                 }
                 m.strip_prefix("this file is not UTF-8: it looks like ")
+                    .or_else(|| m.strip_prefix("this file is not UTF-8: it is "))
                     .map(str::to_owned)
                     .or_else(|| {
                         m.strip_prefix("this file is ")

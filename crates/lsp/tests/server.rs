@@ -804,3 +804,47 @@ async fn both_repairs_of_a_latin1_letter_are_offered() {
         "caf\u{FFFD} au lait\n"
     );
 }
+
+/// The text rules (U010 bidi controls, U011 invisible characters) reach the
+/// editor from the file on disk, placed in the editor's text, with their
+/// fixes as code actions.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn text_rule_findings_and_their_fixes_reach_the_editor() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "let user\u{200B}Name = 1;\n// \u{202E} hidden\n";
+    let (path, uri) = write(dir.path(), "main.rs", text.as_bytes());
+    let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
+    c.open(&uri, text).await;
+    let diags = c.diagnostics_for(&uri, 1).await;
+    assert_eq!(codes(&diags), ["U011", "U010"], "{diags:?}");
+    assert_eq!(range_of(&diags[0]), ((0, 8), (0, 9)));
+    assert_eq!(range_of(&diags[1]), ((1, 3), (1, 4)));
+    assert!(
+        diags[1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("U+202E RIGHT-TO-LEFT OVERRIDE")
+    );
+    let u011 = diags[0].clone();
+    let actions = c
+        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": u011["range"], "context": {"diagnostics": [u011]}}))
+        .await;
+    let fix = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["command"]["command"] == "utf8lint.applyFix")
+        .unwrap_or_else(|| panic!("{actions}"))["command"]
+        .clone();
+    let done = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": fix["command"], "arguments": fix["arguments"]}),
+        )
+        .await;
+    assert!(done.get("error").is_none(), "{done}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "let userName = 1;\n// \u{202E} hidden\n"
+    );
+}

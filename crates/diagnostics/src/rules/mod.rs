@@ -68,7 +68,17 @@ declare_rules! {
     /// Valid UTF-8 that was UTF-8 read in a legacy encoding and encoded again.
     Mojibake = "U008", "mojibake", Warn, "text that is UTF-8 read as windows-1252, ISO-8859-1 or Mac Roman and encoded again (`Ã©` for `é`)";
     /// A declared encoding the bytes contradict.
-    CharsetMismatch = "U009", "charset_mismatch", Deny, "a declared encoding (coding cookie, .editorconfig charset) that the bytes contradict";
+    CharsetMismatch = "U009", "charset_mismatch", Deny, "a declared encoding (in the file, or .editorconfig's charset) that the bytes contradict";
+    /// Bidirectional controls that reorder how text, and code, reads.
+    BidiControl = "U010", "bidi_control", Deny, "bidirectional control characters that show a line in another order than it is stored (Trojan Source)";
+    /// Zero-width and invisible characters other than U+FEFF.
+    InvisibleCharacter = "U011", "invisible_character", Warn, "zero-width and invisible characters (U+200B, soft hyphens, Hangul fillers, tag characters, variation selectors with no base)";
+    /// C0 and C1 control characters in text.
+    ControlCharacter = "U012", "control_character", Warn, "C0 controls other than tab, LF, FF, CR; DEL; C1 controls (usually windows-1252 read as Latin-1)";
+    /// The 66 noncharacters.
+    Noncharacter = "U013", "noncharacter", Warn, "noncharacters (U+FFFE, U+FDD0..U+FDEF, U+nFFFE/U+nFFFF), which must not be interchanged";
+    /// Non-ASCII characters in documents that must be ASCII.
+    NonAscii = "U014", "non_ascii", Allow, "every line with a non-ASCII character, for documents that must be ASCII (enable per glob)";
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.
@@ -113,3 +123,4 @@ pub(crate) mod non_utf8_path;
 pub(crate) mod not_utf8;
 pub(crate) mod replacement_character;
 pub(crate) mod stray_feff;
+pub(crate) mod text_chars;

@@ -383,6 +383,44 @@ fn transcode_wide(bytes: &[u8], wide: Wide) -> Option<String> {
     }
 }
 
+/// The U005 diagnostic for a file in ISO-2022-JP: 7-bit bytes (valid
+/// UTF-8, so no ill-formed sequence starts a legacy verdict) whose escape
+/// sequences switch to Japanese. The text pass saw a designation; here the
+/// whole file must decode in ISO-2022-JP without an error, to Japanese
+/// text (at least `MIN_LEGACY_NON_ASCII` characters, letters of one script).
+pub(crate) fn iso_2022_jp_diagnostic(bytes: &[u8], level: Level) -> Option<Diagnostic> {
+    if bytes.len() > MAX_TRANSCODE {
+        return None;
+    }
+    let encoding = encoding_rs::ISO_2022_JP;
+    let text = encoding.decode_without_bom_handling_and_without_replacement(bytes)?;
+    let reading = Reading::of(&text);
+    if reading.non_ascii < MIN_LEGACY_NON_ASCII || !reading.plausible() {
+        return None;
+    }
+    let at = memchr::memchr(0x1B, bytes)?;
+    let escape = &bytes[at..bytes.len().min(at + 3)];
+    let mut d = Diagnostic::new(
+        Rule::NotUtf8,
+        level,
+        at..at + escape.len(),
+        "this file is not UTF-8: it is ISO-2022-JP (Japanese), a 7-bit encoding",
+    )
+    .with_label(format!("`{}` switches to Japanese", escape_bytes(escape, 3)))
+    .with_note(format!(
+        "its bytes are ASCII, so they are well-formed UTF-8, but only ISO-2022-JP reads them as text: {} Japanese characters between escape sequences",
+        reading.non_ascii
+    ))
+    .with_help("if it is meant to stay ISO-2022-JP (mail, old Japanese documents), list the file in `.utf8lintignore`");
+    d.fix = Some(Fix::transcode(
+        encoding.name(),
+        "convert the file from ISO-2022-JP to UTF-8 (rewrites every escape sequence and the text between them)",
+        bytes.len(),
+        text.into_owned().into_bytes(),
+    ));
+    Some(d)
+}
+
 /// The U005 diagnostic for a wide file.
 pub(crate) fn wide_diagnostic(bytes: &[u8], wide: Wide, level: Level) -> Diagnostic {
     let name = wide.form.name();

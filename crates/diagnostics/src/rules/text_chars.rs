@@ -1,0 +1,891 @@
+//! The characters that are valid UTF-8 and still wrong in text, found in
+//! one pass over the well-formed stretches of a file:
+//!
+//! * U010 `bidi_control`: U+202A..U+202E and U+2066..U+2069 anywhere, and
+//!   U+200E, U+200F, U+061C in source code, where they reorder how code
+//!   reads (Trojan Source, CVE-2021-42574); one finding per line, showing
+//!   it as stored and as a reader sees it;
+//! * U011 `invisible_character`: zero-width and invisible characters other
+//!   than U+FEFF (U002's) and other than ZWJ/ZWNJ where a script or an
+//!   emoji sequence needs them;
+//! * U012 `control_character`: C0 controls other than tab, LF, FF and CR
+//!   (and ESC starting a terminal sequence), DEL, and C1 controls, which in
+//!   UTF-8 text are nearly always windows-1252 read as ISO-8859-1;
+//! * U013 `noncharacter`: the 66 noncharacters;
+//! * U014 `non_ascii` (allow by default): every line holding a non-ASCII
+//!   character, for documents that must be ASCII, as idnits counts them.
+//!
+//! The pass reads 32-byte chunks: an OR of byte tests that compiles to
+//! vector compares (`chunk_has_candidate`), and only chunks with a
+//! candidate byte are looked at byte by byte.
+
+use std::ops::Range;
+use std::path::Path;
+
+use crate::text::{ascii_name, escape_shown, windows_1252_char};
+use crate::{Diagnostic, Edit, Fix, Level, Policy, Rule};
+
+/// The levels of the five rules for a file.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Levels {
+    bidi: Level,
+    invisible: Level,
+    control: Level,
+    noncharacter: Level,
+    non_ascii: Level,
+    not_utf8: Level,
+}
+
+impl Levels {
+    pub(crate) fn of(policy: &Policy) -> Levels {
+        let get = |rule| policy.levels.get(rule);
+        Levels {
+            bidi: get(Rule::BidiControl),
+            invisible: get(Rule::InvisibleCharacter),
+            control: get(Rule::ControlCharacter),
+            noncharacter: get(Rule::Noncharacter),
+            non_ascii: get(Rule::NonAscii),
+            not_utf8: get(Rule::NotUtf8),
+        }
+    }
+
+    fn any_character_rule(self) -> bool {
+        [self.bidi, self.invisible, self.control, self.noncharacter]
+            .iter()
+            .any(|&l| l != Level::Allow)
+    }
+}
+
+/// Keeps at most `shown` findings of a rule (0: all) and counts the rest.
+struct Capped {
+    rule: Rule,
+    level: Level,
+    shown: usize,
+    kept: Vec<Diagnostic>,
+    hidden: usize,
+    first_hidden: Option<Range<usize>>,
+}
+
+impl Capped {
+    fn new(rule: Rule, level: Level, shown: usize) -> Capped {
+        Capped {
+            rule,
+            level,
+            shown,
+            kept: Vec::new(),
+            hidden: 0,
+            first_hidden: None,
+        }
+    }
+
+    fn wants(&self) -> bool {
+        self.level != Level::Allow
+    }
+
+    fn push(&mut self, make: impl FnOnce(Level) -> Diagnostic, span: Range<usize>) {
+        if self.shown == 0 || self.kept.len() < self.shown {
+            self.kept.push(make(self.level));
+        } else {
+            self.hidden += 1;
+            self.first_hidden.get_or_insert(span);
+        }
+    }
+
+    fn finish(self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
+        if let Some(span) = self.first_hidden {
+            let name = self.rule.name();
+            summaries.push(
+                Diagnostic::new(
+                    self.rule,
+                    self.level,
+                    span,
+                    format!(
+                        "{} more `{name}` finding{} in this file not shown",
+                        self.hidden,
+                        if self.hidden == 1 { "" } else { "s" }
+                    ),
+                )
+                .with_label("the first one not shown")
+                .with_note(format!(
+                    "at most {} `{name}` findings are shown per file (`--fix` is not limited by it)",
+                    self.shown
+                )),
+            );
+        }
+        out.extend(self.kept);
+    }
+}
+
+/// Bytes per step of the candidate search.
+const CHUNK: usize = 32;
+
+/// Whether byte `b` may start a character a character rule wants: a C0
+/// control other than tab, LF, FF, CR; DEL; or the lead byte of a C1
+/// control or U+00AD (`C2`), U+061C (`D8`), U+115F/U+1160/U+180E (`E1`),
+/// the U+20xx controls (`E2`), U+3164 (`E3`), U+FDD0.., U+FE0x, U+FFA0,
+/// U+FFFE/F (`EF`), and the supplementary planes (`F0`..`F4`: tags,
+/// variation selectors, plane noncharacters).
+fn is_candidate(b: u8) -> bool {
+    let control = (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != 0x0C) & (b != b'\r');
+    control
+        | (b == 0x7F)
+        | (b == 0xC2)
+        | (b == 0xD8)
+        | (b == 0xE1)
+        | (b == 0xE2)
+        | (b == 0xE3)
+        | (b == 0xEF)
+        | (b >= 0xF0)
+}
+
+/// Whether a chunk holds a candidate byte: no early exit and no branch, so
+/// that it compiles to vector compares.
+fn chunk_has_candidate(chunk: &[u8; CHUNK]) -> bool {
+    chunk.iter().fold(false, |any, &b| any | is_candidate(b))
+}
+
+/// Vim script stores keystrokes literally (`^[`, `^V`, `^M` in mappings and
+/// `:normal` commands): C0 controls are its syntax, not damage.
+fn is_vim_script(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.ends_with(".vim")
+        || matches!(
+            name,
+            "vimrc" | ".vimrc" | "_vimrc" | "gvimrc" | ".gvimrc" | ".exrc"
+        )
+}
+
+/// Source files, where U+200E, U+200F and U+061C change how code reads.
+fn is_source(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some(
+            "rs" | "c"
+                | "h"
+                | "cc"
+                | "cpp"
+                | "cxx"
+                | "hpp"
+                | "hh"
+                | "cs"
+                | "java"
+                | "kt"
+                | "kts"
+                | "scala"
+                | "go"
+                | "js"
+                | "mjs"
+                | "cjs"
+                | "jsx"
+                | "ts"
+                | "tsx"
+                | "py"
+                | "rb"
+                | "php"
+                | "swift"
+                | "m"
+                | "mm"
+                | "sh"
+                | "bash"
+                | "zsh"
+                | "ps1"
+                | "lua"
+                | "pl"
+                | "pm"
+                | "r"
+                | "sql"
+                | "vim"
+                | "el"
+                | "hs"
+                | "ml"
+                | "ex"
+                | "exs"
+                | "zig"
+                | "dart"
+        )
+    )
+}
+
+/// The five rules' findings in the file's well-formed stretches (`valid`:
+/// the whole file is one), at most `shown` of each (0: all), with one
+/// summary per rule over the cap.
+/// What the pass found: the findings, one summary per rule over the cap,
+/// and whether an ISO-2022 escape was seen (a 7-bit Japanese file).
+pub(crate) struct Found {
+    pub diagnostics: Vec<Diagnostic>,
+    pub summaries: Vec<Diagnostic>,
+    pub iso_2022_escape: bool,
+}
+
+pub(crate) fn check(bytes: &[u8], path: &Path, valid: bool, levels: Levels, shown: usize) -> Found {
+    let mut pass = Pass {
+        bytes,
+        source: is_source(path),
+        keystrokes: is_vim_script(path),
+        iso_2022_escape: false,
+        bidi: Capped::new(Rule::BidiControl, levels.bidi, shown),
+        invisible: Capped::new(Rule::InvisibleCharacter, levels.invisible, shown),
+        control: Capped::new(Rule::ControlCharacter, levels.control, shown),
+        noncharacter: Capped::new(Rule::Noncharacter, levels.noncharacter, shown),
+        bidi_line_end: 0,
+    };
+    let mut non_ascii = Capped::new(Rule::NonAscii, levels.non_ascii, shown);
+    let mut stretches = Vec::new();
+    if valid {
+        stretches.push(0..bytes.len());
+    } else {
+        let mut offset = 0;
+        for chunk in utf8lint_codec::Utf8Chunks::new(bytes) {
+            let len = chunk.valid().len();
+            stretches.push(offset..offset + len);
+            offset += len + chunk.invalid().len();
+        }
+    }
+    for stretch in &stretches {
+        // The pass also looks for ISO-2022 escapes, for `not_utf8`.
+        if levels.any_character_rule() || levels.not_utf8 != Level::Allow {
+            pass.run(stretch.clone());
+        }
+        if non_ascii.wants() {
+            non_ascii_lines(bytes, stretch.clone(), &mut non_ascii);
+        }
+    }
+    let (mut out, mut summaries) = (Vec::new(), Vec::new());
+    pass.bidi.finish(&mut out, &mut summaries);
+    pass.invisible.finish(&mut out, &mut summaries);
+    pass.control.finish(&mut out, &mut summaries);
+    pass.noncharacter.finish(&mut out, &mut summaries);
+    let lines = non_ascii.kept.len() + non_ascii.hidden;
+    if let Some(first) = non_ascii.kept.first_mut() {
+        first.notes.push(format!(
+            "{lines} line{} in this file hold non-ASCII characters (idnits: \"{lines} instance{} of lines with non-ascii characters\")",
+            if lines == 1 { "" } else { "s" },
+            if lines == 1 { "" } else { "s" }
+        ));
+    }
+    non_ascii.finish(&mut out, &mut summaries);
+    Found {
+        diagnostics: out,
+        summaries,
+        iso_2022_escape: pass.iso_2022_escape,
+    }
+}
+
+struct Pass<'a> {
+    bytes: &'a [u8],
+    source: bool,
+    /// C0 controls are keystrokes here (Vim script).
+    keystrokes: bool,
+    /// An ISO-2022 designation (`ESC $ B`, `ESC $ @`, `ESC ( J`) was seen.
+    iso_2022_escape: bool,
+    bidi: Capped,
+    invisible: Capped,
+    control: Capped,
+    noncharacter: Capped,
+    /// U010 reports a line once: the end of the last line reported.
+    bidi_line_end: usize,
+}
+
+/// The character at `i` of well-formed `bytes`, and its length.
+fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+    let len = match bytes[i] {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => return None,
+    };
+    let text = std::str::from_utf8(bytes.get(i..i + len)?).ok()?;
+    text.chars().next().map(|c| (c, len))
+}
+
+fn char_before(bytes: &[u8], i: usize) -> Option<char> {
+    let start = (i.saturating_sub(4)..i).find(|&s| std::str::from_utf8(&bytes[s..i]).is_ok())?;
+    std::str::from_utf8(&bytes[start..i])
+        .ok()?
+        .chars()
+        .next_back()
+}
+
+impl Pass<'_> {
+    fn run(&mut self, stretch: Range<usize>) {
+        let bytes = self.bytes;
+        let mut at = stretch.start;
+        while at < stretch.end {
+            let end = (at + CHUNK).min(stretch.end);
+            let hit = match bytes.get(at..at + CHUNK) {
+                Some(chunk) if end - at == CHUNK => {
+                    chunk_has_candidate(chunk.try_into().unwrap_or(&[0; CHUNK]))
+                }
+                _ => bytes[at..end].iter().any(|&b| is_candidate(b)),
+            };
+            let mut skip_to = at;
+            if hit {
+                for i in at..end {
+                    if i < skip_to || !is_candidate(bytes[i]) {
+                        continue;
+                    }
+                    if let Some((c, len)) =
+                        char_at(bytes, i).filter(|(_, len)| i + len <= stretch.end)
+                    {
+                        skip_to = i + len.max(self.one(c, i, len, &stretch));
+                    }
+                }
+            }
+            at = end.max(skip_to);
+        }
+    }
+
+    /// Looks at `c` at `i`; returns how many bytes it covered beyond its
+    /// own (a run of tag characters is one finding).
+    fn one(&mut self, c: char, i: usize, len: usize, stretch: &Range<usize>) -> usize {
+        let v = u32::from(c);
+        let span = i..i + len;
+        match v {
+            0x202A..=0x202E | 0x2066..=0x2069 => self.bidi_line(i, stretch),
+            0x200E | 0x200F | 0x061C if self.source => self.bidi_line(i, stretch),
+            // NUL is binary data's mark: the binary sniff's, not this rule's.
+            0x00 => len,
+            0x01..=0x1F | 0x7F => {
+                self.control_char(c, span);
+                len
+            }
+            0x80..=0x9F => {
+                if self.control.wants() {
+                    let d = c1_diagnostic(c, span.clone());
+                    self.control.push(|level| Diagnostic { level, ..d }, span);
+                }
+                len
+            }
+            0xE0000..=0xE007F => self.tag_run(i, stretch),
+            0x2060 => {
+                // A word joiner inside a word is what Unicode recommends for
+                // joining (and what `stray_feff`'s fix writes for a U+FEFF
+                // there); elsewhere it joins nothing.
+                let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+                if !(word(char_before(self.bytes, i))
+                    && word(char_at(self.bytes, i + len).map(|(c, _)| c)))
+                {
+                    self.invisible_char(c, span);
+                }
+                len
+            }
+            0x200B | 0xAD | 0x180E | 0x115F | 0x1160 | 0x3164 | 0xFFA0 => {
+                self.invisible_char(c, span);
+                len
+            }
+            0x200C | 0x200D => {
+                // Scripts (Persian, Hindi) and emoji sequences need them;
+                // between ASCII characters nothing does (`pass\u{200D}word`).
+                let before = char_before(self.bytes, i);
+                let after = char_at(self.bytes, i + len).map(|(c, _)| c);
+                let ascii = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+                if ascii(before) && ascii(after) {
+                    self.invisible_char(c, span);
+                }
+                len
+            }
+            0xFE00..=0xFE0F | 0xE0100..=0xE01EF => {
+                // A variation selector with no base: at a line's start or
+                // after a space or a control.
+                let base = char_before(self.bytes, i);
+                if base.is_none_or(|b| b.is_whitespace() || b.is_control()) {
+                    self.invisible_char(c, span);
+                }
+                len
+            }
+            _ if is_noncharacter(v) => {
+                if self.noncharacter.wants() {
+                    self.noncharacter.push(
+                        |level| {
+                            Diagnostic::new(
+                                Rule::Noncharacter,
+                                level,
+                                span.clone(),
+                                format!("noncharacter {}", describe(c)),
+                            )
+                            .with_label("must not be interchanged")
+                            .with_note(
+                                "Unicode keeps 66 code points as noncharacters for a program's internal use: they have no meaning in a file another program reads",
+                            )
+                            .with_fix(Fix::unsafe_(
+                                format!("delete {}", code(c)),
+                                vec![Edit::delete(span.clone())],
+                            ))
+                        },
+                        span.clone(),
+                    );
+                }
+                len
+            }
+            _ => len,
+        }
+    }
+
+    fn control_char(&mut self, c: char, span: Range<usize>) {
+        let bytes = self.bytes;
+        let i = span.start;
+        if c == '\u{1B}'
+            && matches!(
+                bytes.get(i + 1..i + 3),
+                Some(b"$B" | b"$@" | b"(J" | b"$(" | b"(I")
+            )
+        {
+            // ISO-2022-JP's designations: the file is 7-bit Japanese, which
+            // `not_utf8` decides on.
+            self.iso_2022_escape = true;
+            return;
+        }
+        if !self.control.wants() || self.keystrokes {
+            return;
+        }
+        if c == '\u{1B}'
+            && matches!(
+                bytes.get(i + 1),
+                Some(b'[' | b']' | b'(' | b')' | b'P' | b'\\')
+            )
+        {
+            // A terminal sequence (`ESC [ 31 m`): captured terminal output,
+            // ANSI art, test expectations of colour.
+            return;
+        }
+        let eof_marker = c == '\u{1A}' && span.end == bytes.len();
+        let d = Diagnostic::new(
+            Rule::ControlCharacter,
+            Level::Warn,
+            span.clone(),
+            if eof_marker {
+                "control character U+001A SUBSTITUTE at the end of the file: a DOS end-of-file marker".to_owned()
+            } else {
+                format!("control character {}", describe(c))
+            },
+        )
+        .with_label(format!("{} here", code(c)))
+        .with_note(
+            "text uses no control characters other than tab, line feed, form feed and carriage return; this one is invisible or drives the terminal",
+        )
+        .with_fix(Fix::unsafe_(format!("delete {}", code(c)), vec![Edit::delete(span.clone())]));
+        self.control.push(|level| Diagnostic { level, ..d }, span);
+    }
+
+    fn invisible_char(&mut self, c: char, span: Range<usize>) {
+        if !self.invisible.wants() {
+            return;
+        }
+        let bytes = self.bytes;
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        let in_identifier = c == '\u{200B}'
+            && word(char_before(bytes, span.start))
+            && word(char_at(bytes, span.end).map(|(c, _)| c));
+        let fix = if in_identifier {
+            Fix::safe(
+                format!("delete {} inside the word", code(c)),
+                vec![Edit::delete(span.clone())],
+            )
+        } else {
+            Fix::unsafe_(
+                format!("delete {}", code(c)),
+                vec![Edit::delete(span.clone())],
+            )
+        };
+        let why = match c {
+            '\u{AD}' => {
+                "a soft hyphen: invisible unless a line breaks there; in source and data it splits words that look whole"
+            }
+            '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' => {
+                "a Hangul filler: it renders as nothing, and some languages accept it as a letter in identifiers"
+            }
+            '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' => {
+                "a variation selector with no character before it to select a variant of"
+            }
+            _ => {
+                "an invisible character: text that looks the same compares, searches and runs differently"
+            }
+        };
+        let d = Diagnostic::new(
+            Rule::InvisibleCharacter,
+            Level::Warn,
+            span.clone(),
+            format!("invisible character {}", describe(c)),
+        )
+        .with_label(format!("{} here", code(c)))
+        .with_note(why)
+        .with_fix(fix);
+        self.invisible.push(|level| Diagnostic { level, ..d }, span);
+    }
+
+    /// A run of tag characters (U+E0000 block) from `i`: one finding, with
+    /// the text it spells, and a safe fix (nothing visible is lost).
+    fn tag_run(&mut self, i: usize, stretch: &Range<usize>) -> usize {
+        let bytes = self.bytes;
+        let (mut end, mut hidden) = (i, String::new());
+        while end < stretch.end {
+            match char_at(bytes, end) {
+                Some((c, len)) if ('\u{E0000}'..='\u{E007F}').contains(&c) => {
+                    if let Some(ascii) = char::from_u32(u32::from(c) - 0xE0000)
+                        .filter(|a| a.is_ascii_graphic() || *a == ' ')
+                    {
+                        hidden.push(ascii);
+                    }
+                    end += len;
+                }
+                _ => break,
+            }
+        }
+        // An emoji tag sequence (a subdivision flag: U+1F3F4 then tags,
+        // then CANCEL TAG) is what tags are for.
+        let flag = char_before(bytes, i) == Some('\u{1F3F4}');
+        if flag || !self.invisible.wants() {
+            return end - i;
+        }
+        let span = i..end;
+        let d = Diagnostic::new(
+            Rule::InvisibleCharacter,
+            Level::Warn,
+            span.clone(),
+            format!(
+                "{} invisible tag character{} spelling `{}`",
+                (end - i) / 4,
+                if end - i == 4 { "" } else { "s" },
+                escape_shown(&hidden)
+            ),
+        )
+        .with_label("tag characters here (U+E0000 block)")
+        .with_note("tag characters render as nothing: they smuggle text past a reader (into a prompt, a review, a commit)")
+        .with_fix(Fix::safe("delete the tag characters", vec![Edit::delete(span.clone())]));
+        self.invisible.push(|level| Diagnostic { level, ..d }, span);
+        end - i
+    }
+
+    /// U010 for the line holding the control at `i`, once per line (the
+    /// line's other controls are in the same finding). Returns the
+    /// control's length.
+    fn bidi_line(&mut self, i: usize, stretch: &Range<usize>) -> usize {
+        let bytes = self.bytes;
+        let line = line_around(bytes, i, stretch);
+        if !self.bidi.wants() || i < self.bidi_line_end {
+            return 3;
+        }
+        self.bidi_line_end = line.end;
+        let Ok(text) = std::str::from_utf8(&bytes[line.clone()]) else {
+            return 3;
+        };
+        let d = bidi_diagnostic(text, line.start, i, self.source);
+        let span = d.span.clone();
+        self.bidi.push(|level| Diagnostic { level, ..d }, span);
+        3
+    }
+}
+
+/// The line around `i`, at most 4 KiB either side, inside `stretch`.
+fn line_around(bytes: &[u8], i: usize, stretch: &Range<usize>) -> Range<usize> {
+    let floor = i.saturating_sub(4096).max(stretch.start);
+    let ceil = (i + 4096).min(stretch.end);
+    let mut start = memchr::memrchr(b'\n', &bytes[floor..i]).map_or(floor, |k| floor + k + 1);
+    let mut end = memchr::memchr(b'\n', &bytes[i..ceil]).map_or(ceil, |k| i + k);
+    // Whole characters at a cut.
+    while start < i && (0x80..0xC0).contains(&bytes[start]) {
+        start += 1;
+    }
+    while end > i && std::str::from_utf8(&bytes[start..end]).is_err() {
+        end -= 1;
+    }
+    start..end
+}
+
+fn is_bidi_control(c: char, source: bool) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || (source && matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}'))
+}
+
+/// The U010 finding for a line (`text`, starting at byte `base`) whose
+/// first bidi control is at byte `first`.
+fn bidi_diagnostic(text: &str, base: usize, first: usize, source: bool) -> Diagnostic {
+    let mut controls = Vec::new();
+    let mut edits = Vec::new();
+    // The embedding and isolate stack, for what is left open at the end.
+    let mut open: Vec<char> = Vec::new();
+    for (k, c) in text.char_indices() {
+        if !is_bidi_control(c, source) {
+            continue;
+        }
+        if !controls.contains(&c) {
+            controls.push(c);
+        }
+        edits.push(Edit::delete(base + k..base + k + c.len_utf8()));
+        match c {
+            '\u{202A}'..='\u{202B}' | '\u{202D}'..='\u{202E}' | '\u{2066}'..='\u{2068}' => {
+                open.push(c)
+            }
+            '\u{202C}' => {
+                if let Some(at) = open
+                    .iter()
+                    .rposition(|o| matches!(o, '\u{202A}'..='\u{202E}'))
+                {
+                    open.truncate(at);
+                }
+            }
+            '\u{2069}' => {
+                if let Some(at) = open
+                    .iter()
+                    .rposition(|o| matches!(o, '\u{2066}'..='\u{2068}'))
+                {
+                    open.truncate(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    let names: Vec<String> = controls.iter().map(|&c| describe(c)).collect();
+    let shown = visual_order(text);
+    let first_char = text[first - base..].chars().next().unwrap_or('\u{202E}');
+    let mut d = Diagnostic::new(
+        Rule::BidiControl,
+        Level::Deny,
+        first..first + first_char.len_utf8(),
+        format!(
+            "bidirectional control{}: {}",
+            if controls.len() == 1 { "" } else { "s" },
+            names.join(", ")
+        ),
+    )
+    .with_label("this line is shown in another order than it is stored")
+    .with_note(format!("as stored: `{}`", escape_shown(text)))
+    .with_note(format!("as shown:  `{}`", escape_shown(&shown)));
+    if let Some(unclosed) = open.first() {
+        d.notes.push(format!(
+            "{} is not closed before the line ends: everything after it on the line is reordered (the Trojan Source pattern, CVE-2021-42574)",
+            code(*unclosed)
+        ));
+    }
+    d.help.push(
+        "in right-to-left prose these characters can be meant: allow `bidi_control` for those files (`-A bidi_control`, or `[lints]` in utf8lint.toml)".to_owned(),
+    );
+    d.fix = Some(Fix::unsafe_(
+        "delete the bidirectional controls on this line",
+        edits,
+    ));
+    d
+}
+
+/// `text` in display order (the Unicode Bidirectional Algorithm, one line
+/// as one paragraph of the first strong direction).
+fn visual_order(text: &str) -> String {
+    let info = unicode_bidi::BidiInfo::new(text, None);
+    let Some(paragraph) = info.paragraphs.first() else {
+        return text.to_owned();
+    };
+    info.reorder_line(paragraph, paragraph.range.clone())
+        .into_owned()
+}
+
+fn c1_diagnostic(c: char, span: Range<usize>) -> Diagnostic {
+    let byte = u32::from(c) as u8;
+    let mut d = Diagnostic::new(
+        Rule::ControlCharacter,
+        Level::Warn,
+        span.clone(),
+        format!("C1 control character {}", describe(c)),
+    )
+    .with_label(format!("{} here", code(c)));
+    match windows_1252_char(byte) {
+        Some(meant) => {
+            d.notes.push(format!(
+                "windows-1252 `\\x{byte:02X}` decoded as Latin-1 gives {}; did you mean `{meant}`?",
+                code(c)
+            ));
+            d.fix = Some(Fix::unsafe_(
+                format!(
+                    "replace {} with `{meant}` (windows-1252 `\\x{byte:02X}`)",
+                    code(c)
+                ),
+                vec![Edit::replace(span, meant.to_string().into_bytes())],
+            ));
+        }
+        None => {
+            d.notes.push(
+                "no text uses C1 controls; windows-1252 has no character at this byte either"
+                    .to_owned(),
+            );
+            d.fix = Some(Fix::unsafe_(
+                format!("delete {}", code(c)),
+                vec![Edit::delete(span)],
+            ));
+        }
+    }
+    d
+}
+
+/// U+FDD0..U+FDEF and the last two code points of every plane.
+pub(crate) fn is_noncharacter(v: u32) -> bool {
+    (0xFDD0..=0xFDEF).contains(&v) || (v & 0xFFFE == 0xFFFE && v <= 0x10FFFF)
+}
+
+/// U014: one finding per line holding a non-ASCII character, naming them.
+fn non_ascii_lines(bytes: &[u8], stretch: Range<usize>, out: &mut Capped) {
+    let text = match std::str::from_utf8(&bytes[stretch.clone()]) {
+        Ok(text) => text,
+        Err(_) => return,
+    };
+    let mut line_start = 0;
+    for line in text.split_inclusive('\n') {
+        let start = stretch.start + line_start;
+        line_start += line.len();
+        if line.is_ascii() {
+            continue;
+        }
+        let mut names: Vec<String> = Vec::new();
+        let mut edits = Vec::new();
+        let (mut first, mut last) = (None, 0);
+        for (k, c) in line.char_indices().filter(|(_, c)| !c.is_ascii()) {
+            first.get_or_insert(k);
+            last = k + c.len_utf8();
+            let described = describe(c);
+            if !names.contains(&described) {
+                names.push(described);
+            }
+            if let Some(plain) = ascii_for(c) {
+                edits.push(Edit::replace(
+                    start + k..start + k + c.len_utf8(),
+                    plain.as_bytes().to_vec(),
+                ));
+            }
+        }
+        let span = start + first.unwrap_or(0)..start + last;
+        let count = names.len();
+        out.push(
+            |level| {
+                let mut d = Diagnostic::new(
+                    Rule::NonAscii,
+                    level,
+                    span.clone(),
+                    format!("non-ASCII character{} in this line: {}", if count == 1 { "" } else { "s" }, names.join(", ")),
+                )
+                .with_label("from here to the line's last non-ASCII character");
+                if !edits.is_empty() {
+                    d.fix = Some(Fix::unsafe_(
+                        "replace the typographic characters with ASCII (no-break space, quotes, dashes, ellipsis)",
+                        edits,
+                    ));
+                }
+                d
+            },
+            span.clone(),
+        );
+    }
+}
+
+/// The ASCII a typographic character stands for in an ASCII-only document.
+fn ascii_for(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{A0}' | '\u{2007}' | '\u{202F}' => " ",
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{2032}' => "'",
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => "\"",
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2212}' => "-",
+        '\u{2026}' => "...",
+        _ => return None,
+    })
+}
+
+/// `U+202E`.
+fn code(c: char) -> String {
+    format!("U+{:04X}", u32::from(c))
+}
+
+/// `U+202E RIGHT-TO-LEFT OVERRIDE`, or the code and the character (escaped
+/// when it is hidden) for characters without a name here.
+pub(crate) fn describe(c: char) -> String {
+    match name(c) {
+        Some(name) => format!("{} {name}", code(c)),
+        None if is_noncharacter(u32::from(c)) => {
+            format!("{} <noncharacter-{:04X}>", code(c), u32::from(c))
+        }
+        None => format!("{} `{}`", code(c), escape_shown(&c.to_string())),
+    }
+}
+
+const C1_NAMES: [&str; 32] = [
+    "PADDING CHARACTER",
+    "HIGH OCTET PRESET",
+    "BREAK PERMITTED HERE",
+    "NO BREAK HERE",
+    "INDEX",
+    "NEXT LINE (NEL)",
+    "START OF SELECTED AREA",
+    "END OF SELECTED AREA",
+    "CHARACTER TABULATION SET",
+    "CHARACTER TABULATION WITH JUSTIFICATION",
+    "LINE TABULATION SET",
+    "PARTIAL LINE FORWARD",
+    "PARTIAL LINE BACKWARD",
+    "REVERSE LINE FEED",
+    "SINGLE SHIFT TWO",
+    "SINGLE SHIFT THREE",
+    "DEVICE CONTROL STRING",
+    "PRIVATE USE ONE",
+    "PRIVATE USE TWO",
+    "SET TRANSMIT STATE",
+    "CANCEL CHARACTER",
+    "MESSAGE WAITING",
+    "START OF GUARDED AREA",
+    "END OF GUARDED AREA",
+    "START OF STRING",
+    "SINGLE GRAPHIC CHARACTER INTRODUCER",
+    "SINGLE CHARACTER INTRODUCER",
+    "CONTROL SEQUENCE INTRODUCER",
+    "STRING TERMINATOR",
+    "OPERATING SYSTEM COMMAND",
+    "PRIVACY MESSAGE",
+    "APPLICATION PROGRAM COMMAND",
+];
+
+/// The names of the characters these rules report (and of the typographic
+/// characters U014 most often finds). No full name database: these are
+/// the ones a reader needs named because they cannot be seen.
+fn name(c: char) -> Option<String> {
+    let v = u32::from(c);
+    let fixed = match v {
+        0x00..=0x1F | 0x7F => return ascii_name(v).map(str::to_owned),
+        0x80..=0x9F => return Some(C1_NAMES[(v - 0x80) as usize].to_owned()),
+        0xA0 => "NO-BREAK SPACE",
+        0xAD => "SOFT HYPHEN",
+        0x061C => "ARABIC LETTER MARK",
+        0x115F => "HANGUL CHOSEONG FILLER",
+        0x1160 => "HANGUL JUNGSEONG FILLER",
+        0x180E => "MONGOLIAN VOWEL SEPARATOR",
+        0x200B => "ZERO WIDTH SPACE",
+        0x200C => "ZERO WIDTH NON-JOINER",
+        0x200D => "ZERO WIDTH JOINER",
+        0x200E => "LEFT-TO-RIGHT MARK",
+        0x200F => "RIGHT-TO-LEFT MARK",
+        0x2010 => "HYPHEN",
+        0x2011 => "NON-BREAKING HYPHEN",
+        0x2013 => "EN DASH",
+        0x2014 => "EM DASH",
+        0x2018 => "LEFT SINGLE QUOTATION MARK",
+        0x2019 => "RIGHT SINGLE QUOTATION MARK",
+        0x201C => "LEFT DOUBLE QUOTATION MARK",
+        0x201D => "RIGHT DOUBLE QUOTATION MARK",
+        0x2026 => "HORIZONTAL ELLIPSIS",
+        0x202A => "LEFT-TO-RIGHT EMBEDDING",
+        0x202B => "RIGHT-TO-LEFT EMBEDDING",
+        0x202C => "POP DIRECTIONAL FORMATTING",
+        0x202D => "LEFT-TO-RIGHT OVERRIDE",
+        0x202E => "RIGHT-TO-LEFT OVERRIDE",
+        0x202F => "NARROW NO-BREAK SPACE",
+        0x2060 => "WORD JOINER",
+        0x2066 => "LEFT-TO-RIGHT ISOLATE",
+        0x2067 => "RIGHT-TO-LEFT ISOLATE",
+        0x2068 => "FIRST STRONG ISOLATE",
+        0x2069 => "POP DIRECTIONAL ISOLATE",
+        0x3164 => "HANGUL FILLER",
+        0xFFA0 => "HALFWIDTH HANGUL FILLER",
+        0xFE00..=0xFE0F => return Some(format!("VARIATION SELECTOR-{}", v - 0xFE00 + 1)),
+        0xE0100..=0xE01EF => return Some(format!("VARIATION SELECTOR-{}", v - 0xE0100 + 17)),
+        0xE0001 => "LANGUAGE TAG",
+        0xE007F => "CANCEL TAG",
+        0xE0020..=0xE007E => return ascii_name(v - 0xE0000).map(|n| format!("TAG {n}")),
+        _ => return None,
+    };
+    Some(fixed.to_owned())
+}

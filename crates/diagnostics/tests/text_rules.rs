@@ -1,0 +1,313 @@
+//! U010..U014 (issue #15): bidi controls, invisible and control
+//! characters, noncharacters, ASCII-only documents. Trojan Source examples
+//! written from the paper's description, scripts that need joiners, every
+//! control and noncharacter, tag smuggling, clean multilingual text.
+
+use std::path::Path;
+
+use utf8lint_diagnostics::{Diagnostic, Level, Policy, Rule, apply_fixes, check, escape_shown};
+
+fn findings(text: &str, path: &str) -> Vec<Diagnostic> {
+    check(text.as_bytes(), Path::new(path), &Policy::default())
+}
+
+fn codes(text: &str, path: &str) -> Vec<&'static str> {
+    findings(text, path).iter().map(|d| d.rule.code()).collect()
+}
+
+#[test]
+fn trojan_source_examples_are_bidi_findings_with_both_orders() {
+    // Early return (C): RLI and LRI hide a `return` inside a comment.
+    let early_return = "int main() {\n    bool is_admin = false;\n    /*\u{202E} } \u{2066}if (is_admin)\u{2069} \u{2066} begin admins only */\n        printf(\"You are an admin.\\n\");\n    /* end admins only \u{202E} { \u{2066}*/\n    return 0;\n}\n";
+    // Commenting-out (Rust): an RLO that is never closed.
+    let commenting_out = "fn main() {\n    let access = \"user\";\n    if access != \"user\u{202E} \u{2066}// Check if admin\u{2069} \u{2066}\" {\n        println!(\"You are an admin.\");\n    }\n}\n";
+    // Stretched string (Python): the string seems to end early.
+    let stretched = "access_level = \"user\"\nif access_level != 'none\u{202E}\u{2066}': # Check if admin\u{2069}\u{2066}':\n    print(\"You are an admin.\")\n";
+    // JavaScript: an isolate closed on the line (weaker, still reported).
+    let closed = "const s = \"\u{2067}abc\u{2069}\";\n";
+    for (text, path, unterminated) in [
+        (early_return, "a.c", true),
+        (commenting_out, "a.rs", true),
+        (stretched, "a.py", true),
+        (closed, "a.js", false),
+    ] {
+        let ds: Vec<Diagnostic> = findings(text, path)
+            .into_iter()
+            .filter(|d| d.rule == Rule::BidiControl)
+            .collect();
+        assert!(!ds.is_empty(), "{path}");
+        let d = &ds[0];
+        assert_eq!(d.level, Level::Deny);
+        assert!(
+            d.notes.iter().any(|n| n.starts_with("as stored: `")),
+            "{path}: {:?}",
+            d.notes
+        );
+        assert!(
+            d.notes.iter().any(|n| n.starts_with("as shown:  `")),
+            "{path}"
+        );
+        // Nothing raw reaches a terminal.
+        for line in d.notes.iter().chain([&d.message, &d.label]) {
+            assert_eq!(&escape_shown(line), line, "{path}: {line}");
+        }
+        assert_eq!(
+            d.notes
+                .iter()
+                .any(|n| n.contains("is not closed before the line ends")),
+            unterminated,
+            "{path}: {:?}",
+            d.notes
+        );
+        // The (unsafe) fix removes every control on the line.
+        let fixed = apply_fixes(text.as_bytes(), ds.iter().filter_map(|d| d.fix.as_ref())).bytes;
+        let fixed = String::from_utf8(fixed).unwrap();
+        assert!(
+            !fixed.contains(['\u{202E}', '\u{2066}', '\u{2067}', '\u{2069}']),
+            "{path}"
+        );
+    }
+    // One finding per line, however many controls it holds.
+    let lines = findings(early_return, "a.c")
+        .iter()
+        .filter(|d| d.rule == Rule::BidiControl)
+        .count();
+    assert_eq!(lines, 2);
+}
+
+#[test]
+fn marks_are_code_only_in_source_and_prose_is_silent() {
+    let hebrew = "שלום עולם, זהו טקסט בעברית עם סימן \u{200F} כיוון.\n";
+    let arabic = "مرحبا بالعالم\u{061C} هذا نص عربي مع علامات: ١٢٣.\n";
+    for (text, path) in [(hebrew, "notes.txt"), (arabic, "README.md")] {
+        assert!(
+            codes(text, path).is_empty(),
+            "{path}: {:?}",
+            codes(text, path)
+        );
+    }
+    // The same mark in source code changes how it reads.
+    assert_eq!(codes("let x = a\u{200F} - b;\n", "a.rs"), ["U010"]);
+}
+
+#[test]
+fn joiners_that_scripts_and_emoji_need_are_silent() {
+    for text in [
+        "Family: 👨\u{200D}👩\u{200D}👧 and 🏳\u{FE0F}\u{200D}🌈 flags\n",
+        "Persian: می\u{200C}خواهم و نامه\u{200C}ها\n",
+        "Hindi: क्\u{200D}ष and क्\u{200C}ष\n",
+        "Heart: ❤\u{FE0F} and digit 1\u{FE0F}\u{20E3}\n",
+        "England: 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}\n",
+    ] {
+        assert!(
+            codes(text, "a.txt").is_empty(),
+            "{text}: {:?}",
+            codes(text, "a.txt")
+        );
+    }
+    // Between ASCII letters a joiner is hidden text.
+    assert_eq!(codes("password = pass\u{200D}word\n", "a.txt"), ["U011"]);
+    // A variation selector with nothing before it selects nothing.
+    assert_eq!(codes("\u{FE0F} alone\n", "a.txt"), ["U011"]);
+}
+
+#[test]
+fn invisible_characters_are_named_and_fixed_safely_only_where_certain() {
+    let text = "let user\u{200B}Name = 1; // soft\u{AD}hyphen and \u{3164} filler\n";
+    let ds: Vec<Diagnostic> = findings(text, "a.rs")
+        .into_iter()
+        .filter(|d| d.rule == Rule::InvisibleCharacter)
+        .collect();
+    let messages: Vec<&str> = ds.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "invisible character U+200B ZERO WIDTH SPACE",
+            "invisible character U+00AD SOFT HYPHEN",
+            "invisible character U+3164 HANGUL FILLER",
+        ]
+    );
+    let safe: Vec<bool> = ds
+        .iter()
+        .map(|d| {
+            d.fix.as_ref().unwrap().applicability() == utf8lint_diagnostics::Applicability::Safe
+        })
+        .collect();
+    assert_eq!(safe, [true, false, false]);
+}
+
+#[test]
+fn tag_smuggling_is_one_finding_spelling_the_hidden_text() {
+    let hidden: String = "ignore previous"
+        .chars()
+        .map(|c| char::from_u32(0xE0000 + u32::from(c)).unwrap())
+        .collect();
+    let text = format!("Please review this patch.{hidden}\n");
+    let ds = findings(&text, "a.md");
+    assert_eq!(ds.len(), 1, "{ds:#?}");
+    assert_eq!(ds[0].rule, Rule::InvisibleCharacter);
+    assert!(
+        ds[0].message.contains("spelling `ignore previous`"),
+        "{}",
+        ds[0].message
+    );
+    let fixed = apply_fixes(text.as_bytes(), [ds[0].fix.as_ref().unwrap()]).bytes;
+    assert_eq!(fixed, b"Please review this patch.\n");
+}
+
+#[test]
+fn every_c0_and_c1_control_but_the_whitespace_ones() {
+    let allowed = ['\t', '\n', '\u{C}', '\r'];
+    for v in (0u32..0x20).chain([0x7F]).chain(0x80..0xA0) {
+        let c = char::from_u32(v).unwrap();
+        let text = format!("a{c}b\n");
+        let got = codes(&text, "a.txt");
+        if allowed.contains(&c) {
+            assert!(got.is_empty(), "U+{v:04X}: {got:?}");
+        } else if v == 0 {
+            // NUL is binary data's mark: the binary sniff's, not U012's.
+            assert!(got.is_empty(), "U+0000: {got:?}");
+        } else {
+            assert_eq!(got, ["U012"], "U+{v:04X}");
+        }
+    }
+    // C1 controls name the windows-1252 character they were meant to be.
+    let ds = findings("\u{93}quoted\u{94}\n", "a.txt");
+    assert!(
+        ds[0].notes[0]
+            .contains("windows-1252 `\\x93` decoded as Latin-1 gives U+0093; did you mean `“`?"),
+        "{:?}",
+        ds[0].notes
+    );
+    let fixed = apply_fixes(
+        "\u{93}quoted\u{94}\n".as_bytes(),
+        ds.iter().filter_map(|d| d.fix.as_ref()),
+    )
+    .bytes;
+    assert_eq!(String::from_utf8(fixed).unwrap(), "“quoted”\n");
+    // Terminal sequences are meant; Vim script stores keystrokes.
+    assert!(codes("\u{1B}[31mred\u{1B}[0m\n", "out.txt").is_empty());
+    assert!(codes("nnoremap x dd\u{16}\u{1B}\n", "keys.vim").is_empty());
+    // ISO-2022-JP's escapes are Japanese text, a `not_utf8` verdict.
+    let iso = b"\x1B$B$3$s$K$A$O!\"@$3&!#\x1B(B hello \x1B$BF|K\\8l$G$9\x1B(B\n";
+    let ds = check(iso, Path::new("a.txt"), &Policy::default());
+    assert_eq!(ds.len(), 1, "{ds:#?}");
+    assert_eq!(ds[0].rule, Rule::NotUtf8);
+    assert!(ds[0].message.contains("ISO-2022-JP"));
+}
+
+#[test]
+fn all_66_noncharacters() {
+    let mut nonchars: Vec<u32> = (0xFDD0..=0xFDEF).collect();
+    for plane in 0..=0x10 {
+        nonchars.push(plane * 0x10000 + 0xFFFE);
+        nonchars.push(plane * 0x10000 + 0xFFFF);
+    }
+    assert_eq!(nonchars.len(), 66);
+    for v in nonchars {
+        let c = char::from_u32(v).unwrap();
+        let ds = findings(&format!("x{c}y\n"), "a.txt");
+        assert_eq!(ds.len(), 1, "U+{v:04X}");
+        assert_eq!(ds[0].rule, Rule::Noncharacter);
+        assert!(
+            ds[0].message.contains(&format!("<noncharacter-{v:04X}>")),
+            "{}",
+            ds[0].message
+        );
+    }
+    // Their neighbours are characters.
+    for v in [0xFDCF, 0xFDF0, 0xFFFD, 0x1FFFD, 0x10000] {
+        let c = char::from_u32(v).unwrap();
+        assert!(
+            codes(&format!("x{c}y\n"), "a.txt")
+                .iter()
+                .all(|&c| c != "U013")
+        );
+    }
+}
+
+#[test]
+fn clean_multilingual_text_gives_no_finding() {
+    let text = "English, Français: l’été « déjà » — Deutsch: Größe; Ελληνικά; Русский; \
+                עברית; العربية; हिन्दी; ไทย; 日本語のテキスト; 中文; 한국어; emoji 😀👍🏽🇫🇷; \
+                math: ∀x ∈ ℝ, x² ≥ 0; tab\tform feed\u{C}\r\n";
+    assert!(
+        findings(text, "a.txt").is_empty(),
+        "{:#?}",
+        findings(text, "a.txt")
+    );
+    assert!(findings(text, "a.rs").is_empty());
+}
+
+#[test]
+fn candidates_across_chunk_edges_are_found() {
+    // The pass reads 32-byte chunks: a three-byte control straddling every
+    // offset around an edge.
+    for pad in 28..36 {
+        let text = format!("{}\u{202E}x\n", "a".repeat(pad));
+        assert_eq!(codes(&text, "a.txt"), ["U010"], "pad {pad}");
+        let text = format!("{}\u{200B}x\n", "a".repeat(pad));
+        assert_eq!(codes(&text, "a.txt"), ["U011"], "pad {pad}");
+    }
+}
+
+#[test]
+fn non_ascii_lines_are_counted_like_idnits() {
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::NonAscii, Level::Warn);
+    let text = "Section\u{A0}10 of RFC2026.\nplain line\nthe protocol’s first “message” — done…\nFranȺois\n";
+    let ds: Vec<Diagnostic> = check(text.as_bytes(), Path::new("draft.txt"), &policy)
+        .into_iter()
+        .filter(|d| d.rule == Rule::NonAscii)
+        .collect();
+    assert_eq!(ds.len(), 3);
+    assert!(
+        ds[0].notes[0].contains("3 lines in this file hold non-ASCII characters"),
+        "{:?}",
+        ds[0].notes
+    );
+    assert!(ds[0].message.contains("U+00A0 NO-BREAK SPACE"));
+    let fixed = apply_fixes(text.as_bytes(), ds.iter().filter_map(|d| d.fix.as_ref())).bytes;
+    assert_eq!(
+        String::from_utf8(fixed).unwrap(),
+        "Section 10 of RFC2026.\nplain line\nthe protocol's first \"message\" - done...\nFranȺois\n"
+    );
+}
+
+/// The seeds: draft-yergeau-rfc2279bis-01 as saved from the datatracker
+/// (`000`) has the four lines with non-ASCII characters that idnits counts
+/// in the draft (`003`: the damaged author names), plus the two no-break
+/// spaces the web page added.
+#[test]
+fn the_seeds_draft_has_idnits_four_lines_and_two_no_break_spaces() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/seeds/000_0d51857e39155221.txt");
+    let Ok(bytes) = std::fs::read(&path) else {
+        println!("SKIPPED: no seeds at {}", path.display());
+        return;
+    };
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::NonAscii, Level::Warn);
+    let ds: Vec<Diagnostic> = check(&bytes, &path, &policy)
+        .into_iter()
+        .filter(|d| d.rule == Rule::NonAscii)
+        .collect();
+    let locator = utf8lint_diagnostics::Locator::new(&bytes);
+    let mut nbsp = Vec::new();
+    let mut others = Vec::new();
+    let mut locator = locator;
+    for d in &ds {
+        let line = locator.locate(d.span.start).line;
+        if d.message.ends_with("U+00A0 NO-BREAK SPACE") {
+            nbsp.push(line);
+        } else {
+            others.push(line);
+        }
+    }
+    assert_eq!(nbsp, [13, 384]);
+    assert_eq!(
+        others.len(),
+        4,
+        "idnits: 4 instances of lines with non-ascii characters: {others:?}"
+    );
+}
