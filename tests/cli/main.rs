@@ -19,6 +19,7 @@ mod outputs;
 mod precommit;
 mod reading;
 mod server;
+mod text_rules;
 mod trust;
 mod walk;
 mod writer;

@@ -1,0 +1,102 @@
+//! U008 and U010..U014 end to end: what a terminal and a JSON consumer get.
+//! Every rendering of a hidden character is an escape.
+
+use crate::common::*;
+
+/// Characters a terminal would reorder, hide or obey.
+const HIDDEN: [char; 10] = [
+    '\u{202E}',
+    '\u{2066}',
+    '\u{2069}',
+    '\u{200B}',
+    '\u{E0041}',
+    '\u{93}',
+    '\u{1B}',
+    '\u{FFFE}',
+    '\u{AD}',
+    '\u{3164}',
+];
+
+#[test]
+fn text_rule_findings_are_escaped_in_every_text_format_and_exact_in_json() {
+    let trojan =
+        "fn main() {\n    let access = \"user\u{202E} \u{2066}// admin\u{2069} \u{2066}\";\n}\n";
+    let smuggled = "Review me.\u{E0069}\u{E0067}\u{E006E}\n";
+    let controls = "bell\u{7} and \u{93}quote\u{94} and \u{1B}]0;title\u{7} \u{1B}c reset\n";
+    let others = "x\u{FFFE}y soft\u{AD}hyphen \u{3164} zero\u{200B}width\n";
+    let dir = tree(&[
+        ("main.rs", trojan.as_bytes()),
+        ("prompt.md", smuggled.as_bytes()),
+        ("log.txt", controls.as_bytes()),
+        ("odd.txt", others.as_bytes()),
+    ]);
+    for format in ["human", "concise", "github"] {
+        let o = run(dir.path(), ["check", "--format", format, "."]);
+        let out = stdout(&o);
+        for c in HIDDEN {
+            assert!(
+                !out.contains(c),
+                "{format}: raw U+{:04X} in\n{out}",
+                u32::from(c)
+            );
+        }
+        // Named in every format; the human one also shows the line, escaped.
+        assert!(
+            out.contains("U+202E RIGHT-TO-LEFT OVERRIDE"),
+            "{format}: {out}"
+        );
+        if format == "human" {
+            assert!(out.contains("\\u{202E}"), "{out}");
+        }
+        assert_eq!(code(&o), 1, "{format}: U010 is deny");
+    }
+    let o = run(dir.path(), ["check", "--format", "json", "."]);
+    let mut found: Vec<(String, String)> = findings(&o);
+    found.sort();
+    found.dedup();
+    assert_eq!(
+        found,
+        [
+            ("log.txt".to_owned(), "U012".to_owned()),
+            ("main.rs".to_owned(), "U010".to_owned()),
+            ("odd.txt".to_owned(), "U011".to_owned()),
+            ("odd.txt".to_owned(), "U013".to_owned()),
+            ("prompt.md".to_owned(), "U011".to_owned()),
+        ],
+        "{}",
+        stdout(&o)
+    );
+    let json = stdout(&o);
+    assert!(json.contains("spelling `ign`"), "{json}");
+    assert!(json.contains("did you mean `“`?"), "{json}");
+    // The safe fixes (the tag run) apply with --fix; the rest need
+    // --unsafe-fixes.
+    let o = run(dir.path(), ["check", "--fix", "prompt.md"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("prompt.md")).unwrap(),
+        "Review me.\n"
+    );
+}
+
+/// U014 is allowed by default and enabled per file by `utf8lint.toml`.
+#[test]
+fn non_ascii_is_enabled_per_project() {
+    let draft = "Section\u{A0}10 of RFC2026.\nplain\n“quoted”\n";
+    let dir = tree(&[("draft.txt", draft.as_bytes())]);
+    assert!(findings(&run(dir.path(), ["check", "--format", "json", "."])).is_empty());
+    std::fs::write(
+        dir.path().join("utf8lint.toml"),
+        "[lints]\nnon_ascii = \"warn\"\n",
+    )
+    .unwrap();
+    let o = run(dir.path(), ["check", "--format", "json", "."]);
+    assert_eq!(findings(&o).len(), 2, "{}", stdout(&o));
+    assert!(stdout(&o).contains("2 lines in this file hold non-ASCII characters"));
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("draft.txt")).unwrap(),
+        "Section 10 of RFC2026.\nplain\n\"quoted\"\n"
+    );
+}
