@@ -16,8 +16,8 @@
 //!   character, for documents that must be ASCII, as idnits counts them.
 //!
 //! The pass reads 32-byte chunks: an OR of byte tests that compiles to
-//! vector compares (`chunk_has_candidate`), and only chunks with a
-//! candidate byte are looked at byte by byte.
+//! vector compares (`candidate_mask`), and only the positions of exact
+//! candidates are decoded.
 
 use std::ops::Range;
 use std::path::Path;
@@ -119,29 +119,59 @@ impl Capped {
 /// Bytes per step of the candidate search.
 const CHUNK: usize = 32;
 
-/// Whether byte `b` may start a character a character rule wants: a C0
-/// control other than tab, LF, FF, CR; DEL; or the lead byte of a C1
-/// control or U+00AD (`C2`), U+061C (`D8`), U+115F/U+1160/U+180E (`E1`),
-/// the U+20xx controls (`E2`), U+3164 (`E3`), U+FDD0.., U+FE0x, U+FFA0,
-/// U+FFFE/F (`EF`), and the supplementary planes (`F0`..`F4`: tags,
-/// variation selectors, plane noncharacters).
-fn is_candidate(b: u8) -> bool {
+/// Whether byte `b` may start something a character rule wants: a C0
+/// control other than tab, LF, FF, CR; DEL; or a lead byte `C2` and up.
+/// The first, cheap test of a chunk.
+fn may_be_candidate(b: u8) -> bool {
     let control = (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != 0x0C) & (b != b'\r');
-    control
-        | (b == 0x7F)
-        | (b == 0xC2)
-        | (b == 0xD8)
-        | (b == 0xE1)
-        | (b == 0xE2)
-        | (b == 0xE3)
-        | (b == 0xEF)
-        | (b >= 0xF0)
+    control | (b == 0x7F) | (b >= 0xC2)
 }
 
-/// Whether a chunk holds a candidate byte: no early exit and no branch, so
-/// that it compiles to vector compares.
-fn chunk_has_candidate(chunk: &[u8; CHUNK]) -> bool {
-    chunk.iter().fold(false, |any, &b| any | is_candidate(b))
+/// Whether the character starting with `b, b1, b2` is one a character rule
+/// wants: a control, DEL, a C1 control or U+00AD (`C2 80`..`C2 AD`),
+/// U+061C (`D8 9C`), U+115F/U+1160 (`E1 85`), U+180E (`E1 A0`), U+200B..F
+/// and U+202A..E (`E2 80 8B`..`8F`, `AA`..`AE`), U+2060 and U+2066..9
+/// (`E2 81 A0`, `A6`..`A9`), U+3164 (`E3 85`), U+FDD0.. (`EF B7`), U+FE0x
+/// (`EF B8`), U+FFA0 (`EF BE`), U+FFFE/F (`EF BF`), and in the
+/// supplementary planes the noncharacters (`.. .F BF ..`) and U+E0000..
+/// (`F3 A0`): tags and variation selectors. Written without branches, so
+/// that a chunk's test compiles to vector compares: punctuation (`’`, `—`),
+/// kana and Hangul set no bit.
+fn is_candidate(b: u8, b1: u8, b2: u8) -> bool {
+    let control = (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != 0x0C) & (b != b'\r');
+    let c2 = (b == 0xC2) & (b1 <= 0xAD) & ((b1 <= 0x9F) | (b1 == 0xAD));
+    let d8 = (b == 0xD8) & (b1 == 0x9C);
+    let e1 = (b == 0xE1) & ((b1 == 0x85) | (b1 == 0xA0));
+    let general = (b == 0xE2)
+        & (((b1 == 0x80) & ((0x8B..=0x8F).contains(&b2) | (0xAA..=0xAE).contains(&b2)))
+            | ((b1 == 0x81) & ((b2 == 0xA0) | (0xA6..=0xA9).contains(&b2))));
+    let e3 = (b == 0xE3) & (b1 == 0x85);
+    let ef = (b == 0xEF) & ((b1 == 0xB7) | (b1 == 0xB8) | (b1 == 0xBE) | (b1 == 0xBF));
+    let astral = (b >= 0xF0) & ((b2 == 0xBF) | ((b == 0xF3) & (b1 == 0xA0)));
+    control | (b == 0x7F) | c2 | d8 | e1 | general | e3 | ef | astral
+}
+
+/// The positions in a chunk of `CHUNK` bytes (and the 2 after it) where a
+/// candidate starts, as a bit mask; first whether any byte may be one (an
+/// OR of vector compares: ASCII text stops there), then the exact test,
+/// and the mask (which does not vectorize) only for chunks with a hit.
+fn candidate_mask(chunk: &[u8; CHUNK + 2]) -> u32 {
+    if !chunk[..CHUNK]
+        .iter()
+        .fold(false, |any, &b| any | may_be_candidate(b))
+    {
+        return 0;
+    }
+    let mut any = false;
+    for i in 0..CHUNK {
+        any |= is_candidate(chunk[i], chunk[i + 1], chunk[i + 2]);
+    }
+    if !any {
+        return 0;
+    }
+    (0..CHUNK).fold(0, |mask, i| {
+        mask | (u32::from(is_candidate(chunk[i], chunk[i + 1], chunk[i + 2])) << i)
+    })
 }
 
 /// Vim script stores keystrokes literally (`^[`, `^V`, `^M` in mappings and
@@ -311,28 +341,33 @@ impl Pass<'_> {
     fn run(&mut self, stretch: Range<usize>) {
         let bytes = self.bytes;
         let mut at = stretch.start;
+        let mut skip_to = at;
         while at < stretch.end {
-            let end = (at + CHUNK).min(stretch.end);
-            let hit = match bytes.get(at..at + CHUNK) {
-                Some(chunk) if end - at == CHUNK => {
-                    chunk_has_candidate(chunk.try_into().unwrap_or(&[0; CHUNK]))
+            let mut mask = match bytes.get(at..at + CHUNK + 2) {
+                Some(whole) if at + CHUNK <= stretch.end => {
+                    candidate_mask(whole.try_into().unwrap_or(&[b'a'; CHUNK + 2]))
                 }
-                _ => bytes[at..end].iter().any(|&b| is_candidate(b)),
+                _ => {
+                    // The stretch's last bytes, then ASCII letters, which
+                    // are never a candidate.
+                    let mut chunk = [b'a'; CHUNK + 2];
+                    let have = (stretch.end - at).min(CHUNK + 2);
+                    chunk[..have].copy_from_slice(&bytes[at..at + have]);
+                    candidate_mask(&chunk)
+                }
             };
-            let mut skip_to = at;
-            if hit {
-                for i in at..end {
-                    if i < skip_to || !is_candidate(bytes[i]) {
-                        continue;
-                    }
-                    if let Some((c, len)) =
-                        char_at(bytes, i).filter(|(_, len)| i + len <= stretch.end)
-                    {
-                        skip_to = i + len.max(self.one(c, i, len, &stretch));
-                    }
+            while mask != 0 {
+                let i = at + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if i < skip_to {
+                    continue;
+                }
+                if let Some((c, len)) = char_at(bytes, i).filter(|(_, len)| i + len <= stretch.end)
+                {
+                    skip_to = i + len.max(self.one(c, i, len, &stretch));
                 }
             }
-            at = end.max(skip_to);
+            at += CHUNK;
         }
     }
 
