@@ -35,6 +35,8 @@ pub(crate) enum FixAction {
 /// a clean file's bookkeeping.
 #[derive(Default)]
 pub(crate) struct Stats {
+    /// Findings per rule, for the summary and `--statistics`.
+    pub by_rule: crate::report::RuleCounts,
     pub files: AtomicU64,
     pub bytes: AtomicU64,
     pub skipped: AtomicU64,
@@ -51,6 +53,8 @@ pub(crate) struct Context {
     pub output: OutputOptions,
     pub fix: FixAction,
     pub verbose: bool,
+    /// `--statistics`: count each file's findings instead of rendering them.
+    pub statistics: bool,
     pub cwd: Option<PathBuf>,
     pub stats: Arc<Stats>,
     /// Configuration errors already told (the same bad file would otherwise
@@ -70,6 +74,7 @@ impl Context {
             output,
             fix,
             verbose,
+            statistics: false,
             cwd: std::env::current_dir().ok(),
             stats: Arc::new(Stats::default()),
             config_errors: Mutex::new(HashSet::new()),
@@ -101,13 +106,18 @@ pub(crate) struct FileReport {
     pub stdout: String,
     pub stderr: String,
     pub sarif: Vec<serde_json::Value>,
+    /// `--statistics`: the file's findings, counted instead of rendered.
+    pub counts: Option<crate::report::FileCounts>,
     /// Not printed: added to the worker's counts.
     pub tally: Tally,
 }
 
 impl FileReport {
     fn is_empty(&self) -> bool {
-        self.stdout.is_empty() && self.stderr.is_empty() && self.sarif.is_empty()
+        self.stdout.is_empty()
+            && self.stderr.is_empty()
+            && self.sarif.is_empty()
+            && self.counts.is_none()
     }
 }
 
@@ -519,6 +529,7 @@ fn check_bytes(
 
 fn count(ctx: &Context, diagnostics: &[Diagnostic]) {
     for d in diagnostics {
+        ctx.stats.by_rule.add(d);
         match d.level {
             Level::Deny => ctx.stats.errors.fetch_add(1, Ordering::Relaxed),
             Level::Warn => ctx.stats.warnings.fetch_add(1, Ordering::Relaxed),
@@ -536,6 +547,10 @@ fn emit(
 ) {
     count(ctx, diagnostics);
     if diagnostics.is_empty() {
+        return;
+    }
+    if ctx.statistics {
+        report.counts = Some(crate::report::FileCounts::of(diagnostics));
         return;
     }
     let names = name.get();

@@ -27,18 +27,33 @@ fn gitignore_hidden_and_no_ignore() {
         (".dot.json", BAD),
         (".git/objects/o.json", BAD),
     ]);
+    // Hidden files are checked by default (issue 17: a linter is not a
+    // search tool); `.git` is never entered.
     let out = run(dir.path(), ["check", "--format", "json"]);
-    assert_eq!(paths(&out), ["kept.json"]);
-    let out = run(dir.path(), ["check", "--format", "json", "--hidden"]);
     assert_eq!(
         paths(&out),
         [".dot.json", ".hidden/h.json", "kept.json"],
         ".git is never entered"
     );
+    let out = run(dir.path(), ["check", "--format", "json", "--no-hidden"]);
+    assert_eq!(paths(&out), ["kept.json"]);
+    // As in ripgrep, the later of --hidden and --no-hidden wins.
+    let out = run(
+        dir.path(),
+        ["check", "--format", "json", "--no-hidden", "--hidden"],
+    );
+    assert_eq!(paths(&out), [".dot.json", ".hidden/h.json", "kept.json"]);
+    let out = run(
+        dir.path(),
+        ["check", "--format", "json", "--hidden", "--no-hidden"],
+    );
+    assert_eq!(paths(&out), ["kept.json"]);
     let out = run(dir.path(), ["check", "--format", "json", "--no-ignore"]);
     assert_eq!(
         paths(&out),
         [
+            ".dot.json",
+            ".hidden/h.json",
             "also.json",
             "ignored/a.json",
             "kept.json",
