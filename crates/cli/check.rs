@@ -106,6 +106,8 @@ pub(crate) struct FileReport {
     pub stdout: String,
     pub stderr: String,
     pub sarif: Vec<serde_json::Value>,
+    /// `--diff`: a unified diff, the file's bytes as they are.
+    pub diff: Vec<u8>,
     /// `--statistics`: the file's findings, counted instead of rendered.
     pub counts: Option<crate::report::FileCounts>,
     /// Not printed: added to the worker's counts.
@@ -117,6 +119,7 @@ impl FileReport {
         self.stdout.is_empty()
             && self.stderr.is_empty()
             && self.sarif.is_empty()
+            && self.diff.is_empty()
             && self.counts.is_none()
     }
 }
@@ -478,9 +481,7 @@ fn check_bytes(
         FixAction::None => emit(ctx, report, name, bytes, &diagnostics),
         FixAction::Diff(mode) => {
             let planned = plan_every(path, bytes, settings, &diagnostics, &mut every, mode);
-            report
-                .stdout
-                .push_str(&fix::diff(name.display(), bytes, &planned));
+            report.diff = crate::diff::unified(&name.get().key, bytes, &planned);
             count(ctx, &diagnostics);
         }
         FixAction::Write(mode) => {

@@ -7,6 +7,7 @@
 
 mod args;
 mod check;
+mod diff;
 mod files;
 mod fix;
 mod output;
@@ -279,6 +280,8 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     let out = sink.writer();
     let mut err = io::stderr().lock();
     let mut file_rows = Vec::new();
+    // A diff is written as bytes for `git apply`, escaped for a person.
+    let diff_on_terminal = args.output_file.is_none() && io::stdout().is_terminal();
     let mut sarif_results = Vec::new();
     let mut notifications = Vec::new();
     for report in reports {
@@ -294,6 +297,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             );
         }
         out.write_all(report.stdout.as_bytes())?;
+        if diff_on_terminal {
+            out.write_all(&diff::for_terminal(&report.diff))?;
+        } else {
+            out.write_all(&report.diff)?;
+        }
         sarif_results.extend(report.sarif);
         if let Some(counts) = report.counts {
             file_rows.push(report::FileRow::new(&report.key, counts));

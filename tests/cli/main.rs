@@ -10,6 +10,7 @@ mod config;
 mod corpus;
 mod cost;
 mod declarations;
+mod diff;
 mod explain;
 mod fix;
 mod fix_all;
