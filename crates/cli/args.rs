@@ -25,6 +25,15 @@ pub(crate) enum Command {
     },
     /// List the rules with their codes, names and default levels.
     Rules,
+    /// Print a shell completion script (e.g. `utf8lint completions bash >
+    /// ~/.local/share/bash-completion/completions/utf8lint`).
+    Completions {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on standard output (`utf8lint manpage >
+    /// utf8lint.1`).
+    Manpage,
     /// Run the language server on standard input and output (for editors).
     Lsp {
         /// Accepted for the clients that pass it by default: standard input

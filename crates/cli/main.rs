@@ -10,6 +10,8 @@ mod check;
 mod diff;
 mod files;
 mod fix;
+mod generate;
+mod habits;
 mod output;
 mod progress;
 mod report;
@@ -47,7 +49,11 @@ fn main() -> ExitCode {
             // message is escaped like every other (help and version text,
             // which are ours, are printed as they are).
             let code = if e.use_stderr() { 2 } else { 0 };
-            let text = e.render().to_string();
+            let mut text = e.render().to_string();
+            if let Some(hint) = habits::hint(&e) {
+                text.push_str(&hint);
+                text.push('\n');
+            }
             let _ = if e.use_stderr() {
                 write!(
                     io::stderr(),
@@ -73,6 +79,8 @@ fn main() -> ExitCode {
         Command::Check(ref check) => run_check(check, &parsed.levels),
         Command::Explain { ref rule } => explain(rule),
         Command::Rules => rules(),
+        Command::Completions { shell } => generate::completions(shell),
+        Command::Manpage => generate::manpage(),
         Command::Lsp { .. } => lsp(),
     };
     match result {
@@ -160,9 +168,7 @@ fn use_color(choice: ColorChoice, format: Format) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
-        }
+        ColorChoice::Auto => habits::color_from_env(io::stdout().is_terminal()),
     }
 }
 
@@ -197,7 +203,14 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         bail!("`-` (standard input) may be given only once");
     }
     if stdin_count == 1 && args.fix {
-        bail!("--fix cannot rewrite standard input; use --diff to see the changes");
+        if paths.len() > 1 {
+            bail!("--fix with standard input prints the fixed bytes: give `-` alone");
+        }
+        if args.statistics || args.format == Format::Sarif {
+            bail!(
+                "--fix with standard input prints the fixed bytes on standard output, where --statistics or --format sarif would go too"
+            );
+        }
     }
     if args.follow && args.fix {
         bail!("--fix does not work with --follow: it never writes through symbolic links");
@@ -280,8 +293,9 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     let out = sink.writer();
     let mut err = io::stderr().lock();
     let mut file_rows = Vec::new();
-    // A diff is written as bytes for `git apply`, escaped for a person.
-    let diff_on_terminal = args.output_file.is_none() && io::stdout().is_terminal();
+    // A diff or fixed standard input is written as bytes (for `git apply`,
+    // a pipe, an editor's filter), escaped for a person at a terminal.
+    let raw_on_terminal = args.output_file.is_none() && io::stdout().is_terminal();
     let mut sarif_results = Vec::new();
     let mut notifications = Vec::new();
     for report in reports {
@@ -297,10 +311,10 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             );
         }
         out.write_all(report.stdout.as_bytes())?;
-        if diff_on_terminal {
-            out.write_all(&diff::for_terminal(&report.diff))?;
+        if raw_on_terminal {
+            out.write_all(&diff::for_terminal(&report.raw))?;
         } else {
-            out.write_all(&report.diff)?;
+            out.write_all(&report.raw)?;
         }
         sarif_results.extend(report.sarif);
         if let Some(counts) = report.counts {

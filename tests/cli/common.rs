@@ -23,6 +23,8 @@ pub(crate) fn cmd(dir: &Path) -> Command {
     let mut c = Command::new(bin());
     c.current_dir(dir)
         .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
         .env_remove("COLUMNS")
         .env_remove(crate::fix::HOOK)
         .stdin(Stdio::null());

@@ -7,6 +7,7 @@ mod bom_require;
 mod common;
 
 mod config;
+mod conventions;
 mod corpus;
 mod cost;
 mod declarations;
