@@ -36,7 +36,7 @@ function parseArgs(argv) {
 // ----------------------------------------------------------------- fixtures
 
 /** The workspace's files, byte for byte. */
-export const FIXTURES = {
+const FIXTURES = {
   "clean.txt": Buffer.from("all good\n"),
   // A leading BOM, which RFC 8259 forbids in JSON.
   "data.json": Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "utf8lint", "ok": true}\n')]),
@@ -203,12 +203,17 @@ class Workbench {
     return this.page.locator(".tabs-container .tab.active.dirty").count().then((n) => n > 0);
   }
 
-  /** Opens the quick-fix menu (Ctrl+.) and returns its rows' texts once it shows. */
+  /**
+   * Opens the quick-fix menu (Ctrl+.) and returns its rows' texts once it
+   * shows; [] when VS Code says "No code actions available" instead.
+   */
   async quickFixMenu() {
     const page = this.page;
     await page.keyboard.press("Control+.");
     const rows = page.locator(".action-widget .monaco-list-row.action");
-    await rows.first().waitFor({ state: "visible", timeout: TIMEOUT });
+    const none = page.locator(".monaco-editor-overlaymessage", { hasText: "No code actions available" });
+    await rows.first().or(none).waitFor({ state: "visible", timeout: TIMEOUT });
+    if (await none.isVisible()) return [];
     return rows.evaluateAll((rs) => rs.map((r) => r.innerText.trim()));
   }
 
@@ -228,7 +233,7 @@ class Workbench {
 
   async closeMenu() {
     await this.page.keyboard.press("Escape");
-    await this.page.locator(".action-widget").waitFor({ state: "hidden", timeout: TIMEOUT });
+    await this.page.locator(".action-widget, .monaco-editor-overlaymessage").first().waitFor({ state: "hidden", timeout: TIMEOUT });
   }
 
   /** The Problems panel's rows as [aria-label, text, link of the code], in order. */
@@ -326,16 +331,33 @@ async function problemsPanel(wb, out) {
 async function hover(wb) {
   const page = wb.page;
   await wb.open("invalid.txt");
-  const squiggles = page.locator(".editor-instance .view-overlays .squiggly-error");
-  await squiggles.first().waitFor({ timeout: TIMEOUT });
-  // The squiggle lies under the text layer: move the mouse onto its place on
-  // line 1 (the topmost), as a user pointing at the underlined character.
-  const boxes = (await Promise.all((await squiggles.all()).map((s) => s.boundingBox()))).filter(Boolean);
-  const box = boxes.reduce((a, b) => (b.y < a.y ? b : a));
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  const widget = page.locator(".monaco-hover .hover-contents", { hasText: "U001 invalid_utf8" });
-  await widget.first().waitFor({ state: "visible", timeout: TIMEOUT });
-  const text = await page.locator(".monaco-hover:visible").innerText();
+  await page.locator(".editor-instance .view-overlays .squiggly-error").first().waitFor({ timeout: TIMEOUT });
+  // Point at the U+FFFD that VS Code shows for `\xFF` (line 1, column 5), as
+  // a user would: the character's box on screen, read from the rendered line.
+  const point = await until("line 1 of invalid.txt on screen", () =>
+    page.evaluate(() => {
+      const line = [...document.querySelectorAll(".editor-instance .view-lines .view-line")].find((l) => l.style.top === "0px");
+      if (!line) return null;
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      let offset = 4;
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (offset < n.length) {
+          if (n.data[offset] !== "\uFFFD") return null;
+          const range = document.createRange();
+          range.setStart(n, offset);
+          range.setEnd(n, offset + 1);
+          const b = range.getBoundingClientRect();
+          return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+        }
+        offset -= n.length;
+      }
+      return null;
+    }),
+  );
+  await page.mouse.move(point.x, point.y);
+  const widget = page.locator(".monaco-hover:visible", { hasText: "bytes 4..5 of the file on disk" });
+  await widget.waitFor({ state: "visible", timeout: TIMEOUT });
+  const text = await widget.innerText();
   for (const part of ["byte `\\xFF` never appears in UTF-8", "bytes 4..5 of the file on disk", "is not part of UTF-8 at all", "U001 explained"]) {
     check(text.includes(part), `the hover lacks ${JSON.stringify(part)}:\n${text}`);
   }
@@ -461,6 +483,8 @@ async function main() {
   };
   const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
 
+  // "4.100.3 <commit> with Code 1.100.3": the first line names both versions.
+  const version = execFileSync(codeServer, ["--version"], { env, encoding: "utf8", timeout: 60_000 }).trim().split("\n").pop();
   const installed = execFileSync(codeServer, [...common, "--install-extension", vsix], { env, encoding: "utf8", timeout: 120_000 });
   check(/was successfully installed/.test(installed), `installing ${vsix}:\n${installed}`);
 
@@ -511,7 +535,7 @@ async function main() {
     if (process.env.UTF8LINT_E2E_KEEP === "1") console.log(`kept ${scratch}`);
     else fs.rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`ok: the extension in VS Code ${installed.match(/\d+\.\d+\.\d+/)?.[0] ?? ""}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved`);
+  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved`);
   console.log(`artefacts: ${out}`);
 }
 
