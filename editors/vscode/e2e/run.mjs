@@ -204,6 +204,15 @@ class Workbench {
   }
 
   /**
+   * Waits for the light bulb VS Code shows when code actions are available at
+   * the cursor: the server has published the open document's findings (the
+   * workspace scan's carry no fixes), as a user sees before pressing Ctrl+.
+   */
+  async lightBulb() {
+    await this.page.locator(".editor-instance .lightBulbWidget.codicon").waitFor({ state: "visible", timeout: TIMEOUT });
+  }
+
+  /**
    * Opens the quick-fix menu (Ctrl+.) and returns its rows' texts once it
    * shows; [] when VS Code says "No code actions available" instead.
    */
@@ -371,6 +380,10 @@ async function bomFix(wb, file) {
   const page = wb.page;
   await wb.open("data.json");
   await until("the status bar to say UTF-8 with BOM", async () => (await wb.statusText("status.editor.encoding")) === "UTF-8 with BOM");
+  // The finding's fixes are known before the buffer is dirtied, so that an
+  // empty menu below means "refused because dirty", not "not published yet".
+  await wb.goTo(1, 1);
+  await wb.lightBulb();
   // Dirty the buffer: a space at the end of the file.
   await page.keyboard.press("Control+End");
   await page.keyboard.type(" ");
@@ -384,6 +397,7 @@ async function bomFix(wb, file) {
   await page.keyboard.press("Control+Z");
   await until("the tab to be clean after undo", async () => !(await wb.activeTabDirty()));
   await wb.goTo(1, 1);
+  await wb.lightBulb();
   const cleanMenu = await wb.quickFixMenu();
   await wb.shot("5-quickfix-clean");
   const title = cleanMenu.find((t) => t.includes("remove the byte-order mark") && t.includes(DISK_FIX_MARK));
@@ -408,6 +422,7 @@ async function feffFix(wb, file) {
   const page = wb.page;
   await wb.open("feff.txt");
   await wb.goTo(1, 6);
+  await wb.lightBulb();
   const menu = await wb.quickFixMenu();
   await wb.shot("7-quickfix-feff");
   const title = menu.find((t) => t.includes("U+2060") && !t.includes(DISK_FIX_MARK));
