@@ -1,14 +1,19 @@
 //! The one pass over a file's bytes: every maximal subpart (grouped into
-//! runs for U001), every U+FEFF (U002) and every U+FFFD (U007). Valid input
-//! takes one pass of the codec's fused validator; input with errors takes
-//! the streaming decoder block by block, each block searched for marks while
-//! it is in cache.
+//! runs for U001), every U+FEFF (U002) and every U+FFFD (U007), and the
+//! text pass (`text_scan`: U008, U010..U014) over the well-formed bytes.
+//! Valid input goes through the codec's fused validator 64 KiB at a time,
+//! each block searched by the text pass while it is in cache; input with
+//! errors takes the streaming decoder block by block, each block searched
+//! for marks while it is in cache, and the text pass over each well-formed
+//! stretch between ill-formed sequences.
 
 use std::ops::Range;
+use std::path::Path;
 
 use utf8lint_codec::{Event, Mark, Subpart, Utf8Decoder};
 
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
+use crate::text_scan::{self, TextScan};
 use crate::{Diagnostic, Level, Policy, Rule};
 
 /// Bytes per block on the error path: small enough to stay in L2 between
@@ -36,6 +41,8 @@ pub(crate) struct Scan {
     /// All of them as byte ranges, adjacent ones merged (at most
     /// [`MAX_ERROR_RANGES`]).
     pub error_ranges: Vec<Range<usize>>,
+    /// The text pass's findings (empty when it did not run).
+    pub text: text_scan::Found,
 }
 
 /// The most findings of one rule a report shows for one file, whatever
@@ -249,23 +256,40 @@ impl Runs<'_> {
     }
 }
 
-pub(crate) fn scan(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
-    scan_valid(bytes, policy, keep).unwrap_or_else(|| scan_with_errors(bytes, policy, keep))
+pub(crate) fn scan(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Scan {
+    scan_valid(bytes, path, policy, keep)
+        .unwrap_or_else(|| scan_with_errors(bytes, path, policy, keep))
 }
 
-/// The fast path for the common case, a file that is valid UTF-8: one pass
-/// of the codec's fused validator, which reports every U+FEFF and U+FFFD as
-/// it validates. `None` if the bytes are not valid: the caller starts again
-/// on the error path (the marks found so far are dropped with `marks`).
-fn scan_valid(bytes: &[u8], policy: &Policy, keep: Keep) -> Option<Scan> {
+/// The fast path for the common case, a file that is valid UTF-8: the
+/// codec's fused validator, which reports every U+FEFF and U+FFFD as it
+/// validates, over one block of [`text_scan::BLOCK`] bytes at a time, each
+/// cut before a byte that is not a continuation byte (so that a valid file
+/// is valid block by block), and the text pass over the block while it is
+/// in cache. `None` if the bytes are not valid: the caller starts again on
+/// the error path (what was found so far is dropped).
+fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<Scan> {
     let mut marks = Marks::new(policy, keep);
-    let valid = if marks.wanted() {
-        utf8lint_codec::validate_marking(bytes, |offset, mark| marks.push(bytes, offset, mark))
-    } else {
-        utf8lint_codec::is_valid(bytes)
-    };
-    if !valid {
-        return None;
+    let mut text = TextScan::new(bytes, path, policy, keep);
+    let whole = 0..bytes.len();
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = block_end(bytes, start);
+        let block = &bytes[start..end];
+        let valid = if marks.wanted() {
+            utf8lint_codec::validate_marking(block, |offset, mark| {
+                marks.push(bytes, start + offset, mark)
+            })
+        } else {
+            utf8lint_codec::is_valid(block)
+        };
+        if !valid {
+            return None;
+        }
+        if let Some(text) = &mut text {
+            text.run(&whole, start, end);
+        }
+        start = end;
     }
     let mut diagnostics = Vec::new();
     let mut summaries = Vec::new();
@@ -276,7 +300,32 @@ fn scan_valid(bytes: &[u8], policy: &Policy, keep: Keep) -> Option<Scan> {
         error_count: 0,
         first_errors: Vec::new(),
         error_ranges: Vec::new(),
+        text: finish_text(text),
     })
+}
+
+/// Where the block starting at `start` ends: [`text_scan::BLOCK`] bytes on,
+/// backed up (at most 3 bytes) to just before a byte that is not a
+/// continuation byte. Four continuation bytes in a row are ill-formed
+/// wherever the cut falls.
+fn block_end(bytes: &[u8], start: usize) -> usize {
+    let mut end = (start + text_scan::BLOCK).min(bytes.len());
+    let floor = end.saturating_sub(3).max(start + 1);
+    while end < bytes.len() && end > floor && (0x80..0xC0).contains(&bytes[end]) {
+        end -= 1;
+    }
+    end
+}
+
+fn finish_text(text: Option<TextScan<'_>>) -> text_scan::Found {
+    text.map_or(
+        text_scan::Found {
+            diagnostics: Vec::new(),
+            summaries: Vec::new(),
+            iso_2022_escape: false,
+        },
+        TextScan::finish,
+    )
 }
 
 /// The U+FEFF and U+FFFD findings of a scan.
@@ -331,8 +380,11 @@ impl Marks {
 
 /// The full pass for a file with ill-formed sequences: the streaming decoder
 /// reports every maximal subpart, block by block, and the U+FEFF search
-/// follows it through the same blocks.
-fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
+/// follows it through the same blocks. The text pass reads each well-formed
+/// stretch when the ill-formed sequence after it is reported (a candidate
+/// whose character an ill-formed sequence cuts is U001's, not the text
+/// rules').
+fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Scan {
     let mut runs = Runs {
         bytes,
         run: Vec::new(),
@@ -347,6 +399,8 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         error_ranges: Vec::new(),
     };
     let mut marks = Marks::new(policy, keep);
+    let mut text = TextScan::new(bytes, path, policy, keep);
+    let mut valid_from = 0;
     let mut decoder = Utf8Decoder::new();
     let mut start = 0;
     for block in bytes.chunks(BLOCK) {
@@ -354,6 +408,11 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         decoder.decode(block, end == bytes.len(), |event| {
             if let Event::Error(sub) = event {
                 runs.push(sub);
+                if let Some(text) = &mut text {
+                    let stretch = valid_from..sub.offset;
+                    text.run(&stretch, stretch.start, stretch.end);
+                }
+                valid_from = sub.end();
             }
         });
         if marks.wanted() {
@@ -367,6 +426,10 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         start = end;
     }
     runs.flush();
+    if let Some(text) = &mut text {
+        let stretch = valid_from..bytes.len();
+        text.run(&stretch, stretch.start, stretch.end);
+    }
     let mut summaries: Vec<Diagnostic> = runs.out.summary().into_iter().collect();
     let mut diagnostics = runs.out.kept;
     marks.finish(&mut diagnostics, &mut summaries);
@@ -376,5 +439,33 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         error_count: runs.error_count,
         first_errors: runs.first_errors,
         error_ranges: runs.error_ranges,
+        text: finish_text(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Blocks end before a byte that is not a continuation byte, so a valid
+    /// file is valid block by block (a cut inside a character would send it
+    /// to the error path).
+    #[test]
+    fn blocks_end_on_character_boundaries() {
+        for len in [1, 2, 3, 4] {
+            let character = ["a", "é", "€", "😀"][len - 1];
+            for pad in text_scan::BLOCK - 4..text_scan::BLOCK + 1 {
+                let text = format!("{}{character}{}", "a".repeat(pad), "b".repeat(10));
+                let end = block_end(text.as_bytes(), 0);
+                assert!(text.is_char_boundary(end), "{len} {pad}: {end}");
+                assert!(end > text_scan::BLOCK - 4, "{len} {pad}: {end}");
+                assert!(utf8lint_codec::is_valid(&text.as_bytes()[..end]));
+            }
+        }
+        // Past three continuation bytes the cut stays (ill-formed anyway).
+        let mut bytes = vec![b'a'; text_scan::BLOCK + 8];
+        bytes[text_scan::BLOCK - 4..text_scan::BLOCK + 4].fill(0x80);
+        assert_eq!(block_end(&bytes, 0), text_scan::BLOCK - 3);
+        assert_eq!(block_end(b"ab", 0), 2);
     }
 }
