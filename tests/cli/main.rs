@@ -25,4 +25,5 @@ mod server;
 mod text_rules;
 mod trust;
 mod walk;
+mod wheel;
 mod writer;
