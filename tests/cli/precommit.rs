@@ -99,18 +99,7 @@ fn pre_commit_runs_the_hook_as_defined() {
             .output()
             .unwrap()
     };
-    let out = run();
-    let text = format!("{}{}", stdout(&out), stderr(&out));
-    assert_eq!(
-        code(&out),
-        1,
-        "the hook fails on the forbidden BOM:\n{text}"
-    );
-    assert!(
-        text.contains("error[U003]: JSON forbids a byte-order mark"),
-        "{text}"
-    );
-    assert!(text.contains("bad.json"), "{text}");
+    let text = assert_failed_on_bad_json(&run());
     assert!(text.contains("wide.txt:1:1"), "{text}");
     assert!(
         text.contains("error[U005]: this file is UTF-16LE, not UTF-8"),
@@ -131,6 +120,19 @@ fn pre_commit_runs_the_hook_as_defined() {
         text.contains("utf8lint") && text.contains("Passed"),
         "{text}"
     );
+}
+
+/// Asserts that a pre-commit run failed on `bad.json`'s forbidden BOM;
+/// returns everything it printed.
+pub(crate) fn assert_failed_on_bad_json(out: &std::process::Output) -> String {
+    let text = format!("{}{}", stdout(out), stderr(out));
+    assert_eq!(code(out), 1, "the hook fails on the forbidden BOM:\n{text}");
+    assert!(
+        text.contains("error[U003]: JSON forbids a byte-order mark"),
+        "{text}"
+    );
+    assert!(text.contains("bad.json"), "{text}");
+    text
 }
 
 /// A `.pre-commit-config.yaml` holding the `utf8lint` hook of

@@ -178,17 +178,7 @@ fn pre_commit_mirror_installs_the_wheel(work: &Path, wheels: &Path) {
         .env("PATH", without_utf8lint_on_path())
         .output()
         .unwrap();
-    let text = format!("{}{}", stdout(&out), stderr(&out));
-    assert_eq!(
-        code(&out),
-        1,
-        "the hook fails on the forbidden BOM:\n{text}"
-    );
-    assert!(
-        text.contains("error[U003]: JSON forbids a byte-order mark"),
-        "{text}"
-    );
-    assert!(text.contains("bad.json"), "{text}");
+    crate::precommit::assert_failed_on_bad_json(&out);
 }
 
 /// `PATH` without directories holding a `utf8lint`, so that the hook can
