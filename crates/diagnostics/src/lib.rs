@@ -76,6 +76,14 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
     }
 }
 
+/// For each `(rule, byte offset)`, whether an inline suppression in
+/// `bytes` covers a finding of that rule starting there: for findings a
+/// front end makes itself (the language server's U+FEFF and U+FFFD in an
+/// editor's unsaved text), which [`check_keeping`] never sees.
+pub fn suppressed(bytes: &[u8], findings: &[(Rule, usize)]) -> Vec<bool> {
+    suppress::Suppressions::covered(bytes, findings)
+}
+
 /// Every finding, before inline suppressions, and how many of the last
 /// ones are per-rule summaries of findings not shown.
 fn check_unsuppressed(

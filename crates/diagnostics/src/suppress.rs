@@ -209,6 +209,19 @@ impl Suppressions {
         false
     }
 
+    /// For each `(rule, offset)` of findings made outside [`crate::check`]
+    /// (the language server's findings in an editor's unsaved text),
+    /// whether a suppression in `bytes` covers it.
+    pub(crate) fn covered(bytes: &[u8], findings: &[(Rule, usize)]) -> Vec<bool> {
+        match Suppressions::find(bytes) {
+            None => vec![false; findings.len()],
+            Some(mut s) => findings
+                .iter()
+                .map(|&(rule, offset)| s.suppresses(rule, offset))
+                .collect(),
+        }
+    }
+
     /// Removes the suppressed findings from `diagnostics`, whose last
     /// `summaries` entries are per-rule summaries of findings not shown,
     /// then adds a U015 finding at `level` for each suppression that did
