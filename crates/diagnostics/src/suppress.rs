@@ -19,6 +19,11 @@
 //! [`Rule::UnusedSuppression`] (U015), as ruff's RUF100 reports unused
 //! `noqa` comments: a stale suppression would hide the next real defect
 //! on that line.
+//!
+//! A marker inside a code span (after an odd number of backticks on its
+//! line) is prose quoting the syntax, as in Markdown and doc comments
+//! that explain it, not a suppression: no comment syntax puts a real one
+//! there.
 
 use std::ops::Range;
 
@@ -93,6 +98,31 @@ pub(crate) struct Suppressions {
     file_used: u64,
 }
 
+/// Whether offsets, asked in increasing order, are inside a backtick code
+/// span: an odd number of backticks before them on their line.
+#[derive(Debug, Default)]
+struct CodeSpans {
+    /// Where counting stopped.
+    counted_to: usize,
+    /// Whether an odd number of backticks lie between the start of that
+    /// line and `counted_to`.
+    odd: bool,
+}
+
+impl CodeSpans {
+    fn inside(&mut self, bytes: &[u8], at: usize) -> bool {
+        let mut from = self.counted_to;
+        if let Some(nl) = memchr::memrchr(b'\n', &bytes[from..at]) {
+            from += nl + 1;
+            self.odd = false;
+        }
+        let ticks = memchr::memchr_iter(b'`', &bytes[from..at]).count();
+        self.odd ^= ticks % 2 == 1;
+        self.counted_to = at;
+        self.odd
+    }
+}
+
 /// Whether `byte` can be part of a word, so that `notutf8lint:` is no marker.
 fn is_word(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'
@@ -106,8 +136,14 @@ impl Suppressions {
         // Lines counted so far (up to FILE_ALLOW_LINES) and where counting
         // stopped, so that counting is linear in the file.
         let (mut lines_before, mut counted_to) = (0usize, 0usize);
+        // Backticks on the current line before the last marker, counted
+        // from where the last count stopped, so that the count is linear.
+        let mut ticks = CodeSpans::default();
         for at in memmem::find_iter(bytes, MARKER) {
             if at > 0 && is_word(bytes[at - 1]) {
+                continue;
+            }
+            if ticks.inside(bytes, at) {
                 continue;
             }
             let mut p = at + MARKER.len();
@@ -394,6 +430,17 @@ mod tests {
     #[test]
     fn prose_and_words_are_no_marker() {
         assert!(Suppressions::find(b"utf8lint: a linter\nnotutf8lint: allow(U001)\n").is_none());
+    }
+
+    #[test]
+    fn code_spans_quote_the_syntax() {
+        let text = b"write `utf8lint: allow(U001)` or `# utf8lint: file-allow(U002)`\n";
+        assert!(Suppressions::find(text).is_none());
+        // A closed span before the marker, and a new line after an
+        // unclosed one: both real.
+        let text = b"`x` utf8lint: allow(U001)\nodd ` here\n# utf8lint: allow(U002)\n";
+        let s = Suppressions::find(text).unwrap();
+        assert_eq!(s.directives.len(), 2);
     }
 
     #[test]
