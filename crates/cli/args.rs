@@ -110,6 +110,16 @@ pub(crate) struct CheckArgs {
     #[arg(long, conflicts_with = "fix")]
     pub diff: bool,
 
+    /// Report only findings not in this baseline (written by
+    /// --write-baseline): a legacy repository fails only on new defects.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record every finding in FILE as the baseline (JSON, paths relative
+    /// to FILE's directory) and exit 0; report nothing else.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff"])]
+    pub write_baseline: Option<PathBuf>,
+
     /// Search hidden files and directories.
     #[arg(long)]
     pub hidden: bool,

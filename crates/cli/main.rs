@@ -6,6 +6,7 @@
 //! quietly with 0, as ripgrep does.
 
 mod args;
+mod baseline;
 mod check;
 mod fix;
 mod output;
@@ -218,7 +219,12 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             .context("cannot prepare to clean up after an interrupted fix")?;
     }
     let resolver = Resolver::new(overrides).context("bad configuration")?;
-    let ctx = Context::new(resolver, output, fix, args.verbose);
+    let mut ctx = Context::new(resolver, output, fix, args.verbose);
+    ctx.baseline = match (&args.baseline, &args.write_baseline) {
+        (Some(file), _) => Some(baseline::Baseline::read(file)?),
+        (None, Some(file)) => Some(baseline::Baseline::for_writing(file)?),
+        (None, None) => None,
+    };
     let threads = args
         .threads
         .filter(|&n| n > 0)
@@ -298,6 +304,28 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     }
     let stats = &ctx.stats;
     let troubles = stats.troubles.load(Ordering::Relaxed);
+    if let (Some(baseline), Some(file)) = (&ctx.baseline, &args.write_baseline) {
+        let written = baseline.write(file)?;
+        if !args.quiet {
+            writeln!(
+                err,
+                "utf8lint: wrote {written} {} to the baseline {}",
+                plural(written as u64, "finding", "findings"),
+                check::display_path(file).0
+            )?;
+        }
+        return Ok(if troubles > 0 { 2 } else { 0 });
+    }
+    if let Some(baseline) = &ctx.baseline {
+        let gone = baseline.gone();
+        if gone > 0 && !args.quiet {
+            writeln!(
+                err,
+                "utf8lint: note: {gone} {} in the baseline no longer found in the files checked (fixed, or their lines edited); --write-baseline records the findings of today",
+                plural(gone as u64, "finding", "findings"),
+            )?;
+        }
+    }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, &notifications);
         serde_json::to_writer_pretty(&mut out, &log)?;

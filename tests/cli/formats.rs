@@ -279,7 +279,7 @@ fn sarif_validates_against_the_2_1_0_schema() {
     assert_eq!(log["version"], "2.1.0");
     let run = &log["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    assert_eq!(rules.len(), 14);
+    assert_eq!(rules.len(), 15);
     for rule in rules {
         for key in [
             "id",

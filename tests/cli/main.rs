@@ -19,6 +19,7 @@ mod outputs;
 mod precommit;
 mod reading;
 mod server;
+mod suppress;
 mod text_rules;
 mod trust;
 mod walk;

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 pub use editorconfig::{CharsetSetting, EditorConfigFile};
 pub use settings::{Settings, parse_editor_json, parse_toml};
-pub use toml_file::{BomEntry, CONFIG_FILE_NAME, ConfigFile, parse_config};
+pub use toml_file::{BomEntry, CONFIG_FILE_NAME, ConfigFile, PerFileEntry, parse_config};
 use utf8lint_diagnostics::{BomPolicy, BomRule, Charset, Level, Policy, PolicySource, Rule};
 
 /// What the command line (or an editor's settings) says, over everything
@@ -36,6 +36,9 @@ pub struct Overrides {
     /// BOM policy per glob, last match wins; globs without `/` match a file
     /// name anywhere, others a path relative to [`Overrides::base_dir`].
     pub bom: Vec<(String, BomPolicy)>,
+    /// Lint levels per glob (an editor's `per-file-lints`), applied after
+    /// `levels`, anchored as `bom` globs are.
+    pub per_file_levels: Vec<(String, Vec<(Rule, Level)>)>,
     /// Where `bom` globs with a `/` are anchored (the workspace root); the
     /// current directory when `None`.
     pub base_dir: Option<PathBuf>,
@@ -94,8 +97,10 @@ pub struct FileSettings {
 /// The configuration files that apply to one directory.
 #[derive(Debug, Default)]
 struct DirChain {
-    /// The nearest `utf8lint.toml`, with its directory.
-    toml: Option<(PathBuf, Arc<ConfigFile>)>,
+    /// The `utf8lint.toml` files that apply, each with its directory: the
+    /// nearest last, and none above one that says `root = true` or above
+    /// the repository root.
+    tomls: Vec<(PathBuf, Arc<ConfigFile>)>,
     /// `.editorconfig` files, nearest first, up to and including a root one.
     editorconfigs: Vec<(PathBuf, Arc<EditorConfigFile>)>,
 }
@@ -144,6 +149,8 @@ impl ConfigReader for ByPath {
 pub struct Resolver {
     overrides: Overrides,
     override_globs: Vec<(toml_file::PathGlob, BomPolicy, String)>,
+    /// [`Overrides::per_file_levels`], compiled.
+    override_levels: Vec<(toml_file::PathGlob, Vec<(Rule, Level)>)>,
     cwd: PathBuf,
     /// Keyed by the directory's bytes: hashing a `Path` parses its
     /// components, which costs more than the rest of a lookup.
@@ -205,9 +212,8 @@ impl Resolver {
     /// on an override glob that does not parse.
     pub fn new(overrides: Overrides) -> Result<Resolver, ConfigError> {
         let cwd = std::env::current_dir().unwrap_or_default();
-        let mut override_globs = Vec::new();
-        for (glob, policy) in &overrides.bom {
-            let matcher = toml_file::PathGlob::new(glob).map_err(|e| ConfigError {
+        let compile = |table: &str, glob: &str| {
+            toml_file::PathGlob::new(glob).map_err(|e| ConfigError {
                 path: PathBuf::from(
                     overrides
                         .origin
@@ -215,14 +221,22 @@ impl Resolver {
                         .unwrap_or_else(|| "settings".into()),
                 ),
                 line: None,
-                key: Some(format!("bom.\"{glob}\"")),
+                key: Some(format!("{table}.\"{glob}\"")),
                 message: format!("not a valid glob: {e}"),
-            })?;
-            override_globs.push((matcher, *policy, glob.clone()));
+            })
+        };
+        let mut override_globs = Vec::new();
+        for (glob, policy) in &overrides.bom {
+            override_globs.push((compile("bom", glob)?, *policy, glob.clone()));
+        }
+        let mut override_levels = Vec::new();
+        for (glob, levels) in &overrides.per_file_levels {
+            override_levels.push((compile("per-file-lints", glob)?, levels.clone()));
         }
         Ok(Resolver {
             overrides,
             override_globs,
+            override_levels,
             cwd,
             chains: RwLock::new(HashMap::new()),
             generation: AtomicU64::new(0),
@@ -401,11 +415,17 @@ impl Resolver {
             }
         }
 
-        // utf8lint.toml.
-        if let Some((toml_dir, config)) = &chain.toml {
+        // utf8lint.toml files, the root-most first, so nearer ones win;
+        // each file's globs are relative to its own directory.
+        for (toml_dir, config) in &chain.tomls {
             let relative = absolute().strip_prefix(toml_dir).unwrap_or(absolute());
             for (rule, level, _) in &config.lints {
                 policy.levels.set(*rule, *level);
+            }
+            for entry in config.per_file.iter().filter(|e| e.matches(relative)) {
+                for (rule, level) in &entry.levels {
+                    policy.levels.set(*rule, *level);
+                }
             }
             if let Some((max, _)) = config.max_per_rule {
                 policy.max_per_rule = max;
@@ -429,13 +449,23 @@ impl Resolver {
         for (rule, level) in &self.overrides.levels {
             policy.levels.set(*rule, *level);
         }
+        let base = self.overrides.base_dir.as_deref().unwrap_or(&self.cwd);
+        if !self.override_levels.is_empty() {
+            let relative = absolute().strip_prefix(base).unwrap_or(absolute());
+            for (matcher, levels) in &self.override_levels {
+                if matcher.matches(relative) {
+                    for (rule, level) in levels {
+                        policy.levels.set(*rule, *level);
+                    }
+                }
+            }
+        }
         if let Some(max) = self.overrides.max_per_rule {
             policy.max_per_rule = max;
         }
         if let Some(skip) = self.overrides.skip_binary {
             skip_binary = skip;
         }
-        let base = self.overrides.base_dir.as_deref().unwrap_or(&self.cwd);
         if let Some((_, bom, glob)) = (!self.override_globs.is_empty())
             .then(|| absolute().strip_prefix(base).unwrap_or(absolute()))
             .and_then(|relative| {
@@ -458,7 +488,7 @@ impl Resolver {
         FileSettings {
             policy,
             skip_binary,
-            config_file: chain.toml.as_ref().map(|(_, c)| c.path.clone()),
+            config_file: chain.tomls.last().map(|(_, c)| c.path.clone()),
         }
     }
 
@@ -500,10 +530,13 @@ impl Resolver {
         // A repository's root: what lies above it is not the project's.
         let repo_root =
             !self.overrides.trust_all_config && std::fs::symlink_metadata(dir.join(".git")).is_ok();
-        chain.toml = match own_toml {
-            Some(config) => Some((dir.to_path_buf(), Arc::new(config))),
-            None => match parent.as_ref().and_then(|p| p.toml.clone()) {
-                Some((above, _)) if repo_root => {
+        // A nested utf8lint.toml extends the ones above it, unless it says
+        // `root = true`; nothing above the repository root applies.
+        let own_root = own_toml.as_ref().is_some_and(|c| c.root);
+        let inherited = parent.as_ref().map(|p| p.tomls.clone()).unwrap_or_default();
+        if !own_root {
+            if repo_root {
+                for (above, _) in &inherited {
                     self.ignore(
                         above.join(CONFIG_FILE_NAME),
                         format!(
@@ -511,11 +544,14 @@ impl Resolver {
                             dir.display()
                         ),
                     );
-                    None
                 }
-                inherited => inherited,
-            },
-        };
+            } else {
+                chain.tomls = inherited;
+            }
+        }
+        if let Some(config) = own_toml {
+            chain.tomls.push((dir.to_path_buf(), Arc::new(config)));
+        }
         let own_ec = read_optional(reader, dir, ".editorconfig")?
             .filter(|_| self.trusted_owner(dir, ".editorconfig"))
             .map(|text| EditorConfigFile::parse(&text, &dir.join(".editorconfig")))
