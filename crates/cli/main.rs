@@ -27,7 +27,7 @@ use crate::args::{CheckArgs, ColorChoice, Command, Format};
 use crate::check::{Context, FixAction, Worker};
 use crate::fix::FixMode;
 use crate::output::OutputOptions;
-use crate::settings::{Overrides, Resolver};
+use crate::settings::{ConfigSource, Overrides, Resolver};
 
 /// `utf8lint lsp`: the language server on standard input and output. Its
 /// errors are the server's; standard output belongs to the protocol.
@@ -180,6 +180,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         skip_binary: args.no_skip_binary.then_some(false),
         origin: Some("the command line".into()),
         trust_all_config: args.trust_config,
+        source: match (&args.config, args.isolated) {
+            (Some(file), _) => ConfigSource::File(file.clone()),
+            (None, true) => ConfigSource::Isolated,
+            (None, false) => ConfigSource::Discover,
+        },
         ..Overrides::default()
     };
     let mut paths: Vec<PathBuf> = args.paths.iter().map(PathBuf::from).collect();

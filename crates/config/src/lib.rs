@@ -50,6 +50,25 @@ pub struct Overrides {
     /// [`Resolver`]): a `utf8lint.toml` above the repository root, and
     /// configuration files owned by another user (`--trust-config`).
     pub trust_all_config: bool,
+    /// Which configuration files are read at all.
+    pub source: ConfigSource,
+}
+
+/// Which configuration files a [`Resolver`] reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ConfigSource {
+    /// `utf8lint.toml` files found walking up from each file (nested ones
+    /// extending their parent), and `.editorconfig` files.
+    #[default]
+    Discover,
+    /// `--config FILE`: this file, as a `utf8lint.toml`, for every file
+    /// checked (its globs relative to its own directory); no `utf8lint.toml`
+    /// is looked for. `.editorconfig` files still apply: they declare the
+    /// files' encodings, which `--config` does not replace.
+    File(PathBuf),
+    /// `--isolated`: no configuration file at all, neither `utf8lint.toml`
+    /// nor `.editorconfig`; only built-in knowledge and the overrides.
+    Isolated,
 }
 
 /// A configuration file that could not be read or understood.
@@ -152,6 +171,8 @@ pub struct Resolver {
     /// [`Overrides::per_file_levels`], compiled.
     override_levels: Vec<(toml_file::PathGlob, Vec<(Rule, Level)>)>,
     cwd: PathBuf,
+    /// [`ConfigSource::File`], read and parsed once, with its directory.
+    explicit: Option<(PathBuf, Arc<ConfigFile>)>,
     /// Keyed by the directory's bytes: hashing a `Path` parses its
     /// components, which costs more than the rest of a lookup.
     chains: RwLock<HashMap<std::ffi::OsString, ChainResult>>,
@@ -208,8 +229,9 @@ fn fast_parent(_path: &Path) -> Option<&[u8]> {
 }
 
 impl Resolver {
-    /// A resolver applying `overrides` over what it finds on disk. Fails only
-    /// on an override glob that does not parse.
+    /// A resolver applying `overrides` over what it finds on disk. Fails on
+    /// an override glob that does not parse, and on a
+    /// [`ConfigSource::File`] that cannot be read or is not valid.
     pub fn new(overrides: Overrides) -> Result<Resolver, ConfigError> {
         let cwd = std::env::current_dir().unwrap_or_default();
         let compile = |table: &str, glob: &str| {
@@ -233,11 +255,16 @@ impl Resolver {
         for (glob, levels) in &overrides.per_file_levels {
             override_levels.push((compile("per-file-lints", glob)?, levels.clone()));
         }
+        let explicit = match &overrides.source {
+            ConfigSource::File(file) => Some(read_explicit(&cwd, file)?),
+            _ => None,
+        };
         Ok(Resolver {
             overrides,
             override_globs,
             override_levels,
             cwd,
+            explicit,
             chains: RwLock::new(HashMap::new()),
             generation: AtomicU64::new(0),
             ignored: Mutex::new(Vec::new()),
@@ -350,12 +377,11 @@ impl Resolver {
 
     /// `path` made absolute against the working directory of
     /// [`Resolver::new`].
-    fn absolute<'p>(&self, path: &'p Path) -> std::borrow::Cow<'p, Path> {
-        if path.is_absolute() {
-            std::borrow::Cow::Borrowed(path)
-        } else {
-            std::borrow::Cow::Owned(self.cwd.join(path))
-        }
+    /// Without `.` and `..` components: globs are matched against the
+    /// path's text after the configuration file's directory, and the walk
+    /// of `.` gives `./a/b`, which `a/*` would not match.
+    fn absolute(&self, path: &Path) -> PathBuf {
+        lexical(&self.cwd.join(path))
     }
 
     /// The settings for `path`, whose directory's configuration is `chain`.
@@ -517,12 +543,49 @@ impl Resolver {
         dir: &Path,
         reader: &mut dyn ConfigReader,
     ) -> Result<Arc<DirChain>, ConfigError> {
+        if self.overrides.source == ConfigSource::Isolated {
+            return Ok(Arc::new(DirChain::default()));
+        }
         // Reuse the parent's chain, then add this directory's own files.
         let parent = match dir.parent() {
             Some(parent) if parent != dir => Some(self.chain(parent, reader)?),
             _ => None,
         };
         let mut chain = DirChain::default();
+        if self.explicit.is_some() {
+            // `--config`: the named file replaces discovery; .editorconfig
+            // files are still read.
+            chain.tomls = self.explicit.iter().cloned().collect();
+        } else {
+            self.discover_toml(dir, reader, parent.as_deref(), &mut chain)?;
+        }
+        let own_ec = read_optional(reader, dir, ".editorconfig")?
+            .filter(|_| self.trusted_owner(dir, ".editorconfig"))
+            .map(|text| EditorConfigFile::parse(&text, &dir.join(".editorconfig")))
+            .transpose()?;
+        let mut is_root = false;
+        if let Some(ec) = own_ec {
+            is_root = ec.is_root;
+            chain.editorconfigs.push((dir.to_path_buf(), Arc::new(ec)));
+        }
+        if !is_root && let Some(parent) = &parent {
+            chain
+                .editorconfigs
+                .extend(parent.editorconfigs.iter().cloned());
+        }
+        Ok(Arc::new(chain))
+    }
+
+    /// The `utf8lint.toml` files for `dir`: its own, after its parent's
+    /// (`parent`) unless it says `root = true` or `dir` is a repository's
+    /// root.
+    fn discover_toml(
+        &self,
+        dir: &Path,
+        reader: &mut dyn ConfigReader,
+        parent: Option<&DirChain>,
+        chain: &mut DirChain,
+    ) -> Result<(), ConfigError> {
         let own_toml = read_optional(reader, dir, CONFIG_FILE_NAME)?
             .filter(|_| self.trusted_owner(dir, CONFIG_FILE_NAME))
             .map(|text| parse_config(&text, &dir.join(CONFIG_FILE_NAME)))
@@ -533,7 +596,7 @@ impl Resolver {
         // A nested utf8lint.toml extends the ones above it, unless it says
         // `root = true`; nothing above the repository root applies.
         let own_root = own_toml.as_ref().is_some_and(|c| c.root);
-        let inherited = parent.as_ref().map(|p| p.tomls.clone()).unwrap_or_default();
+        let inherited = parent.map(|p| p.tomls.clone()).unwrap_or_default();
         if !own_root {
             if repo_root {
                 for (above, _) in &inherited {
@@ -552,22 +615,57 @@ impl Resolver {
         if let Some(config) = own_toml {
             chain.tomls.push((dir.to_path_buf(), Arc::new(config)));
         }
-        let own_ec = read_optional(reader, dir, ".editorconfig")?
-            .filter(|_| self.trusted_owner(dir, ".editorconfig"))
-            .map(|text| EditorConfigFile::parse(&text, &dir.join(".editorconfig")))
-            .transpose()?;
-        let mut is_root = false;
-        if let Some(ec) = own_ec {
-            is_root = ec.is_root;
-            chain.editorconfigs.push((dir.to_path_buf(), Arc::new(ec)));
-        }
-        if !is_root && let Some(parent) = &parent {
-            chain
-                .editorconfigs
-                .extend(parent.editorconfigs.iter().cloned());
-        }
-        Ok(Arc::new(chain))
+        Ok(())
     }
+}
+
+/// `--config FILE`, read and parsed, with the directory its globs are
+/// relative to. Named by the user, so neither its owner nor its place is
+/// questioned; a file that is missing or cannot be read is an error, not
+/// an empty configuration.
+fn read_explicit(cwd: &Path, file: &Path) -> Result<(PathBuf, Arc<ConfigFile>), ConfigError> {
+    let absolute = cwd.join(file);
+    let error = |message: String| ConfigError {
+        path: file.to_path_buf(),
+        line: None,
+        key: None,
+        message,
+    };
+    let bytes = std::fs::read(&absolute).map_err(|e| error(format!("cannot read: {e}")))?;
+    let text = utf8_text(bytes, file)?;
+    let config = parse_config(&text, file)?;
+    // Without `..`, as the files' paths are (`Resolver::absolute`).
+    let dir = lexical(absolute.parent().unwrap_or(cwd));
+    Ok((dir, Arc::new(config)))
+}
+
+/// `path` without `.` and `..` components, taken out lexically (symbolic
+/// links are not resolved: a path is matched as the name it was given by).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A configuration file's bytes as text: they must be UTF-8.
+fn utf8_text(bytes: Vec<u8>, path: &Path) -> Result<String, ConfigError> {
+    String::from_utf8(bytes).map_err(|e| ConfigError {
+        path: path.to_path_buf(),
+        line: None,
+        key: None,
+        message: format!(
+            "not valid UTF-8 (byte offset {}); configuration files must be UTF-8",
+            e.utf8_error().valid_up_to()
+        ),
+    })
 }
 
 /// The text of the file `name` in `dir`, `None` if there is no such file.
@@ -578,15 +676,7 @@ fn read_optional(
 ) -> Result<Option<String>, ConfigError> {
     match reader.read_config(dir, name) {
         Ok(None) => Ok(None),
-        Ok(Some(bytes)) => String::from_utf8(bytes).map(Some).map_err(|e| ConfigError {
-            path: dir.join(name),
-            line: None,
-            key: None,
-            message: format!(
-                "not valid UTF-8 (byte offset {}); configuration files must be UTF-8",
-                e.utf8_error().valid_up_to()
-            ),
-        }),
+        Ok(Some(bytes)) => utf8_text(bytes, &dir.join(name)).map(Some),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         // A directory named utf8lint.toml is not a configuration file.
         Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Ok(None),

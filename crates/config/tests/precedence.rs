@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use utf8lint_config::{Overrides, Resolver};
+use utf8lint_config::{ConfigSource, Overrides, Resolver};
 use utf8lint_diagnostics::{BomPolicy, Charset, Level, PolicySource, Rule, check};
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -277,6 +277,7 @@ fn command_line_over_utf8lint_toml() {
         origin: Some("command line".into()),
         trust_all_config: false,
         per_file_levels: Vec::new(),
+        source: ConfigSource::Discover,
     };
     let r = Resolver::new(overrides).unwrap();
     let s = r.resolve(&root.join("x.txt")).unwrap();
@@ -286,6 +287,77 @@ fn command_line_over_utf8lint_toml() {
     assert!(s.skip_binary);
     assert_eq!(s.policy.bom.as_ref().unwrap().policy, BomPolicy::Forbid);
     assert_eq!(codes(root, &r, "x.txt", BOM_TXT), ["U003"]);
+}
+
+#[test]
+fn config_file_replaces_discovery_and_isolated_reads_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "utf8lint.toml", "[lints]\nstray_feff = \"deny\"\n");
+    write(
+        root,
+        "sub/utf8lint.toml",
+        "[lints]\ninvalid_utf8 = \"warn\"\n",
+    );
+    write(
+        root,
+        ".editorconfig",
+        "root = true\n[*]\ncharset = utf-8-bom\n",
+    );
+    // Globs relative to the named file's directory, given with `..`.
+    // `conf/` exists, so that `conf/../ci.toml` can be read.
+    write(root, "conf/other.toml", "");
+    write(
+        root,
+        "ci.toml",
+        "[per-file-lints]\n\"sub/*\" = { stray_feff = \"allow\" }\n",
+    );
+    let with = |source: ConfigSource| {
+        Resolver::new(Overrides {
+            source,
+            ..Overrides::default()
+        })
+        .unwrap()
+    };
+    let file = with(ConfigSource::File(root.join("conf/../ci.toml")));
+    // A path with `.` in it, as the walk of `.` gives.
+    let s = file.resolve(&root.join("./sub/./a.txt")).unwrap();
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Allow);
+    // Neither utf8lint.toml applies...
+    assert_eq!(s.policy.levels.get(Rule::InvalidUtf8), Level::Deny);
+    assert_eq!(
+        file.resolve(&root.join("a.txt"))
+            .unwrap()
+            .policy
+            .levels
+            .get(Rule::StrayFeff),
+        Level::Warn
+    );
+    // ...but .editorconfig does.
+    assert_eq!(s.policy.bom.unwrap().policy, BomPolicy::Require);
+    assert!(s.config_file.unwrap().ends_with("ci.toml"));
+
+    let isolated = with(ConfigSource::Isolated);
+    let s = isolated.resolve(&root.join("sub/a.txt")).unwrap();
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Warn);
+    assert_eq!(s.policy.levels.get(Rule::InvalidUtf8), Level::Deny);
+    assert_eq!(s.policy.bom, None);
+    assert_eq!(s.config_file, None);
+
+    // A named file that is missing or bad is an error at once.
+    let missing = Resolver::new(Overrides {
+        source: ConfigSource::File(root.join("nope.toml")),
+        ..Overrides::default()
+    })
+    .unwrap_err();
+    assert!(missing.to_string().contains("cannot read"), "{missing}");
+    write(root, "bad.toml", "[lints]\nnope = \"deny\"\n");
+    let bad = Resolver::new(Overrides {
+        source: ConfigSource::File(root.join("bad.toml")),
+        ..Overrides::default()
+    })
+    .unwrap_err();
+    assert_eq!(bad.line, Some(2), "{bad}");
 }
 
 #[test]

@@ -90,6 +90,7 @@ impl Settings {
             skip_binary: section.skip_binary,
             // A clone opened in an editor trusts only its own configuration.
             trust_all_config: false,
+            source: utf8lint_config::ConfigSource::Discover,
         };
         Settings::new(overrides, section.workspace_scan)
     }
