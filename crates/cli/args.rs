@@ -17,7 +17,8 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Check files and directories (default: the current directory).
-    Check(CheckArgs),
+    // Boxed: its many flags would make every other variant as large.
+    Check(Box<CheckArgs>),
     /// Print the explanation of a rule, by code (`U001`) or name (`invalid_utf8`).
     Explain {
         /// The rule's code or name.
@@ -119,6 +120,16 @@ pub(crate) struct CheckArgs {
     #[arg(long, conflicts_with = "fix")]
     pub diff: bool,
 
+    /// Report only findings not in this baseline (written by
+    /// --write-baseline): a legacy repository fails only on new defects.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record every finding in FILE as the baseline (JSON, paths relative
+    /// to FILE's directory) and exit 0; report nothing else.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff"])]
+    pub write_baseline: Option<PathBuf>,
+
     /// Skip hidden files and directories (names starting with `.`), which
     /// are checked by default; `.git` is never entered.
     #[arg(long, overrides_with = "hidden")]
@@ -149,6 +160,16 @@ pub(crate) struct CheckArgs {
     /// user than the one running utf8lint (or root).
     #[arg(long)]
     pub trust_config: bool,
+
+    /// Use this utf8lint.toml for every file instead of looking for one
+    /// (its globs are relative to its directory); .editorconfig still applies.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Read no configuration file at all (utf8lint.toml, .editorconfig):
+    /// built-in knowledge and the command line only.
+    #[arg(long, conflicts_with_all = ["config", "trust_config"])]
+    pub isolated: bool,
 
     /// List skipped files and why.
     #[arg(short, long)]

@@ -13,6 +13,7 @@ use utf8lint_diagnostics::{
     sniff,
 };
 
+use crate::baseline::Baseline;
 use crate::fix::{self, FixMode};
 use crate::output::{self, FileName, OutputOptions};
 use crate::settings::{FileSettings, Resolver};
@@ -57,6 +58,8 @@ pub(crate) struct Context {
     pub statistics: bool,
     pub cwd: Option<PathBuf>,
     pub stats: Arc<Stats>,
+    /// `--baseline` or `--write-baseline`.
+    pub baseline: Option<Baseline>,
     /// Configuration errors already told (the same bad file would otherwise
     /// be reported once per file it governs).
     config_errors: Mutex<HashSet<String>>,
@@ -77,6 +80,7 @@ impl Context {
             statistics: false,
             cwd: std::env::current_dir().ok(),
             stats: Arc::new(Stats::default()),
+            baseline: None,
             config_errors: Mutex::new(HashSet::new()),
         }
     }
@@ -428,9 +432,9 @@ fn fix_stdin(
 ) {
     report.tally.files += 1;
     report.tally.bytes += bytes.len() as u64;
-    let shown = diagnose(path, bytes, settings, Keep::Shown);
+    let shown = diagnose(ctx, path, bytes, settings, Keep::Shown);
     let mut every = Vec::new();
-    let planned = plan_every(path, bytes, settings, &shown, &mut every, mode);
+    let planned = plan_every(ctx, path, bytes, settings, &shown, &mut every, mode);
     let mut fixed = Vec::with_capacity(bytes.len());
     if let Err(e) = utf8lint_diagnostics::write_fixes(&mut fixed, bytes, &planned) {
         // The planner chose these fixes: refusing them is a bug, reported
@@ -447,7 +451,7 @@ fn fix_stdin(
             .fetch_add(planned.len() as u64, Ordering::Relaxed);
         ctx.stats.fixed_files.fetch_add(1, Ordering::Relaxed);
     }
-    let left = diagnose(path, &fixed, settings, Keep::Shown);
+    let left = diagnose(ctx, path, &fixed, settings, Keep::Shown);
     let mut findings = FileReport::default();
     emit(ctx, &mut findings, name, &fixed, &left);
     report.stderr.push_str(&findings.stdout);
@@ -457,16 +461,75 @@ fn fix_stdin(
 /// The diagnostics for one file: its name first (U006), then its bytes;
 /// `keep` says whether the display cap and ceiling apply (`Keep::Shown`)
 /// or every finding is kept for fixing (`Keep::Every`).
-fn diagnose(path: &Path, bytes: &[u8], settings: &FileSettings, keep: Keep) -> Vec<Diagnostic> {
+///
+/// With a baseline, every finding is kept (a finding hidden by the cap
+/// would have no key), and those in the baseline are left out (`--baseline`)
+/// or recorded (`--write-baseline`).
+fn diagnose(
+    ctx: &Context,
+    path: &Path,
+    bytes: &[u8],
+    settings: &FileSettings,
+    keep: Keep,
+) -> Vec<Diagnostic> {
     let mut diagnostics = name_check(path, settings);
-    diagnostics.extend(check_keeping(bytes, path, &settings.policy, keep));
+    let Some(baseline) = &ctx.baseline else {
+        diagnostics.extend(check_keeping(bytes, path, &settings.policy, keep));
+        return diagnostics;
+    };
+    diagnostics.extend(check_keeping(bytes, path, &settings.policy, Keep::Every));
+    let cwd = ctx.cwd.as_deref().unwrap_or(Path::new("/"));
+    let key = baseline.key_path(cwd, path);
+    baseline.apply(&key, bytes, &mut diagnostics, keep == Keep::Shown);
+    if keep == Keep::Shown {
+        cap_new(&mut diagnostics, &settings.policy);
+    }
     diagnostics
+}
+
+/// The display cap, applied to the findings left after a baseline: at most
+/// `shown_per_rule` of each rule, the rest counted in one summary per rule.
+fn cap_new(diagnostics: &mut Vec<Diagnostic>, policy: &utf8lint_diagnostics::Policy) {
+    let max = utf8lint_diagnostics::shown_per_rule(policy.max_per_rule);
+    let mut shown = [0usize; Rule::ALL.len()];
+    let mut hidden: Vec<(Rule, usize, std::ops::Range<usize>)> = Vec::new();
+    diagnostics.retain(|d| {
+        let n = &mut shown[d.rule.index()];
+        *n += 1;
+        if *n <= max {
+            return true;
+        }
+        match hidden.iter_mut().find(|(r, _, _)| *r == d.rule) {
+            Some((_, count, _)) => *count += 1,
+            None => hidden.push((d.rule, 1, d.span.clone())),
+        }
+        false
+    });
+    for (rule, count, span) in hidden {
+        let level = policy.levels.get(rule);
+        diagnostics.push(
+            Diagnostic::new(
+                rule,
+                level,
+                span,
+                format!(
+                    "{count} more new `{}` finding{} in this file not shown",
+                    rule.name(),
+                    if count == 1 { "" } else { "s" }
+                ),
+            )
+            .with_note(format!(
+                "at most {max} findings of a rule are shown per file (`--max-per-file`)"
+            )),
+        );
+    }
 }
 
 /// The fixes `mode` applies to a file whose shown findings are `shown`:
 /// planned from every finding, not only the shown ones (the display cap
 /// and ceiling never limit what `--fix` and `--diff` do).
 fn plan_every<'d>(
+    ctx: &Context,
     path: &Path,
     bytes: &[u8],
     settings: &FileSettings,
@@ -475,7 +538,7 @@ fn plan_every<'d>(
     mode: FixMode,
 ) -> Vec<&'d utf8lint_diagnostics::Fix> {
     if !shown.is_empty() {
-        *every = diagnose(path, bytes, settings, Keep::Every);
+        *every = diagnose(ctx, path, bytes, settings, Keep::Every);
     }
     fix::plan(every, bytes.len(), mode)
 }
@@ -519,17 +582,17 @@ fn check_bytes(
     }
     report.tally.files += 1;
     report.tally.bytes += bytes.len() as u64;
-    let diagnostics = diagnose(path, bytes, settings, Keep::Shown);
+    let diagnostics = diagnose(ctx, path, bytes, settings, Keep::Shown);
     let mut every = Vec::new();
     match ctx.fix {
         FixAction::None => emit(ctx, report, name, bytes, &diagnostics),
         FixAction::Diff(mode) => {
-            let planned = plan_every(path, bytes, settings, &diagnostics, &mut every, mode);
+            let planned = plan_every(ctx, path, bytes, settings, &diagnostics, &mut every, mode);
             report.raw = crate::diff::unified(&name.get().key, bytes, &planned);
             count(ctx, &diagnostics);
         }
         FixAction::Write(mode) => {
-            let planned = plan_every(path, bytes, settings, &diagnostics, &mut every, mode);
+            let planned = plan_every(ctx, path, bytes, settings, &diagnostics, &mut every, mode);
             let Some(stamp) = stamp.filter(|_| !planned.is_empty()) else {
                 return emit(ctx, report, name, bytes, &diagnostics);
             };
@@ -544,7 +607,7 @@ fn check_bytes(
                     match read_file(path, &mut fresh, ReadOptions::default()) {
                         Ok(read) => {
                             let now = &fresh[..read.len];
-                            let left = diagnose(path, now, settings, Keep::Shown);
+                            let left = diagnose(ctx, path, now, settings, Keep::Shown);
                             emit(ctx, report, name, now, &left);
                         }
                         Err(e) => {

@@ -6,6 +6,7 @@
 //! quietly with 0, as ripgrep does.
 
 mod args;
+mod baseline;
 mod check;
 mod diff;
 mod files;
@@ -31,7 +32,7 @@ use crate::args::{CheckArgs, ColorChoice, Command, Format};
 use crate::check::{Context, FixAction, Worker};
 use crate::fix::FixMode;
 use crate::output::OutputOptions;
-use crate::settings::{Overrides, Resolver};
+use crate::settings::{ConfigSource, Overrides, Resolver};
 
 /// `utf8lint lsp`: the language server on standard input and output. Its
 /// errors are the server's; standard output belongs to the protocol.
@@ -188,6 +189,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         skip_binary: args.no_skip_binary.then_some(false),
         origin: Some("the command line".into()),
         trust_all_config: args.trust_config,
+        source: match (&args.config, args.isolated) {
+            (Some(file), _) => ConfigSource::File(file.clone()),
+            (None, true) => ConfigSource::Isolated,
+            (None, false) => ConfigSource::Discover,
+        },
         ..Overrides::default()
     };
     let mut paths: Vec<PathBuf> = args.paths.iter().map(PathBuf::from).collect();
@@ -239,6 +245,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     let resolver = Resolver::new(overrides).context("bad configuration")?;
     let mut ctx = Context::new(resolver, output, fix, args.verbose);
     ctx.statistics = args.statistics;
+    ctx.baseline = match (&args.baseline, &args.write_baseline) {
+        (Some(file), _) => Some(baseline::Baseline::read(file)?),
+        (None, Some(file)) => Some(baseline::Baseline::for_writing(file)?),
+        (None, None) => None,
+    };
     let threads = args
         .threads
         .filter(|&n| n > 0)
@@ -329,6 +340,28 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     }
     let stats = &ctx.stats;
     let troubles = stats.troubles.load(Ordering::Relaxed);
+    if let (Some(baseline), Some(file)) = (&ctx.baseline, &args.write_baseline) {
+        let written = baseline.write(file)?;
+        if !args.quiet {
+            writeln!(
+                err,
+                "utf8lint: wrote {written} {} to the baseline {}",
+                plural(written as u64, "finding", "findings"),
+                check::display_path(file).0
+            )?;
+        }
+        return Ok(if troubles > 0 { 2 } else { 0 });
+    }
+    if let Some(baseline) = &ctx.baseline {
+        let gone = baseline.gone();
+        if gone > 0 && !args.quiet {
+            writeln!(
+                err,
+                "utf8lint: note: {gone} {} in the baseline no longer found in the files checked (fixed, or their lines edited); --write-baseline records the findings of today",
+                plural(gone as u64, "finding", "findings"),
+            )?;
+        }
+    }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, &notifications);
         serde_json::to_writer_pretty(&mut *out, &log)?;

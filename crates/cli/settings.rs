@@ -3,4 +3,4 @@
 //! `utf8lint.toml`, which overrides `.editorconfig`, which overrides the
 //! built-in rules.
 
-pub(crate) use utf8lint_config::{FileSettings, Overrides, Resolver};
+pub(crate) use utf8lint_config::{ConfigSource, FileSettings, Overrides, Resolver};

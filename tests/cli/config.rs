@@ -110,3 +110,60 @@ fn bad_configuration_is_reported_once_and_exits_2() {
         "{err}"
     );
 }
+
+#[test]
+fn config_names_the_file_and_isolated_reads_none() {
+    let dir = tree(&[
+        ("utf8lint.toml", b"[lints]\nstray_feff = \"deny\"\n"),
+        (".editorconfig", b"root = true\n[*]\ncharset = utf-8-bom\n"),
+        (
+            "ci/strict.toml",
+            b"[per-file-lints]\n\"src/*\" = [\"U002\"]\n",
+        ),
+        ("src/a.txt", FEFF_TXT),
+        ("b.txt", FEFF_TXT),
+    ]);
+    let d = dir.path();
+    let (code_, out, _) = concise(d, &["b.txt", "src"]);
+    assert_eq!(code_, 1);
+    assert!(out.contains("b.txt:1:4: error[U002]"), "{out}");
+    assert!(out.contains("b.txt:1:1: warning[U004]"), "{out}");
+
+    // --config: the named file instead of utf8lint.toml (its globs relative
+    // to its own directory: `src/*` matches nothing under ci/);
+    // .editorconfig still asks for a BOM.
+    let (code_, out, err) = concise(d, &["--config", "ci/strict.toml", "b.txt", "src"]);
+    assert_eq!(code_, 0, "{err}");
+    assert!(out.contains("b.txt:1:4: warning[U002]"), "{out}");
+    assert!(out.contains("src/a.txt:1:4: warning[U002]"), "{out}");
+    assert!(out.contains("b.txt:1:1: warning[U004]"), "{out}");
+    std::fs::write(
+        d.join("strict.toml"),
+        "[per-file-lints]\n\"src/*\" = [\"U002\"]\n",
+    )
+    .unwrap();
+    // Run from src/: the globs stay relative to the file.
+    let (_, out, err) = concise(&d.join("src"), &["--config", "../strict.toml", "."]);
+    assert!(!out.contains("U002"), "{out}\n{err}");
+    assert!(out.contains("a.txt:1:1: warning[U004]"), "{out}");
+
+    // --isolated: neither file; only the built-in levels.
+    let (code_, out, _) = concise(d, &["--isolated", "b.txt"]);
+    assert_eq!(code_, 0);
+    assert_eq!(
+        out,
+        "b.txt:1:4: warning[U002] U+FEFF used as a word joiner\n"
+    );
+
+    // Errors: a missing file, a bad one, and both flags at once.
+    let (code_, _, err) = concise(d, &["--config", "missing.toml"]);
+    assert_eq!(code_, 2);
+    assert!(err.contains("missing.toml: cannot read"), "{err}");
+    std::fs::write(d.join("bad.toml"), "[lints]\nnope = \"deny\"\n").unwrap();
+    let (code_, _, err) = concise(d, &["--config", "bad.toml"]);
+    assert_eq!(code_, 2);
+    assert!(err.contains("bad.toml:2"), "{err}");
+    let (code_, _, err) = concise(d, &["--config", "bad.toml", "--isolated"]);
+    assert_eq!(code_, 2);
+    assert!(err.contains("cannot be used with"), "{err}");
+}

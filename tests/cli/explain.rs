@@ -2,7 +2,7 @@
 
 use crate::common::*;
 
-const RULES: [(&str, &str, &str); 14] = [
+const RULES: [(&str, &str, &str); 15] = [
     ("U001", "invalid_utf8", "deny"),
     ("U002", "stray_feff", "warn"),
     ("U003", "forbidden_bom", "deny"),
@@ -17,6 +17,7 @@ const RULES: [(&str, &str, &str); 14] = [
     ("U012", "control_character", "warn"),
     ("U013", "noncharacter", "warn"),
     ("U014", "non_ascii", "allow"),
+    ("U015", "unused_suppression", "warn"),
 ];
 
 #[test]
@@ -68,4 +69,43 @@ fn rules_lists_codes_names_and_levels() {
         let words: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(&words[..3], [*code_, *name, *level], "{line}");
     }
+}
+
+/// What an explanation tells users to write is real: every `toml` block is
+/// a `utf8lint.toml` that utf8lint accepts, and every rule an inline
+/// suppression in the text names exists.
+#[test]
+fn settings_shown_in_explanations_are_accepted() {
+    let here = repo();
+    let mut blocks = 0;
+    let mut suppressions = 0;
+    for (code_, _, _) in RULES {
+        let text = stdout(&run(&here, ["explain", code_]));
+        for block in text.split("```toml\n").skip(1) {
+            let toml = block.split("```").next().unwrap();
+            let dir = tree(&[("utf8lint.toml", toml.as_bytes()), ("a.txt", b"ok\n")]);
+            let out = run(dir.path(), ["check", "a.txt"]);
+            assert_eq!(
+                code(&out),
+                0,
+                "explain {code_}: its toml block is refused:\n{toml}\n{}",
+                stderr(&out)
+            );
+            blocks += 1;
+        }
+        for (at, _) in text.match_indices("allow(") {
+            let names = text[at + "allow(".len()..].split(')').next().unwrap();
+            for name in names.split([',', ' ']).filter(|n| !n.is_empty()) {
+                if name == "rule" || name == "..." || name == "nope" {
+                    // U015's own wording of the syntax and of a misspelling.
+                    continue;
+                }
+                let out = run(&here, ["explain", name]);
+                assert_eq!(code(&out), 0, "explain {code_} suppresses `{name}`");
+                suppressions += 1;
+            }
+        }
+    }
+    assert!(blocks >= 5, "{blocks} toml blocks");
+    assert!(suppressions >= 4, "{suppressions} suppressions");
 }

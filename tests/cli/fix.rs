@@ -8,7 +8,7 @@ use crate::common::*;
 /// Mostly UTF-8 (so not taken for a legacy encoding) with one overlong `/`.
 const BAD_TXT: &[u8] = b"na\xC3\xAFve caf\xC3\xA9 \xE2\x80\x94 x\xC0\xAFy\n";
 
-pub(crate) const HOOK: &str = "UTF8LINT_TEST_MUTATE_BEFORE_WRITE";
+pub(crate) use crate::common::HOOK;
 
 #[test]
 fn fix_applies_safe_fixes_only_and_a_second_check_is_clean() {

@@ -13,34 +13,6 @@ use std::process::Command;
 
 use crate::common::*;
 
-pub(crate) fn have(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-pub(crate) fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 #[test]
 fn pre_commit_runs_the_hook_as_defined() {
     if !have("pre-commit") || !have("git") {
@@ -120,19 +92,6 @@ fn pre_commit_runs_the_hook_as_defined() {
         text.contains("utf8lint") && text.contains("Passed"),
         "{text}"
     );
-}
-
-/// Asserts that a pre-commit run failed on `bad.json`'s forbidden BOM;
-/// returns everything it printed.
-pub(crate) fn assert_failed_on_bad_json(out: &std::process::Output) -> String {
-    let text = format!("{}{}", stdout(out), stderr(out));
-    assert_eq!(code(out), 1, "the hook fails on the forbidden BOM:\n{text}");
-    assert!(
-        text.contains("error[U003]: JSON forbids a byte-order mark"),
-        "{text}"
-    );
-    assert!(text.contains("bad.json"), "{text}");
-    text
 }
 
 /// A `.pre-commit-config.yaml` holding the `utf8lint` hook of

@@ -130,7 +130,11 @@ fn binary_files_are_skipped_and_listed_with_verbose() {
 #[test]
 fn utf16_is_not_mistaken_for_binary() {
     let fixtures = repo().join("tests/fixtures");
-    let out = run(&fixtures, ["check", "--format", "json", "mixed"]);
+    // --isolated: the repository's utf8lint.toml accepts its fixtures.
+    let out = run(
+        &fixtures,
+        ["check", "--isolated", "--format", "json", "mixed"],
+    );
     assert_eq!(code(&out), 1);
     let lines: Vec<serde_json::Value> = json_lines(&out)
         .into_iter()

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 pub use editorconfig::{CharsetSetting, EditorConfigFile};
 pub use settings::{Settings, parse_editor_json, parse_toml};
-pub use toml_file::{BomEntry, CONFIG_FILE_NAME, ConfigFile, parse_config};
+pub use toml_file::{BomEntry, CONFIG_FILE_NAME, ConfigFile, PerFileEntry, parse_config};
 use utf8lint_diagnostics::{BomPolicy, BomRule, Charset, Level, Policy, PolicySource, Rule};
 
 /// What the command line (or an editor's settings) says, over everything
@@ -36,6 +36,9 @@ pub struct Overrides {
     /// BOM policy per glob, last match wins; globs without `/` match a file
     /// name anywhere, others a path relative to [`Overrides::base_dir`].
     pub bom: Vec<(String, BomPolicy)>,
+    /// Lint levels per glob (an editor's `per-file-lints`), applied after
+    /// `levels`, anchored as `bom` globs are.
+    pub per_file_levels: Vec<(String, Vec<(Rule, Level)>)>,
     /// Where `bom` globs with a `/` are anchored (the workspace root); the
     /// current directory when `None`.
     pub base_dir: Option<PathBuf>,
@@ -47,6 +50,25 @@ pub struct Overrides {
     /// [`Resolver`]): a `utf8lint.toml` above the repository root, and
     /// configuration files owned by another user (`--trust-config`).
     pub trust_all_config: bool,
+    /// Which configuration files are read at all.
+    pub source: ConfigSource,
+}
+
+/// Which configuration files a [`Resolver`] reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ConfigSource {
+    /// `utf8lint.toml` files found walking up from each file (nested ones
+    /// extending their parent), and `.editorconfig` files.
+    #[default]
+    Discover,
+    /// `--config FILE`: this file, as a `utf8lint.toml`, for every file
+    /// checked (its globs relative to its own directory); no `utf8lint.toml`
+    /// is looked for. `.editorconfig` files still apply: they declare the
+    /// files' encodings, which `--config` does not replace.
+    File(PathBuf),
+    /// `--isolated`: no configuration file at all, neither `utf8lint.toml`
+    /// nor `.editorconfig`; only built-in knowledge and the overrides.
+    Isolated,
 }
 
 /// A configuration file that could not be read or understood.
@@ -94,8 +116,10 @@ pub struct FileSettings {
 /// The configuration files that apply to one directory.
 #[derive(Debug, Default)]
 struct DirChain {
-    /// The nearest `utf8lint.toml`, with its directory.
-    toml: Option<(PathBuf, Arc<ConfigFile>)>,
+    /// The `utf8lint.toml` files that apply, each with its directory: the
+    /// nearest last, and none above one that says `root = true` or above
+    /// the repository root.
+    tomls: Vec<(PathBuf, Arc<ConfigFile>)>,
     /// `.editorconfig` files, nearest first, up to and including a root one.
     editorconfigs: Vec<(PathBuf, Arc<EditorConfigFile>)>,
 }
@@ -144,7 +168,11 @@ impl ConfigReader for ByPath {
 pub struct Resolver {
     overrides: Overrides,
     override_globs: Vec<(toml_file::PathGlob, BomPolicy, String)>,
+    /// [`Overrides::per_file_levels`], compiled.
+    override_levels: Vec<(toml_file::PathGlob, Vec<(Rule, Level)>)>,
     cwd: PathBuf,
+    /// [`ConfigSource::File`], read and parsed once, with its directory.
+    explicit: Option<(PathBuf, Arc<ConfigFile>)>,
     /// Keyed by the directory's bytes: hashing a `Path` parses its
     /// components, which costs more than the rest of a lookup.
     chains: RwLock<HashMap<std::ffi::OsString, ChainResult>>,
@@ -201,13 +229,13 @@ fn fast_parent(_path: &Path) -> Option<&[u8]> {
 }
 
 impl Resolver {
-    /// A resolver applying `overrides` over what it finds on disk. Fails only
-    /// on an override glob that does not parse.
+    /// A resolver applying `overrides` over what it finds on disk. Fails on
+    /// an override glob that does not parse, and on a
+    /// [`ConfigSource::File`] that cannot be read or is not valid.
     pub fn new(overrides: Overrides) -> Result<Resolver, ConfigError> {
         let cwd = std::env::current_dir().unwrap_or_default();
-        let mut override_globs = Vec::new();
-        for (glob, policy) in &overrides.bom {
-            let matcher = toml_file::PathGlob::new(glob).map_err(|e| ConfigError {
+        let compile = |table: &str, glob: &str| {
+            toml_file::PathGlob::new(glob).map_err(|e| ConfigError {
                 path: PathBuf::from(
                     overrides
                         .origin
@@ -215,15 +243,28 @@ impl Resolver {
                         .unwrap_or_else(|| "settings".into()),
                 ),
                 line: None,
-                key: Some(format!("bom.\"{glob}\"")),
+                key: Some(format!("{table}.\"{glob}\"")),
                 message: format!("not a valid glob: {e}"),
-            })?;
-            override_globs.push((matcher, *policy, glob.clone()));
+            })
+        };
+        let mut override_globs = Vec::new();
+        for (glob, policy) in &overrides.bom {
+            override_globs.push((compile("bom", glob)?, *policy, glob.clone()));
         }
+        let mut override_levels = Vec::new();
+        for (glob, levels) in &overrides.per_file_levels {
+            override_levels.push((compile("per-file-lints", glob)?, levels.clone()));
+        }
+        let explicit = match &overrides.source {
+            ConfigSource::File(file) => Some(read_explicit(&cwd, file)?),
+            _ => None,
+        };
         Ok(Resolver {
             overrides,
             override_globs,
+            override_levels,
             cwd,
+            explicit,
             chains: RwLock::new(HashMap::new()),
             generation: AtomicU64::new(0),
             ignored: Mutex::new(Vec::new()),
@@ -336,12 +377,11 @@ impl Resolver {
 
     /// `path` made absolute against the working directory of
     /// [`Resolver::new`].
-    fn absolute<'p>(&self, path: &'p Path) -> std::borrow::Cow<'p, Path> {
-        if path.is_absolute() {
-            std::borrow::Cow::Borrowed(path)
-        } else {
-            std::borrow::Cow::Owned(self.cwd.join(path))
-        }
+    /// Without `.` and `..` components: globs are matched against the
+    /// path's text after the configuration file's directory, and the walk
+    /// of `.` gives `./a/b`, which `a/*` would not match.
+    fn absolute(&self, path: &Path) -> PathBuf {
+        lexical(&self.cwd.join(path))
     }
 
     /// The settings for `path`, whose directory's configuration is `chain`.
@@ -401,11 +441,17 @@ impl Resolver {
             }
         }
 
-        // utf8lint.toml.
-        if let Some((toml_dir, config)) = &chain.toml {
+        // utf8lint.toml files, the root-most first, so nearer ones win;
+        // each file's globs are relative to its own directory.
+        for (toml_dir, config) in &chain.tomls {
             let relative = absolute().strip_prefix(toml_dir).unwrap_or(absolute());
             for (rule, level, _) in &config.lints {
                 policy.levels.set(*rule, *level);
+            }
+            for entry in config.per_file.iter().filter(|e| e.matches(relative)) {
+                for (rule, level) in &entry.levels {
+                    policy.levels.set(*rule, *level);
+                }
             }
             if let Some((max, _)) = config.max_per_rule {
                 policy.max_per_rule = max;
@@ -429,13 +475,23 @@ impl Resolver {
         for (rule, level) in &self.overrides.levels {
             policy.levels.set(*rule, *level);
         }
+        let base = self.overrides.base_dir.as_deref().unwrap_or(&self.cwd);
+        if !self.override_levels.is_empty() {
+            let relative = absolute().strip_prefix(base).unwrap_or(absolute());
+            for (matcher, levels) in &self.override_levels {
+                if matcher.matches(relative) {
+                    for (rule, level) in levels {
+                        policy.levels.set(*rule, *level);
+                    }
+                }
+            }
+        }
         if let Some(max) = self.overrides.max_per_rule {
             policy.max_per_rule = max;
         }
         if let Some(skip) = self.overrides.skip_binary {
             skip_binary = skip;
         }
-        let base = self.overrides.base_dir.as_deref().unwrap_or(&self.cwd);
         if let Some((_, bom, glob)) = (!self.override_globs.is_empty())
             .then(|| absolute().strip_prefix(base).unwrap_or(absolute()))
             .and_then(|relative| {
@@ -458,7 +514,7 @@ impl Resolver {
         FileSettings {
             policy,
             skip_binary,
-            config_file: chain.toml.as_ref().map(|(_, c)| c.path.clone()),
+            config_file: chain.tomls.last().map(|(_, c)| c.path.clone()),
         }
     }
 
@@ -487,35 +543,22 @@ impl Resolver {
         dir: &Path,
         reader: &mut dyn ConfigReader,
     ) -> Result<Arc<DirChain>, ConfigError> {
+        if self.overrides.source == ConfigSource::Isolated {
+            return Ok(Arc::new(DirChain::default()));
+        }
         // Reuse the parent's chain, then add this directory's own files.
         let parent = match dir.parent() {
             Some(parent) if parent != dir => Some(self.chain(parent, reader)?),
             _ => None,
         };
         let mut chain = DirChain::default();
-        let own_toml = read_optional(reader, dir, CONFIG_FILE_NAME)?
-            .filter(|_| self.trusted_owner(dir, CONFIG_FILE_NAME))
-            .map(|text| parse_config(&text, &dir.join(CONFIG_FILE_NAME)))
-            .transpose()?;
-        // A repository's root: what lies above it is not the project's.
-        let repo_root =
-            !self.overrides.trust_all_config && std::fs::symlink_metadata(dir.join(".git")).is_ok();
-        chain.toml = match own_toml {
-            Some(config) => Some((dir.to_path_buf(), Arc::new(config))),
-            None => match parent.as_ref().and_then(|p| p.toml.clone()) {
-                Some((above, _)) if repo_root => {
-                    self.ignore(
-                        above.join(CONFIG_FILE_NAME),
-                        format!(
-                            "it is above the repository root {}; pass --trust-config to apply it",
-                            dir.display()
-                        ),
-                    );
-                    None
-                }
-                inherited => inherited,
-            },
-        };
+        if self.explicit.is_some() {
+            // `--config`: the named file replaces discovery; .editorconfig
+            // files are still read.
+            chain.tomls = self.explicit.iter().cloned().collect();
+        } else {
+            self.discover_toml(dir, reader, parent.as_deref(), &mut chain)?;
+        }
         let own_ec = read_optional(reader, dir, ".editorconfig")?
             .filter(|_| self.trusted_owner(dir, ".editorconfig"))
             .map(|text| EditorConfigFile::parse(&text, &dir.join(".editorconfig")))
@@ -532,6 +575,97 @@ impl Resolver {
         }
         Ok(Arc::new(chain))
     }
+
+    /// The `utf8lint.toml` files for `dir`: its own, after its parent's
+    /// (`parent`) unless it says `root = true` or `dir` is a repository's
+    /// root.
+    fn discover_toml(
+        &self,
+        dir: &Path,
+        reader: &mut dyn ConfigReader,
+        parent: Option<&DirChain>,
+        chain: &mut DirChain,
+    ) -> Result<(), ConfigError> {
+        let own_toml = read_optional(reader, dir, CONFIG_FILE_NAME)?
+            .filter(|_| self.trusted_owner(dir, CONFIG_FILE_NAME))
+            .map(|text| parse_config(&text, &dir.join(CONFIG_FILE_NAME)))
+            .transpose()?;
+        // A repository's root: what lies above it is not the project's.
+        let repo_root =
+            !self.overrides.trust_all_config && std::fs::symlink_metadata(dir.join(".git")).is_ok();
+        // A nested utf8lint.toml extends the ones above it, unless it says
+        // `root = true`; nothing above the repository root applies.
+        let own_root = own_toml.as_ref().is_some_and(|c| c.root);
+        let inherited = parent.map(|p| p.tomls.clone()).unwrap_or_default();
+        if !own_root {
+            if repo_root {
+                for (above, _) in &inherited {
+                    self.ignore(
+                        above.join(CONFIG_FILE_NAME),
+                        format!(
+                            "it is above the repository root {}; pass --trust-config to apply it",
+                            dir.display()
+                        ),
+                    );
+                }
+            } else {
+                chain.tomls = inherited;
+            }
+        }
+        if let Some(config) = own_toml {
+            chain.tomls.push((dir.to_path_buf(), Arc::new(config)));
+        }
+        Ok(())
+    }
+}
+
+/// `--config FILE`, read and parsed, with the directory its globs are
+/// relative to. Named by the user, so neither its owner nor its place is
+/// questioned; a file that is missing or cannot be read is an error, not
+/// an empty configuration.
+fn read_explicit(cwd: &Path, file: &Path) -> Result<(PathBuf, Arc<ConfigFile>), ConfigError> {
+    let absolute = cwd.join(file);
+    let error = |message: String| ConfigError {
+        path: file.to_path_buf(),
+        line: None,
+        key: None,
+        message,
+    };
+    let bytes = std::fs::read(&absolute).map_err(|e| error(format!("cannot read: {e}")))?;
+    let text = utf8_text(bytes, file)?;
+    let config = parse_config(&text, file)?;
+    // Without `..`, as the files' paths are (`Resolver::absolute`).
+    let dir = lexical(absolute.parent().unwrap_or(cwd));
+    Ok((dir, Arc::new(config)))
+}
+
+/// `path` without `.` and `..` components, taken out lexically (symbolic
+/// links are not resolved: a path is matched as the name it was given by).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A configuration file's bytes as text: they must be UTF-8.
+fn utf8_text(bytes: Vec<u8>, path: &Path) -> Result<String, ConfigError> {
+    String::from_utf8(bytes).map_err(|e| ConfigError {
+        path: path.to_path_buf(),
+        line: None,
+        key: None,
+        message: format!(
+            "not valid UTF-8 (byte offset {}); configuration files must be UTF-8",
+            e.utf8_error().valid_up_to()
+        ),
+    })
 }
 
 /// The text of the file `name` in `dir`, `None` if there is no such file.
@@ -542,15 +676,7 @@ fn read_optional(
 ) -> Result<Option<String>, ConfigError> {
     match reader.read_config(dir, name) {
         Ok(None) => Ok(None),
-        Ok(Some(bytes)) => String::from_utf8(bytes).map(Some).map_err(|e| ConfigError {
-            path: dir.join(name),
-            line: None,
-            key: None,
-            message: format!(
-                "not valid UTF-8 (byte offset {}); configuration files must be UTF-8",
-                e.utf8_error().valid_up_to()
-            ),
-        }),
+        Ok(Some(bytes)) => utf8_text(bytes, &dir.join(name)).map(Some),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         // A directory named utf8lint.toml is not a configuration file.
         Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => Ok(None),

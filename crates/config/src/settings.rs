@@ -40,6 +40,15 @@ pub struct Settings {
     /// `[bom]`: glob = policy, in order (the last match wins).
     #[serde(default)]
     pub bom: Entries<GlobKey, PolicyValue>,
+    /// `[per-file-lints]`: glob = `{ rule = level }`, or glob = `[rule, ...]`
+    /// (ruff's `per-file-ignores`: the rules listed are allowed), in order,
+    /// applied after `[lints]` (a later entry wins over an earlier one).
+    #[serde(default, rename = "per-file-lints", alias = "perFileLints")]
+    pub per_file_lints: Entries<GlobKey, RuleLevels>,
+    /// `root = true`: this `utf8lint.toml` does not extend the ones in the
+    /// directories above it. Only for `utf8lint.toml`.
+    #[serde(default)]
+    pub root: Option<bool>,
     /// `utf8lint.path` and `utf8lint.trace.server`: the VS Code extension's
     /// own settings (which binary to start, protocol tracing). They arrive
     /// in the section the server reads and mean nothing to it.
@@ -54,6 +63,14 @@ impl Settings {
     /// The `[lints]` entries.
     pub fn levels(&self) -> impl Iterator<Item = (Rule, Level)> + '_ {
         self.lints.0.iter().map(|(rule, level)| (rule.0, level.0))
+    }
+
+    /// The `[per-file-lints]` entries: each glob with its levels.
+    pub fn per_file_levels(&self) -> impl Iterator<Item = (&str, Vec<(Rule, Level)>)> + '_ {
+        self.per_file_lints
+            .0
+            .iter()
+            .map(|(glob, levels)| (glob.0.as_str(), levels.0.clone()))
     }
 
     /// The `[bom]` entries.
@@ -133,6 +150,42 @@ impl<'de> Deserialize<'de> for LevelValue {
                 .map(LevelValue)
                 .ok_or_else(|| "must be \"allow\", \"warn\" or \"deny\"".to_owned())
         })
+    }
+}
+
+/// One `[per-file-lints]` value: a table of rule = level, or a list of
+/// rules, each then allowed (ruff's `per-file-ignores` form).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleLevels(pub Vec<(Rule, Level)>);
+
+impl<'de> Deserialize<'de> for RuleLevels {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // A visitor of its own rather than an untagged enum: serde's
+        // untagged errors say only "did not match any variant", where this
+        // names the rule or level that is wrong.
+        struct Either;
+        impl<'de> Visitor<'de> for Either {
+            type Value = RuleLevels;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a table of rule = level, or a list of rules to allow")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(rule) = map.next_key::<RuleKey>()? {
+                    let level: LevelValue = map.next_value()?;
+                    out.push((rule.0, level.0));
+                }
+                Ok(RuleLevels(out))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(rule) = seq.next_element::<RuleKey>()? {
+                    out.push((rule.0, Level::Allow));
+                }
+                Ok(RuleLevels(out))
+            }
+        }
+        deserializer.deserialize_any(Either)
     }
 }
 
@@ -227,6 +280,16 @@ pub fn parse_editor_json(value: &serde_json::Value) -> (Settings, Vec<String>) {
     if value.is_null() {
         return (Settings::default(), problems);
     }
+    // `root` is about the files above a `utf8lint.toml`: an editor's
+    // settings have none.
+    if let Some(object) = value.as_object_mut()
+        && object.shift_remove("root").is_some()
+    {
+        problems.push(
+            "utf8lint.root: only for utf8lint.toml, where it stops the files above from applying (ignored)"
+                .to_owned(),
+        );
+    }
     // Each round removes the entry serde stopped at; a section has few.
     for _ in 0..64 {
         match serde_path_to_error::deserialize::<_, Settings>(&value) {
@@ -280,7 +343,7 @@ mod tests {
     #[test]
     fn one_schema_for_the_file_and_the_editor() {
         let file = parse_toml(
-            "max-per-file = 3\nskip-binary = false\n[lints]\nstray_feff = \"deny\"\nU001 = \"allow\"\n[bom]\n\"*.csv\" = \"require\"\n",
+            "max-per-file = 3\nskip-binary = false\n[lints]\nstray_feff = \"deny\"\nU001 = \"allow\"\n[bom]\n\"*.csv\" = \"require\"\n[per-file-lints]\n\"t/**\" = { U002 = \"warn\" }\n\"*.po\" = [\"U001\"]\n",
             Path::new("/p/utf8lint.toml"),
         )
         .unwrap();
@@ -288,6 +351,7 @@ mod tests {
             "maxPerFile": 3, "skip-binary": false,
             "lints": {"stray_feff": "deny", "U001": "allow"},
             "bom": {"*.csv": "require"},
+            "perFileLints": {"t/**": {"U002": "warn"}, "*.po": ["U001"]},
         }));
         assert!(problems.is_empty(), "{problems:?}");
         for s in [&file, &editor] {
@@ -303,6 +367,13 @@ mod tests {
             assert_eq!(
                 s.bom_entries().collect::<Vec<_>>(),
                 [("*.csv", BomPolicy::Require)]
+            );
+            assert_eq!(
+                s.per_file_levels().collect::<Vec<_>>(),
+                [
+                    ("t/**", vec![(Rule::StrayFeff, Level::Warn)]),
+                    ("*.po", vec![(Rule::InvalidUtf8, Level::Allow)])
+                ]
             );
         }
     }

@@ -1,4 +1,4 @@
-//! `utf8lint.toml`: lint levels, BOM policy per glob, the diagnostics cap,
+//! `utf8lint.toml`: lint levels (for all files and per glob), BOM policy per glob, the diagnostics cap,
 //! the binary-skip switch, read through the one settings schema
 //! (`settings.rs`). Strict: an unknown key or value is an error that names
 //! the file, the line and the key.
@@ -28,6 +28,31 @@ pub struct ConfigFile {
     pub lints: Vec<(Rule, Level, usize)>,
     /// `[bom]`, in file order: the last entry that matches a file wins.
     pub bom: Vec<BomEntry>,
+    /// `[per-file-lints]`, in file order: every entry that matches a file
+    /// applies, after `[lints]`, so a later one wins over an earlier one.
+    pub per_file: Vec<PerFileEntry>,
+    /// `root = true`: the `utf8lint.toml` files above do not apply.
+    pub root: bool,
+}
+
+/// One `[per-file-lints]` entry.
+#[derive(Clone, Debug)]
+pub struct PerFileEntry {
+    /// The glob as written.
+    pub glob: String,
+    /// The levels it sets, in order.
+    pub levels: Vec<(Rule, Level)>,
+    /// 1-based line.
+    pub line: usize,
+    matcher: PathGlob,
+}
+
+impl PerFileEntry {
+    /// Whether the entry applies to `relative` (a path relative to the
+    /// configuration file's directory).
+    pub fn matches(&self, relative: &Path) -> bool {
+        self.matcher.matches(relative)
+    }
 }
 
 /// One `[bom]` entry.
@@ -106,14 +131,25 @@ pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> 
             (rule.0, level.0, line)
         })
         .collect();
+    let glob_error = |table: &str, glob: &str, e: globset::Error| ConfigError {
+        path: path.to_path_buf(),
+        line: Some(lines.get(Some(table), glob)),
+        key: Some(format!("{table}.{glob}")),
+        message: format!("not a valid glob: {e}"),
+    };
+    let mut per_file = Vec::new();
+    for (glob, levels) in settings.per_file_levels() {
+        let matcher = PathGlob::new(glob).map_err(|e| glob_error("per-file-lints", glob, e))?;
+        per_file.push(PerFileEntry {
+            glob: glob.to_owned(),
+            levels,
+            line: lines.get(Some("per-file-lints"), glob),
+            matcher,
+        });
+    }
     let mut bom = Vec::new();
     for (glob, policy) in settings.bom_entries() {
-        let matcher = PathGlob::new(glob).map_err(|e| ConfigError {
-            path: path.to_path_buf(),
-            line: Some(lines.get(Some("bom"), glob)),
-            key: Some(format!("bom.{glob}")),
-            message: format!("not a valid glob: {e}"),
-        })?;
+        let matcher = PathGlob::new(glob).map_err(|e| glob_error("bom", glob, e))?;
         bom.push(BomEntry {
             glob: glob.to_owned(),
             policy,
@@ -127,6 +163,8 @@ pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> 
         skip_binary: settings.skip_binary,
         lints,
         bom,
+        per_file,
+        root: settings.root.unwrap_or(false),
     })
 }
 

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use utf8lint_config::{Overrides, Resolver};
+use utf8lint_config::{ConfigSource, Overrides, Resolver};
 use utf8lint_diagnostics::{BomPolicy, Charset, Level, PolicySource, Rule, check};
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -106,7 +106,7 @@ fn nearer_editorconfig_wins_and_root_stops_the_search() {
 }
 
 #[test]
-fn utf8lint_toml_over_editorconfig_and_nearest_toml_wins() {
+fn utf8lint_toml_over_editorconfig_and_nested_toml_extends_its_parent() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, ".editorconfig", "root = true\n[*]\ncharset = utf-8\n");
@@ -132,15 +132,128 @@ fn utf8lint_toml_over_editorconfig_and_nearest_toml_wins() {
         PolicySource::Config { line, key, .. } => assert_eq!((line, key.as_str()), (5, "*.csv")),
         other => panic!("{other:?}"),
     }
-    // nested/ has its own utf8lint.toml: only it applies there (nearest wins).
+    // nested/ has its own utf8lint.toml: it extends the parent's, and
+    // wins where both say something.
     let s = r.resolve(&root.join("nested/f.txt")).unwrap();
     assert_eq!(s.policy.levels.get(Rule::InvalidUtf8), Level::Warn);
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Deny);
+    assert_eq!(s.policy.max_per_rule, 3);
+    assert_eq!(codes(root, &r, "nested/d.csv", b"a,b\n"), ["U004"]);
+    assert_eq!(s.config_file, Some(root.join("nested/utf8lint.toml")));
+}
+
+#[test]
+fn a_nested_toml_with_root_true_replaces_its_parent() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "utf8lint.toml",
+        "max-per-file = 3\n[lints]\nstray_feff = \"deny\"\n",
+    );
+    write(
+        root,
+        "vendor/utf8lint.toml",
+        "root = true\n[lints]\ninvalid_utf8 = \"warn\"\n",
+    );
+    write(
+        root,
+        "vendor/deeper/utf8lint.toml",
+        "[lints]\nnot_utf8 = \"warn\"\n",
+    );
+    let r = Resolver::new(Overrides::default()).unwrap();
+    let s = r.resolve(&root.join("vendor/f.txt")).unwrap();
     assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Warn);
+    assert_eq!(s.policy.levels.get(Rule::InvalidUtf8), Level::Warn);
     assert_eq!(
         s.policy.max_per_rule,
         utf8lint_diagnostics::DEFAULT_MAX_PER_RULE
     );
-    assert_eq!(s.config_file, Some(root.join("nested/utf8lint.toml")));
+    // Below the root file, files extend it (and only it).
+    let s = r.resolve(&root.join("vendor/deeper/f.txt")).unwrap();
+    assert_eq!(s.policy.levels.get(Rule::InvalidUtf8), Level::Warn);
+    assert_eq!(s.policy.levels.get(Rule::NotUtf8), Level::Warn);
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Warn);
+    assert!(r.take_notes().is_empty());
+}
+
+#[test]
+fn per_file_lints_apply_by_glob_after_lints_relative_to_their_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "utf8lint.toml",
+        concat!(
+            "[lints]\nstray_feff = \"deny\"\n",
+            "[per-file-lints]\n",
+            "\"tests/fixtures/**\" = { invalid_utf8 = \"allow\", stray_feff = \"warn\" }\n",
+            "\"*.po\" = [\"U001\", \"not_utf8\"]\n",
+            "\"tests/fixtures/keep/**\" = { invalid_utf8 = \"deny\" }\n",
+        ),
+    );
+    write(
+        root,
+        "sub/utf8lint.toml",
+        "[per-file-lints]\n\"fixtures/**\" = [\"U002\"]\n",
+    );
+    let r = Resolver::new(Overrides::default()).unwrap();
+    let level = |rel: &str, rule| r.resolve(&root.join(rel)).unwrap().policy.levels.get(rule);
+    assert_eq!(
+        level("tests/fixtures/a/b.bin", Rule::InvalidUtf8),
+        Level::Allow
+    );
+    assert_eq!(
+        level("tests/fixtures/a/b.bin", Rule::StrayFeff),
+        Level::Warn
+    );
+    // A later entry wins over an earlier one.
+    assert_eq!(
+        level("tests/fixtures/keep/b", Rule::InvalidUtf8),
+        Level::Deny
+    );
+    // The list form allows; a glob without `/` matches a name anywhere.
+    assert_eq!(level("deep/x/fr.po", Rule::InvalidUtf8), Level::Allow);
+    assert_eq!(level("deep/x/fr.po", Rule::NotUtf8), Level::Allow);
+    // Elsewhere, [lints] alone.
+    assert_eq!(level("src/a.rs", Rule::InvalidUtf8), Level::Deny);
+    assert_eq!(level("src/a.rs", Rule::StrayFeff), Level::Deny);
+    // A nested file's globs are relative to its own directory, and the
+    // parent's [lints] still apply beside them.
+    assert_eq!(level("sub/fixtures/x", Rule::StrayFeff), Level::Allow);
+    assert_eq!(level("sub/other/x", Rule::StrayFeff), Level::Deny);
+    assert_eq!(level("fixtures/x", Rule::StrayFeff), Level::Deny);
+
+    // The command line still wins, and an editor's per-file levels are
+    // anchored at the workspace.
+    let r = Resolver::new(Overrides {
+        levels: vec![(Rule::InvalidUtf8, Level::Warn)],
+        per_file_levels: vec![("src/**".into(), vec![(Rule::StrayFeff, Level::Allow)])],
+        base_dir: Some(root.to_path_buf()),
+        ..Overrides::default()
+    })
+    .unwrap();
+    let level = |rel: &str, rule| r.resolve(&root.join(rel)).unwrap().policy.levels.get(rule);
+    assert_eq!(level("tests/fixtures/a", Rule::InvalidUtf8), Level::Warn);
+    assert_eq!(level("src/a.rs", Rule::StrayFeff), Level::Allow);
+    assert_eq!(level("lib/a.rs", Rule::StrayFeff), Level::Deny);
+
+    // Bad entries name the line and key.
+    write(
+        root,
+        "bad/utf8lint.toml",
+        "[per-file-lints]\n\"x\" = { nope = \"allow\" }\n",
+    );
+    let e = r.resolve(&root.join("bad/a")).unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.to_string().contains("no rule named `nope`"), "{e}");
+    write(
+        root,
+        "bad2/utf8lint.toml",
+        "[per-file-lints]\n\"x\" = \"U001\"\n",
+    );
+    let e = r.resolve(&root.join("bad2/a")).unwrap_err();
+    assert!(e.to_string().contains("a list of rules"), "{e}");
 }
 
 #[test]
@@ -163,6 +276,8 @@ fn command_line_over_utf8lint_toml() {
         skip_binary: Some(true),
         origin: Some("command line".into()),
         trust_all_config: false,
+        per_file_levels: Vec::new(),
+        source: ConfigSource::Discover,
     };
     let r = Resolver::new(overrides).unwrap();
     let s = r.resolve(&root.join("x.txt")).unwrap();
@@ -172,6 +287,77 @@ fn command_line_over_utf8lint_toml() {
     assert!(s.skip_binary);
     assert_eq!(s.policy.bom.as_ref().unwrap().policy, BomPolicy::Forbid);
     assert_eq!(codes(root, &r, "x.txt", BOM_TXT), ["U003"]);
+}
+
+#[test]
+fn config_file_replaces_discovery_and_isolated_reads_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "utf8lint.toml", "[lints]\nstray_feff = \"deny\"\n");
+    write(
+        root,
+        "sub/utf8lint.toml",
+        "[lints]\ninvalid_utf8 = \"warn\"\n",
+    );
+    write(
+        root,
+        ".editorconfig",
+        "root = true\n[*]\ncharset = utf-8-bom\n",
+    );
+    // Globs relative to the named file's directory, given with `..`.
+    // `conf/` exists, so that `conf/../ci.toml` can be read.
+    write(root, "conf/other.toml", "");
+    write(
+        root,
+        "ci.toml",
+        "[per-file-lints]\n\"sub/*\" = { stray_feff = \"allow\" }\n",
+    );
+    let with = |source: ConfigSource| {
+        Resolver::new(Overrides {
+            source,
+            ..Overrides::default()
+        })
+        .unwrap()
+    };
+    let file = with(ConfigSource::File(root.join("conf/../ci.toml")));
+    // A path with `.` in it, as the walk of `.` gives.
+    let s = file.resolve(&root.join("./sub/./a.txt")).unwrap();
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Allow);
+    // Neither utf8lint.toml applies...
+    assert_eq!(s.policy.levels.get(Rule::InvalidUtf8), Level::Deny);
+    assert_eq!(
+        file.resolve(&root.join("a.txt"))
+            .unwrap()
+            .policy
+            .levels
+            .get(Rule::StrayFeff),
+        Level::Warn
+    );
+    // ...but .editorconfig does.
+    assert_eq!(s.policy.bom.unwrap().policy, BomPolicy::Require);
+    assert!(s.config_file.unwrap().ends_with("ci.toml"));
+
+    let isolated = with(ConfigSource::Isolated);
+    let s = isolated.resolve(&root.join("sub/a.txt")).unwrap();
+    assert_eq!(s.policy.levels.get(Rule::StrayFeff), Level::Warn);
+    assert_eq!(s.policy.levels.get(Rule::InvalidUtf8), Level::Deny);
+    assert_eq!(s.policy.bom, None);
+    assert_eq!(s.config_file, None);
+
+    // A named file that is missing or bad is an error at once.
+    let missing = Resolver::new(Overrides {
+        source: ConfigSource::File(root.join("nope.toml")),
+        ..Overrides::default()
+    })
+    .unwrap_err();
+    assert!(missing.to_string().contains("cannot read"), "{missing}");
+    write(root, "bad.toml", "[lints]\nnope = \"deny\"\n");
+    let bad = Resolver::new(Overrides {
+        source: ConfigSource::File(root.join("bad.toml")),
+        ..Overrides::default()
+    })
+    .unwrap_err();
+    assert_eq!(bad.line, Some(2), "{bad}");
 }
 
 #[test]

@@ -14,6 +14,7 @@ mod policy;
 mod render;
 mod rules;
 mod scan;
+mod suppress;
 mod text;
 mod text_scan;
 
@@ -37,6 +38,7 @@ pub use rules::not_utf8::{
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
 pub use scan::{Keep, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, shown_per_rule};
+pub use suppress::FILE_ALLOW_LINES;
 pub use text::{
     describe_code_point, escape_bytes, escape_lossless, escape_shown, is_hidden, windows_1252_char,
 };
@@ -60,7 +62,37 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
 /// Like [`check`], but keeping what `keep` says: [`Keep::Every`] is every
 /// finding with no cap and no summary, for applying every fix in one run
 /// (not for display: its size grows with the file's findings).
+///
+/// Inline suppressions (`utf8lint: allow(rule)` on a finding's line or the
+/// line before, `utf8lint: file-allow(rule)` in the first lines) are
+/// applied here, so every front end honours them; a suppression that does
+/// nothing is reported as [`Rule::UnusedSuppression`].
 pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Vec<Diagnostic> {
+    let (found, summaries) = check_unsuppressed(bytes, path, policy, keep);
+    match suppress::Suppressions::find(bytes) {
+        None => found,
+        Some(suppressions) => {
+            suppressions.apply(found, summaries, policy.levels.get(Rule::UnusedSuppression))
+        }
+    }
+}
+
+/// For each `(rule, byte offset)`, whether an inline suppression in
+/// `bytes` covers a finding of that rule starting there: for findings a
+/// front end makes itself (the language server's U+FEFF and U+FFFD in an
+/// editor's unsaved text), which [`check_keeping`] never sees.
+pub fn suppressed(bytes: &[u8], findings: &[(Rule, usize)]) -> Vec<bool> {
+    suppress::Suppressions::covered(bytes, findings)
+}
+
+/// Every finding, before inline suppressions, and how many of the last
+/// ones are per-rule summaries of findings not shown.
+fn check_unsuppressed(
+    bytes: &[u8],
+    path: &Path,
+    policy: &Policy,
+    keep: Keep,
+) -> (Vec<Diagnostic>, usize) {
     let levels = &policy.levels;
     let mismatch = levels.get(Rule::CharsetMismatch);
     if matches!(policy.charset, Charset::Other { .. }) {
@@ -72,13 +104,19 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
             first_error: None,
             legacy: None,
         };
-        return rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence);
+        return (
+            rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence),
+            0,
+        );
     }
     let not_utf8 = levels.get(Rule::NotUtf8);
     if not_utf8 != Level::Allow
         && let Some(wide) = rules::not_utf8::wide(bytes)
     {
-        return vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)];
+        return (
+            vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)],
+            0,
+        );
     }
     let scan = scan::scan(bytes, path, policy, keep);
     let mut evidence = rules::charset_mismatch::Evidence {
@@ -102,7 +140,7 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
         evidence.legacy = d.fix.as_ref().and_then(Fix::transcoded_from);
         let declared =
             rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence);
-        return std::iter::once(d).chain(declared).collect();
+        return (std::iter::once(d).chain(declared).collect(), 0);
     }
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;
@@ -112,7 +150,7 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
         && scan.error_count == 0
         && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, not_utf8)
     {
-        return vec![d];
+        return (vec![d], 0);
     }
     out.extend(text.diagnostics);
     summaries.extend(text.summaries);
@@ -134,8 +172,9 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
         &evidence,
     ));
     out.sort_by_key(|d| (d.span.start, d.rule));
+    let count = summaries.len();
     out.extend(summaries);
-    out
+    (out, count)
 }
 
 /// The highest level among `diagnostics` (for exit codes).

@@ -10,7 +10,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use utf8lint_codec::{Event, Mark, Subpart, Utf8Decoder};
+use utf8lint_codec::{Event, Found, Mark, Subpart, Utf8Decoder, Wanted};
 
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
 use crate::text_scan::{self, TextScan};
@@ -261,35 +261,48 @@ pub(crate) fn scan(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Sc
         .unwrap_or_else(|| scan_with_errors(bytes, path, policy, keep))
 }
 
-/// The fast path for the common case, a file that is valid UTF-8: the
-/// codec's fused validator, which reports every U+FEFF and U+FFFD as it
-/// validates, over one block of [`text_scan::BLOCK`] bytes at a time, each
-/// cut before a byte that is not a continuation byte (so that a valid file
-/// is valid block by block), and the text pass over the block while it is
-/// in cache. `None` if the bytes are not valid: the caller starts again on
-/// the error path (what was found so far is dropped).
+/// The fast path for the common case, a file that is valid UTF-8: one
+/// pass of the codec's fused validator, which reports every U+FEFF and
+/// U+FFFD as it validates and the blocks in which a text candidate may end
+/// (4 KiB each with the SIMD kernel; nearly none in ordinary text), then
+/// the text pass over those blocks alone. U014 `non_ascii`, which reads
+/// every non-ASCII line, makes the text pass read the whole file. `None` if
+/// the bytes are not valid: the caller starts again on the error path
+/// (what was found so far is dropped; the text pass runs only once the
+/// whole file is known to be well-formed).
 fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<Scan> {
     let mut marks = Marks::new(policy, keep);
     let mut text = TextScan::new(bytes, path, policy, keep);
-    let whole = 0..bytes.len();
-    let mut start = 0;
-    while start < bytes.len() {
-        let end = block_end(bytes, start);
-        let block = &bytes[start..end];
-        let valid = if marks.wanted() {
-            utf8lint_codec::validate_marking(block, |offset, mark| {
-                marks.push(bytes, start + offset, mark)
-            })
-        } else {
-            utf8lint_codec::is_valid(block)
-        };
-        if !valid {
-            return None;
+    let every_byte = text.as_ref().is_some_and(TextScan::reads_every_byte);
+    let wanted = Wanted {
+        marks: marks.wanted(),
+        text: text.is_some() && !every_byte,
+    };
+    let mut blocks: Vec<Range<usize>> = Vec::new();
+    let valid = utf8lint_codec::validate_scanning(bytes, wanted, |found| match found {
+        Found::Mark(offset, mark) => marks.push(bytes, offset, mark),
+        Found::TextBlock(block) => match blocks.last_mut() {
+            Some(last) if last.end == block.start => last.end = block.end,
+            _ => blocks.push(block),
+        },
+    });
+    if !valid {
+        return None;
+    }
+    if let Some(text) = &mut text {
+        let whole = 0..bytes.len();
+        if every_byte {
+            text.run(&whole, 0, bytes.len());
         }
-        if let Some(text) = &mut text {
-            text.run(&whole, start, end);
+        let mut done = 0;
+        for block in blocks {
+            // A candidate that ends in the block starts at most 3 bytes
+            // before it (`ends_text_candidate` looks at a byte and the two
+            // before it; U008's Mac Roman leads are 4 bytes).
+            let from = block.start.saturating_sub(3).max(done);
+            text.run(&whole, from, block.end);
+            done = block.end;
         }
-        start = end;
     }
     let mut diagnostics = Vec::new();
     let mut summaries = Vec::new();
@@ -302,19 +315,6 @@ fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<
         error_ranges: Vec::new(),
         text: finish_text(text),
     })
-}
-
-/// Where the block starting at `start` ends: [`text_scan::BLOCK`] bytes on,
-/// backed up (at most 3 bytes) to just before a byte that is not a
-/// continuation byte. Four continuation bytes in a row are ill-formed
-/// wherever the cut falls.
-fn block_end(bytes: &[u8], start: usize) -> usize {
-    let mut end = (start + text_scan::BLOCK).min(bytes.len());
-    let floor = end.saturating_sub(3).max(start + 1);
-    while end < bytes.len() && end > floor && (0x80..0xC0).contains(&bytes[end]) {
-        end -= 1;
-    }
-    end
 }
 
 fn finish_text(text: Option<TextScan<'_>>) -> text_scan::Found {
@@ -440,32 +440,5 @@ fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> S
         first_errors: runs.first_errors,
         error_ranges: runs.error_ranges,
         text: finish_text(text),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Blocks end before a byte that is not a continuation byte, so a valid
-    /// file is valid block by block (a cut inside a character would send it
-    /// to the error path).
-    #[test]
-    fn blocks_end_on_character_boundaries() {
-        for len in [1, 2, 3, 4] {
-            let character = ["a", "é", "€", "😀"][len - 1];
-            for pad in text_scan::BLOCK - 4..text_scan::BLOCK + 1 {
-                let text = format!("{}{character}{}", "a".repeat(pad), "b".repeat(10));
-                let end = block_end(text.as_bytes(), 0);
-                assert!(text.is_char_boundary(end), "{len} {pad}: {end}");
-                assert!(end > text_scan::BLOCK - 4, "{len} {pad}: {end}");
-                assert!(utf8lint_codec::is_valid(&text.as_bytes()[..end]));
-            }
-        }
-        // Past three continuation bytes the cut stays (ill-formed anyway).
-        let mut bytes = vec![b'a'; text_scan::BLOCK + 8];
-        bytes[text_scan::BLOCK - 4..text_scan::BLOCK + 4].fill(0x80);
-        assert_eq!(block_end(&bytes, 0), text_scan::BLOCK - 3);
-        assert_eq!(block_end(b"ab", 0), 2);
     }
 }

@@ -46,8 +46,11 @@ impl Settings {
         let resolver = match Resolver::new(overrides.clone()) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("utf8lint lsp: settings: {e}; the `bom` settings are ignored");
+                eprintln!(
+                    "utf8lint lsp: settings: {e}; the `bom` and `per-file-lints` settings are ignored"
+                );
                 overrides.bom.clear();
+                overrides.per_file_levels.clear();
                 match Resolver::new(overrides.clone()) {
                     Ok(r) => r,
                     Err(_) => Resolver::new(Overrides::default())
@@ -79,10 +82,15 @@ impl Settings {
                 .bom_entries()
                 .map(|(glob, policy)| (glob.to_owned(), policy))
                 .collect(),
+            per_file_levels: section
+                .per_file_levels()
+                .map(|(glob, levels)| (glob.to_owned(), levels))
+                .collect(),
             max_per_rule: section.max_per_file,
             skip_binary: section.skip_binary,
             // A clone opened in an editor trusts only its own configuration.
             trust_all_config: false,
+            source: utf8lint_config::ConfigSource::Discover,
         };
         Settings::new(overrides, section.workspace_scan)
     }

@@ -233,13 +233,37 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
                 });
         }
     }
-    for mark in &s.marks {
-        if let Some(item) = mark_item(s, *mark) {
-            out.push(item);
-        }
-    }
+    let marks: Vec<Item> = s.marks.iter().filter_map(|m| mark_item(s, *m)).collect();
+    out.extend(unsuppressed(&s.rope, marks));
     out.sort_by_key(|i| (i.range.start, i.range.end));
     out
+}
+
+/// `items` (found in the editor's text) without those an inline
+/// suppression in the text covers: a disk finding under `utf8lint:
+/// allow(..)` is never published, and the same U+FEFF found again in the
+/// text must not be either. The text is copied out of the rope only when
+/// there is something to look at.
+fn unsuppressed(rope: &Rope, items: Vec<Item>) -> Vec<Item> {
+    if items.is_empty() {
+        return items;
+    }
+    let text = rope.to_string();
+    let at: Vec<(Rule, usize)> = items
+        .iter()
+        .filter_map(|i| Some((i.rule?, rope.try_char_to_byte(i.range.start).ok()?)))
+        .collect();
+    if at.len() != items.len() {
+        // An item without a rule or outside the text: nothing to match it
+        // with, so keep them all rather than drop the wrong ones.
+        return items;
+    }
+    let hidden = utf8lint_diagnostics::suppressed(text.as_bytes(), &at);
+    items
+        .into_iter()
+        .zip(hidden)
+        .filter_map(|(item, hidden)| (!hidden).then_some(item))
+        .collect()
 }
 
 fn info(range: Range<usize>, message: String) -> Item {

@@ -853,3 +853,53 @@ async fn text_rule_findings_and_their_fixes_reach_the_editor() {
         "let userName = 1;\n// \u{202E} hidden\n"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inline_suppressions_are_honoured_and_unused_ones_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "a = 'x\u{FEFF}'  # utf8lint: allow(stray_feff)\n# utf8lint: allow(U002)\nb = 'y\u{FEFF}'\n# utf8lint: allow(invalid_utf8)\nc = 'z\u{FEFF}'\n";
+    let (_, uri) = write(dir.path(), "s.py", text.as_bytes());
+    let mut c = Client::start(Some(&["utf-8"]), None, no_scan()).await;
+    c.open(&uri, text).await;
+    let diags = c.diagnostics_for(&uri, 1).await;
+    // Lines 0 and 2 are suppressed; line 3's suppression has nothing to
+    // suppress; line 4's U+FEFF is reported.
+    let found: Vec<(String, Span)> = diags
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap().to_owned(), range_of(d)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("U015".to_owned(), ((3, 2), (3, 31))),
+            ("U002".to_owned(), ((4, 6), (4, 9))),
+        ],
+        "{diags:?}"
+    );
+    // Unsaved text: a U+FEFF typed on a line with a suppression is not
+    // reported; one typed two lines below it is.
+    c.notify("textDocument/didChange", json!({
+        "textDocument": {"uri": uri, "version": 2},
+        "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "n = '\u{FEFF}'  # utf8lint: allow(U002)\nok\nm = '\u{FEFF}'\n"}]
+    }))
+    .await;
+    let diags = c.diagnostics_for(&uri, 2).await;
+    let feff: Vec<(String, Span)> = diags
+        .iter()
+        .filter(|d| d["code"] == "U002")
+        .map(|d| {
+            (
+                d["data"]["origin"].as_str().unwrap().to_owned(),
+                range_of(d),
+            )
+        })
+        .collect();
+    assert_eq!(
+        feff,
+        [
+            ("text".to_owned(), ((2, 5), (2, 8))),
+            ("disk".to_owned(), ((7, 6), (7, 9))),
+        ],
+        "{diags:?}"
+    );
+}

@@ -79,6 +79,8 @@ declare_rules! {
     Noncharacter = "U013", "noncharacter", Warn, "noncharacters (U+FFFE, U+FDD0..U+FDEF, U+nFFFE/U+nFFFF), which must not be interchanged";
     /// Non-ASCII characters in documents that must be ASCII.
     NonAscii = "U014", "non_ascii", Allow, "every line with a non-ASCII character, for documents that must be ASCII (enable per glob)";
+    /// An inline suppression that suppresses nothing.
+    UnusedSuppression = "U015", "unused_suppression", Warn, "a suppression comment (`utf8lint: allow(...)`, `file-allow(...)`) that suppresses nothing, names no rule, or is malformed";
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.

@@ -384,15 +384,25 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
 }
 
 /// Whether a run can start at `i` of well-formed `bytes`, from the bytes
-/// alone: a windows-1252 lead character `Â`..`ô` (`C3 82`..`C3 B4`), or
-/// Mac Roman's `¬` (`C2 AC`), `√`, `≈`, `∆`, `‚` (`E2 ..`), followed by a
-/// non-ASCII byte (every run's second character is one). Accented letters
-/// in ordinary text (`é` before an ASCII letter) stop here, in a few
-/// instructions.
+/// alone: a windows-1252 lead character `Â`..`ô` (`C3 82`..`C3 B4`)
+/// followed by a character that a continuation byte is in windows-1252 or
+/// ISO-8859-1, or Mac Roman's `¬` (`C2 AC`), `√`, `≈`, `∆`, `‚` (`E2 ..`),
+/// `Ô`, followed by a non-ASCII byte (every run's second character is one).
+/// Accented letters in ordinary text (`é` before an ASCII letter, `ção`)
+/// stop here, in a few instructions. The codec's fused validator finds the
+/// same starts, looser (`utf8lint_codec::ends_text_candidate`).
 pub(crate) fn may_start_run(bytes: &[u8], i: usize) -> bool {
     let next_non_ascii = |at: usize| bytes.get(at).is_some_and(|&b| b >= 0x80);
     match bytes[i] {
-        0xC3 => matches!(bytes.get(i + 1), Some(0x82..=0xB4)) && next_non_ascii(i + 2),
+        // The second character is a continuation byte read as windows-1252
+        // or ISO-8859-1: `C2 80`..`C2 BF`, `Š`/`Œ`/`Ž`/`š`/`œ`/`ž`/`Ÿ` (`C5`),
+        // `ƒ` (`C6`), `ˆ`/`˜` (`CB`), `€`, `‚`, `’`, `…` and the rest (`E2`).
+        // (`Ô`, a Mac Roman lead, before any non-ASCII byte.)
+        0xC3 => match bytes.get(i + 1) {
+            Some(0x94) => next_non_ascii(i + 2),
+            Some(0x82..=0xB4) => matches!(bytes.get(i + 2), Some(0xC2 | 0xC5 | 0xC6 | 0xCB | 0xE2)),
+            _ => false,
+        },
         0xC2 => bytes.get(i + 1) == Some(&0xAC) && next_non_ascii(i + 2),
         0xE2 => {
             matches!(

@@ -8,18 +8,22 @@
 //! of compiling a release build (the release workflow builds those).
 //! Needs maturin (`pip install maturin`): without it the test says so and
 //! passes, unless `UTF8LINT_REQUIRE_MATURIN=1` (CI sets it).
+//!
+//! A test binary of its own, not one of `tests/cli`'s: maturin's cargo
+//! builds the binary without the tests' dev-dependency features, and cargo
+//! then links its own build over `target/debug/utf8lint`, which the CLI
+//! tests, running in parallel in one binary, would find missing for an
+//! instant. Cargo runs test binaries one after another.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::*;
+// The CLI tests' helpers (running the binary, trees, git, pre-commit).
+#[allow(dead_code)]
+#[path = "../cli/common.rs"]
+mod common;
 
-fn have(program: &str, arg: &str) -> bool {
-    Command::new(program)
-        .arg(arg)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+use common::*;
 
 fn required(var: &str) -> bool {
     std::env::var_os(var).is_some_and(|v| v == "1")
@@ -80,7 +84,7 @@ fn build_wheel(dir: &Path) -> PathBuf {
 
 #[test]
 fn the_wheel_installs_into_a_fresh_venv_and_runs() {
-    if !have("maturin", "--version") {
+    if !have("maturin") {
         assert!(
             !required("UTF8LINT_REQUIRE_MATURIN"),
             "UTF8LINT_REQUIRE_MATURIN=1 but `maturin` is not on PATH"
@@ -145,7 +149,7 @@ fn pre_commit_mirror_installs_the_wheel(work: &Path, wheels: &Path) {
         pyproject.contains(&format!("\"utf8lint=={version}\"")),
         "the mirror pins the wheel of Cargo's version {version}"
     );
-    if !have("pre-commit", "--version") || !have("git", "--version") {
+    if !have("pre-commit") || !have("git") {
         assert!(
             !required("UTF8LINT_REQUIRE_PRECOMMIT"),
             "UTF8LINT_REQUIRE_PRECOMMIT=1 but `pre-commit` or `git` is not on PATH"
@@ -158,13 +162,13 @@ fn pre_commit_mirror_installs_the_wheel(work: &Path, wheels: &Path) {
     for name in [".pre-commit-hooks.yaml", "pyproject.toml", "README.md"] {
         std::fs::copy(mirror_source.join(name), mirror.join(name)).unwrap();
     }
-    crate::precommit::git(&mirror, &["init", "-q"]);
-    crate::precommit::git(&mirror, &["add", "."]);
-    crate::precommit::git(&mirror, &["commit", "-qm", "mirror"]);
+    git(&mirror, &["init", "-q"]);
+    git(&mirror, &["add", "."]);
+    git(&mirror, &["commit", "-qm", "mirror"]);
 
     let scratch = tree(&[("bad.json", b"\xEF\xBB\xBF{}\n"), ("ok.txt", b"fine\n")]);
-    crate::precommit::git(scratch.path(), &["init", "-q"]);
-    crate::precommit::git(scratch.path(), &["add", "."]);
+    git(scratch.path(), &["init", "-q"]);
+    git(scratch.path(), &["add", "."]);
     let out = Command::new("pre-commit")
         .current_dir(scratch.path())
         .args([
@@ -178,7 +182,7 @@ fn pre_commit_mirror_installs_the_wheel(work: &Path, wheels: &Path) {
         .env("PATH", without_utf8lint_on_path())
         .output()
         .unwrap();
-    crate::precommit::assert_failed_on_bad_json(&out);
+    assert_failed_on_bad_json(&out);
 }
 
 /// `PATH` without directories holding a `utf8lint`, so that the hook can

@@ -1,0 +1,470 @@
+//! Inline suppressions: `utf8lint: allow(rule, ...)` and
+//! `utf8lint: file-allow(rule, ...)`, found in the bytes.
+//!
+//! The marker is ASCII, so it is found in any file, even one with
+//! ill-formed sequences or in a legacy encoding; no comment syntax is
+//! parsed, so it works in every format that has comments (`#`, `//`,
+//! `/* */`, `<!-- -->`, `;`, `--`, `%`). Formats without comments (JSON)
+//! use per-path levels in `utf8lint.toml` instead.
+//!
+//! * `utf8lint: allow(...)` suppresses the named rules' findings that
+//!   start on its own line or on the line after it (a trailing comment, or
+//!   a comment line above the finding).
+//! * `utf8lint: file-allow(...)` in the first [`FILE_ALLOW_LINES`] lines
+//!   suppresses the named rules in the whole file.
+//!
+//! Rules are named by code or name, separated by commas or spaces. A
+//! suppression that suppresses nothing, names no rule, is not closed, or a
+//! `file-allow` below the first lines, is reported as
+//! [`Rule::UnusedSuppression`] (U015), as ruff's RUF100 reports unused
+//! `noqa` comments: a stale suppression would hide the next real defect
+//! on that line.
+//!
+//! A marker inside a code span (after an odd number of backticks on its
+//! line) is prose quoting the syntax, as in Markdown and doc comments
+//! that explain it, not a suppression: no comment syntax puts a real one
+//! there.
+
+use std::ops::Range;
+
+use memchr::memmem;
+
+use crate::{Diagnostic, Level, Rule, escape_shown};
+
+/// `file-allow` counts only in this many first lines, where a file's
+/// header comments are (a shebang, a license, a modeline).
+pub const FILE_ALLOW_LINES: usize = 10;
+
+/// What every suppression starts with.
+const MARKER: &[u8] = b"utf8lint:";
+
+/// A suppression's rule list ends within this many bytes of its marker; a
+/// longer one is a malformed suppression, so hostile input cannot make the
+/// search for `)` cost more than this per marker.
+const MAX_DIRECTIVE_BYTES: usize = 256;
+
+// One bit per rule in the masks below.
+const _: () = assert!(Rule::ALL.len() <= 64);
+
+fn bit(rule: Rule) -> u64 {
+    1 << rule.index()
+}
+
+/// A line holding one or more `allow` suppressions.
+#[derive(Debug)]
+struct Line {
+    /// Its first byte.
+    start: usize,
+    /// Just past its `\n` (or the end of the file).
+    end: usize,
+    /// Just past the next line's `\n`: findings before this are covered.
+    next_end: usize,
+    /// The rules its suppressions name.
+    allowed: u64,
+    /// Those that suppressed something.
+    used: u64,
+}
+
+/// Where a suppression applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// `allow`: the index of its [`Line`].
+    Line(usize),
+    /// `file-allow` in the first lines.
+    File,
+    /// `file-allow` too far down: applies nowhere.
+    LateFile,
+}
+
+/// One suppression comment.
+#[derive(Debug)]
+struct Directive {
+    /// From the marker to the closing `)` (or the end of what was read).
+    span: Range<usize>,
+    scope: Scope,
+    rules: Vec<Rule>,
+    /// Names that are no rule, as written (escaped when shown).
+    unknown: Vec<String>,
+    /// No `)` on the line within [`MAX_DIRECTIVE_BYTES`].
+    unclosed: bool,
+}
+
+/// Every suppression in a file.
+#[derive(Debug, Default)]
+pub(crate) struct Suppressions {
+    directives: Vec<Directive>,
+    lines: Vec<Line>,
+    file_allowed: u64,
+    file_used: u64,
+}
+
+/// Whether offsets, asked in increasing order, are inside a backtick code
+/// span: an odd number of backticks before them on their line.
+#[derive(Debug, Default)]
+struct CodeSpans {
+    /// Where counting stopped.
+    counted_to: usize,
+    /// Whether an odd number of backticks lie between the start of that
+    /// line and `counted_to`.
+    odd: bool,
+}
+
+impl CodeSpans {
+    fn inside(&mut self, bytes: &[u8], at: usize) -> bool {
+        let mut from = self.counted_to;
+        if let Some(nl) = memchr::memrchr(b'\n', &bytes[from..at]) {
+            from += nl + 1;
+            self.odd = false;
+        }
+        let ticks = memchr::memchr_iter(b'`', &bytes[from..at]).count();
+        self.odd ^= ticks % 2 == 1;
+        self.counted_to = at;
+        self.odd
+    }
+}
+
+/// Whether `byte` can be part of a word, so that `notutf8lint:` is no marker.
+fn is_word(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'
+}
+
+impl Suppressions {
+    /// Finds every suppression in `bytes`; `None` when there is none (the
+    /// common case, costing one substring search).
+    pub(crate) fn find(bytes: &[u8]) -> Option<Suppressions> {
+        let mut found = Suppressions::default();
+        // Lines counted so far (up to FILE_ALLOW_LINES) and where counting
+        // stopped, so that counting is linear in the file.
+        let (mut lines_before, mut counted_to) = (0usize, 0usize);
+        // Backticks on the current line before the last marker, counted
+        // from where the last count stopped, so that the count is linear.
+        let mut ticks = CodeSpans::default();
+        for at in memmem::find_iter(bytes, MARKER) {
+            if at > 0 && is_word(bytes[at - 1]) {
+                continue;
+            }
+            if ticks.inside(bytes, at) {
+                continue;
+            }
+            let mut p = at + MARKER.len();
+            while p < bytes.len() && matches!(bytes[p], b' ' | b'\t') {
+                p += 1;
+            }
+            let rest = &bytes[p..];
+            let (file, open) = if rest.starts_with(b"allow(") {
+                (false, p + b"allow(".len())
+            } else if rest.starts_with(b"file-allow(") {
+                (true, p + b"file-allow(".len())
+            } else {
+                // Prose that mentions utf8lint: not a suppression.
+                continue;
+            };
+            let window = &bytes[open..bytes.len().min(open + MAX_DIRECTIVE_BYTES)];
+            let line_len = memchr::memchr(b'\n', window).unwrap_or(window.len());
+            let close = memchr::memchr(b')', &window[..line_len]);
+            let list = &window[..close.unwrap_or(line_len)];
+            let (rules, unknown) = names(list);
+            let span = at..open + close.map_or(line_len, |c| c + 1);
+            let scope = if file {
+                if counted_to < at && lines_before < FILE_ALLOW_LINES {
+                    lines_before += memchr::memchr_iter(b'\n', &bytes[counted_to..at]).count();
+                    counted_to = at;
+                }
+                if lines_before < FILE_ALLOW_LINES {
+                    Scope::File
+                } else {
+                    Scope::LateFile
+                }
+            } else {
+                Scope::Line(found.line_of(bytes, at))
+            };
+            let directive = Directive {
+                span,
+                scope,
+                rules,
+                unknown,
+                unclosed: close.is_none(),
+            };
+            let mask = if directive.unclosed {
+                0
+            } else {
+                directive.rules.iter().fold(0, |m, r| m | bit(*r))
+            };
+            match scope {
+                Scope::Line(i) => found.lines[i].allowed |= mask,
+                Scope::File => found.file_allowed |= mask,
+                Scope::LateFile => {}
+            }
+            found.directives.push(directive);
+        }
+        (!found.directives.is_empty()).then_some(found)
+    }
+
+    /// The index of the [`Line`] holding `at`, adding it if it is new
+    /// (markers come in order, so it is the last one or a new one).
+    fn line_of(&mut self, bytes: &[u8], at: usize) -> usize {
+        if let Some(last) = self.lines.last()
+            && at < last.end
+        {
+            return self.lines.len() - 1;
+        }
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |p| p + 1);
+        let end_of = |from: usize| {
+            memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |p| from + p + 1)
+        };
+        let end = end_of(at);
+        let next_end = if end < bytes.len() { end_of(end) } else { end };
+        self.lines.push(Line {
+            start,
+            end,
+            next_end,
+            allowed: 0,
+            used: 0,
+        });
+        self.lines.len() - 1
+    }
+
+    /// Whether a finding of `rule` starting at `offset` is suppressed;
+    /// marks the suppression used.
+    fn suppresses(&mut self, rule: Rule, offset: usize) -> bool {
+        let b = bit(rule);
+        // Only the last two lines starting at or before `offset` can cover
+        // it: its own line and the one before.
+        let after = self.lines.partition_point(|l| l.start <= offset);
+        for i in (after.saturating_sub(2)..after).rev() {
+            let line = &mut self.lines[i];
+            if line.allowed & b != 0 && offset < line.next_end {
+                line.used |= b;
+                return true;
+            }
+        }
+        if self.file_allowed & b != 0 {
+            self.file_used |= b;
+            return true;
+        }
+        false
+    }
+
+    /// For each `(rule, offset)` of findings made outside [`crate::check`]
+    /// (the language server's findings in an editor's unsaved text),
+    /// whether a suppression in `bytes` covers it.
+    pub(crate) fn covered(bytes: &[u8], findings: &[(Rule, usize)]) -> Vec<bool> {
+        match Suppressions::find(bytes) {
+            None => vec![false; findings.len()],
+            Some(mut s) => findings
+                .iter()
+                .map(|&(rule, offset)| s.suppresses(rule, offset))
+                .collect(),
+        }
+    }
+
+    /// Removes the suppressed findings from `diagnostics`, whose last
+    /// `summaries` entries are per-rule summaries of findings not shown,
+    /// then adds a U015 finding at `level` for each suppression that did
+    /// nothing (none when `level` is allow).
+    pub(crate) fn apply(
+        mut self,
+        diagnostics: Vec<Diagnostic>,
+        summaries: usize,
+        level: Level,
+    ) -> Vec<Diagnostic> {
+        let split = diagnostics.len() - summaries.min(diagnostics.len());
+        // A rule with findings not shown may have had one under any
+        // suppression: none of its suppressions is called unused.
+        let mut hidden = 0u64;
+        let mut kept = Vec::with_capacity(diagnostics.len());
+        let mut kept_summaries = Vec::new();
+        for (i, d) in diagnostics.into_iter().enumerate() {
+            if d.rule == Rule::UnusedSuppression || d.rule == Rule::NonUtf8Path {
+                kept.push(d);
+                continue;
+            }
+            let summary = i >= split;
+            if summary {
+                hidden |= bit(d.rule);
+            }
+            if self.suppresses(d.rule, d.span.start) {
+                continue;
+            }
+            if summary {
+                kept_summaries.push(d);
+            } else {
+                kept.push(d);
+            }
+        }
+        if level != Level::Allow {
+            for d in &self.directives {
+                if let Some(finding) = self.unused(d, hidden, level) {
+                    kept.push(finding);
+                }
+            }
+            kept.sort_by_key(|d| (d.span.start, d.rule));
+        }
+        kept.extend(kept_summaries);
+        kept
+    }
+
+    /// The U015 finding for `d`, if it did nothing.
+    fn unused(&self, d: &Directive, hidden: u64, level: Level) -> Option<Diagnostic> {
+        let new = |message: String| {
+            Diagnostic::new(Rule::UnusedSuppression, level, d.span.clone(), message)
+                .with_label("this suppression")
+        };
+        if d.unclosed {
+            return Some(
+                new("suppression comment without a closing `)` on its line".into()).with_help(
+                    "write `utf8lint: allow(rule)` or `utf8lint: file-allow(rule)`, rules by code or name",
+                ),
+            );
+        }
+        if d.scope == Scope::LateFile {
+            return Some(
+                new(format!(
+                    "`file-allow` counts only in the first {FILE_ALLOW_LINES} lines of a file"
+                ))
+                .with_help("move it to the top of the file, or use `allow(...)` on the line before the finding"),
+            );
+        }
+        if d.rules.is_empty() && d.unknown.is_empty() {
+            return Some(new("suppression comment names no rule".into()));
+        }
+        if !d.unknown.is_empty() {
+            let names: Vec<String> = d
+                .unknown
+                .iter()
+                .map(|n| format!("`{}`", escape_shown(n)))
+                .collect();
+            return Some(
+                new(format!("suppression names no rule: {}", names.join(", ")))
+                    .with_help("`utf8lint rules` lists the codes and names"),
+            );
+        }
+        let used = match d.scope {
+            Scope::Line(i) => self.lines[i].used,
+            _ => self.file_used,
+        } | hidden;
+        let unused: Vec<&str> = d
+            .rules
+            .iter()
+            .filter(|r| used & bit(**r) == 0)
+            .map(|r| r.name())
+            .collect();
+        if unused.is_empty() {
+            return None;
+        }
+        let place = match d.scope {
+            Scope::Line(_) => "on this line or the next",
+            _ => "in this file",
+        };
+        Some(
+            new(format!(
+                "unused suppression: no `{}` finding {place}",
+                unused.join("`, `")
+            ))
+            .with_help("remove it: a stale suppression hides the next real defect here"),
+        )
+    }
+}
+
+/// The rules named in a suppression's list, and the names that are none.
+fn names(list: &[u8]) -> (Vec<Rule>, Vec<String>) {
+    let (mut rules, mut unknown) = (Vec::new(), Vec::new());
+    for name in list
+        .split(|b| matches!(b, b',' | b' ' | b'\t' | b'\r'))
+        .filter(|n| !n.is_empty())
+    {
+        let text = String::from_utf8_lossy(name);
+        match Rule::find(&text) {
+            Some(rule) if !rules.contains(&rule) => rules.push(rule),
+            Some(_) => {}
+            None => unknown.push(text.into_owned()),
+        }
+    }
+    (rules, unknown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(rule: Rule, at: usize) -> Diagnostic {
+        Diagnostic::new(rule, Level::Warn, at..at + 1, "x")
+    }
+
+    #[test]
+    fn allow_covers_its_line_and_the_next_only() {
+        let text = b"a\n# utf8lint: allow(stray_feff)\nb X\nc X\n";
+        let s = Suppressions::find(text).unwrap();
+        let on = |at| finding(Rule::StrayFeff, at);
+        let kept = s.apply(vec![on(2), on(34), on(38)], 0, Level::Warn);
+        // The comment's own line (2) and the next (34) are suppressed; the
+        // line after that (38) is not.
+        assert_eq!(kept.iter().map(|d| d.span.start).collect::<Vec<_>>(), [38]);
+    }
+
+    #[test]
+    fn unused_unknown_unclosed_and_late_are_reported() {
+        let mut text = b"x // utf8lint: allow(U001)\ny // utf8lint: allow(nope, U002)\nz utf8lint: allow(U002\n".to_vec();
+        text.extend(b"\n".repeat(FILE_ALLOW_LINES));
+        text.extend(b"# utf8lint: file-allow(U001)\n");
+        let s = Suppressions::find(&text).unwrap();
+        let kept = s.apply(vec![finding(Rule::InvalidUtf8, 0)], 0, Level::Warn);
+        let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "suppression names no rule: `nope`",
+                "suppression comment without a closing `)` on its line",
+                "`file-allow` counts only in the first 10 lines of a file",
+            ]
+        );
+        assert!(kept.iter().all(|d| d.rule == Rule::UnusedSuppression));
+        // Allowed: nothing reported, the finding still suppressed.
+        let s = Suppressions::find(&text).unwrap();
+        assert!(
+            s.apply(vec![finding(Rule::InvalidUtf8, 0)], 0, Level::Allow)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn prose_and_words_are_no_marker() {
+        assert!(Suppressions::find(b"utf8lint: a linter\nnotutf8lint: allow(U001)\n").is_none());
+    }
+
+    #[test]
+    fn code_spans_quote_the_syntax() {
+        let text = b"write `utf8lint: allow(U001)` or `# utf8lint: file-allow(U002)`\n";
+        assert!(Suppressions::find(text).is_none());
+        // A closed span before the marker, and a new line after an
+        // unclosed one: both real.
+        let text = b"`x` utf8lint: allow(U001)\nodd ` here\n# utf8lint: allow(U002)\n";
+        let s = Suppressions::find(text).unwrap();
+        assert_eq!(s.directives.len(), 2);
+    }
+
+    #[test]
+    fn a_rule_with_hidden_findings_is_never_called_unused() {
+        let text = b"# utf8lint: allow(U002)\n\n\nX\n";
+        let summary = finding(Rule::StrayFeff, 27);
+        let s = Suppressions::find(text).unwrap();
+        let kept = s.apply(vec![summary], 1, Level::Warn);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].rule, Rule::StrayFeff);
+    }
+
+    #[test]
+    fn file_allow_covers_everything_and_marks_used() {
+        let text = b"#!/bin/sh\n# utf8lint: file-allow(invalid_utf8 stray_feff)\n";
+        let s = Suppressions::find(text).unwrap();
+        let kept = s.apply(
+            vec![
+                finding(Rule::InvalidUtf8, 5000),
+                finding(Rule::StrayFeff, 9000),
+            ],
+            0,
+            Level::Warn,
+        );
+        assert!(kept.is_empty(), "{kept:?}");
+    }
+}
