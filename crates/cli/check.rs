@@ -56,6 +56,10 @@ pub(crate) struct Context {
     pub stats: Arc<Stats>,
     /// `--baseline` or `--write-baseline`.
     pub baseline: Option<Baseline>,
+    /// `--exclude`, for the walk.
+    pub excludes: ignore::overrides::Override,
+    /// `--force-exclude`: `exclude` in utf8lint.toml applies to named files.
+    pub force_exclude: bool,
     /// Configuration errors already told (the same bad file would otherwise
     /// be reported once per file it governs).
     config_errors: Mutex<HashSet<String>>,
@@ -76,6 +80,8 @@ impl Context {
             cwd: std::env::current_dir().ok(),
             stats: Arc::new(Stats::default()),
             baseline: None,
+            excludes: ignore::overrides::Override::empty(),
+            force_exclude: false,
             config_errors: Mutex::new(HashSet::new()),
         }
     }
@@ -330,6 +336,18 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
     let Some(settings) = settings(ctx, worker, path, &mut report) else {
         return worker.push(report, &name);
     };
+    if let Some(why) = &settings.excluded
+        && (!explicit || ctx.force_exclude)
+    {
+        if ctx.verbose {
+            report.stderr.push_str(&format!(
+                "utf8lint: skipped {}: excluded by {}\n",
+                name.display(),
+                utf8lint_diagnostics::escape_shown(why)
+            ));
+        }
+        return worker.push(report, &name);
+    }
     let mut buf = std::mem::take(&mut worker.buf);
     // A file named on the command line is always read, whatever it is (a
     // FIFO, `<(cat x)`, a procfs file); the walk reads regular files only.

@@ -8,6 +8,7 @@
 mod args;
 mod baseline;
 mod check;
+mod exclude;
 mod fix;
 mod output;
 mod progress;
@@ -225,6 +226,8 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     }
     let resolver = Resolver::new(overrides).context("bad configuration")?;
     let mut ctx = Context::new(resolver, output, fix, args.verbose);
+    ctx.excludes = exclude::overrides(args)?;
+    ctx.force_exclude = args.force_exclude;
     ctx.baseline = match (&args.baseline, &args.write_baseline) {
         (Some(file), _) => Some(baseline::Baseline::read(file)?),
         (None, Some(file)) => Some(baseline::Baseline::for_writing(file)?),
@@ -265,17 +268,14 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
 
     let progress =
         progress::Handle::start(ctx.stats.clone(), !args.quiet && io::stderr().is_terminal());
-    let mut reports = walk::run(
-        &ctx,
-        &files,
-        &dirs,
-        utf8lint_workspace::WalkOptions {
-            hidden: args.hidden,
-            no_ignore: args.no_ignore,
-            follow: args.follow,
-            threads,
-        },
-    );
+    let walk_options = utf8lint_workspace::WalkOptions {
+        hidden: args.hidden,
+        no_ignore: args.no_ignore,
+        follow: args.follow,
+        threads,
+    };
+    let files = exclude::named_files(args, files, walk_options, &ctx.excludes);
+    let mut reports = walk::run(&ctx, &files, &dirs, walk_options);
     progress.stop();
     reports.append(&mut early.reports);
     reports.sort_by(|a, b| a.key.cmp(&b.key));

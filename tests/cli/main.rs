@@ -9,6 +9,7 @@ mod config;
 mod corpus;
 mod cost;
 mod declarations;
+mod exclude;
 mod explain;
 mod fix;
 mod fix_all;

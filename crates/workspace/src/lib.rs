@@ -17,12 +17,17 @@
 //!   [`replace_file_in_workspace`] is the language server's entry: the same,
 //!   for a path inside the workspace folders only, never through a link.
 //! * [`remove_temp_files_on_interrupt`]: Ctrl-C during a fix leaves nothing.
+//! * [`exclude_overrides`] and [`ExcludeProbe`]: `--exclude`, and whether
+//!   the walk would have left out a file named on the command line
+//!   (`--force-exclude`).
 
+mod exclude;
 mod read;
 mod stamp;
 mod walk;
 mod write;
 
+pub use exclude::{ExcludeProbe, exclude_overrides, lexical};
 pub use read::{FileKind, FileRead, ReadError, ReadOptions, read_file};
 pub use stamp::Stamp;
 pub use walk::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
