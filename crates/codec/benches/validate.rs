@@ -18,7 +18,9 @@ use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
-use utf8lint_codec::{Kernel, validate_marking_using, validate_using};
+use utf8lint_codec::{
+    Kernel, Wanted, validate_marking_using, validate_scanning_using, validate_using,
+};
 
 const SMALL: usize = 64 * 1024;
 const LARGE: usize = 64 * 1024 * 1024;
@@ -453,10 +455,21 @@ fn marks_with(kernel: Kernel, bytes: &[u8]) -> usize {
     usize::from(valid) + marks
 }
 
-/// The fused validator's builds, each alone and with the search for
-/// U+FEFF/U+FFFD, against simdutf8 (what `utf8lint_codec::is_valid` is):
-/// what finding the marks costs.
-const MARKERS: [Impl; 6] = [
+fn marks_and_text_with(kernel: Kernel, bytes: &[u8]) -> usize {
+    let mut found = 0;
+    let wanted = Wanted {
+        marks: true,
+        text: true,
+    };
+    let valid = validate_scanning_using(kernel, bytes, wanted, &mut |_| found += 1);
+    usize::from(valid) + found
+}
+
+/// The fused validator's builds, each alone, with the search for
+/// U+FEFF/U+FFFD, and with the text candidates too (what `check` asks
+/// for), against simdutf8 (what `utf8lint_codec::is_valid` is): what
+/// finding the marks and the candidates costs.
+const MARKERS: [Impl; 8] = [
     ("simdutf8::basic", |b| usize::from(simdutf8_basic(b))),
     ("portable+marks", |b| marks_with(Kernel::Portable, b)),
     ("avx2", |b| usize::from(validate_using(Kernel::Avx2, b))),
@@ -465,6 +478,10 @@ const MARKERS: [Impl; 6] = [
         usize::from(validate_using(Kernel::Avx512Vl, b))
     }),
     ("avx512vl+marks", |b| marks_with(Kernel::Avx512Vl, b)),
+    ("avx2+marks+text", |b| marks_and_text_with(Kernel::Avx2, b)),
+    ("avx512vl+marks+text", |b| {
+        marks_and_text_with(Kernel::Avx512Vl, b)
+    }),
 ];
 
 fn run<M: Measurement>(

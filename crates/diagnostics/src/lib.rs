@@ -13,10 +13,10 @@ mod locate;
 mod policy;
 mod render;
 mod rules;
-mod text;
-
 mod scan;
 mod suppress;
+mod text;
+mod text_scan;
 
 pub use diagnostic::Diagnostic;
 pub use fix::{Applicability, Applied, Edit, Fix, apply_fixes, plan_fixes, write_fixes};
@@ -49,8 +49,9 @@ use std::path::Path;
 /// built-in BOM rule when the policy has none (JSON, `.php`, ...); it is
 /// never opened.
 ///
-/// One pass over the bytes finds every ill-formed sequence and every U+FEFF;
-/// the whole-file rules then decide from what it found. Diagnostics come out
+/// One pass over the bytes finds every ill-formed sequence, every U+FEFF
+/// and the characters of the text rules; the whole-file rules then decide
+/// from what it found. Diagnostics come out
 /// in byte order, at most [`shown_per_rule`]`(policy.max_per_rule)` per rule
 /// (never more than [`MAX_SHOWN_PER_RULE`], even when `max_per_rule` is 0),
 /// then one summary per rule with the exact count of the rest.
@@ -117,7 +118,7 @@ fn check_unsuppressed(
             0,
         );
     }
-    let scan = scan::scan(bytes, policy, keep);
+    let scan = scan::scan(bytes, path, policy, keep);
     let mut evidence = rules::charset_mismatch::Evidence {
         valid: scan.error_count == 0,
         errors: scan.error_count,
@@ -143,27 +144,7 @@ fn check_unsuppressed(
     }
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;
-    let mojibake = levels.get(Rule::Mojibake);
-    if mojibake != Level::Allow {
-        let shown = match keep {
-            Keep::Shown => shown_per_rule(policy.max_per_rule),
-            Keep::Every => 0,
-        };
-        let (found, summary) =
-            rules::mojibake::check(bytes, scan.error_count == 0, mojibake, shown);
-        out.extend(found);
-        summaries.extend(summary);
-    }
-    let text = rules::text_chars::check(
-        bytes,
-        path,
-        scan.error_count == 0,
-        rules::text_chars::Levels::of(policy),
-        match keep {
-            Keep::Shown => shown_per_rule(policy.max_per_rule),
-            Keep::Every => 0,
-        },
-    );
+    let text = scan.text;
     if text.iso_2022_escape
         && not_utf8 != Level::Allow
         && scan.error_count == 0

@@ -1,14 +1,19 @@
 //! The one pass over a file's bytes: every maximal subpart (grouped into
-//! runs for U001), every U+FEFF (U002) and every U+FFFD (U007). Valid input
-//! takes one pass of the codec's fused validator; input with errors takes
-//! the streaming decoder block by block, each block searched for marks while
-//! it is in cache.
+//! runs for U001), every U+FEFF (U002) and every U+FFFD (U007), and the
+//! text pass (`text_scan`: U008, U010..U014) over the well-formed bytes.
+//! Valid input goes through the codec's fused validator 64 KiB at a time,
+//! each block searched by the text pass while it is in cache; input with
+//! errors takes the streaming decoder block by block, each block searched
+//! for marks while it is in cache, and the text pass over each well-formed
+//! stretch between ill-formed sequences.
 
 use std::ops::Range;
+use std::path::Path;
 
-use utf8lint_codec::{Event, Mark, Subpart, Utf8Decoder};
+use utf8lint_codec::{Event, Found, Mark, Subpart, Utf8Decoder, Wanted};
 
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
+use crate::text_scan::{self, TextScan};
 use crate::{Diagnostic, Level, Policy, Rule};
 
 /// Bytes per block on the error path: small enough to stay in L2 between
@@ -36,6 +41,8 @@ pub(crate) struct Scan {
     /// All of them as byte ranges, adjacent ones merged (at most
     /// [`MAX_ERROR_RANGES`]).
     pub error_ranges: Vec<Range<usize>>,
+    /// The text pass's findings (empty when it did not run).
+    pub text: text_scan::Found,
 }
 
 /// The most findings of one rule a report shows for one file, whatever
@@ -249,23 +256,53 @@ impl Runs<'_> {
     }
 }
 
-pub(crate) fn scan(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
-    scan_valid(bytes, policy, keep).unwrap_or_else(|| scan_with_errors(bytes, policy, keep))
+pub(crate) fn scan(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Scan {
+    scan_valid(bytes, path, policy, keep)
+        .unwrap_or_else(|| scan_with_errors(bytes, path, policy, keep))
 }
 
-/// The fast path for the common case, a file that is valid UTF-8: one pass
-/// of the codec's fused validator, which reports every U+FEFF and U+FFFD as
-/// it validates. `None` if the bytes are not valid: the caller starts again
-/// on the error path (the marks found so far are dropped with `marks`).
-fn scan_valid(bytes: &[u8], policy: &Policy, keep: Keep) -> Option<Scan> {
+/// The fast path for the common case, a file that is valid UTF-8: one
+/// pass of the codec's fused validator, which reports every U+FEFF and
+/// U+FFFD as it validates and the blocks in which a text candidate may end
+/// (4 KiB each with the SIMD kernel; nearly none in ordinary text), then
+/// the text pass over those blocks alone. U014 `non_ascii`, which reads
+/// every non-ASCII line, makes the text pass read the whole file. `None` if
+/// the bytes are not valid: the caller starts again on the error path
+/// (what was found so far is dropped; the text pass runs only once the
+/// whole file is known to be well-formed).
+fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<Scan> {
     let mut marks = Marks::new(policy, keep);
-    let valid = if marks.wanted() {
-        utf8lint_codec::validate_marking(bytes, |offset, mark| marks.push(bytes, offset, mark))
-    } else {
-        utf8lint_codec::is_valid(bytes)
+    let mut text = TextScan::new(bytes, path, policy, keep);
+    let every_byte = text.as_ref().is_some_and(TextScan::reads_every_byte);
+    let wanted = Wanted {
+        marks: marks.wanted(),
+        text: text.is_some() && !every_byte,
     };
+    let mut blocks: Vec<Range<usize>> = Vec::new();
+    let valid = utf8lint_codec::validate_scanning(bytes, wanted, |found| match found {
+        Found::Mark(offset, mark) => marks.push(bytes, offset, mark),
+        Found::TextBlock(block) => match blocks.last_mut() {
+            Some(last) if last.end == block.start => last.end = block.end,
+            _ => blocks.push(block),
+        },
+    });
     if !valid {
         return None;
+    }
+    if let Some(text) = &mut text {
+        let whole = 0..bytes.len();
+        if every_byte {
+            text.run(&whole, 0, bytes.len());
+        }
+        let mut done = 0;
+        for block in blocks {
+            // A candidate that ends in the block starts at most 3 bytes
+            // before it (`ends_text_candidate` looks at a byte and the two
+            // before it; U008's Mac Roman leads are 4 bytes).
+            let from = block.start.saturating_sub(3).max(done);
+            text.run(&whole, from, block.end);
+            done = block.end;
+        }
     }
     let mut diagnostics = Vec::new();
     let mut summaries = Vec::new();
@@ -276,7 +313,19 @@ fn scan_valid(bytes: &[u8], policy: &Policy, keep: Keep) -> Option<Scan> {
         error_count: 0,
         first_errors: Vec::new(),
         error_ranges: Vec::new(),
+        text: finish_text(text),
     })
+}
+
+fn finish_text(text: Option<TextScan<'_>>) -> text_scan::Found {
+    text.map_or(
+        text_scan::Found {
+            diagnostics: Vec::new(),
+            summaries: Vec::new(),
+            iso_2022_escape: false,
+        },
+        TextScan::finish,
+    )
 }
 
 /// The U+FEFF and U+FFFD findings of a scan.
@@ -331,8 +380,11 @@ impl Marks {
 
 /// The full pass for a file with ill-formed sequences: the streaming decoder
 /// reports every maximal subpart, block by block, and the U+FEFF search
-/// follows it through the same blocks.
-fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
+/// follows it through the same blocks. The text pass reads each well-formed
+/// stretch when the ill-formed sequence after it is reported (a candidate
+/// whose character an ill-formed sequence cuts is U001's, not the text
+/// rules').
+fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Scan {
     let mut runs = Runs {
         bytes,
         run: Vec::new(),
@@ -347,6 +399,8 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         error_ranges: Vec::new(),
     };
     let mut marks = Marks::new(policy, keep);
+    let mut text = TextScan::new(bytes, path, policy, keep);
+    let mut valid_from = 0;
     let mut decoder = Utf8Decoder::new();
     let mut start = 0;
     for block in bytes.chunks(BLOCK) {
@@ -354,6 +408,11 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         decoder.decode(block, end == bytes.len(), |event| {
             if let Event::Error(sub) = event {
                 runs.push(sub);
+                if let Some(text) = &mut text {
+                    let stretch = valid_from..sub.offset;
+                    text.run(&stretch, stretch.start, stretch.end);
+                }
+                valid_from = sub.end();
             }
         });
         if marks.wanted() {
@@ -367,6 +426,10 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         start = end;
     }
     runs.flush();
+    if let Some(text) = &mut text {
+        let stretch = valid_from..bytes.len();
+        text.run(&stretch, stretch.start, stretch.end);
+    }
     let mut summaries: Vec<Diagnostic> = runs.out.summary().into_iter().collect();
     let mut diagnostics = runs.out.kept;
     marks.finish(&mut diagnostics, &mut summaries);
@@ -376,5 +439,6 @@ fn scan_with_errors(bytes: &[u8], policy: &Policy, keep: Keep) -> Scan {
         error_count: runs.error_count,
         first_errors: runs.first_errors,
         error_ranges: runs.error_ranges,
+        text: finish_text(text),
     }
 }

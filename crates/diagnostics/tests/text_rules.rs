@@ -251,6 +251,76 @@ fn candidates_across_chunk_edges_are_found() {
     }
 }
 
+/// The valid path validates and searches 64 KiB blocks, each cut before a
+/// byte that is not a continuation byte: a candidate of every rule put
+/// across the first edge at every offset is found once, whole, and the
+/// same as on the error path (the same text with an ill-formed byte at
+/// its end, searched stretch by stretch).
+#[test]
+fn candidates_across_block_edges_are_found_once() {
+    const EDGE: usize = 64 * 1024;
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::NonAscii, Level::Warn);
+    let candidates: [(&str, Rule, usize); 6] = [
+        ("\u{202E}", Rule::BidiControl, 3),
+        ("\u{200B}", Rule::InvisibleCharacter, 3),
+        // Four tag characters: one finding over all 16 bytes.
+        (
+            "\u{E0041}\u{E0042}\u{E0043}\u{E0044}",
+            Rule::InvisibleCharacter,
+            16,
+        ),
+        ("\u{85}", Rule::ControlCharacter, 2),
+        ("\u{10FFFF}", Rule::Noncharacter, 4),
+        // `é` as windows-1252 twice over: `ÃƒÂ©`, one run of 8 bytes.
+        ("Ã\u{192}Â©", Rule::Mojibake, 8),
+    ];
+    for (candidate, rule, len) in candidates {
+        for start in EDGE - len - 2..EDGE + 2 {
+            let text = format!("{}{candidate}x\n", "a".repeat(start));
+            let mut bad = text.clone().into_bytes();
+            bad.push(0xFF);
+            for (bytes, path) in [(text.as_bytes(), "valid.txt"), (&bad[..], "error.txt")] {
+                let ds = check(bytes, Path::new(path), &policy);
+                let spans: Vec<_> = ds
+                    .iter()
+                    .filter(|d| d.rule == rule)
+                    .map(|d| d.span.clone())
+                    .collect();
+                assert_eq!(
+                    spans,
+                    vec![start..start + len],
+                    "{rule:?} at {start} ({path})"
+                );
+                // The candidate's line, once.
+                let lines: Vec<_> = ds.iter().filter(|d| d.rule == Rule::NonAscii).collect();
+                let expected = usize::from(!candidate.is_ascii());
+                assert_eq!(lines.len(), expected, "{rule:?} at {start} ({path})");
+            }
+        }
+    }
+}
+
+/// A non-ASCII character on each side of a block edge, on one line: one
+/// U014 finding from the first to the last.
+#[test]
+fn a_line_across_a_block_edge_is_one_non_ascii_finding() {
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::NonAscii, Level::Warn);
+    let text = format!("ab\u{A0}{}\u{2014}cd\n\u{A0}\n", "x".repeat(70_000));
+    let ds: Vec<Diagnostic> = check(text.as_bytes(), Path::new("d.txt"), &policy)
+        .into_iter()
+        .filter(|d| d.rule == Rule::NonAscii)
+        .collect();
+    assert_eq!(ds.len(), 2, "{ds:?}");
+    assert_eq!(ds[0].span, 2..2 + 2 + 70_000 + 3);
+    assert!(
+        ds[0].notes[0].contains("2 lines in this file"),
+        "{:?}",
+        ds[0].notes
+    );
+}
+
 #[test]
 fn non_ascii_lines_are_counted_like_idnits() {
     let mut policy = Policy::default();

@@ -217,6 +217,78 @@ case('a BOM on disk: U003 at 0:0 for JSON, though the buffer holds none', functi
   assert(d.severity == vim.diagnostic.severity.ERROR, describe(buf))
 end)
 
+--- Asks for the disk fixes of `d` (a vim.diagnostic from utf8lint) and runs
+--- the first one as the editor's code action menu would: the
+--- `utf8lint.applyFix` command, executed by the server.
+local function run_disk_fix(buf, d)
+  local c = client_of(buf)
+  local lsp_diag = assert(d.user_data and d.user_data.lsp, 'the LSP diagnostic is in user_data.lsp')
+  local result = c:request_sync('textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = lsp_diag.range,
+    context = { diagnostics = { lsp_diag }, triggerKind = 1 },
+  }, TIMEOUT, buf)
+  assert(result and not result.err, vim.inspect(result))
+  local command
+  for _, a in ipairs(result.result or {}) do
+    if a.command and a.command.command == 'utf8lint.applyFix' then
+      command = a.command
+      break
+    end
+  end
+  assert(command, 'a disk fix (utf8lint.applyFix): ' .. vim.inspect(result.result))
+  local done = c:request_sync('workspace/executeCommand', command, TIMEOUT, buf)
+  assert(done and not done.err, 'applyFix: ' .. vim.inspect(done))
+end
+
+local function disk_bytes(name)
+  local f = assert(io.open(vim.fs.joinpath(work, name), 'rb'))
+  local bytes = f:read('*a')
+  f:close()
+  return bytes
+end
+
+case("a disk fix strips the BOM: 'bomb' follows the file and :w keeps it gone", function()
+  local buf = vim.fn.bufnr(vim.fs.joinpath(work, 'bom.json'))
+  assert(buf > 0 and buf == vim.api.nvim_get_current_buf(), 'still in bom.json')
+  assert(disk_bytes('bom.json'):sub(1, 3) == '\239\187\191', 'the fixture starts with EF BB BF')
+  run_disk_fix(buf, with_code(buf, 'U003')[1])
+  assert(disk_bytes('bom.json'):sub(1, 1) == '{', 'the server removed the BOM on disk')
+  -- utf8lint/didRewriteFile makes the client re-read the buffer.
+  wait(buf, "'bomb' to follow the file on disk", function()
+    return not vim.bo[buf].bomb
+  end)
+  wait(buf, 'the U003 to go away', function()
+    return #with_code(buf, 'U003') == 0
+  end)
+  vim.cmd('silent write')
+  local bytes = disk_bytes('bom.json')
+  assert(bytes:sub(1, 1) == '{', ':w wrote the BOM back: ' .. vim.inspect(bytes:sub(1, 8)))
+end)
+
+case('a disk fix converts a Latin-1 file: the buffer reads it as UTF-8 and :w keeps UTF-8', function()
+  local buf = open('latin1.txt')
+  assert(vim.bo[buf].fileencoding == 'latin1', "Neovim's fallback: " .. vim.bo[buf].fileencoding)
+  local first = 'Le café est très bon, à côté de l\'école où j\'étais élève.'
+  assert(vim.api.nvim_buf_get_lines(buf, 0, 1, true)[1] == first, 'latin1 shows the text')
+  wait(buf, 'U005', function()
+    return #with_code(buf, 'U005') > 0
+  end)
+  run_disk_fix(buf, with_code(buf, 'U005')[1])
+  assert(disk_bytes('latin1.txt'):find('caf\195\169', 1, true), 'the file on disk is UTF-8 now')
+  wait(buf, "'fileencoding' to follow the file on disk", function()
+    return vim.bo[buf].fileencoding == 'utf-8'
+  end)
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, true)
+  assert(lines[1] == first, 'no mojibake in the buffer: ' .. vim.inspect(lines[1]))
+  wait(buf, 'the U005 to go away', function()
+    return #with_code(buf, 'U005') == 0
+  end)
+  vim.cmd('silent write')
+  local bytes = disk_bytes('latin1.txt')
+  assert(bytes:find('caf\195\169', 1, true) and not bytes:find('caf\233', 1, true), ':w wrote Latin-1 back: ' .. vim.inspect(bytes:sub(1, 16)))
+end)
+
 case('an invalid byte under the default fileencodings (opened as latin1)', function()
   local buf = open('invalid_byte.txt')
   assert(vim.bo[buf].fileencoding == 'latin1', "Neovim's fallback: " .. vim.bo[buf].fileencoding)

@@ -8,8 +8,13 @@
 //! so on x86-64 with AVX2 one kernel (`x86.rs`) does both; elsewhere the
 //! portable path validates a block and then searches it while it is in cache.
 
+mod text;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+
+use core::ops::Range;
+
+pub use text::ends_text_candidate;
 
 /// A character [`validate_marking`] and [`find_marks`] report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,6 +33,77 @@ impl Mark {
             Mark::Fffd => b"\xEF\xBF\xBD",
         }
     }
+}
+
+/// What [`validate_scanning`] reports as it validates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// A U+FEFF or U+FFFD at this offset.
+    Mark(usize, Mark),
+    /// A block of the input in which a text candidate
+    /// ([`ends_text_candidate`]) may end: a candidate that ends in it may
+    /// start up to 3 bytes before it. Blocks come in order and do not
+    /// overlap; bytes outside every block end no candidate.
+    TextBlock(Range<usize>),
+}
+
+/// What [`validate_scanning`] looks for besides validity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// U+FEFF and U+FFFD ([`Found::Mark`]).
+    pub marks: bool,
+    /// The blocks that hold a text candidate ([`Found::TextBlock`]).
+    pub text: bool,
+}
+
+/// Validates `bytes` exactly as [`crate::is_valid`] does and, in the same
+/// pass, reports what `wanted` asks for: every U+FEFF and U+FFFD (in order
+/// of offset), and the blocks in which a text candidate may end (the
+/// fused kernel's blocks are 4 KiB; other CPUs report every 64 KiB block).
+///
+/// Returns whether `bytes` is well-formed. When it is not, `found` may have
+/// been called for things before some point in the input (and for blocks
+/// that are not well-formed): a caller drops what it was told.
+///
+/// ```
+/// use utf8lint_codec::{Found, Mark, Wanted, validate_scanning};
+/// let mut text = "plain words\n".repeat(1000);
+/// text.push_str("an override \u{202E} here\u{FEFF}");
+/// let mut found = Vec::new();
+/// let wanted = Wanted { marks: true, text: true };
+/// assert!(validate_scanning(text.as_bytes(), wanted, |f| found.push(f)));
+/// let Some(Found::TextBlock(block)) = found.iter().find(|f| matches!(f, Found::TextBlock(_))) else {
+///     panic!("no text block: {found:?}");
+/// };
+/// assert!(block.contains(&12_012));
+/// assert!(found.contains(&Found::Mark(12_020, Mark::Feff)));
+/// ```
+pub fn validate_scanning(bytes: &[u8], wanted: Wanted, mut found: impl FnMut(Found)) -> bool {
+    validate_scanning_using(Kernel::detect(), bytes, wanted, &mut found)
+}
+
+/// [`validate_scanning`] on the given build; a build this CPU cannot run
+/// falls back to the portable one.
+#[doc(hidden)]
+pub fn validate_scanning_using(
+    kernel: Kernel,
+    bytes: &[u8],
+    wanted: Wanted,
+    found: &mut dyn FnMut(Found),
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(level) = usable(kernel) {
+        // SAFETY: `usable` checked the CPU's features.
+        return unsafe {
+            match (wanted.marks, wanted.text) {
+                (true, true) => x86::validate_scanning::<true, true>(level, bytes, found),
+                (true, false) => x86::validate_scanning::<true, false>(level, bytes, found),
+                (false, true) => x86::validate_scanning::<false, true>(level, bytes, found),
+                (false, false) => x86::validate_scanning::<false, false>(level, bytes, found),
+            }
+        };
+    }
+    portable_validate_scanning(bytes, wanted, found)
 }
 
 /// Validates `bytes` exactly as [`crate::is_valid`] does and, in the same
@@ -99,12 +175,15 @@ pub fn validate_marking_using(
     bytes: &[u8],
     found: &mut dyn FnMut(usize, Mark),
 ) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(level) = usable(kernel) {
-        // SAFETY: `usable` checked the CPU's features.
-        return unsafe { x86::validate_marking::<true>(level, bytes, found) };
-    }
-    portable_validate_marking(bytes, found)
+    let wanted = Wanted {
+        marks: true,
+        text: false,
+    };
+    validate_scanning_using(kernel, bytes, wanted, &mut |f| {
+        if let Found::Mark(at, mark) = f {
+            found(at, mark);
+        }
+    })
 }
 
 /// The fused kernel's validation alone (no marks): what the marks cost is
@@ -114,7 +193,7 @@ pub fn validate_using(kernel: Kernel, bytes: &[u8]) -> bool {
     #[cfg(target_arch = "x86_64")]
     if let Some(level) = usable(kernel) {
         // SAFETY: `usable` checked the CPU's features.
-        return unsafe { x86::validate_marking::<false>(level, bytes, &mut |_, _| {}) };
+        return unsafe { x86::validate_scanning::<false, false>(level, bytes, &mut |_| {}) };
     }
     crate::is_valid(bytes)
 }
@@ -133,7 +212,7 @@ fn usable(kernel: Kernel) -> Option<x86::Level> {
 /// validator has just brought into cache.
 const BLOCK: usize = 64 * 1024;
 
-fn portable_validate_marking(bytes: &[u8], found: &mut dyn FnMut(usize, Mark)) -> bool {
+fn portable_validate_scanning(bytes: &[u8], wanted: Wanted, found: &mut dyn FnMut(Found)) -> bool {
     let mut start = 0;
     while start < bytes.len() {
         let mut end = (start + BLOCK).min(bytes.len());
@@ -148,7 +227,16 @@ fn portable_validate_marking(bytes: &[u8], found: &mut dyn FnMut(usize, Mark)) -
             return false;
         }
         // Characters never straddle the cut, so each block is searched alone.
-        find_marks(&bytes[start..end], |at, mark| found(start + at, mark));
+        if wanted.marks {
+            find_marks(&bytes[start..end], |at, mark| {
+                found(Found::Mark(start + at, mark))
+            });
+        }
+        // No search for text candidates here: the block itself is the
+        // superset (the text rules test every byte of it).
+        if wanted.text {
+            found(Found::TextBlock(start..end));
+        }
         start = end;
     }
     true
@@ -192,6 +280,7 @@ pub fn find_marks(bytes: &[u8], mut found: impl FnMut(usize, Mark)) {
 #[cfg(test)]
 mod tests {
     extern crate alloc;
+    use alloc::string::String;
     use alloc::vec::Vec;
 
     use super::*;
@@ -209,7 +298,8 @@ mod tests {
     /// Every build this CPU runs agrees; returns the portable one's answer.
     fn both_paths(bytes: &[u8]) -> (bool, Vec<(usize, Mark)>) {
         let mut portable = Vec::new();
-        let ok = portable_validate_marking(bytes, &mut |at, m| portable.push((at, m)));
+        let ok =
+            validate_marking_using(Kernel::Portable, bytes, &mut |at, m| portable.push((at, m)));
         for kernel in Kernel::available() {
             let mut marks = Vec::new();
             assert_eq!(
@@ -242,6 +332,157 @@ mod tests {
                     assert_eq!(marks, naive(&bytes));
                 }
             }
+        }
+    }
+
+    /// The text blocks every build reports on valid `bytes`: the fused
+    /// kernels exactly the 4 KiB blocks in which the byte-by-byte test
+    /// finds a candidate end, the portable path every 64 KiB block.
+    fn text_blocks(bytes: &[u8]) -> Vec<Range<usize>> {
+        let expected: Vec<Range<usize>> = (0..bytes.len())
+            .step_by(4096)
+            .map(|start| start..(start + 4096).min(bytes.len()))
+            .filter(|b| text::text_candidate_ends_in(bytes, b.start, b.end))
+            .collect();
+        for kernel in Kernel::available() {
+            let mut blocks = Vec::new();
+            let wanted = Wanted {
+                marks: true,
+                text: true,
+            };
+            let ok = validate_scanning_using(kernel, bytes, wanted, &mut |f| {
+                if let Found::TextBlock(b) = f {
+                    blocks.push(b);
+                }
+            });
+            assert!(ok, "{kernel:?}");
+            if kernel == Kernel::Portable {
+                // Every block, each cut before a character.
+                let mut end = 0;
+                for b in &blocks {
+                    assert!(
+                        b.start == end && b.end > b.start && b.end - b.start <= BLOCK,
+                        "{blocks:?}"
+                    );
+                    end = b.end;
+                }
+                assert_eq!(end, bytes.len());
+            } else {
+                assert_eq!(blocks, expected, "{kernel:?}");
+            }
+        }
+        expected
+    }
+
+    #[test]
+    fn text_candidates_found_at_every_offset_around_the_vector_edges() {
+        let candidates = [
+            "\u{1}",
+            "\u{7F}",
+            "\u{85}",
+            "\u{202E}",
+            "\u{2066}",
+            "\u{FE0F}",
+            "\u{E0041}",
+            "Ã©",
+            "√©",
+        ];
+        for candidate in candidates {
+            for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes(), "\n".as_bytes()] {
+                for at in (0..140).chain(4000..4100) {
+                    let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(at).collect();
+                    while core::str::from_utf8(&bytes).is_err() {
+                        bytes.pop();
+                    }
+                    let offset = bytes.len();
+                    bytes.extend_from_slice(candidate.as_bytes());
+                    bytes.extend(fill.iter().copied().cycle().take(fill.len() * 1500));
+                    // A pattern ends at the candidate's second, third or last byte.
+                    let span = offset..offset + candidate.len();
+                    let blocks = text_blocks(&bytes);
+                    assert!(
+                        blocks
+                            .iter()
+                            .any(|b| b.start < span.end && span.start < b.end),
+                        "{candidate:?} at {offset} after {fill:02X?}: {blocks:?}"
+                    );
+                    // (`é` before the next character's `E2` or `C2` is itself a
+                    // candidate end: `é’` could be the mojibake `Ã©’`.)
+                    assert!(blocks.len() <= 2, "{candidate:?} at {offset}: {blocks:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ordinary_text_has_no_text_block() {
+        let text = "L’été dernier — « très » bien… Größe, São Paulo, ção; 日本語の文章です。「引用」 한국어 Русский 😀\n\t\r\n";
+        let bytes = text.repeat(500).into_bytes();
+        assert!(text_blocks(&bytes).is_empty());
+    }
+
+    #[test]
+    fn text_blocks_agree_with_the_byte_by_byte_test_on_random_text() {
+        // Characters from every pattern's neighbourhood, drawn by a
+        // xorshift generator: the kernels must find exactly what the
+        // scalar test finds, block by block.
+        let pieces = [
+            "a",
+            "\n",
+            "\t",
+            "é",
+            "Ã",
+            "©",
+            "ƒ",
+            "€",
+            "’",
+            "…",
+            "\u{200A}",
+            "\u{200B}",
+            "\u{202F}",
+            "\u{2060}",
+            "\u{2065}",
+            "語",
+            "、",
+            "\u{FEFF}",
+            "\u{FE0F}",
+            "\u{FF9E}",
+            "\u{1F600}",
+            "\u{1FFFF}",
+            "\u{E0041}",
+            "\u{9C}",
+            "\u{AD}",
+            "\u{1B}",
+            "\u{7F}",
+            "Ô",
+            "™",
+            "√",
+            "∆",
+            "≈",
+            "¬",
+            "‚",
+            "ǅ",
+            "\u{61C}",
+            "ج",
+            "\u{1160}",
+            "\u{3164}",
+            "\u{180E}",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for rarity in [2u64, 50, 3000] {
+            let mut text = String::new();
+            while text.len() < 200_000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let piece = if state.is_multiple_of(rarity) {
+                    pieces[(state >> 32) as usize % pieces.len()]
+                } else {
+                    pieces[(state >> 32) as usize % 3]
+                };
+                text.push_str(piece);
+            }
+            text_blocks(text.as_bytes());
         }
     }
 

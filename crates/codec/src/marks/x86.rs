@@ -16,6 +16,14 @@
 //! them, cost nothing more. 64-byte chunks of pure ASCII skip both checks,
 //! as they skip validation.
 //!
+//! The text candidates (`super::text`) are found in the same registers:
+//! six table lookups per space of eight patterns, on the nibbles of the
+//! byte and the two before it that the validator has already split, ORed
+//! into one register that is tested once per block; an ASCII chunk, which
+//! can only hold a control character, takes two lookups per register. A
+//! block with one is reported whole (`Found::TextBlock`) for the text
+//! rules to read while it is in cache.
+//!
 //! The same source is compiled twice (the [`kernel`] macro): for AVX2, and
 //! for AVX2 with AVX-512VL/BW, where LLVM has 32 vector registers instead
 //! of 16 (the tables and state then stay in registers) and folds three-input
@@ -24,7 +32,8 @@
 #[cfg(feature = "std")]
 extern crate std;
 
-use super::Mark;
+use super::Found;
+use super::text::{Index, table};
 
 /// Which build of the kernel this CPU runs, if any.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -67,19 +76,45 @@ pub(super) fn level() -> Option<Level> {
 ///
 /// The CPU must support `level`'s features.
 #[inline]
-pub(super) unsafe fn validate_marking<const MARKS: bool>(
+pub(super) unsafe fn validate_scanning<const MARKS: bool, const TEXT: bool>(
     level: Level,
     bytes: &[u8],
-    found: &mut dyn FnMut(usize, Mark),
+    found: &mut dyn FnMut(Found),
 ) -> bool {
     // SAFETY: the caller checked the features.
     unsafe {
         match level {
-            Level::Avx2 => avx2::validate_marking::<MARKS>(bytes, found),
-            Level::Avx512Vl => avx512vl::validate_marking::<MARKS>(bytes, found),
+            Level::Avx2 => avx2::validate_scanning::<MARKS, TEXT>(bytes, found),
+            Level::Avx512Vl => avx512vl::validate_scanning::<MARKS, TEXT>(bytes, found),
         }
     }
 }
+
+/// The text candidates' lookup tables of both spaces, in the order
+/// `Tables::text` holds them.
+const TEXT_TABLES: [[u8; 16]; 12] = {
+    let order = [
+        Index::Prev2High,
+        Index::Prev2Low,
+        Index::Prev1High,
+        Index::Prev1Low,
+        Index::CurHigh,
+        Index::CurLow,
+    ];
+    let mut out = [[0u8; 16]; 12];
+    let mut i = 0;
+    while i < 12 {
+        out[i] = table(i / 6, order[i % 6]);
+        i += 1;
+    }
+    out
+};
+
+/// `TEXT_TABLES`' index of space 2's table by the current byte's high
+/// nibble, the one an ASCII chunk is looked up in (only the control
+/// patterns, all in space 2, end at an ASCII byte).
+const CONTROL_HIGH: usize = 6 + 4;
+const CONTROL_LOW: usize = 6 + 5;
 
 /// Bytes per step: two 256-bit registers, the unit the ASCII skip tests.
 const CHUNK: usize = 64;
@@ -207,6 +242,8 @@ macro_rules! kernel {
                 high_bit: __m256i,
                 mark_free_bits: __m256i,
                 no_mark: __m256i,
+                /// `TEXT_TABLES`, each repeated in both lanes.
+                text: [__m256i; 12],
             }
 
             #[target_feature(enable = $features)]
@@ -244,6 +281,20 @@ macro_rules! kernel {
                         high_bit: splat(0x80),
                         mark_free_bits: splat(0x56),
                         no_mark: splat(0xFF),
+                        text: [
+                            repeat_16(&TEXT_TABLES[0]),
+                            repeat_16(&TEXT_TABLES[1]),
+                            repeat_16(&TEXT_TABLES[2]),
+                            repeat_16(&TEXT_TABLES[3]),
+                            repeat_16(&TEXT_TABLES[4]),
+                            repeat_16(&TEXT_TABLES[5]),
+                            repeat_16(&TEXT_TABLES[6]),
+                            repeat_16(&TEXT_TABLES[7]),
+                            repeat_16(&TEXT_TABLES[8]),
+                            repeat_16(&TEXT_TABLES[9]),
+                            repeat_16(&TEXT_TABLES[10]),
+                            repeat_16(&TEXT_TABLES[11]),
+                        ],
                     }
                 }
             }
@@ -256,6 +307,8 @@ macro_rules! kernel {
                 incomplete: __m256i,
                 /// Non-zero once any error was seen.
                 error: __m256i,
+                /// Non-zero where a text candidate ended in this block.
+                text: __m256i,
             }
 
             /// `cur` shifted right by `N` bytes across 128-bit lanes, the first `N`
@@ -274,7 +327,11 @@ macro_rules! kernel {
                 /// where a mark may end.
                 #[target_feature(enable = $features)]
                 #[inline]
-                fn step<const MARKS: bool>(&mut self, t: &Tables, cur: __m256i) -> __m256i {
+                fn step<const MARKS: bool, const TEXT: bool>(
+                    &mut self,
+                    t: &Tables,
+                    cur: __m256i,
+                ) -> __m256i {
                     let prev1 = prev_n!(cur, self.prev, 1);
                     let prev2 = prev_n!(cur, self.prev, 2);
                     let prev3 = prev_n!(cur, self.prev, 3);
@@ -299,6 +356,33 @@ macro_rules! kernel {
                     );
                     self.error = _mm256_or_si256(self.error, lengths);
                     self.prev = cur;
+                    if TEXT {
+                        let cur_low = _mm256_and_si256(cur, t.nibble);
+                        let prev2_high = _mm256_and_si256(_mm256_srli_epi16::<4>(prev2), t.nibble);
+                        let prev2_low = _mm256_and_si256(prev2, t.nibble);
+                        let space = |x: &[__m256i]| {
+                            _mm256_and_si256(
+                                _mm256_and_si256(
+                                    _mm256_and_si256(
+                                        _mm256_shuffle_epi8(x[0], prev2_high),
+                                        _mm256_shuffle_epi8(x[1], prev2_low),
+                                    ),
+                                    _mm256_and_si256(
+                                        _mm256_shuffle_epi8(x[2], prev1_high),
+                                        _mm256_shuffle_epi8(x[3], prev1_low),
+                                    ),
+                                ),
+                                _mm256_and_si256(
+                                    _mm256_shuffle_epi8(x[4], cur_high),
+                                    _mm256_shuffle_epi8(x[5], cur_low),
+                                ),
+                            )
+                        };
+                        self.text = _mm256_or_si256(
+                            self.text,
+                            _mm256_or_si256(space(&t.text[..6]), space(&t.text[6..])),
+                        );
+                    }
                     if !MARKS {
                         return t.no_mark;
                     }
@@ -319,57 +403,92 @@ macro_rules! kernel {
                 /// may end in them.
                 #[target_feature(enable = $features)]
                 #[inline]
-                fn chunk<const MARKS: bool>(&mut self, t: &Tables, chunk: &[u8; CHUNK]) -> __m256i {
+                fn chunk<const MARKS: bool, const TEXT: bool>(
+                    &mut self,
+                    t: &Tables,
+                    chunk: &[u8; CHUNK],
+                ) -> __m256i {
                     let (lo, hi) = chunk.split_at(32);
                     let lo = load_32(lo.try_into().unwrap_or(&[0; 32]));
                     let hi = load_32(hi.try_into().unwrap_or(&[0; 32]));
                     if _mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0 {
                         // ASCII: nothing to validate but an unfinished character before.
                         self.error = _mm256_or_si256(self.error, self.incomplete);
+                        // The bytes before the next register are these, not
+                        // those of the last register that was not ASCII (which
+                        // the text patterns would otherwise read as `prev1`).
+                        self.prev = hi;
+                        if TEXT {
+                            // Only a control character ends a candidate here; the
+                            // low nibble needs no mask (no byte has its high bit).
+                            let control = |x: __m256i| {
+                                _mm256_and_si256(
+                                    _mm256_shuffle_epi8(
+                                        t.text[CONTROL_HIGH],
+                                        _mm256_and_si256(_mm256_srli_epi16::<4>(x), t.nibble),
+                                    ),
+                                    _mm256_shuffle_epi8(t.text[CONTROL_LOW], x),
+                                )
+                            };
+                            self.text = _mm256_or_si256(
+                                self.text,
+                                _mm256_or_si256(control(lo), control(hi)),
+                            );
+                        }
                         return t.no_mark;
                     }
-                    let marks_lo = self.step::<MARKS>(t, lo);
-                    let marks_hi = self.step::<MARKS>(t, hi);
+                    let marks_lo = self.step::<MARKS, TEXT>(t, lo);
+                    let marks_hi = self.step::<MARKS, TEXT>(t, hi);
                     self.incomplete = _mm256_subs_epu8(hi, t.incomplete_below);
                     _mm256_min_epu8(marks_lo, marks_hi)
                 }
 
                 /// Validates a block (whole chunks, or the last bytes of the input);
-                /// returns whether a mark may end in it.
+                /// returns whether a mark may end in it and whether a text
+                /// candidate does.
                 ///
                 /// Nothing here calls out, so the tables stay in registers.
                 #[target_feature(enable = $features)]
                 #[inline]
-                fn block<const MARKS: bool>(&mut self, t: &Tables, block: &[u8]) -> bool {
+                fn block<const MARKS: bool, const TEXT: bool>(
+                    &mut self,
+                    t: &Tables,
+                    block: &[u8],
+                ) -> (bool, bool) {
                     let mut marks = t.no_mark;
+                    self.text = _mm256_setzero_si256();
                     let mut chunks = block.chunks_exact(CHUNK);
                     for (i, chunk) in chunks.by_ref().enumerate() {
                         // A prefetch never faults, even past the end.
                         let ahead = block.as_ptr().wrapping_add(i * CHUNK + PREFETCH_AHEAD);
                         _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
                         let chunk: &[u8; CHUNK] = chunk.try_into().unwrap_or(&[0; CHUNK]);
-                        marks = _mm256_min_epu8(marks, self.chunk::<MARKS>(t, chunk));
+                        marks = _mm256_min_epu8(marks, self.chunk::<MARKS, TEXT>(t, chunk));
                     }
                     let rest = chunks.remainder();
                     if !rest.is_empty() {
-                        // Zero padding is ASCII: it finishes nothing and ends no mark.
-                        let mut last = [0u8; CHUNK];
+                        // Space padding is ASCII: it finishes nothing, ends no
+                        // mark and, not being a control, no text candidate.
+                        let mut last = [b' '; CHUNK];
                         last[..rest.len()].copy_from_slice(rest);
-                        marks = _mm256_min_epu8(marks, self.chunk::<MARKS>(t, &last));
+                        marks = _mm256_min_epu8(marks, self.chunk::<MARKS, TEXT>(t, &last));
                     }
-                    _mm256_movemask_epi8(_mm256_cmpeq_epi8(marks, _mm256_setzero_si256())) != 0
+                    (
+                        _mm256_movemask_epi8(_mm256_cmpeq_epi8(marks, _mm256_setzero_si256())) != 0,
+                        TEXT && _mm256_testz_si256(self.text, self.text) == 0,
+                    )
                 }
             }
 
-            /// The fused pass; see [`super::validate_marking`].
+            /// The fused pass; see [`super::super::validate_scanning`].
             ///
             /// # Safety
             ///
             /// The CPU must support `$features`.
             #[target_feature(enable = $features)]
-            pub(super) unsafe fn validate_marking<const MARKS: bool>(
+            pub(super) unsafe fn validate_scanning<const MARKS: bool, const TEXT: bool>(
                 bytes: &[u8],
-                found: &mut dyn FnMut(usize, Mark),
+                found: &mut dyn FnMut(Found),
             ) -> bool {
                 // Opaque to the optimiser: where registers run short (sixteen of
                 // them without AVX-512VL), LLVM would rebuild a splat from a
@@ -381,10 +500,11 @@ macro_rules! kernel {
                     prev: _mm256_setzero_si256(),
                     incomplete: _mm256_setzero_si256(),
                     error: _mm256_setzero_si256(),
+                    text: _mm256_setzero_si256(),
                 };
                 let mut start = 0;
                 for block in bytes.chunks(BLOCK) {
-                    let candidates = state.block::<MARKS>(&t, block);
+                    let (candidates, text) = state.block::<MARKS, TEXT>(&t, block);
                     let end = start + block.len();
                     if MARKS && candidates {
                         // The marks that end in this block, which may begin up to two
@@ -393,8 +513,11 @@ macro_rules! kernel {
                         // U+FF79, pass the register test.)
                         let from = start.saturating_sub(2);
                         super::super::find_marks(&bytes[from..end], |at, mark| {
-                            found(from + at, mark)
+                            found(Found::Mark(from + at, mark))
                         });
+                    }
+                    if text {
+                        found(Found::TextBlock(start..end));
                     }
                     start = end;
                     if start % ERROR_CHECK_EVERY == 0

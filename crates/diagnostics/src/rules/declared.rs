@@ -99,10 +99,16 @@ pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<
         Some("css" | "scss" | "less") => out.extend(css(bytes, start)),
         _ => {}
     }
+    // Both need `coding` in the first two lines, each read up to
+    // `LINE_HEAD` bytes: one search rules them out in nearly every file.
+    let head = &bytes[start..bytes.len().min(start + 2 * LINE_HEAD)];
+    let coding = memchr::memmem::find(head, b"coding").is_some();
     if is_python(path, bytes) {
-        out.extend(python_cookie(bytes));
+        out.extend(python_cookie(bytes).filter(|_| coding));
     } else {
-        out.extend(emacs(bytes, start));
+        if coding {
+            out.extend(emacs(bytes, start));
+        }
         out.extend(vim(bytes));
     }
     out
@@ -288,6 +294,15 @@ fn emacs(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
 /// (`fenc`): `vim: set fenc=NAME :`, `vi:`, `ex:`, after a space or at the
 /// line start.
 fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
+    // `fenc=` and `fileencoding=` both hold `enc`, in the first or last
+    // lines: two searches rule a modeline out in nearly every file.
+    let window = 5 * LINE_HEAD;
+    let head = &bytes[..bytes.len().min(window)];
+    let tail = &bytes[bytes.len().saturating_sub(window)..];
+    if memchr::memmem::find(head, b"enc").is_none() && memchr::memmem::find(tail, b"enc").is_none()
+    {
+        return None;
+    }
     let first = head_lines(bytes, 0, 5);
     // The last lines, unless the file is so short that they are the first.
     let last = if bytes.len() > 5 * LINE_HEAD {

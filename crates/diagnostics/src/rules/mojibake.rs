@@ -384,15 +384,25 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
 }
 
 /// Whether a run can start at `i` of well-formed `bytes`, from the bytes
-/// alone: a windows-1252 lead character `Â`..`ô` (`C3 82`..`C3 B4`), or
-/// Mac Roman's `¬` (`C2 AC`), `√`, `≈`, `∆`, `‚` (`E2 ..`), followed by a
-/// non-ASCII byte (every run's second character is one). Accented letters
-/// in ordinary text (`é` before an ASCII letter) stop here, in a few
-/// instructions.
-fn may_start_run(bytes: &[u8], i: usize) -> bool {
+/// alone: a windows-1252 lead character `Â`..`ô` (`C3 82`..`C3 B4`)
+/// followed by a character that a continuation byte is in windows-1252 or
+/// ISO-8859-1, or Mac Roman's `¬` (`C2 AC`), `√`, `≈`, `∆`, `‚` (`E2 ..`),
+/// `Ô`, followed by a non-ASCII byte (every run's second character is one).
+/// Accented letters in ordinary text (`é` before an ASCII letter, `ção`)
+/// stop here, in a few instructions. The codec's fused validator finds the
+/// same starts, looser (`utf8lint_codec::ends_text_candidate`).
+pub(crate) fn may_start_run(bytes: &[u8], i: usize) -> bool {
     let next_non_ascii = |at: usize| bytes.get(at).is_some_and(|&b| b >= 0x80);
     match bytes[i] {
-        0xC3 => matches!(bytes.get(i + 1), Some(0x82..=0xB4)) && next_non_ascii(i + 2),
+        // The second character is a continuation byte read as windows-1252
+        // or ISO-8859-1: `C2 80`..`C2 BF`, `Š`/`Œ`/`Ž`/`š`/`œ`/`ž`/`Ÿ` (`C5`),
+        // `ƒ` (`C6`), `ˆ`/`˜` (`CB`), `€`, `‚`, `’`, `…` and the rest (`E2`).
+        // (`Ô`, a Mac Roman lead, before any non-ASCII byte.)
+        0xC3 => match bytes.get(i + 1) {
+            Some(0x94) => next_non_ascii(i + 2),
+            Some(0x82..=0xB4) => matches!(bytes.get(i + 2), Some(0xC2 | 0xC5 | 0xC6 | 0xCB | 0xE2)),
+            _ => false,
+        },
         0xC2 => bytes.get(i + 1) == Some(&0xAC) && next_non_ascii(i + 2),
         0xE2 => {
             matches!(
@@ -402,72 +412,6 @@ fn may_start_run(bytes: &[u8], i: usize) -> bool {
         }
         _ => false,
     }
-}
-
-/// Bytes per step of the candidate search.
-const CHUNK: usize = 32;
-
-/// The positions in a chunk of `CHUNK` bytes (and the 3 after it) where a
-/// run may start, as a bit mask: `may_start_run`'s test, written over
-/// fixed-size arrays with no early exit and no branch, so that it compiles
-/// to vector compares. Ordinary accented text (`é` before ASCII) sets no
-/// bit, and a chunk without one costs a few instructions per 32 bytes.
-/// (`memchr3` for `C2`/`C3`/`E2` stopped every few bytes in Latin prose.)
-fn run_starts(chunk: &[u8; CHUNK + 3]) -> u32 {
-    let starts = |i: usize| {
-        let (b, b1, b2, b3) = (chunk[i], chunk[i + 1], chunk[i + 2], chunk[i + 3]);
-        let latin = (b == 0xC3) & (0x82..=0xB4).contains(&b1) & (b2 >= 0x80);
-        let not_sign = (b == 0xC2) & (b1 == 0xAC) & (b2 >= 0x80);
-        let mac = (b == 0xE2)
-            & (0x80..=0x89).contains(&b1)
-            & ((b2 == 0x9A) | (b2 == 0x88) | (b2 == 0x86))
-            & (b3 >= 0x80);
-        latin | not_sign | mac
-    };
-    // ASCII first: no run starts in a chunk without a high bit.
-    if chunk[..CHUNK].iter().fold(0, |all, &b| all | b) < 0x80 {
-        return 0;
-    }
-    // Then whether any position starts one (an OR of vector compares);
-    // the mask, which does not vectorize, only for the chunks that hold one.
-    let mut any = false;
-    for i in 0..CHUNK {
-        any |= starts(i);
-    }
-    if !any {
-        return 0;
-    }
-    (0..CHUNK).fold(0, |mask, i| mask | (u32::from(starts(i)) << i))
-}
-
-/// The offsets from `from` on where a run may start (a superset: each is
-/// checked by `may_start_run`).
-fn candidates(bytes: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
-    let mut chunk_start = from;
-    let (mut mask, mut base) = (0u32, from);
-    std::iter::from_fn(move || {
-        loop {
-            if mask != 0 {
-                let bit = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                return Some(base + bit);
-            }
-            if chunk_start >= bytes.len() {
-                return None;
-            }
-            mask = match bytes.get(chunk_start..chunk_start + CHUNK + 3) {
-                Some(whole) => run_starts(whole.try_into().unwrap_or(&[0; CHUNK + 3])),
-                None => {
-                    // The last bytes, padded with ASCII.
-                    let mut padded = [0u8; CHUNK + 3];
-                    padded[..bytes.len() - chunk_start].copy_from_slice(&bytes[chunk_start..]);
-                    run_starts(&padded)
-                }
-            };
-            base = chunk_start;
-            chunk_start += CHUNK;
-        }
-    })
 }
 
 /// Bytes read before a candidate, and at first after it, as its text: the
@@ -489,105 +433,65 @@ fn window(bytes: &[u8], from: usize, to: usize) -> (usize, &str) {
     (start, text)
 }
 
-/// Every run in `bytes[from..to]`, a well-formed stretch of the file, in
-/// order. The text around each candidate is decoded on its own (a small
-/// window, grown while a run reaches its end), so a clean file costs one
-/// byte search and no decoding.
-pub(crate) fn find_in(bytes: &[u8], from: usize, to: usize, mut found: impl FnMut(Found)) {
-    let mut next = from;
-    for offset in candidates(&bytes[..to], from) {
-        if offset < next || !may_start_run(bytes, offset) {
-            continue;
-        }
-        let start = offset.saturating_sub(WINDOW).max(from);
-        let mut reach = WINDOW;
-        let outcome = loop {
-            let end = (offset + reach).min(to);
-            let (base, text) = window(bytes, start, end);
-            let outcome = at(text, offset - base);
-            let run_end = match &outcome {
-                Candidate::Nothing => break outcome,
-                Candidate::LeftAlone(e) => *e,
-                Candidate::Damage(run) => run.span.end,
-            };
-            // A run that reaches the window's end may go on past it.
-            if run_end + 4 < text.len() || end == to {
-                break match outcome {
-                    Candidate::LeftAlone(e) => Candidate::LeftAlone(base + e),
-                    Candidate::Damage(mut run) => {
-                        run.span = base + run.span.start..base + run.span.end;
-                        Candidate::Damage(run)
-                    }
-                    Candidate::Nothing => Candidate::Nothing,
-                };
-            }
-            reach *= 4;
+/// What starts at `offset`, a candidate ([`may_start_run`]) in `stretch`,
+/// a well-formed stretch of `bytes`, with spans in the file. The text
+/// around it is decoded on its own (a small window, grown while a run
+/// reaches its end), so a clean file costs the byte search and no
+/// decoding.
+pub(crate) fn run_from(bytes: &[u8], stretch: &Range<usize>, offset: usize) -> Candidate {
+    let (from, to) = (stretch.start, stretch.end);
+    let start = offset.saturating_sub(WINDOW).max(from);
+    let mut reach = WINDOW;
+    loop {
+        let end = (offset + reach).min(to);
+        let (base, text) = window(bytes, start, end);
+        let outcome = at(text, offset - base);
+        let run_end = match &outcome {
+            Candidate::Nothing => return outcome,
+            Candidate::LeftAlone(e) => *e,
+            Candidate::Damage(run) => run.span.end,
         };
-        match outcome {
-            Candidate::Nothing => {}
-            Candidate::LeftAlone(end) => next = end,
-            Candidate::Damage(run) => {
-                next = run.span.end;
-                found(run);
-            }
+        // A run that reaches the window's end may go on past it.
+        if run_end + 4 < text.len() || end == to {
+            return match outcome {
+                Candidate::LeftAlone(e) => Candidate::LeftAlone(base + e),
+                Candidate::Damage(mut run) => {
+                    run.span = base + run.span.start..base + run.span.end;
+                    Candidate::Damage(run)
+                }
+                Candidate::Nothing => Candidate::Nothing,
+            };
         }
+        reach *= 4;
     }
-}
-
-/// Every U008 finding in the well-formed stretches of `bytes`, at most
-/// `shown` of them (0: all), and a summary with the exact count of the rest.
-/// `valid`: the whole file is well-formed (the scan says so), and is
-/// searched as one stretch without decoding it again.
-pub(crate) fn check(
-    bytes: &[u8],
-    valid: bool,
-    level: Level,
-    shown: usize,
-) -> (Vec<Diagnostic>, Option<Diagnostic>) {
-    let (mut kept, mut hidden, mut first_hidden) = (Vec::new(), 0usize, None);
-    let mut keep = |found: Found| {
-        if shown == 0 || kept.len() < shown {
-            kept.push(diagnostic(bytes, found, level));
-        } else {
-            hidden += 1;
-            first_hidden.get_or_insert(found.span);
-        }
-    };
-    if valid {
-        find_in(bytes, 0, bytes.len(), &mut keep);
-    } else {
-        let mut offset = 0;
-        for chunk in utf8lint_codec::Utf8Chunks::new(bytes) {
-            let len = chunk.valid().len();
-            find_in(bytes, offset, offset + len, &mut keep);
-            offset += len + chunk.invalid().len();
-        }
-    }
-    let summary = first_hidden.map(|span| {
-        Diagnostic::new(
-            Rule::Mojibake,
-            level,
-            span,
-            format!(
-                "{hidden} more `mojibake` finding{} in this file not shown",
-                if hidden == 1 { "" } else { "s" }
-            ),
-        )
-        .with_label("the first one not shown")
-        .with_note(format!(
-            "at most {shown} `mojibake` findings are shown per file (`--fix` is not limited by it)"
-        ))
-    });
-    (kept, summary)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Every run in `bytes`, each candidate tried in turn (the chunked
+    /// search is `text_scan`'s).
+    fn find_in(bytes: &[u8], mut found: impl FnMut(Found)) {
+        let (stretch, mut next) = (0..bytes.len(), 0);
+        for offset in 0..bytes.len() {
+            if offset < next || !may_start_run(bytes, offset) {
+                continue;
+            }
+            match run_from(bytes, &stretch, offset) {
+                Candidate::Nothing => {}
+                Candidate::LeftAlone(end) => next = end,
+                Candidate::Damage(run) => {
+                    next = run.span.end;
+                    found(run);
+                }
+            }
+        }
+    }
+
     fn repair(text: &str) -> Option<(String, &'static str, u8)> {
         let mut out = None;
-        find_in(text.as_bytes(), 0, text.len(), |f| {
+        find_in(text.as_bytes(), |f| {
             out.get_or_insert((f.repaired, f.chain.name(), f.layers));
         });
         out

@@ -15,24 +15,24 @@
 //! * U014 `non_ascii` (allow by default): every line holding a non-ASCII
 //!   character, for documents that must be ASCII, as idnits counts them.
 //!
-//! The pass reads 32-byte chunks: an OR of byte tests that compiles to
-//! vector compares (`candidate_mask`), and only the positions of exact
-//! candidates are decoded.
+//! The chunked search for candidates is `text_scan`'s, shared with U008:
+//! this module decides on each candidate it hands over ([`Pass::at`]) and
+//! on each line holding a non-ASCII character ([`non_ascii_line`]).
 
 use std::ops::Range;
 use std::path::Path;
 
 use crate::text::{ascii_name, escape_shown, windows_1252_char};
+use crate::text_scan::Capped;
 use crate::{Diagnostic, Edit, Fix, Level, Policy, Rule};
 
-/// The levels of the five rules for a file.
+/// The levels of the four character rules for a file, and `not_utf8`'s.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Levels {
     bidi: Level,
     invisible: Level,
     control: Level,
     noncharacter: Level,
-    non_ascii: Level,
     not_utf8: Level,
 }
 
@@ -44,134 +44,23 @@ impl Levels {
             invisible: get(Rule::InvisibleCharacter),
             control: get(Rule::ControlCharacter),
             noncharacter: get(Rule::Noncharacter),
-            non_ascii: get(Rule::NonAscii),
             not_utf8: get(Rule::NotUtf8),
         }
     }
 
-    fn any_character_rule(self) -> bool {
-        [self.bidi, self.invisible, self.control, self.noncharacter]
-            .iter()
-            .any(|&l| l != Level::Allow)
-    }
-}
-
-/// Keeps at most `shown` findings of a rule (0: all) and counts the rest.
-struct Capped {
-    rule: Rule,
-    level: Level,
-    shown: usize,
-    kept: Vec<Diagnostic>,
-    hidden: usize,
-    first_hidden: Option<Range<usize>>,
-}
-
-impl Capped {
-    fn new(rule: Rule, level: Level, shown: usize) -> Capped {
-        Capped {
-            rule,
-            level,
-            shown,
-            kept: Vec::new(),
-            hidden: 0,
-            first_hidden: None,
-        }
-    }
-
-    fn wants(&self) -> bool {
-        self.level != Level::Allow
-    }
-
-    fn push(&mut self, make: impl FnOnce(Level) -> Diagnostic, span: Range<usize>) {
-        if self.shown == 0 || self.kept.len() < self.shown {
-            self.kept.push(make(self.level));
-        } else {
-            self.hidden += 1;
-            self.first_hidden.get_or_insert(span);
-        }
-    }
-
-    fn finish(self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
-        if let Some(span) = self.first_hidden {
-            let name = self.rule.name();
-            summaries.push(
-                Diagnostic::new(
-                    self.rule,
-                    self.level,
-                    span,
-                    format!(
-                        "{} more `{name}` finding{} in this file not shown",
-                        self.hidden,
-                        if self.hidden == 1 { "" } else { "s" }
-                    ),
-                )
-                .with_label("the first one not shown")
-                .with_note(format!(
-                    "at most {} `{name}` findings are shown per file (`--fix` is not limited by it)",
-                    self.shown
-                )),
-            );
-        }
-        out.extend(self.kept);
-    }
-}
-
-/// Bytes per step of the candidate search.
-const CHUNK: usize = 32;
-
-/// Whether byte `b` may start something a character rule wants: a C0
-/// control other than tab, LF, FF, CR; DEL; or a lead byte `C2` and up.
-/// The first, cheap test of a chunk.
-fn may_be_candidate(b: u8) -> bool {
-    let control = (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != 0x0C) & (b != b'\r');
-    control | (b == 0x7F) | (b >= 0xC2)
-}
-
-/// Whether the character starting with `b, b1, b2` is one a character rule
-/// wants: a control, DEL, a C1 control or U+00AD (`C2 80`..`C2 AD`),
-/// U+061C (`D8 9C`), U+115F/U+1160 (`E1 85`), U+180E (`E1 A0`), U+200B..F
-/// and U+202A..E (`E2 80 8B`..`8F`, `AA`..`AE`), U+2060 and U+2066..9
-/// (`E2 81 A0`, `A6`..`A9`), U+3164 (`E3 85`), U+FDD0.. (`EF B7`), U+FE0x
-/// (`EF B8`), U+FFA0 (`EF BE`), U+FFFE/F (`EF BF`), and in the
-/// supplementary planes the noncharacters (`.. .F BF ..`) and U+E0000..
-/// (`F3 A0`): tags and variation selectors. Written without branches, so
-/// that a chunk's test compiles to vector compares: punctuation (`’`, `—`),
-/// kana and Hangul set no bit.
-fn is_candidate(b: u8, b1: u8, b2: u8) -> bool {
-    let control = (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != 0x0C) & (b != b'\r');
-    let c2 = (b == 0xC2) & (b1 <= 0xAD) & ((b1 <= 0x9F) | (b1 == 0xAD));
-    let d8 = (b == 0xD8) & (b1 == 0x9C);
-    let e1 = (b == 0xE1) & ((b1 == 0x85) | (b1 == 0xA0));
-    let general = (b == 0xE2)
-        & (((b1 == 0x80) & ((0x8B..=0x8F).contains(&b2) | (0xAA..=0xAE).contains(&b2)))
-            | ((b1 == 0x81) & ((b2 == 0xA0) | (0xA6..=0xA9).contains(&b2))));
-    let e3 = (b == 0xE3) & (b1 == 0x85);
-    let ef = (b == 0xEF) & ((b1 == 0xB7) | (b1 == 0xB8) | (b1 == 0xBE) | (b1 == 0xBF));
-    let astral = (b >= 0xF0) & ((b2 == 0xBF) | ((b == 0xF3) & (b1 == 0xA0)));
-    control | (b == 0x7F) | c2 | d8 | e1 | general | e3 | ef | astral
-}
-
-/// The positions in a chunk of `CHUNK` bytes (and the 2 after it) where a
-/// candidate starts, as a bit mask; first whether any byte may be one (an
-/// OR of vector compares: ASCII text stops there), then the exact test,
-/// and the mask (which does not vectorize) only for chunks with a hit.
-fn candidate_mask(chunk: &[u8; CHUNK + 2]) -> u32 {
-    if !chunk[..CHUNK]
+    /// Whether the pass over candidates is needed: a character rule is on,
+    /// or `not_utf8`, which asks whether an ISO-2022 escape occurs.
+    pub(crate) fn wants_pass(self) -> bool {
+        [
+            self.bidi,
+            self.invisible,
+            self.control,
+            self.noncharacter,
+            self.not_utf8,
+        ]
         .iter()
-        .fold(false, |any, &b| any | may_be_candidate(b))
-    {
-        return 0;
+        .any(|&l| l != Level::Allow)
     }
-    let mut any = false;
-    for i in 0..CHUNK {
-        any |= is_candidate(chunk[i], chunk[i + 1], chunk[i + 2]);
-    }
-    if !any {
-        return 0;
-    }
-    (0..CHUNK).fold(0, |mask, i| {
-        mask | (u32::from(is_candidate(chunk[i], chunk[i + 1], chunk[i + 2])) << i)
-    })
 }
 
 /// Vim script stores keystrokes literally (`^[`, `^V`, `^M` in mappings and
@@ -236,72 +125,9 @@ fn is_source(path: &Path) -> bool {
     )
 }
 
-/// The five rules' findings in the file's well-formed stretches (`valid`:
-/// the whole file is one), at most `shown` of each (0: all), with one
-/// summary per rule over the cap.
-/// What the pass found: the findings, one summary per rule over the cap,
-/// and whether an ISO-2022 escape was seen (a 7-bit Japanese file).
-pub(crate) struct Found {
-    pub diagnostics: Vec<Diagnostic>,
-    pub summaries: Vec<Diagnostic>,
-    pub iso_2022_escape: bool,
-}
-
-pub(crate) fn check(bytes: &[u8], path: &Path, valid: bool, levels: Levels, shown: usize) -> Found {
-    let mut pass = Pass {
-        bytes,
-        source: is_source(path),
-        keystrokes: is_vim_script(path),
-        iso_2022_escape: false,
-        bidi: Capped::new(Rule::BidiControl, levels.bidi, shown),
-        invisible: Capped::new(Rule::InvisibleCharacter, levels.invisible, shown),
-        control: Capped::new(Rule::ControlCharacter, levels.control, shown),
-        noncharacter: Capped::new(Rule::Noncharacter, levels.noncharacter, shown),
-        bidi_line_end: 0,
-    };
-    let mut non_ascii = Capped::new(Rule::NonAscii, levels.non_ascii, shown);
-    let mut stretches = Vec::new();
-    if valid {
-        stretches.push(0..bytes.len());
-    } else {
-        let mut offset = 0;
-        for chunk in utf8lint_codec::Utf8Chunks::new(bytes) {
-            let len = chunk.valid().len();
-            stretches.push(offset..offset + len);
-            offset += len + chunk.invalid().len();
-        }
-    }
-    for stretch in &stretches {
-        // The pass also looks for ISO-2022 escapes, for `not_utf8`.
-        if levels.any_character_rule() || levels.not_utf8 != Level::Allow {
-            pass.run(stretch.clone());
-        }
-        if non_ascii.wants() {
-            non_ascii_lines(bytes, stretch.clone(), &mut non_ascii);
-        }
-    }
-    let (mut out, mut summaries) = (Vec::new(), Vec::new());
-    pass.bidi.finish(&mut out, &mut summaries);
-    pass.invisible.finish(&mut out, &mut summaries);
-    pass.control.finish(&mut out, &mut summaries);
-    pass.noncharacter.finish(&mut out, &mut summaries);
-    let lines = non_ascii.kept.len() + non_ascii.hidden;
-    if let Some(first) = non_ascii.kept.first_mut() {
-        first.notes.push(format!(
-            "{lines} line{} in this file hold non-ASCII characters (idnits: \"{lines} instance{} of lines with non-ascii characters\")",
-            if lines == 1 { "" } else { "s" },
-            if lines == 1 { "" } else { "s" }
-        ));
-    }
-    non_ascii.finish(&mut out, &mut summaries);
-    Found {
-        diagnostics: out,
-        summaries,
-        iso_2022_escape: pass.iso_2022_escape,
-    }
-}
-
-struct Pass<'a> {
+/// U010..U013 over one file: each candidate the search finds is looked at
+/// once ([`Pass::at`]); the findings come out capped ([`Pass::finish`]).
+pub(crate) struct Pass<'a> {
     bytes: &'a [u8],
     source: bool,
     /// C0 controls are keystrokes here (Vim script).
@@ -337,38 +163,44 @@ fn char_before(bytes: &[u8], i: usize) -> Option<char> {
         .next_back()
 }
 
-impl Pass<'_> {
-    fn run(&mut self, stretch: Range<usize>) {
-        let bytes = self.bytes;
-        let mut at = stretch.start;
-        let mut skip_to = at;
-        while at < stretch.end {
-            let mut mask = match bytes.get(at..at + CHUNK + 2) {
-                Some(whole) if at + CHUNK <= stretch.end => {
-                    candidate_mask(whole.try_into().unwrap_or(&[b'a'; CHUNK + 2]))
-                }
-                _ => {
-                    // The stretch's last bytes, then ASCII letters, which
-                    // are never a candidate.
-                    let mut chunk = [b'a'; CHUNK + 2];
-                    let have = (stretch.end - at).min(CHUNK + 2);
-                    chunk[..have].copy_from_slice(&bytes[at..at + have]);
-                    candidate_mask(&chunk)
-                }
-            };
-            while mask != 0 {
-                let i = at + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                if i < skip_to {
-                    continue;
-                }
-                if let Some((c, len)) = char_at(bytes, i).filter(|(_, len)| i + len <= stretch.end)
-                {
-                    skip_to = i + len.max(self.one(c, i, len, &stretch));
-                }
-            }
-            at += CHUNK;
+impl<'a> Pass<'a> {
+    pub(crate) fn new(bytes: &'a [u8], path: &Path, levels: Levels, shown: usize) -> Pass<'a> {
+        Pass {
+            bytes,
+            source: is_source(path),
+            keystrokes: is_vim_script(path),
+            iso_2022_escape: false,
+            bidi: Capped::new(Rule::BidiControl, levels.bidi, shown),
+            invisible: Capped::new(Rule::InvisibleCharacter, levels.invisible, shown),
+            control: Capped::new(Rule::ControlCharacter, levels.control, shown),
+            noncharacter: Capped::new(Rule::Noncharacter, levels.noncharacter, shown),
+            bidi_line_end: 0,
         }
+    }
+
+    /// Looks at the candidate at `i` (a character boundary in `stretch`, a
+    /// well-formed stretch of the file); returns where the next candidate
+    /// may start (a run of tag characters is one finding). A character
+    /// that does not end inside `stretch` is left alone.
+    pub(crate) fn at(&mut self, i: usize, stretch: &Range<usize>) -> usize {
+        match char_at(self.bytes, i).filter(|(_, len)| i + len <= stretch.end) {
+            Some((c, len)) => i + len.max(self.one(c, i, len, stretch)),
+            None => i + 1,
+        }
+    }
+
+    /// Whether an ISO-2022 designation was seen (a 7-bit Japanese file).
+    pub(crate) fn saw_iso_2022_escape(&self) -> bool {
+        self.iso_2022_escape
+    }
+
+    /// The kept findings onto `out`, one summary per rule over the cap
+    /// onto `summaries`, in code order.
+    pub(crate) fn finish(self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
+        self.bidi.finish(out, summaries);
+        self.invisible.finish(out, summaries);
+        self.control.finish(out, summaries);
+        self.noncharacter.finish(out, summaries);
     }
 
     /// Looks at `c` at `i`; returns how many bytes it covered beyond its
@@ -618,12 +450,14 @@ fn line_around(bytes: &[u8], i: usize, stretch: &Range<usize>) -> Range<usize> {
     let ceil = (i + 4096).min(stretch.end);
     let mut start = memchr::memrchr(b'\n', &bytes[floor..i]).map_or(floor, |k| floor + k + 1);
     let mut end = memchr::memchr(b'\n', &bytes[i..ceil]).map_or(ceil, |k| i + k);
-    // Whole characters at a cut.
+    // Whole characters at a cut; on the valid path, whose blocks come in as
+    // they are validated, the bytes past the block are not known to be
+    // well-formed yet (if they are not, the result is dropped).
     while start < i && (0x80..0xC0).contains(&bytes[start]) {
         start += 1;
     }
-    while end > i && std::str::from_utf8(&bytes[start..end]).is_err() {
-        end -= 1;
+    if let Err(e) = std::str::from_utf8(&bytes[start..end]) {
+        end = (start + e.valid_up_to()).max(i);
     }
     start..end
 }
@@ -756,57 +590,66 @@ pub(crate) fn is_noncharacter(v: u32) -> bool {
     (0xFDD0..=0xFDEF).contains(&v) || (v & 0xFFFE == 0xFFFE && v <= 0x10FFFF)
 }
 
-/// U014: one finding per line holding a non-ASCII character, naming them.
-fn non_ascii_lines(bytes: &[u8], stretch: Range<usize>, out: &mut Capped) {
-    let text = match std::str::from_utf8(&bytes[stretch.clone()]) {
-        Ok(text) => text,
-        Err(_) => return,
-    };
-    let mut line_start = 0;
-    for line in text.split_inclusive('\n') {
-        let start = stretch.start + line_start;
-        line_start += line.len();
-        if line.is_ascii() {
-            continue;
+/// U014 for one line (`line`, well-formed, at byte `start` of the file)
+/// that holds a non-ASCII character: one finding naming them, with the
+/// typographic ones' ASCII as an unsafe fix.
+pub(crate) fn non_ascii_line(line: &str, start: usize, out: &mut Capped) {
+    let mut names: Vec<String> = Vec::new();
+    let mut edits = Vec::new();
+    let (mut first, mut last) = (None, 0);
+    for (k, c) in line.char_indices().filter(|(_, c)| !c.is_ascii()) {
+        first.get_or_insert(k);
+        last = k + c.len_utf8();
+        let described = describe(c);
+        if !names.contains(&described) {
+            names.push(described);
         }
-        let mut names: Vec<String> = Vec::new();
-        let mut edits = Vec::new();
-        let (mut first, mut last) = (None, 0);
-        for (k, c) in line.char_indices().filter(|(_, c)| !c.is_ascii()) {
-            first.get_or_insert(k);
-            last = k + c.len_utf8();
-            let described = describe(c);
-            if !names.contains(&described) {
-                names.push(described);
-            }
-            if let Some(plain) = ascii_for(c) {
-                edits.push(Edit::replace(
-                    start + k..start + k + c.len_utf8(),
-                    plain.as_bytes().to_vec(),
+        if let Some(plain) = ascii_for(c) {
+            edits.push(Edit::replace(
+                start + k..start + k + c.len_utf8(),
+                plain.as_bytes().to_vec(),
+            ));
+        }
+    }
+    let Some(first) = first else {
+        return;
+    };
+    let span = start + first..start + last;
+    let count = names.len();
+    out.push(
+        |level| {
+            let mut d = Diagnostic::new(
+                Rule::NonAscii,
+                level,
+                span.clone(),
+                format!(
+                    "non-ASCII character{} in this line: {}",
+                    if count == 1 { "" } else { "s" },
+                    names.join(", ")
+                ),
+            )
+            .with_label("from here to the line's last non-ASCII character");
+            if !edits.is_empty() {
+                d.fix = Some(Fix::unsafe_(
+                    "replace the typographic characters with ASCII (no-break space, quotes, dashes, ellipsis)",
+                    edits,
                 ));
             }
-        }
-        let span = start + first.unwrap_or(0)..start + last;
-        let count = names.len();
-        out.push(
-            |level| {
-                let mut d = Diagnostic::new(
-                    Rule::NonAscii,
-                    level,
-                    span.clone(),
-                    format!("non-ASCII character{} in this line: {}", if count == 1 { "" } else { "s" }, names.join(", ")),
-                )
-                .with_label("from here to the line's last non-ASCII character");
-                if !edits.is_empty() {
-                    d.fix = Some(Fix::unsafe_(
-                        "replace the typographic characters with ASCII (no-break space, quotes, dashes, ellipsis)",
-                        edits,
-                    ));
-                }
-                d
-            },
-            span.clone(),
-        );
+            d
+        },
+        span.clone(),
+    );
+}
+
+/// The idnits-style count of U014's lines, as a note on its first finding.
+pub(crate) fn count_non_ascii_lines(out: &mut Capped) {
+    let lines = out.kept.len() + out.hidden;
+    if let Some(first) = out.kept.first_mut() {
+        first.notes.push(format!(
+            "{lines} line{} in this file hold non-ASCII characters (idnits: \"{lines} instance{} of lines with non-ascii characters\")",
+            if lines == 1 { "" } else { "s" },
+            if lines == 1 { "" } else { "s" }
+        ));
     }
 }
 

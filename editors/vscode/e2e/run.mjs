@@ -1,0 +1,573 @@
+// The extension in a real VS Code: code-server serves the workbench, headless
+// Chromium (driven by playwright-core) opens it, and the test asserts what a
+// user sees. Run through run.sh, which installs the dependencies and builds
+// the self-contained .vsix:
+//   node run.mjs --vsix utf8lint-linux-x64.vsix --out ../../../target/e2e-vscode
+// Screenshots, the Problems panel's text and the editor's logs land in --out.
+//
+// Every wait is for something on the screen or on disk, with a timeout; no
+// step is retried, so a run that passes is one a user would have seen.
+
+import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const TIMEOUT = 30_000;
+const CHROMIUM = process.env.UTF8LINT_E2E_CHROMIUM || "/usr/bin/chromium";
+
+// ---------------------------------------------------------------- arguments
+
+function parseArgs(argv) {
+  const args = { vsix: undefined, out: undefined };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [key, value] = [argv[i], argv[i + 1]];
+    if (key === "--vsix") args.vsix = value;
+    else if (key === "--out") args.out = value;
+    else throw new Error(`unknown argument ${JSON.stringify(key)}; usage: node run.mjs --vsix FILE --out DIR`);
+  }
+  if (!args.vsix || !args.out) throw new Error("usage: node run.mjs --vsix FILE --out DIR");
+  return { vsix: path.resolve(args.vsix), out: path.resolve(args.out) };
+}
+
+// ----------------------------------------------------------------- fixtures
+
+/** The workspace's files, byte for byte. */
+const FIXTURES = {
+  "clean.txt": Buffer.from("all good\n"),
+  // A leading BOM, which RFC 8259 forbids in JSON.
+  "data.json": Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "utf8lint", "ok": true}\n')]),
+  // `\xFF` never appears in UTF-8; `\xC0\xAE` is an overlong ".".
+  "invalid.txt": Buffer.from([...Buffer.from("abc "), 0xff, ...Buffer.from(" def\nx"), 0xc0, 0xae, ...Buffer.from("y\n")]),
+  // U+FEFF inside a line (the seam of two files concatenated).
+  "feff.txt": Buffer.from("hello\u{feff}world\n"),
+  // windows-1252 / ISO-8859-1 French.
+  "latin1.txt": Buffer.from("Le café de la garçon: crème brûlée et naïveté, déjà vu à l'hôtel.\n", "latin1"),
+};
+
+/** What the Problems panel must list: [file, severity, message, code, line, column]. */
+const EXPECTED_PROBLEMS = [
+  ["data.json", "Error", "the file on disk starts with a byte-order mark (`\\xEF\\xBB\\xBF`), which the editor does not show: JSON forbids a byte-order mark", "U003", 1, 1],
+  ["invalid.txt", "Error", "byte `\\xFF` never appears in UTF-8", "U001", 1, 5],
+  ["invalid.txt", "Error", "overlong 2-byte encoding of U+002E FULL STOP", "U001", 2, 2],
+  ["latin1.txt", "Error", "this file is not UTF-8: it looks like ISO-8859-1 or windows-1252 (Western European)", "U005", 1, 7],
+  ["feff.txt", "Warning", "U+FEFF used as a word joiner", "U002", 1, 6],
+];
+
+/** Explorer badges from the workspace scan: file -> problem count (absent: none). */
+const EXPECTED_BADGES = { "clean.txt": 0, "data.json": 1, "feff.txt": 1, "invalid.txt": 2, "latin1.txt": 1 };
+
+const DISK_FIX_MARK = "(rewrites the file on disk)";
+
+// ------------------------------------------------------------------ helpers
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function check(condition, message) {
+  if (!condition) fail(message);
+}
+
+/** PATH without any directory that holds a `utf8lint`: the extension must use its bundled one. */
+function pathWithoutUtf8lint(pathVar) {
+  const kept = [];
+  for (const dir of (pathVar || "/usr/bin:/bin").split(path.delimiter)) {
+    if (!dir) continue;
+    try {
+      fs.accessSync(path.join(dir, "utf8lint"), fs.constants.X_OK);
+    } catch {
+      kept.push(dir);
+    }
+  }
+  return kept.join(path.delimiter);
+}
+
+/** The processes whose executable lies under `dir` (Linux /proc). */
+function processesUnder(dir) {
+  const found = [];
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const exe = fs.readlinkSync(`/proc/${pid}/exe`);
+      if (exe.startsWith(dir + path.sep)) found.push({ pid: Number(pid), exe });
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** Polls `probe` until it returns a truthy value; fails with `what` after the timeout. */
+async function until(what, probe, timeout = TIMEOUT) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) fail(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function hex(bytes) {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+}
+
+// ---------------------------------------------------------- code-server
+
+function startCodeServer(codeServer, common, workspace, env) {
+  const child = spawn(
+    codeServer,
+    [...common, "--bind-addr", "127.0.0.1:0", "--auth", "none", "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust", workspace],
+    { env, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let log = "";
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`code-server did not start within 60 s:\n${log}`)), 60_000);
+    const onData = (chunk) => {
+      log += chunk;
+      // Port 0: the kernel picks a free port, which code-server prints.
+      const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(log);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`code-server exited (${code ?? signal}) before listening:\n${log}`));
+    });
+  });
+  return { child, url, log: () => log };
+}
+
+function stopCodeServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    // detached: the extension host and the language server are in its group.
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // Already gone.
+  }
+}
+
+// ------------------------------------------------------------ the workbench
+
+class Workbench {
+  constructor(page, out) {
+    this.page = page;
+    this.out = out;
+    this.shots = [];
+  }
+
+  async shot(name) {
+    const file = path.join(this.out, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    this.shots.push(file);
+  }
+
+  /** Opens a file through Quick Open (Ctrl+P), as a user would, and waits for its tab. */
+  async open(name) {
+    const page = this.page;
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor({ state: "visible", timeout: TIMEOUT });
+    await input.fill(name);
+    await page.locator(".quick-input-widget .monaco-list-row", { hasText: name }).first().waitFor({ timeout: TIMEOUT });
+    await page.keyboard.press("Enter");
+    await page.locator(".tabs-container .tab.active", { hasText: name }).waitFor({ timeout: TIMEOUT });
+    await page.locator(".editor-instance .monaco-editor.focused").waitFor({ timeout: TIMEOUT });
+  }
+
+  /** Moves the cursor with Go to Line (Ctrl+G) and waits for the status bar to show it. */
+  async goTo(line, column) {
+    const page = this.page;
+    await page.keyboard.press("Control+G");
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    await input.waitFor({ state: "visible", timeout: TIMEOUT });
+    await input.fill(`:${line}:${column}`);
+    await page.keyboard.press("Enter");
+    await page.locator("#status\\.editor\\.selection", { hasText: `Ln ${line}, Col ${column}` }).waitFor({ timeout: TIMEOUT });
+  }
+
+  async statusText(id) {
+    return (await this.page.locator(`#${id.replace(/\./g, "\\.")}`).innerText()).trim();
+  }
+
+  async activeTabDirty() {
+    return this.page.locator(".tabs-container .tab.active.dirty").count().then((n) => n > 0);
+  }
+
+  /**
+   * Opens the quick-fix menu (Ctrl+.) and returns its rows' texts once it
+   * shows; [] when VS Code says "No code actions available" instead.
+   */
+  async quickFixMenu() {
+    const page = this.page;
+    await page.keyboard.press("Control+.");
+    const rows = page.locator(".action-widget .monaco-list-row.action");
+    const none = page.locator(".monaco-editor-overlaymessage", { hasText: "No code actions available" });
+    await rows.first().or(none).waitFor({ state: "visible", timeout: TIMEOUT });
+    if (await none.isVisible()) return [];
+    return rows.evaluateAll((rs) => rs.map((r) => r.innerText.trim()));
+  }
+
+  /**
+   * Opens the quick-fix menu until its rows satisfy `wanted`, closing it in
+   * between, and returns the rows (left open). A file's fixes come with the
+   * findings the server publishes once it is open (the workspace scan's carry
+   * none), and VS Code may drop the light bulb's own update when they arrive:
+   * a user presses Ctrl+. again, and so does this.
+   */
+  async quickFixMenuUntil(what, wanted) {
+    let last = [];
+    try {
+      return await until(what, async () => {
+        last = await this.quickFixMenu();
+        if (wanted(last)) return last;
+        await this.closeMenu();
+        return false;
+      });
+    } catch (err) {
+      fail(`${err.message}; the menu last showed ${JSON.stringify(last)}`);
+    }
+  }
+
+  /** Picks a quick-fix row with the keyboard (reliable, unlike a click), checking that it has focus first. */
+  async pickQuickFix(titlePart) {
+    const page = this.page;
+    const titles = await page.locator(".action-widget .monaco-list-row.action").evaluateAll((rs) => rs.map((r) => r.innerText.trim()));
+    const index = titles.findIndex((t) => t.includes(titlePart));
+    check(index >= 0, `no quick fix containing ${JSON.stringify(titlePart)} in ${JSON.stringify(titles)}`);
+    // The menu opens with the first row focused; headers are not focusable.
+    for (let i = 0; i < index; i++) await page.keyboard.press("ArrowDown");
+    const focused = page.locator(".action-widget .monaco-list-row.action.focused");
+    await focused.filter({ hasText: titlePart }).waitFor({ timeout: TIMEOUT });
+    await page.keyboard.press("Enter");
+    await page.locator(".action-widget").waitFor({ state: "hidden", timeout: TIMEOUT });
+  }
+
+  async closeMenu() {
+    await this.page.keyboard.press("Escape");
+    await this.page.locator(".action-widget, .monaco-editor-overlaymessage").first().waitFor({ state: "hidden", timeout: TIMEOUT });
+  }
+
+  /** The Problems panel's rows as [aria-label, text, link of the code], in order. */
+  async problemRows() {
+    return this.page.locator(".markers-panel .monaco-list-row").evaluateAll((rs) =>
+      rs.map((r) => [
+        r.getAttribute("aria-label") ?? "",
+        r.innerText.replace(/\s*\n\s*/g, " | ").trim(),
+        r.querySelector("a.monaco-link:has(.marker-code)")?.getAttribute("href") ?? "",
+      ]),
+    );
+  }
+}
+
+// -------------------------------------------------------------------- steps
+
+/** The Explorer marks the files with findings from the workspace scan, before any file is opened. */
+async function explorerBadges(wb) {
+  const page = wb.page;
+  const rows = page.locator(".explorer-folders-view .monaco-list-row");
+  await rows.first().waitFor({ timeout: 60_000 });
+  check((await page.locator(".tabs-container .tab").count()) === 0, "an editor is open before the Explorer check");
+  // The badge count is in the label's aria-label ("... • 2 problems in this file").
+  const badge = (name) =>
+    page
+      .locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"] .monaco-icon-label`)
+      .evaluate((l) => ({ aria: l.getAttribute("aria-label") ?? "", after: getComputedStyle(l, "::after").content, color: getComputedStyle(l.querySelector(".label-name")).color }));
+  const want = (n) => (n === 0 ? null : `${n} problem${n === 1 ? "" : "s"} in this file`);
+  await until("the Explorer badges from the workspace scan", async () => {
+    for (const [name, n] of Object.entries(EXPECTED_BADGES)) {
+      const { aria } = await badge(name);
+      if (want(n) && !aria.endsWith(want(n))) return false;
+    }
+    return true;
+  }, 60_000);
+  const seen = {};
+  for (const [name, n] of Object.entries(EXPECTED_BADGES)) {
+    const b = await badge(name);
+    seen[name] = b;
+    if (n === 0) {
+      check(!b.aria.includes("problem"), `${name} is clean but the Explorer says ${JSON.stringify(b.aria)}`);
+      check(b.after === "none", `${name} is clean but has the badge ${b.after}`);
+    } else {
+      check(b.after === `"${n}"`, `${name}: Explorer badge ${b.after}, expected "${n}"`);
+    }
+  }
+  check(seen["clean.txt"].color !== seen["invalid.txt"].color, "a file with errors is drawn in the same colour as a clean one");
+  check((await page.locator(".tabs-container .tab").count()) === 0, "an editor opened during the Explorer check");
+  await wb.shot("1-explorer");
+  return seen;
+}
+
+/** The Problems panel lists each finding with its message, code and position. */
+async function problemsPanel(wb, out) {
+  const page = wb.page;
+  await page.keyboard.press("Control+Shift+M");
+  await page.locator(".markers-panel").waitFor({ timeout: TIMEOUT });
+  const wanted = EXPECTED_PROBLEMS.length + new Set(EXPECTED_PROBLEMS.map((p) => p[0])).size;
+  const rows = await until(`${wanted} rows in the Problems panel`, async () => {
+    const r = await wb.problemRows();
+    return r.length === wanted ? r : false;
+  });
+  fs.writeFileSync(
+    path.join(out, "problems.txt"),
+    rows.map(([aria, text, href]) => `${text}\n    aria-label: ${aria}\n${href ? `    code link: ${href}\n` : ""}`).join(""),
+  );
+  let file;
+  const found = [];
+  for (const [aria, text, href] of rows) {
+    const header = /^(\d+) problems? in file (.+) of folder/.exec(aria);
+    if (header) {
+      file = header[2];
+      continue;
+    }
+    const m = /^(Error|Warning|Info): (.*) at line (\d+) and character (\d+)\. generated by utf8lint$/.exec(aria);
+    check(m, `a Problems row that is not utf8lint's: ${JSON.stringify(aria)}`);
+    const code = /\butf8lint \| (U\d{3}) \| \[Ln (\d+), Col (\d+)\]$/.exec(text);
+    check(code, `the Problems row ${JSON.stringify(text)} shows no code and position`);
+    check(code[2] === m[3] && code[3] === m[4], `row ${JSON.stringify(text)}: the shown position differs from ${aria}`);
+    // The code is a link to its explanation.
+    check(href.endsWith(`/explanations/${code[1]}.md`), `row ${JSON.stringify(text)}: the code links to ${JSON.stringify(href)}`);
+    found.push([file, m[1], m[2], code[1], Number(m[3]), Number(m[4])]);
+  }
+  const key = (p) => JSON.stringify(p);
+  const missing = EXPECTED_PROBLEMS.filter((p) => !found.some((f) => key(f) === key(p)));
+  const extra = found.filter((f) => !EXPECTED_PROBLEMS.some((p) => key(f) === key(p)));
+  check(missing.length === 0 && extra.length === 0, `Problems panel: missing ${key(missing)}, unexpected ${key(extra)}`);
+  const counts = await page.locator("#status\\.problems").getAttribute("aria-label");
+  check(/Errors: 4/.test(counts ?? "") && /Warnings: 1/.test(counts ?? ""), `status bar problem counts: ${JSON.stringify(counts)}`);
+  await wb.shot("2-problems");
+  return found;
+}
+
+/** Hovering the squiggle under an invalid byte shows what the bytes are. */
+async function hover(wb) {
+  const page = wb.page;
+  await wb.open("invalid.txt");
+  await page.locator(".editor-instance .view-overlays .squiggly-error").first().waitFor({ timeout: TIMEOUT });
+  // Point at the U+FFFD that VS Code shows for `\xFF` (line 1, column 5), as
+  // a user would: the character's box on screen, read from the rendered line.
+  const point = await until("line 1 of invalid.txt on screen", () =>
+    page.evaluate(() => {
+      const line = [...document.querySelectorAll(".editor-instance .view-lines .view-line")].find((l) => l.style.top === "0px");
+      if (!line) return null;
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      let offset = 4;
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (offset < n.length) {
+          if (n.data[offset] !== "\uFFFD") return null;
+          const range = document.createRange();
+          range.setStart(n, offset);
+          range.setEnd(n, offset + 1);
+          const b = range.getBoundingClientRect();
+          return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+        }
+        offset -= n.length;
+      }
+      return null;
+    }),
+  );
+  await page.mouse.move(point.x, point.y);
+  const widget = page.locator(".monaco-hover:visible", { hasText: "bytes 4..5 of the file on disk" });
+  await widget.waitFor({ state: "visible", timeout: TIMEOUT });
+  const text = await widget.innerText();
+  for (const part of ["byte `\\xFF` never appears in UTF-8", "bytes 4..5 of the file on disk", "is not part of UTF-8 at all", "U001 explained"]) {
+    check(text.includes(part), `the hover lacks ${JSON.stringify(part)}:\n${text}`);
+  }
+  await wb.shot("3-hover");
+  await page.mouse.move(5, 5);
+  return text;
+}
+
+/** No disk fix on a dirty buffer; after undo it is offered, and applying it strips the BOM on disk. */
+async function bomFix(wb, file) {
+  const page = wb.page;
+  await wb.open("data.json");
+  await until("the status bar to say UTF-8 with BOM", async () => (await wb.statusText("status.editor.encoding")) === "UTF-8 with BOM");
+  // The disk fix is offered on the clean buffer first, so that its absence
+  // below means "not on a dirty buffer", not "not published yet".
+  await wb.goTo(1, 1);
+  const isBomFix = (t) => t.includes("remove the byte-order mark") && t.includes(DISK_FIX_MARK);
+  const before = await wb.quickFixMenuUntil("the BOM's disk fix on the clean buffer", (rows) => rows.some(isBomFix));
+  await wb.closeMenu();
+  // Dirty the buffer: a space at the end of the file.
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type(" ");
+  await until("the tab to show unsaved changes", () => wb.activeTabDirty());
+  await wb.goTo(1, 1);
+  const dirtyMenu = await wb.quickFixMenu();
+  await wb.shot("4-quickfix-dirty");
+  check(!dirtyMenu.some((t) => t.includes(DISK_FIX_MARK)), `a disk fix is offered on a buffer with unsaved changes: ${JSON.stringify(dirtyMenu)}`);
+  await wb.closeMenu();
+  // Undo: the buffer is the file on disk again.
+  await page.keyboard.press("Control+Z");
+  await until("the tab to be clean after undo", async () => !(await wb.activeTabDirty()));
+  await wb.goTo(1, 1);
+  const cleanMenu = await wb.quickFixMenuUntil("the BOM's disk fix after undo", (rows) => rows.some(isBomFix));
+  await wb.shot("5-quickfix-clean");
+  const title = cleanMenu.find(isBomFix);
+  check(fs.readFileSync(file)[0] === 0xef, "data.json lost its BOM before the fix was applied");
+  await wb.pickQuickFix(title);
+  const bytes = await until("data.json on disk without its BOM", () => {
+    const b = fs.readFileSync(file);
+    return b[0] !== 0xef ? b : false;
+  });
+  check(bytes.equals(FIXTURES["data.json"].subarray(3)), `data.json after the fix: ${hex(bytes)}`);
+  // VS Code reloads the file it had open, and shows the encoding it now has.
+  await until("the status bar to say UTF-8 after the reload", async () => (await wb.statusText("status.editor.encoding")) === "UTF-8");
+  check(!(await wb.activeTabDirty()), "the editor has unsaved changes after the disk fix");
+  await until("the U003 row to leave the Problems panel", async () => !(await wb.problemRows()).some(([a]) => a.includes("byte-order mark")));
+  await wb.shot("6-bom-fixed");
+  return { before, dirtyMenu, cleanMenu, title };
+}
+
+/** The in-editor fix of a stray U+FEFF, saved: no EF BB BF left on disk. */
+async function feffFix(wb, file) {
+  const page = wb.page;
+  await wb.open("feff.txt");
+  await wb.goTo(1, 6);
+  const isTextFix = (t) => t.includes("U+2060") && !t.includes(DISK_FIX_MARK);
+  const menu = await wb.quickFixMenuUntil("the in-editor fix replacing U+FEFF with U+2060", (rows) => rows.some(isTextFix));
+  await wb.shot("7-quickfix-feff");
+  const title = menu.find(isTextFix);
+  await wb.pickQuickFix(title);
+  await until("the tab to show the fixed, unsaved text", () => wb.activeTabDirty());
+  await page.keyboard.press("Control+S");
+  await until("the tab to be saved", async () => !(await wb.activeTabDirty()));
+  const bytes = await until("feff.txt rewritten on disk", () => {
+    const b = fs.readFileSync(file);
+    return b.equals(FIXTURES["feff.txt"]) ? false : b;
+  });
+  check(bytes.indexOf(Buffer.from([0xef, 0xbb, 0xbf])) < 0, `feff.txt still holds EF BB BF: ${hex(bytes)}`);
+  check(bytes.equals(Buffer.from("hello\u2060world\n")), `feff.txt after the fix: ${hex(bytes)}`);
+  await until("the U002 row to leave the Problems panel", async () => !(await wb.problemRows()).some(([a]) => a.includes("U+FEFF")));
+  await wb.shot("8-feff-fixed");
+  return { menu, title };
+}
+
+// --------------------------------------------------------------------- main
+
+async function main() {
+  const { vsix, out } = parseArgs(process.argv.slice(2));
+  check(fs.existsSync(vsix), `no extension at ${vsix}`);
+  check(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM} (Debian: apt-get install chromium; or set UTF8LINT_E2E_CHROMIUM)`);
+  const codeServer = path.join(here, "node_modules", ".bin", "code-server");
+  check(fs.existsSync(codeServer), `no code-server in ${here}/node_modules: run install.sh`);
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "utf8lint-e2e-"));
+  const dir = (name) => {
+    const d = path.join(scratch, name);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  const home = dir("home");
+  const userData = dir("user-data");
+  const extensions = dir("extensions");
+  const workspace = dir("workspace");
+  const profile = dir("chromium-profile");
+  for (const [name, bytes] of Object.entries(FIXTURES)) fs.writeFileSync(path.join(workspace, name), bytes);
+  fs.mkdirSync(path.join(userData, "User"), { recursive: true });
+  fs.writeFileSync(
+    path.join(userData, "User", "settings.json"),
+    JSON.stringify(
+      {
+        // The browser build saves after a delay by default; the dirty-buffer step needs unsaved text.
+        "files.autoSave": "off",
+        "workbench.startupEditor": "none",
+        "security.workspace.trust.enabled": false,
+        "extensions.autoCheckUpdates": false,
+        "extensions.autoUpdate": false,
+        "workbench.tips.enabled": false,
+        "telemetry.telemetryLevel": "off",
+        "chat.commandCenter.enabled": false,
+        "workbench.secondarySideBar.defaultVisibility": "hidden",
+        // The LSP traffic, in the artefacts (logs/*/exthost1/output_logging_*/*utf8lint Trace.log).
+        "utf8lint.trace.server": "verbose",
+      },
+      null,
+      2,
+    ),
+  );
+
+  // Nothing from the real home, and no utf8lint but the bundled one.
+  const env = {
+    PATH: pathWithoutUtf8lint(process.env.PATH),
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    XDG_DATA_HOME: path.join(home, ".local", "share"),
+    XDG_CACHE_HOME: path.join(home, ".cache"),
+    TMPDIR: os.tmpdir(),
+    LANG: "C.UTF-8",
+  };
+  const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
+
+  // "4.100.3 <commit> with Code 1.100.3": the first line names both versions.
+  const version = execFileSync(codeServer, ["--version"], { env, encoding: "utf8", timeout: 60_000 }).trim().split("\n").pop();
+  const installed = execFileSync(codeServer, [...common, "--install-extension", vsix], { env, encoding: "utf8", timeout: 120_000 });
+  check(/was successfully installed/.test(installed), `installing ${vsix}:\n${installed}`);
+
+  const server = startCodeServer(codeServer, common, workspace, env);
+  let context;
+  let wb;
+  const report = { ok: false, steps: {} };
+  try {
+    const url = await server.url;
+    const health = await fetch(`${url}/healthz`);
+    check(health.ok, `${url}/healthz answered ${health.status}`);
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1280, height: 800 },
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    wb = new Workbench(page, out);
+    await page.goto(`${url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+
+    report.steps.explorer = await explorerBadges(wb);
+    // The server running is the bundled one, found with no setting and nothing on PATH.
+    const servers = await until("the bundled utf8lint to run", () => {
+      const p = processesUnder(extensions).filter((x) => path.basename(x.exe) === "utf8lint");
+      return p.length ? p : false;
+    });
+    check(servers.every((s) => s.exe.endsWith(path.join("bundled", "utf8lint"))), `the server runs from ${JSON.stringify(servers)}`);
+    report.steps.server = servers.map((s) => path.relative(extensions, s.exe));
+    report.steps.problems = await problemsPanel(wb, out);
+    report.steps.hover = await hover(wb);
+    report.steps.bom = await bomFix(wb, path.join(workspace, "data.json"));
+    report.steps.feff = await feffFix(wb, path.join(workspace, "feff.txt"));
+    report.ok = true;
+  } catch (err) {
+    report.error = err instanceof Error ? err.stack ?? err.message : String(err);
+    if (wb) await wb.shot("failure").catch(() => undefined);
+    throw err;
+  } finally {
+    fs.writeFileSync(path.join(out, "report.json"), JSON.stringify(report, null, 2) + "\n");
+    if (context) await context.close().catch(() => undefined);
+    stopCodeServer(server.child);
+    fs.writeFileSync(path.join(out, "code-server.log"), server.log());
+    // The editor's own logs, the utf8lint output channels among them.
+    const logs = path.join(userData, "logs");
+    if (fs.existsSync(logs)) fs.cpSync(logs, path.join(out, "logs"), { recursive: true });
+    if (process.env.UTF8LINT_E2E_KEEP === "1") console.log(`kept ${scratch}`);
+    else fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved`);
+  console.log(`artefacts: ${out}`);
+}
+
+main().catch((err) => {
+  console.error(`vscode e2e FAILED: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+});
