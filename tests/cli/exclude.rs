@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::common::*;
+use crate::precommit::{git, have};
 
 fn concise(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["check", "--format", "concise", "-q"];
@@ -89,23 +90,6 @@ fn force_exclude_applies_every_exclusion_to_named_files() {
         err.contains("utf8lint.toml: exclude \"gen/*.txt\""),
         "{err}"
     );
-}
-
-fn have(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
 }
 
 /// The hook's `entry` in `.pre-commit-hooks.yaml`, run as a local hook with

@@ -9,14 +9,14 @@ use std::process::Command;
 
 use crate::common::*;
 
-fn have(program: &str) -> bool {
+pub(crate) fn have(program: &str) -> bool {
     Command::new(program)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success())
 }
 
-fn git(dir: &Path, args: &[&str]) {
+pub(crate) fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .current_dir(dir)
         .args([
