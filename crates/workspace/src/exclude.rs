@@ -158,7 +158,6 @@ mod tests {
         let excluded: Vec<&str> = files
             .into_iter()
             .chain(["sub/../build/x.txt"])
-            .into_iter()
             .filter(|f| probe.excluded(&root.join(f)))
             .collect();
         assert_eq!(
