@@ -336,16 +336,7 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
     let Some(settings) = settings(ctx, worker, path, &mut report) else {
         return worker.push(report, &name);
     };
-    if let Some(why) = &settings.excluded
-        && (!explicit || ctx.force_exclude)
-    {
-        if ctx.verbose {
-            report.stderr.push_str(&format!(
-                "utf8lint: skipped {}: excluded by {}\n",
-                name.display(),
-                utf8lint_diagnostics::escape_shown(why)
-            ));
-        }
+    if excluded(ctx, &settings, explicit, &name, &mut report) {
         return worker.push(report, &name);
     }
     let mut buf = std::mem::take(&mut worker.buf);
@@ -391,6 +382,32 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
     worker.push(report, &name);
 }
 
+/// Whether `exclude` in a `utf8lint.toml` leaves the file out: always when
+/// the walk found it, with `--force-exclude` when it was named (or is
+/// standard input's `--stdin-filename`); `--verbose` says so.
+fn excluded(
+    ctx: &Context,
+    settings: &FileSettings,
+    named: bool,
+    name: &LazyName<'_>,
+    report: &mut FileReport,
+) -> bool {
+    let Some(why) = &settings.excluded else {
+        return false;
+    };
+    if named && !ctx.force_exclude {
+        return false;
+    }
+    if ctx.verbose {
+        report.stderr.push_str(&format!(
+            "utf8lint: skipped {}: excluded by {}\n",
+            name.display(),
+            utf8lint_diagnostics::escape_shown(why)
+        ));
+    }
+    true
+}
+
 /// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`).
 pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
     let policy_path = name.unwrap_or(Path::new("<stdin>"));
@@ -399,6 +416,9 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
     let Some(settings) = settings(ctx, worker, policy_path, &mut report) else {
         return worker.push(report, &name);
     };
+    if excluded(ctx, &settings, true, &name, &mut report) {
+        return worker.push(report, &name);
+    }
     let mut buf = Vec::new();
     // Standard input cannot be measured first: its size bounds memory.
     match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {

@@ -261,20 +261,20 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             }
         }
     }
-    if stdin_count == 1 {
-        check::check_stdin(&ctx, &mut early, args.stdin_filename.as_deref());
-    }
-    early.flush_counts();
-
-    let progress =
-        progress::Handle::start(ctx.stats.clone(), !args.quiet && io::stderr().is_terminal());
     let walk_options = utf8lint_workspace::WalkOptions {
         hidden: args.hidden,
         no_ignore: args.no_ignore,
         follow: args.follow,
         threads,
     };
-    let files = exclude::named_files(args, files, walk_options, &ctx.excludes);
+    let (files, stdin_excluded) = exclude::named_files(args, files, walk_options, &ctx.excludes);
+    if stdin_count == 1 && !stdin_excluded {
+        check::check_stdin(&ctx, &mut early, args.stdin_filename.as_deref());
+    }
+    early.flush_counts();
+
+    let progress =
+        progress::Handle::start(ctx.stats.clone(), !args.quiet && io::stderr().is_terminal());
     let mut reports = walk::run(&ctx, &files, &dirs, walk_options);
     progress.stop();
     reports.append(&mut early.reports);

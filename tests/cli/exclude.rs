@@ -92,6 +92,41 @@ fn force_exclude_applies_every_exclusion_to_named_files() {
     );
 }
 
+#[test]
+fn force_exclude_applies_to_the_name_standard_input_is_given() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let dir = legacy_tree();
+    let check = |name: &str, force: bool| {
+        let mut c = cmd(dir.path());
+        c.args(["check", "--format", "concise", "--stdin-filename", name]);
+        if force {
+            c.arg("--force-exclude");
+        }
+        let mut child = c
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // An excluded input is not read: the pipe may close early.
+        let _ = child.stdin.take().unwrap().write_all(BAD);
+        let out = child.wait_with_output().unwrap();
+        (code(&out), stdout(&out))
+    };
+    // Ignored by .utf8lintignore, and excluded by utf8lint.toml.
+    for name in ["legacy/new.txt", "gen/x.txt"] {
+        let (code_, out) = check(name, false);
+        assert_eq!(code_, 1, "{name}");
+        assert!(
+            out.starts_with(&format!("{name}:1:2: error[U001]")),
+            "{out}"
+        );
+        assert_eq!(check(name, true), (0, String::new()), "{name}");
+    }
+    assert_eq!(check("src/x.txt", true).0, 1);
+}
+
 /// The hook's `entry` in `.pre-commit-hooks.yaml`, run as a local hook with
 /// the binary under test, so that no build happens here (the install itself
 /// is tested by `precommit.rs`).

@@ -9,9 +9,10 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
+use ignore::gitignore::Gitignore;
 use ignore::overrides::{Override, OverrideBuilder};
 
-use crate::walk::{WalkOptions, walker};
+use crate::walk::{IGNORE_FILE, WalkOptions, walker};
 
 /// `--exclude` globs as the walker's overrides: gitignore syntax, relative
 /// to `root` (the current directory), each one excluding what it matches
@@ -76,8 +77,47 @@ impl ExcludeProbe {
             let (Some(dir), Some(name)) = (child.parent(), child.file_name()) else {
                 return false;
             };
+            if std::fs::symlink_metadata(child).is_err() {
+                // Not on disk (standard input's `--stdin-filename`): no
+                // listing can show it, so its name is matched instead.
+                return self.name_ignored(&top, &full);
+            }
             if !self.listed(dir).contains(name) {
                 return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `full`, a path that is not on disk, matches `--exclude` or
+    /// the ignore files of the directories from its own up to `top`, the
+    /// nearest deciding (`.utf8lintignore` over `.ignore` over
+    /// `.gitignore` in each, as the walk ranks them). git's global and
+    /// `info/exclude` files are not read here.
+    fn name_ignored(&self, top: &Path, full: &Path) -> bool {
+        if self.excludes.matched(full, false).is_ignore() {
+            return true;
+        }
+        if self.options.no_ignore {
+            return false;
+        }
+        let mut names = vec![IGNORE_FILE, ".ignore"];
+        if top.join(".git").exists() {
+            names.push(".gitignore");
+        }
+        for dir in full.ancestors().skip(1) {
+            if !dir.starts_with(top) {
+                break;
+            }
+            for name in &names {
+                let (matcher, _) = Gitignore::new(dir.join(name));
+                let found = matcher.matched_path_or_any_parents(full, false);
+                if found.is_ignore() {
+                    return true;
+                }
+                if found.is_whitelist() {
+                    return false;
+                }
             }
         }
         false
@@ -169,6 +209,18 @@ mod tests {
                 "sub/../build/x.txt"
             ]
         );
+        // Names not on disk are matched against the same files.
+        write(root, "sub/.ignore", "*.tmp\n");
+        for (name, excluded) in [
+            ("build/new.txt", true),
+            ("vendor/new.txt", true),
+            ("sub/deep/gen.txt", true),
+            ("sub/a.tmp", true),
+            ("sub/gen.txt.new", false),
+            ("sub/deep/new.txt", false),
+        ] {
+            assert_eq!(probe.excluded(&root.join(name)), excluded, "{name}");
+        }
         // --no-ignore: the ignore files no longer apply, --exclude does.
         let excludes = exclude_overrides(root, &["vendor".into()]).unwrap();
         let options = WalkOptions {
