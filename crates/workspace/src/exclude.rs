@@ -25,7 +25,13 @@ pub fn exclude_overrides(root: &Path, globs: &[String]) -> Result<Override, Stri
         let glob = glob.strip_prefix('!').unwrap_or(glob);
         builder
             .add(&format!("!{glob}"))
-            .map_err(|e| format!("--exclude {glob}: {e}"))?;
+            // The parser quotes the glob with the `!` added here.
+            .map_err(|e| {
+                let e = e
+                    .to_string()
+                    .replace(&format!("'!{glob}'"), &format!("'{glob}'"));
+                format!("--exclude {glob}: {e}")
+            })?;
     }
     builder.build().map_err(|e| e.to_string())
 }
@@ -236,5 +242,6 @@ mod tests {
     fn a_bad_glob_is_an_error_naming_it() {
         let e = exclude_overrides(Path::new("/"), &["a[".into()]).unwrap_err();
         assert!(e.starts_with("--exclude a[:"), "{e}");
+        assert!(!e.contains('!'), "{e}");
     }
 }
