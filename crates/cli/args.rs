@@ -26,6 +26,15 @@ pub(crate) enum Command {
     },
     /// List the rules with their codes, names and default levels.
     Rules,
+    /// Print a shell completion script (e.g. `utf8lint completions bash >
+    /// ~/.local/share/bash-completion/completions/utf8lint`).
+    Completions {
+        /// The shell: bash, zsh, fish, powershell or elvish.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on standard output (`utf8lint manpage >
+    /// utf8lint.1`).
+    Manpage,
     /// Run the language server on standard input and output (for editors).
     Lsp {
         /// Accepted for the clients that pass it by default: standard input
@@ -121,8 +130,14 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff"])]
     pub write_baseline: Option<PathBuf>,
 
-    /// Search hidden files and directories.
-    #[arg(long)]
+    /// Skip hidden files and directories (names starting with `.`), which
+    /// are checked by default; `.git` is never entered.
+    #[arg(long, overrides_with = "hidden")]
+    pub no_hidden: bool,
+
+    /// Check hidden files (the default; undoes an earlier --no-hidden, as
+    /// in ripgrep).
+    #[arg(long, hide = true, overrides_with = "no_hidden")]
     pub hidden: bool,
 
     /// Do not honour .gitignore, .ignore or .utf8lintignore files.
@@ -173,6 +188,27 @@ pub(crate) struct CheckArgs {
     /// No summary line on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+
+    // Output for big repositories (issue 17): see `crate::report`.
+    /// Print counts per rule and per file instead of the findings (human
+    /// or JSON format).
+    #[arg(long, conflicts_with = "diff")]
+    pub statistics: bool,
+
+    /// Exit 0 even when there are findings at deny level (trouble such as
+    /// an unreadable file still exits 2).
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Write the report to FILE instead of standard output, whole or not
+    /// at all (the summary still goes to standard error).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+
+    /// List the files that would be checked and check nothing; with
+    /// --verbose, also what is skipped and why.
+    #[arg(long, conflicts_with_all = ["fix", "diff", "statistics"])]
+    pub files: bool,
 
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]

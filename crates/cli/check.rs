@@ -36,6 +36,8 @@ pub(crate) enum FixAction {
 /// a clean file's bookkeeping.
 #[derive(Default)]
 pub(crate) struct Stats {
+    /// Findings per rule, for the summary and `--statistics`.
+    pub by_rule: crate::report::RuleCounts,
     pub files: AtomicU64,
     pub bytes: AtomicU64,
     pub skipped: AtomicU64,
@@ -52,6 +54,8 @@ pub(crate) struct Context {
     pub output: OutputOptions,
     pub fix: FixAction,
     pub verbose: bool,
+    /// `--statistics`: count each file's findings instead of rendering them.
+    pub statistics: bool,
     pub cwd: Option<PathBuf>,
     pub stats: Arc<Stats>,
     /// `--baseline` or `--write-baseline`.
@@ -77,6 +81,7 @@ impl Context {
             output,
             fix,
             verbose,
+            statistics: false,
             cwd: std::env::current_dir().ok(),
             stats: Arc::new(Stats::default()),
             baseline: None,
@@ -111,13 +116,22 @@ pub(crate) struct FileReport {
     pub stdout: String,
     pub stderr: String,
     pub sarif: Vec<serde_json::Value>,
+    /// Bytes for standard output as they are: a `--diff`, or standard
+    /// input's fixed bytes under `--fix`.
+    pub raw: Vec<u8>,
+    /// `--statistics`: the file's findings, counted instead of rendered.
+    pub counts: Option<crate::report::FileCounts>,
     /// Not printed: added to the worker's counts.
     pub tally: Tally,
 }
 
 impl FileReport {
     fn is_empty(&self) -> bool {
-        self.stdout.is_empty() && self.stderr.is_empty() && self.sarif.is_empty()
+        self.stdout.is_empty()
+            && self.stderr.is_empty()
+            && self.sarif.is_empty()
+            && self.raw.is_empty()
+            && self.counts.is_none()
     }
 }
 
@@ -422,6 +436,9 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
     let mut buf = Vec::new();
     // Standard input cannot be measured first: its size bounds memory.
     match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {
+        Ok(_) if let FixAction::Write(mode) = ctx.fix => {
+            fix_stdin(ctx, &mut report, policy_path, &name, &buf, &settings, mode);
+        }
         Ok(_) => {
             check_bytes(
                 ctx,
@@ -437,6 +454,46 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
         Err(e) => trouble(ctx, &mut report, format!("standard input: {e}")),
     }
     worker.push(report, &name);
+}
+
+/// `--fix` on standard input, as ruff does it: the fixed bytes (all of
+/// them, fixed or not) go to standard output, as they are, for a pipe or an
+/// editor's filter; the findings left in them go to standard error.
+fn fix_stdin(
+    ctx: &Context,
+    report: &mut FileReport,
+    path: &Path,
+    name: &LazyName<'_>,
+    bytes: &[u8],
+    settings: &FileSettings,
+    mode: FixMode,
+) {
+    report.tally.files += 1;
+    report.tally.bytes += bytes.len() as u64;
+    let shown = diagnose(ctx, path, bytes, settings, Keep::Shown);
+    let mut every = Vec::new();
+    let planned = plan_every(ctx, path, bytes, settings, &shown, &mut every, mode);
+    let mut fixed = Vec::with_capacity(bytes.len());
+    if let Err(e) = utf8lint_diagnostics::write_fixes(&mut fixed, bytes, &planned) {
+        // The planner chose these fixes: refusing them is a bug, reported
+        // as trouble rather than passed off as fixed output.
+        return trouble(
+            ctx,
+            report,
+            format!("standard input: cannot apply its fixes: {e}"),
+        );
+    }
+    if !planned.is_empty() {
+        ctx.stats
+            .fixed_findings
+            .fetch_add(planned.len() as u64, Ordering::Relaxed);
+        ctx.stats.fixed_files.fetch_add(1, Ordering::Relaxed);
+    }
+    let left = diagnose(ctx, path, &fixed, settings, Keep::Shown);
+    let mut findings = FileReport::default();
+    emit(ctx, &mut findings, name, &fixed, &left);
+    report.stderr.push_str(&findings.stdout);
+    report.raw = fixed;
 }
 
 /// The diagnostics for one file: its name first (U006), then its bytes;
@@ -569,9 +626,7 @@ fn check_bytes(
         FixAction::None => emit(ctx, report, name, bytes, &diagnostics),
         FixAction::Diff(mode) => {
             let planned = plan_every(ctx, path, bytes, settings, &diagnostics, &mut every, mode);
-            report
-                .stdout
-                .push_str(&fix::diff(name.display(), bytes, &planned));
+            report.raw = crate::diff::unified(&name.get().key, bytes, &planned);
             count(ctx, &diagnostics);
         }
         FixAction::Write(mode) => {
@@ -620,6 +675,7 @@ fn check_bytes(
 
 fn count(ctx: &Context, diagnostics: &[Diagnostic]) {
     for d in diagnostics {
+        ctx.stats.by_rule.add(d);
         match d.level {
             Level::Deny => ctx.stats.errors.fetch_add(1, Ordering::Relaxed),
             Level::Warn => ctx.stats.warnings.fetch_add(1, Ordering::Relaxed),
@@ -637,6 +693,10 @@ fn emit(
 ) {
     count(ctx, diagnostics);
     if diagnostics.is_empty() {
+        return;
+    }
+    if ctx.statistics {
+        report.counts = Some(crate::report::FileCounts::of(diagnostics));
         return;
     }
     let names = name.get();

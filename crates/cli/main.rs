@@ -8,10 +8,15 @@
 mod args;
 mod baseline;
 mod check;
+mod diff;
 mod exclude;
+mod files;
 mod fix;
+mod generate;
+mod habits;
 mod output;
 mod progress;
+mod report;
 mod settings;
 mod walk;
 
@@ -46,7 +51,11 @@ fn main() -> ExitCode {
             // message is escaped like every other (help and version text,
             // which are ours, are printed as they are).
             let code = if e.use_stderr() { 2 } else { 0 };
-            let text = e.render().to_string();
+            let mut text = e.render().to_string();
+            if let Some(hint) = habits::hint(&e) {
+                text.push_str(&hint);
+                text.push('\n');
+            }
             let _ = if e.use_stderr() {
                 write!(
                     io::stderr(),
@@ -72,6 +81,8 @@ fn main() -> ExitCode {
         Command::Check(ref check) => run_check(check, &parsed.levels),
         Command::Explain { ref rule } => explain(rule),
         Command::Rules => rules(),
+        Command::Completions { shell } => generate::completions(shell),
+        Command::Manpage => generate::manpage(),
         Command::Lsp { .. } => lsp(),
     };
     match result {
@@ -159,9 +170,7 @@ fn use_color(choice: ColorChoice, format: Format) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
-        }
+        ColorChoice::Auto => habits::color_from_env(io::stdout().is_terminal()),
     }
 }
 
@@ -201,7 +210,14 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         bail!("`-` (standard input) may be given only once");
     }
     if stdin_count == 1 && args.fix {
-        bail!("--fix cannot rewrite standard input; use --diff to see the changes");
+        if paths.len() > 1 {
+            bail!("--fix with standard input prints the fixed bytes: give `-` alone");
+        }
+        if args.statistics || args.format == Format::Sarif {
+            bail!(
+                "--fix with standard input prints the fixed bytes on standard output, where --statistics or --format sarif would go too"
+            );
+        }
     }
     if args.follow && args.fix {
         bail!("--fix does not work with --follow: it never writes through symbolic links");
@@ -224,8 +240,12 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         utf8lint_workspace::remove_temp_files_on_interrupt()
             .context("cannot prepare to clean up after an interrupted fix")?;
     }
+    if args.statistics && !matches!(args.format, Format::Human | Format::Json) {
+        bail!("--statistics prints a table (--format human) or one JSON document (--format json)");
+    }
     let resolver = Resolver::new(overrides).context("bad configuration")?;
     let mut ctx = Context::new(resolver, output, fix, args.verbose);
+    ctx.statistics = args.statistics;
     ctx.excludes = exclude::overrides(args)?;
     ctx.force_exclude = args.force_exclude;
     ctx.baseline = match (&args.baseline, &args.write_baseline) {
@@ -262,12 +282,15 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         }
     }
     let walk_options = utf8lint_workspace::WalkOptions {
-        hidden: args.hidden,
+        skip_hidden: args.no_hidden,
         no_ignore: args.no_ignore,
         follow: args.follow,
         threads,
     };
     let (files, stdin_excluded) = exclude::named_files(args, files, walk_options, &ctx.excludes);
+    if args.files {
+        return list_files(args, &files, &dirs, walk_options, &ctx.excludes, early);
+    }
     if stdin_count == 1 && !stdin_excluded {
         check::check_stdin(&ctx, &mut early, args.stdin_filename.as_deref());
     }
@@ -281,9 +304,13 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     reports.sort_by(|a, b| a.key.cmp(&b.key));
 
     // Print, in path order.
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut sink = report::Sink::new(args.output_file.as_deref());
+    let out = sink.writer();
     let mut err = io::stderr().lock();
+    let mut file_rows = Vec::new();
+    // A diff or fixed standard input is written as bytes (for `git apply`,
+    // a pipe, an editor's filter), escaped for a person at a terminal.
+    let raw_on_terminal = args.output_file.is_none() && io::stdout().is_terminal();
     let mut sarif_results = Vec::new();
     let mut notifications = Vec::new();
     for report in reports {
@@ -299,7 +326,15 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             );
         }
         out.write_all(report.stdout.as_bytes())?;
+        if raw_on_terminal {
+            out.write_all(&diff::for_terminal(&report.raw))?;
+        } else {
+            out.write_all(&report.raw)?;
+        }
         sarif_results.extend(report.sarif);
+        if let Some(counts) = report.counts {
+            file_rows.push(report::FileRow::new(&report.key, counts));
+        }
     }
     // Configuration files the resolver would not apply: said once each,
     // names escaped like every path printed.
@@ -333,11 +368,17 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, &notifications);
-        serde_json::to_writer_pretty(&mut out, &log)?;
+        serde_json::to_writer_pretty(&mut *out, &log)?;
         out.write_all(b"\n")?;
     }
-    out.flush()?;
-    drop(out);
+    if args.statistics {
+        let table = match args.format {
+            Format::Json => report::statistics_json(&stats.by_rule, file_rows),
+            _ => report::statistics_human(&stats.by_rule, file_rows),
+        };
+        out.write_all(table.as_bytes())?;
+    }
+    sink.finish()?;
 
     let errors = stats.errors.load(Ordering::Relaxed);
     if !args.quiet {
@@ -352,14 +393,43 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             )?;
         }
         writeln!(err, "{}", summary(stats, started.elapsed().as_secs_f64()))?;
+        if let Some(line) = report::by_rule_line(&stats.by_rule) {
+            writeln!(err, "{line}")?;
+        }
     }
     Ok(if troubles > 0 {
         2
-    } else if errors > 0 {
+    } else if errors > 0 && !args.exit_zero {
         1
     } else {
         0
     })
+}
+
+/// `--files`: the listing instead of a check; trouble with the named paths
+/// (already in `early`) still makes the exit code 2.
+fn list_files(
+    args: &CheckArgs,
+    files: &[PathBuf],
+    dirs: &[PathBuf],
+    options: utf8lint_workspace::WalkOptions,
+    excludes: &ignore::overrides::Override,
+    mut early: Worker,
+) -> anyhow::Result<u8> {
+    if args.paths.iter().any(|p| p == "-") {
+        bail!("--files lists files; standard input is not one");
+    }
+    let listing = files::list(files, dirs, options, excludes, args.verbose);
+    let mut err = io::stderr().lock();
+    let mut troubles = listing.errors.len();
+    for report in std::mem::take(&mut early.reports) {
+        err.write_all(report.stderr.as_bytes())?;
+        troubles += 1;
+    }
+    let mut sink = report::Sink::new(args.output_file.as_deref());
+    files::print(&listing, sink.writer(), &mut err)?;
+    sink.finish()?;
+    Ok(if troubles > 0 { 2 } else { 0 })
 }
 
 fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {

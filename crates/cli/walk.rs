@@ -99,7 +99,7 @@ fn error_path(err: &ignore::Error) -> Option<PathBuf> {
     }
 }
 
-fn describe_walk_error(err: &ignore::Error) -> String {
+pub(crate) fn describe_walk_error(err: &ignore::Error) -> String {
     match err {
         ignore::Error::WithDepth { err, .. } => describe_walk_error(err),
         ignore::Error::WithPath { path, err } => {

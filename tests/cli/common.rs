@@ -4,6 +4,9 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// The test hook of the fix path (see `crates/workspace/src/write.rs`).
+pub(crate) const HOOK: &str = "UTF8LINT_TEST_MUTATE_BEFORE_WRITE";
+
 pub(crate) fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_utf8lint")
 }
@@ -23,8 +26,10 @@ pub(crate) fn cmd(dir: &Path) -> Command {
     let mut c = Command::new(bin());
     c.current_dir(dir)
         .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
         .env_remove("COLUMNS")
-        .env_remove(crate::fix::HOOK)
+        .env_remove(HOOK)
         .stdin(Stdio::null());
     c
 }
@@ -89,4 +94,47 @@ pub(crate) fn is_root() -> bool {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
         .unwrap_or(false)
+}
+
+/// Whether `program --version` runs and succeeds.
+pub(crate) fn have(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs git in `dir` with a throwaway identity; fails the test on error.
+pub(crate) fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Asserts that a pre-commit run failed on `bad.json`'s forbidden BOM;
+/// returns everything it printed.
+pub(crate) fn assert_failed_on_bad_json(out: &std::process::Output) -> String {
+    let text = format!("{}{}", stdout(out), stderr(out));
+    assert_eq!(code(out), 1, "the hook fails on the forbidden BOM:\n{text}");
+    assert!(
+        text.contains("error[U003]: JSON forbids a byte-order mark"),
+        "{text}"
+    );
+    assert!(text.contains("bad.json"), "{text}");
+    text
 }

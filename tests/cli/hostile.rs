@@ -70,10 +70,16 @@ fn hostile_names_and_content_are_escaped_in_every_text_format() {
             );
         }
     }
+    // A diff's content is the file's bytes (it is for `git apply`), but
+    // its names are quoted as git quotes them: nothing raw, no forged line.
     let o = run(dir.path(), ["check", "--diff", "--unsafe-fixes", "."]);
-    let out = stdout(&o);
-    assert!(out.starts_with("--- a\\u{1B}[31m"), "{out}");
-    assert_no_raw_controls(&out, "diff");
+    let out = String::from_utf8_lossy(&o.stdout);
+    let names: String = out.lines().take(2).collect::<Vec<_>>().join("\n");
+    assert!(
+        names.starts_with("--- \"a/a\\033[31m\\033]0;t\\a\\r\\nb:1:1: error[U001] forged\\342\\200\\256\\302\\205.txt\""),
+        "{names}"
+    );
+    assert_no_raw_controls(&names, "diff names");
     assert_no_forged_line(&out, "diff");
 }
 

@@ -2,13 +2,16 @@
 //! a tree built in a temporary directory or on the committed byte fixtures
 //! under `tests/fixtures/`.
 
+mod big_repo;
 mod bom_require;
 mod common;
 
 mod config;
+mod conventions;
 mod corpus;
 mod cost;
 mod declarations;
+mod diff;
 mod exclude;
 mod explain;
 mod fix;

@@ -1,6 +1,7 @@
 //! The workspace scan at start-up: every file under the workspace folders,
 //! found by the walk the CLI uses (`utf8lint_workspace::walker`: ignore
-//! files, `.utf8lintignore`, hidden files, never `.git`), read once and
+//! files, `.utf8lintignore`, hidden files included as `utf8lint check`
+//! includes them by default, never `.git`), read once and
 //! checked on several threads, with findings published for the files that
 //! are not open.
 

@@ -582,15 +582,16 @@ async fn workspace_scan_publishes_unopened_files_and_deletion_clears_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn workspace_scan_walks_as_the_cli_does() {
-    // The shared walk: `.utf8lintignore`, hidden files and `.git` are
-    // skipped, as `utf8lint check` skips them (issue 11).
+    // The shared walk: `.utf8lintignore` and `.git` are skipped and hidden
+    // files are checked, as `utf8lint check` does by default (issues 11, 17).
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(".utf8lintignore"), "vendor/\n").unwrap();
     let (_, ignored) = write(dir.path(), "vendor/bad.txt", b"\xFF\n");
     let (_, hidden) = write(dir.path(), ".cache/bad.txt", b"\xFF\n");
     let (_, in_git) = write(dir.path(), ".git/bad.txt", b"\xFF\n");
     // Enough files for every scan thread to have work; the last one sorts
-    // after all of them, so it is published after they were all checked.
+    // after all of them, so it is published after they were all checked
+    // (the hidden one sorts first).
     for i in 0..40 {
         write(dir.path(), &format!("src/f{i:02}.txt"), b"fine\n");
     }
@@ -606,13 +607,17 @@ async fn workspace_scan_walks_as_the_cli_does() {
         .find(|p| p["params"]["value"]["kind"] == "end")
         .unwrap_or_else(|| panic!("no end of progress: {progress:?}"));
     assert_eq!(
-        end["params"]["value"]["message"], "1 files with findings",
+        end["params"]["value"]["message"], "2 files with findings",
         "{end}"
     );
     let published = c
         .collect("textDocument/publishDiagnostics", std::time::Duration::ZERO)
         .await;
-    for uri in [&ignored, &hidden, &in_git] {
+    assert!(
+        published.iter().any(|p| p["params"]["uri"] == *hidden),
+        "the hidden {hidden} was not scanned: {published:?}"
+    );
+    for uri in [&ignored, &in_git] {
         assert!(
             !published.iter().any(|p| p["params"]["uri"] == **uri),
             "{uri} was scanned: {published:?}"

@@ -133,7 +133,7 @@ impl ExcludeProbe {
     fn listed(&mut self, dir: &Path) -> &HashSet<OsString> {
         if !self.kept.contains_key(dir) {
             let options = WalkOptions {
-                hidden: true,
+                skip_hidden: false,
                 follow: false,
                 threads: 1,
                 ..self.options

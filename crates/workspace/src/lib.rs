@@ -4,7 +4,7 @@
 //!
 //! * [`walker`]: the `ignore` crate's walker with utf8lint's rules
 //!   (`.gitignore` inside git repositories, `.ignore`, [`IGNORE_FILE`],
-//!   hidden files, never `.git`).
+//!   hidden files checked unless skipped, never `.git`).
 //! * [`read_file`]: a file's bytes into a reused buffer, its type checked
 //!   (regular files only unless [`ReadOptions::allow_special`]) and its size
 //!   bounded ([`ReadOptions::max_len`]); a file that changes size while it
@@ -16,6 +16,8 @@
 //!   `read_as`, and (Linux) files another process holds open.
 //!   [`replace_file_in_workspace`] is the language server's entry: the same,
 //!   for a path inside the workspace folders only, never through a link.
+//! * [`write_whole_file`]: a new or replaced file written whole or not at
+//!   all (the CLI's `--output-file`), through the same temporary files.
 //! * [`remove_temp_files_on_interrupt`]: Ctrl-C during a fix leaves nothing.
 //! * [`exclude_overrides`] and [`ExcludeProbe`]: `--exclude`, and whether
 //!   the walk would have left out a file named on the command line
@@ -35,5 +37,5 @@ pub use walk::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
 pub use write::MUTATE_HOOK;
 pub use write::{
     WriteError, remove_temp_files_on_interrupt, replace_file, replace_file_in_workspace,
-    resolve_in_workspace,
+    resolve_in_workspace, write_whole_file,
 };

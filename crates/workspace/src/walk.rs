@@ -11,8 +11,11 @@ pub const IGNORE_FILE: &str = ".utf8lintignore";
 /// How to walk.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WalkOptions {
-    /// Enter hidden files and directories (`.git` never).
-    pub hidden: bool,
+    /// Skip hidden files and directories (names starting with `.`). Off by
+    /// default: a linter is not a search tool, and `.github/workflows/*.yml`
+    /// or `.eslintrc.json` are files people break (ruff lints them too).
+    /// `.git` is never entered either way.
+    pub skip_hidden: bool,
     /// Ignore `.gitignore`, `.ignore`, `.utf8lintignore` and git's excludes.
     pub no_ignore: bool,
     /// Follow symbolic links.
@@ -22,8 +25,9 @@ pub struct WalkOptions {
 }
 
 /// A walker over `roots` honouring `.gitignore` (inside a git repository),
-/// `.ignore`, `.utf8lintignore` and hidden files as ripgrep does; `.git`
-/// directories are never entered, even with `hidden`. `None` when `roots`
+/// `.ignore` and `.utf8lintignore` as ripgrep does, entering hidden files
+/// and directories unless `skip_hidden`; `.git` directories are never
+/// entered. `None` when `roots`
 /// is empty. Run it with `build()` or `build_parallel()`.
 pub fn walker(roots: &[PathBuf], options: WalkOptions) -> Option<WalkBuilder> {
     let (first, rest) = roots.split_first()?;
@@ -33,7 +37,7 @@ pub fn walker(roots: &[PathBuf], options: WalkOptions) -> Option<WalkBuilder> {
     }
     let honour = !options.no_ignore;
     builder
-        .hidden(!options.hidden)
+        .hidden(options.skip_hidden)
         .ignore(honour)
         .git_ignore(honour)
         .git_global(honour)

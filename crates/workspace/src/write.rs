@@ -179,6 +179,52 @@ pub fn replace_file(
     result
 }
 
+/// Writes a report to `path` (`--output-file`) whole or not at all: the
+/// bytes go to a temporary file beside it, which is renamed over `path` once
+/// complete, so a reader never sees half a report and an interrupted run
+/// leaves the old one. An existing file is replaced through [`replace_file`]
+/// (owner, mode and attributes kept); a new one gets the mode a plain
+/// `create` would (0o666 less the umask). A symbolic link or anything but a
+/// regular file is refused.
+pub fn write_whole_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), WriteError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            return refused("it is a symbolic link, which utf8lint never writes through");
+        }
+        Ok(meta) if !meta.is_file() => return refused("it is not a regular file"),
+        Ok(meta) => return replace_file(path, &Stamp::of(&meta), write),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e.into()),
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let (temp_path, temp) = create_temp_with_mode(dir, 0o666)?;
+    let result = (|| {
+        let mut out = BufWriter::with_capacity(256 * 1024, temp);
+        write(&mut out)?;
+        let temp = out.into_inner().map_err(|e| e.into_error())?;
+        temp.sync_all()?;
+        drop(temp);
+        let mut registered = temp_files();
+        fs::rename(&temp_path, path)?;
+        registered.retain(|p| p != &temp_path);
+        Ok(())
+    })();
+    if result.is_err() {
+        let mut registered = temp_files();
+        let _ = fs::remove_file(&temp_path);
+        registered.retain(|p| p != &temp_path);
+    } else {
+        sync_dir(dir);
+    }
+    result
+}
+
 /// Appends to the new file what another process appended to the old one
 /// after the last check. An `open` that looked the name up before the
 /// rename gets the old inode, even while we hold the lease (it waits for
@@ -296,6 +342,12 @@ fn open_no_follow(path: &Path) -> io::Result<File> {
 /// Temporary names are short (about 30 bytes), so that a file whose own
 /// name is near the 255-byte limit can still be fixed.
 fn create_temp(dir: &Path) -> io::Result<(PathBuf, File)> {
+    create_temp_with_mode(dir, 0o600)
+}
+
+/// A new temporary file in `dir`, registered for removal on Ctrl-C, created
+/// with `mode` (before the umask) on Unix.
+fn create_temp_with_mode(dir: &Path, mode: u32) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let pid = std::process::id();
     for _ in 0..100 {
@@ -303,12 +355,15 @@ fn create_temp(dir: &Path) -> io::Result<(PathBuf, File)> {
         let temp = dir.join(format!(".utf8lint-{pid}-{n}.tmp"));
         let mut options = fs::OpenOptions::new();
         options.write(true).create_new(true);
+        #[cfg(not(unix))]
+        let _ = mode;
         #[cfg(unix)]
         {
-            // Restrictive from the first instant: the old bytes may be
-            // secret, and the mode is widened only after it is written.
+            // A fix's temporary file is restrictive from the first instant
+            // (0o600): the old bytes may be secret, and the mode is widened
+            // only after it is written.
             use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
+            options.mode(mode);
         }
         let mut registered = temp_files();
         match options.open(&temp) {

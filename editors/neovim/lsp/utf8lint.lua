@@ -1,6 +1,6 @@
 ---@brief
 ---
---- https://example.invalid/utf8lint
+--- https://github.com/utf8lint/utf8lint
 ---
 --- utf8lint finds, explains and safely fixes UTF-8 defects: ill-formed byte
 --- sequences, stray U+FEFF, byte-order marks where a format forbids them (or

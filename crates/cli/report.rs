@@ -1,0 +1,300 @@
+//! Output for big repositories (issue 17): counts per rule (`RuleCounts`,
+//! kept in `check::Stats` for every run, for the summary's by-rule line),
+//! counts per file (`FileCounts`, kept only for `--statistics`), their
+//! human and JSON tables, and the report's destination (standard output,
+//! or `--output-file` written whole through the workspace's writer).
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::Context as _;
+use serde_json::json;
+use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Rule};
+
+/// Findings per rule, added to by every worker (findings are rare next to
+/// files, so one shared counter per rule costs nothing measurable).
+pub(crate) struct RuleCounts {
+    errors: Box<[AtomicU64]>,
+    warnings: Box<[AtomicU64]>,
+    fixable: Box<[AtomicU64]>,
+}
+
+impl Default for RuleCounts {
+    fn default() -> Self {
+        let zeros = || Rule::ALL.iter().map(|_| AtomicU64::new(0)).collect();
+        RuleCounts {
+            errors: zeros(),
+            warnings: zeros(),
+            fixable: zeros(),
+        }
+    }
+}
+
+impl RuleCounts {
+    pub(crate) fn add(&self, d: &Diagnostic) {
+        let i = d.rule.index();
+        match d.level {
+            Level::Deny => self.errors[i].fetch_add(1, Ordering::Relaxed),
+            Level::Warn => self.warnings[i].fetch_add(1, Ordering::Relaxed),
+            Level::Allow => return,
+        };
+        if is_fixable(d) {
+            self.fixable[i].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The rules with findings, most findings first (then by code).
+    fn rows(&self) -> Vec<RuleRow> {
+        let mut rows: Vec<RuleRow> = Rule::ALL
+            .iter()
+            .map(|&rule| {
+                let i = rule.index();
+                RuleRow {
+                    rule,
+                    errors: self.errors[i].load(Ordering::Relaxed),
+                    warnings: self.warnings[i].load(Ordering::Relaxed),
+                    fixable: self.fixable[i].load(Ordering::Relaxed),
+                }
+            })
+            .filter(|r| r.total() > 0)
+            .collect();
+        rows.sort_by(|a, b| {
+            b.total()
+                .cmp(&a.total())
+                .then(a.rule.index().cmp(&b.rule.index()))
+        });
+        rows
+    }
+}
+
+/// Whether `--fix` alone would apply the finding's fix.
+fn is_fixable(d: &Diagnostic) -> bool {
+    d.fix
+        .as_ref()
+        .is_some_and(|f| f.applicability() == Applicability::Safe)
+}
+
+struct RuleRow {
+    rule: Rule,
+    errors: u64,
+    warnings: u64,
+    fixable: u64,
+}
+
+impl RuleRow {
+    fn total(&self) -> u64 {
+        self.errors + self.warnings
+    }
+}
+
+/// One file's counts for `--statistics`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FileCounts {
+    pub errors: u64,
+    pub warnings: u64,
+}
+
+impl FileCounts {
+    pub(crate) fn of(diagnostics: &[Diagnostic]) -> FileCounts {
+        let mut counts = FileCounts::default();
+        for d in diagnostics {
+            match d.level {
+                Level::Deny => counts.errors += 1,
+                Level::Warn => counts.warnings += 1,
+                Level::Allow => {}
+            }
+        }
+        counts
+    }
+
+    fn total(&self) -> u64 {
+        self.errors + self.warnings
+    }
+}
+
+/// A file's row: its name as shown (escaped), its exact name for JSON.
+pub(crate) struct FileRow {
+    display: String,
+    exact: String,
+    counts: FileCounts,
+}
+
+impl FileRow {
+    /// The row of the file whose displayed path's bytes are `key`: shown
+    /// escaped, and exact in JSON when it is UTF-8 (the serializer escapes
+    /// what JSON needs), as the findings' own `path` is.
+    pub(crate) fn new(key: &[u8], counts: FileCounts) -> FileRow {
+        let display = utf8lint_diagnostics::escape_lossless(key);
+        let exact = std::str::from_utf8(key).map_or_else(|_| display.clone(), str::to_owned);
+        FileRow {
+            display,
+            exact,
+            counts,
+        }
+    }
+}
+
+fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+fn errors_and_warnings(errors: u64, warnings: u64) -> String {
+    match (errors, warnings) {
+        (e, 0) => format!("{e} {}", plural(e, "error", "errors")),
+        (0, w) => format!("{w} {}", plural(w, "warning", "warnings")),
+        (e, w) => format!(
+            "{e} {}, {w} {}",
+            plural(e, "error", "errors"),
+            plural(w, "warning", "warnings")
+        ),
+    }
+}
+
+/// The summary's second line: `utf8lint: by rule: 3 U001 invalid_utf8 (3
+/// errors), 1 U002 stray_feff (1 warning)`, most first; `None` when clean.
+pub(crate) fn by_rule_line(counts: &RuleCounts) -> Option<String> {
+    let rows = counts.rows();
+    if rows.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} ({})",
+                r.total(),
+                r.rule.code(),
+                r.rule.name(),
+                errors_and_warnings(r.errors, r.warnings)
+            )
+        })
+        .collect();
+    Some(format!("utf8lint: by rule: {}", parts.join(", ")))
+}
+
+/// Files with the most findings first, then by name (bytes).
+fn sort_files(files: &mut [FileRow]) {
+    files.sort_by(|a, b| {
+        b.counts
+            .total()
+            .cmp(&a.counts.total())
+            .then_with(|| a.exact.cmp(&b.exact))
+    });
+}
+
+/// `--statistics` for people: one table per rule, then one per file.
+pub(crate) fn statistics_human(counts: &RuleCounts, mut files: Vec<FileRow>) -> String {
+    let rows = counts.rows();
+    sort_files(&mut files);
+    let mut out = String::new();
+    if rows.is_empty() {
+        return out;
+    }
+    let count_width = rows
+        .iter()
+        .map(|r| r.total().to_string().len())
+        .chain(files.iter().map(|f| f.counts.total().to_string().len()))
+        .max()
+        .unwrap_or(1);
+    let name_width = rows.iter().map(|r| r.rule.name().len()).max().unwrap_or(0);
+    out.push_str("findings per rule:\n");
+    for r in &rows {
+        let fixable = if r.fixable > 0 {
+            format!(", {} fixable with --fix", r.fixable)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "{:>count_width$}  {}  {:<name_width$}  {}{fixable}\n",
+            r.total(),
+            r.rule.code(),
+            r.rule.name(),
+            errors_and_warnings(r.errors, r.warnings),
+        ));
+    }
+    out.push_str("\nfindings per file:\n");
+    for f in files.iter().filter(|f| f.counts.total() > 0) {
+        out.push_str(&format!(
+            "{:>count_width$}  {}  ({})\n",
+            f.counts.total(),
+            f.display,
+            errors_and_warnings(f.counts.errors, f.counts.warnings)
+        ));
+    }
+    out
+}
+
+/// `--statistics --format json`: one JSON document.
+pub(crate) fn statistics_json(counts: &RuleCounts, mut files: Vec<FileRow>) -> String {
+    sort_files(&mut files);
+    let rules: Vec<serde_json::Value> = counts
+        .rows()
+        .iter()
+        .map(|r| {
+            json!({
+                "code": r.rule.code(),
+                "rule": r.rule.name(),
+                "count": r.total(),
+                "errors": r.errors,
+                "warnings": r.warnings,
+                "fixable": r.fixable,
+            })
+        })
+        .collect();
+    let files: Vec<serde_json::Value> = files
+        .iter()
+        .filter(|f| f.counts.total() > 0)
+        .map(|f| {
+            json!({
+                "path": f.exact,
+                "count": f.counts.total(),
+                "errors": f.counts.errors,
+                "warnings": f.counts.warnings,
+            })
+        })
+        .collect();
+    let mut text =
+        serde_json::to_string_pretty(&json!({"rules": rules, "files": files})).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Where the report goes: standard output as it is produced, or a buffer
+/// written whole to `--output-file` at the end (never half a report).
+pub(crate) enum Sink {
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    File { path: PathBuf, bytes: Vec<u8> },
+}
+
+impl Sink {
+    pub(crate) fn new(output_file: Option<&Path>) -> Sink {
+        match output_file {
+            Some(path) => Sink::File {
+                path: path.to_owned(),
+                bytes: Vec::new(),
+            },
+            None => Sink::Stdout(io::BufWriter::with_capacity(64 * 1024, io::stdout().lock())),
+        }
+    }
+
+    pub(crate) fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::Stdout(out) => out,
+            Sink::File { bytes, .. } => bytes,
+        }
+    }
+
+    /// Flushes standard output, or writes the file whole.
+    pub(crate) fn finish(self) -> anyhow::Result<()> {
+        match self {
+            Sink::Stdout(mut out) => Ok(out.flush()?),
+            Sink::File { path, bytes } => {
+                let shown = crate::check::display_path(&path).0;
+                utf8lint_workspace::write_whole_file(&path, |w| w.write_all(&bytes))
+                    .map_err(|e| anyhow::anyhow!("{e}"))
+                    .with_context(|| format!("cannot write the report to {shown}"))
+            }
+        }
+    }
+}

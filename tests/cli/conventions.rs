@@ -1,0 +1,250 @@
+//! The conventions users bring from ruff, typos and ripgrep (issue 17):
+//! `--fix` on standard input, `CLICOLOR_FORCE` and `NO_COLOR`, a line
+//! after clap's error for another tool's option, shell completions and the
+//! man page.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crate::common::*;
+
+/// Runs `utf8lint ARGS` in a fresh directory with `input` on standard input.
+fn run_stdin(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = cmd(dir.path());
+    c.args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn fix_on_standard_input_prints_the_fixed_bytes() {
+    // The name picks the policy: JSON forbids the BOM, so it goes.
+    let input = "\u{FEFF}{\"k\": \"a\u{FEFF}b\"}\n".as_bytes();
+    let out = run_stdin(
+        &["check", "--fix", "--stdin-filename", "x.json"],
+        input,
+        &[],
+    );
+    assert_eq!(out.stdout, "{\"k\": \"a\u{FEFF}b\"}\n".as_bytes());
+    let err = stderr(&out);
+    assert!(err.contains("fixed 1 finding in 1 file"), "{err}");
+    // What is left (the stray U+FEFF, whose fix is unsafe) is reported on
+    // standard error, named as given, at its place in the fixed bytes.
+    assert!(err.contains("warning[U002]"), "{err}");
+    assert!(err.contains("x.json:1:9"), "{err}");
+    assert_eq!(code(&out), 0, "a warning is left");
+    let out = run_stdin(
+        &["check", "--fix", "-D", "U002", "--stdin-filename", "x.json"],
+        input,
+        &[],
+    );
+    assert_eq!(code(&out), 1, "a deny-level finding is left");
+
+    // With unsafe fixes too, nothing is left.
+    let out = run_stdin(
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--stdin-filename",
+            "x.json",
+            "-",
+        ],
+        input,
+        &[],
+    );
+    assert_eq!(
+        out.stdout,
+        "{\"k\": \"a\u{2060}b\"}\n".as_bytes(),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(code(&out), 0);
+    assert!(!stderr(&out).contains("U002"));
+
+    // A name whose policy allows the BOM keeps it; nothing to fix is the
+    // input again, byte for byte.
+    let input = b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<a/>\n";
+    let out = run_stdin(&["check", "--fix", "--stdin-filename", "x.xml"], input, &[]);
+    assert_eq!(out.stdout, input);
+    assert_eq!(code(&out), 0);
+
+    // The fixed bytes are the only thing on standard output.
+    let out = run_stdin(&["check", "--fix", "-", "other.txt"], b"x\n", &[]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("give `-` alone"));
+    let out = run_stdin(&["check", "--fix", "--statistics", "-"], b"x\n", &[]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn clicolor_force_colours_a_pipe_and_no_color_wins() {
+    let input = b"\xEF\xBB\xBF{}";
+    let args = ["check", "--stdin-filename", "x.json"];
+    let plain = run_stdin(&args, input, &[]);
+    assert!(!stdout(&plain).contains('\u{1b}'));
+    let forced = run_stdin(&args, input, &[("CLICOLOR_FORCE", "1")]);
+    assert!(stdout(&forced).contains("\u{1b}["), "{}", stdout(&forced));
+    let zero = run_stdin(&args, input, &[("CLICOLOR_FORCE", "0")]);
+    assert!(!stdout(&zero).contains('\u{1b}'));
+    let both = run_stdin(&args, input, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!stdout(&both).contains('\u{1b}'), "NO_COLOR wins");
+    // An explicit --color is the user's last word.
+    let never = run_stdin(
+        &["check", "--color", "never", "--stdin-filename", "x.json"],
+        input,
+        &[("CLICOLOR_FORCE", "1")],
+    );
+    assert!(!stdout(&never).contains('\u{1b}'));
+}
+
+#[test]
+fn options_from_other_tools_get_a_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, want) in [
+        (
+            &["check", "--output-format", "json"][..],
+            "utf8lint uses --format (human, concise, json, sarif, github) instead of --output-format",
+        ),
+        (
+            &["check", "--output-format=json"][..],
+            "instead of --output-format",
+        ),
+        (
+            &["check", "--select", "U001"][..],
+            "utf8lint uses -D RULE / -W RULE",
+        ),
+        (
+            &["check", "--extend-select", "U001"][..],
+            "-D RULE / -W RULE",
+        ),
+        (&["check", "--ignore", "U001"][..], "utf8lint uses -A RULE"),
+        (&["check", "--no-cache"][..], "it keeps no cache"),
+        (
+            &["check", "--show-files"][..],
+            "utf8lint uses --files instead of --show-files",
+        ),
+        (
+            &["check", "--write-changes"][..],
+            "utf8lint uses --fix instead of --write-changes",
+        ),
+    ] {
+        let out = run(dir.path(), args);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(
+            err.contains("error: unexpected argument"),
+            "clap's error first: {err}"
+        );
+        assert!(
+            err.trim_end().ends_with(want) || err.contains(want),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.find("unexpected argument").unwrap() < err.find("utf8lint uses").unwrap(),
+            "{err}"
+        );
+    }
+    // An option no other tool has gets clap's error alone.
+    let out = run(dir.path(), ["check", "--frobnicate"]);
+    assert_eq!(code(&out), 2);
+    assert!(!stderr(&out).contains("utf8lint uses"), "{}", stderr(&out));
+}
+
+#[test]
+fn completions_are_generated_for_every_shell() {
+    let dir = tempfile::tempdir().unwrap();
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = run(dir.path(), ["completions", shell]);
+        assert_eq!(code(&out), 0, "{shell}: {}", stderr(&out));
+        let text = stdout(&out);
+        for word in ["check", "explain", "statistics", "no-hidden", "output-file"] {
+            assert!(text.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let out = run(dir.path(), ["completions", "tcsh"]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn bash_completions_complete_in_a_real_bash() {
+    if Command::new("bash").arg("--version").output().is_err() {
+        eprintln!("NOTICE: bash not found; skipping the sourced-completions test");
+        return;
+    }
+    let script = format!(
+        r#"source <("{bin}" completions bash) || exit 3
+complete -p utf8lint || exit 4
+COMP_WORDS=(utf8lint check --stat); COMP_CWORD=2
+_utf8lint utf8lint --stat check
+printf 'flag:%s\n' "${{COMPREPLY[@]}}"
+COMP_WORDS=(utf8lint comp); COMP_CWORD=1
+_utf8lint utf8lint comp utf8lint
+printf 'sub:%s\n' "${{COMPREPLY[@]}}"
+"#,
+        bin = bin()
+    );
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &script])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("-F _utf8lint utf8lint"), "{text}");
+    assert!(text.lines().any(|l| l == "flag:--statistics"), "{text}");
+    assert!(text.lines().any(|l| l == "sub:completions"), "{text}");
+}
+
+#[test]
+fn the_man_page_covers_the_subcommands_and_their_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), ["manpage"]);
+    assert_eq!(code(&out), 0);
+    let page = stdout(&out);
+    assert!(page.contains(".TH utf8lint 1"), "{page}");
+    assert!(page.contains(".SH \"UTF8LINT CHECK\""), "{page}");
+    assert!(page.contains("\\fB\\-\\-statistics\\fR"), "{page}");
+    assert!(page.contains("\\fB\\-\\-no\\-hidden\\fR"), "{page}");
+    assert!(!page.contains("utf8lint\\-check(1)"), "no page of its own");
+    // Rendered by man's formatter when there is one: it must parse.
+    if Command::new("groff").arg("--version").output().is_ok() {
+        let mut groff = Command::new("groff")
+            // No bold or underline by overstriking: plain text to search.
+            .args(["-man", "-Tutf8", "-ww", "-P-b", "-P-u"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        groff
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(page.as_bytes())
+            .unwrap();
+        let rendered = groff.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&rendered.stdout);
+        assert!(text.contains("--statistics"), "{text}");
+        assert!(
+            rendered.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&rendered.stderr)
+        );
+    } else {
+        eprintln!("NOTICE: groff not found; the man page was checked as text only");
+    }
+}
