@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use ignore::WalkBuilder;
 use ignore::gitignore::Gitignore;
+use ignore::overrides::Override;
 use utf8lint_workspace::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
 
 use utf8lint_diagnostics::escape_shown;
@@ -83,7 +84,7 @@ pub(crate) fn list(
     listed.sort();
     listed.dedup();
     let skipped = if verbose {
-        let mut skipped = skipped(dirs, options, reached);
+        let mut skipped = skipped(dirs, options, &ctx.excludes, reached);
         excluded_by_config.sort();
         skipped.extend(
             excluded_by_config
@@ -107,6 +108,7 @@ pub(crate) fn list(
 fn skipped(
     dirs: &[PathBuf],
     options: WalkOptions,
+    excludes: &Override,
     reached: HashSet<PathBuf>,
 ) -> Vec<(String, String)> {
     let Some((first, rest)) = dirs.split_first() else {
@@ -150,7 +152,7 @@ fn skipped(
     let mut ignores = IgnoreFiles::default();
     let left_out = std::mem::take(&mut *left_out.lock().unwrap_or_else(|e| e.into_inner()));
     for (path, is_dir) in left_out {
-        let why = why_left_out(&path, is_dir, options, &mut ignores);
+        let why = why_left_out(&path, is_dir, options, excludes, &mut ignores);
         let (shown, key) = display_path(&path);
         out.push((key, shown, why));
     }
@@ -187,10 +189,16 @@ fn why_left_out(
     path: &Path,
     is_dir: bool,
     options: WalkOptions,
+    excludes: &Override,
     ignores: &mut IgnoreFiles,
 ) -> String {
     if is_git_dir_name(path) {
         return "git's own directory, never entered".into();
+    }
+    // --exclude comes before ignore files, as the walker's overrides do.
+    // (The ignore crate does not tell which override glob matched.)
+    if excludes.matched(path, is_dir).is_ignore() {
+        return "excluded by --exclude".into();
     }
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
     let mut whitelisted = false;

@@ -46,6 +46,23 @@ fn exclude_globs_and_the_config_key_leave_files_out_of_the_walk() {
     // Relative to the current directory.
     let (_, out, _) = concise(&d.join("vendor"), &["--exclude", "lib", "."]);
     assert_eq!(out, "");
+    // --files lists what --exclude leaves, and says why with --verbose.
+    let out = run(d, ["check", "--files", "-v", "--exclude", "vendor"]);
+    assert!(!stdout(&out).contains("vendor"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("skipped vendor: excluded by --exclude"),
+        "{}",
+        stderr(&out)
+    );
+    // ... and what `exclude` in utf8lint.toml leaves out, as a check does.
+    let out = run(d, ["check", "--files", "-v"]);
+    assert!(!stdout(&out).contains("gen/out.txt"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("src/new.txt"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("gen/out.txt: excluded by"),
+        "{}",
+        stderr(&out)
+    );
     let (code_, _, err) = concise(d, &["--exclude", "a["]);
     assert_eq!(code_, 2);
     assert!(err.contains("--exclude a["), "{err}");
@@ -140,12 +157,21 @@ fn pre_commit_run_leaves_a_staged_ignored_file_alone() {
         );
         return;
     }
-    let hooks = std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).unwrap();
-    let entry = hooks
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("entry: utf8lint "))
-        .expect("the hook's entry runs utf8lint");
-    assert!(entry.contains("--force-exclude"), "{entry}");
+    // Both hooks (this repository's and the wheel's mirror) pass the flag.
+    let entry = |file: &str| {
+        let hooks = std::fs::read_to_string(repo().join(file)).unwrap();
+        let entry = hooks
+            .lines()
+            .find_map(|l| Some(l.trim().strip_prefix("entry: utf8lint ")?.to_owned()))
+            .expect("the hook's entry runs utf8lint");
+        assert!(entry.contains("--force-exclude"), "{file}: {entry}");
+        entry
+    };
+    assert_eq!(
+        entry("packaging/pre-commit-mirror/.pre-commit-hooks.yaml"),
+        entry(".pre-commit-hooks.yaml")
+    );
+    let entry = entry(".pre-commit-hooks.yaml");
     let config = format!(
         "repos:\n  - repo: local\n    hooks:\n      - id: utf8lint\n        name: utf8lint\n        entry: '{} {entry}'\n        language: system\n        types: [text]\n",
         bin()
