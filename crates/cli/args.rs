@@ -171,6 +171,16 @@ pub(crate) struct CheckArgs {
     #[arg(long, conflicts_with_all = ["config", "trust_config"])]
     pub isolated: bool,
 
+    /// Leave out files and directories matching GLOB (gitignore syntax,
+    /// relative to the current directory; repeatable).
+    #[arg(long, value_name = "GLOB", action = clap::ArgAction::Append)]
+    pub exclude: Vec<String>,
+
+    /// Apply ignore files, --exclude and `exclude` in utf8lint.toml to files
+    /// named on the command line too (for hooks, which pass file names).
+    #[arg(long)]
+    pub force_exclude: bool,
+
     /// List skipped files and why.
     #[arg(short, long)]
     pub verbose: bool,

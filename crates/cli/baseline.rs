@@ -100,17 +100,7 @@ fn memchr_last_newline(bytes: &[u8]) -> Option<usize> {
 /// `path` made absolute against `cwd`, with `.` and `..` taken out
 /// lexically (symbolic links are not resolved: the path is a name).
 fn absolute(cwd: &Path, path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in cwd.join(path).components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    utf8lint_workspace::lexical(&cwd.join(path))
 }
 
 impl Baseline {

@@ -60,6 +60,10 @@ pub(crate) struct Context {
     pub stats: Arc<Stats>,
     /// `--baseline` or `--write-baseline`.
     pub baseline: Option<Baseline>,
+    /// `--exclude`, for the walk.
+    pub excludes: ignore::overrides::Override,
+    /// `--force-exclude`: `exclude` in utf8lint.toml applies to named files.
+    pub force_exclude: bool,
     /// Configuration errors already told (the same bad file would otherwise
     /// be reported once per file it governs).
     config_errors: Mutex<HashSet<String>>,
@@ -81,6 +85,8 @@ impl Context {
             cwd: std::env::current_dir().ok(),
             stats: Arc::new(Stats::default()),
             baseline: None,
+            excludes: ignore::overrides::Override::empty(),
+            force_exclude: false,
             config_errors: Mutex::new(HashSet::new()),
         }
     }
@@ -259,7 +265,7 @@ pub(crate) fn report_trouble(ctx: &Context, worker: &mut Worker, key: Vec<u8>, m
     worker.reports.push(report);
 }
 
-fn settings(
+pub(crate) fn settings(
     ctx: &Context,
     worker: &mut Worker,
     path: &Path,
@@ -344,6 +350,9 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
     let Some(settings) = settings(ctx, worker, path, &mut report) else {
         return worker.push(report, &name);
     };
+    if excluded(ctx, &settings, explicit, &name, &mut report) {
+        return worker.push(report, &name);
+    }
     let mut buf = std::mem::take(&mut worker.buf);
     // A file named on the command line is always read, whatever it is (a
     // FIFO, `<(cat x)`, a procfs file); the walk reads regular files only.
@@ -387,6 +396,32 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
     worker.push(report, &name);
 }
 
+/// Whether `exclude` in a `utf8lint.toml` leaves the file out: always when
+/// the walk found it, with `--force-exclude` when it was named (or is
+/// standard input's `--stdin-filename`); `--verbose` says so.
+fn excluded(
+    ctx: &Context,
+    settings: &FileSettings,
+    named: bool,
+    name: &LazyName<'_>,
+    report: &mut FileReport,
+) -> bool {
+    let Some(why) = &settings.excluded else {
+        return false;
+    };
+    if named && !ctx.force_exclude {
+        return false;
+    }
+    if ctx.verbose {
+        report.stderr.push_str(&format!(
+            "utf8lint: skipped {}: excluded by {}\n",
+            name.display(),
+            utf8lint_diagnostics::escape_shown(why)
+        ));
+    }
+    true
+}
+
 /// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`).
 pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
     let policy_path = name.unwrap_or(Path::new("<stdin>"));
@@ -395,6 +430,9 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
     let Some(settings) = settings(ctx, worker, policy_path, &mut report) else {
         return worker.push(report, &name);
     };
+    if excluded(ctx, &settings, true, &name, &mut report) {
+        return worker.push(report, &name);
+    }
     let mut buf = Vec::new();
     // Standard input cannot be measured first: its size bounds memory.
     match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {

@@ -17,7 +17,9 @@ use ignore::WalkBuilder;
 use ignore::gitignore::Gitignore;
 use utf8lint_workspace::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
 
-use crate::check::display_path;
+use utf8lint_diagnostics::escape_shown;
+
+use crate::check::{self, Context, FileReport, Worker, display_path};
 
 /// What `--files` found.
 pub(crate) struct Listing {
@@ -32,25 +34,43 @@ pub(crate) struct Listing {
 /// Lists `files` (named on the command line: always checked) and the files
 /// under `dirs`.
 pub(crate) fn list(
+    ctx: &Context,
     files: &[PathBuf],
     dirs: &[PathBuf],
     options: WalkOptions,
     verbose: bool,
 ) -> Listing {
-    let mut listed: Vec<(Vec<u8>, String)> = files
-        .iter()
-        .map(|p| {
+    // `exclude` in utf8lint.toml leaves out what the walk finds, and what
+    // is named only with --force-exclude, as a check does.
+    let mut worker = Worker::new(ctx);
+    let mut excluded_by_config = Vec::new();
+    let mut config_excludes = |path: &Path, named: bool| {
+        let mut report = FileReport::default();
+        let why = check::settings(ctx, &mut worker, path, &mut report)?.excluded?;
+        if named && !ctx.force_exclude {
+            return None;
+        }
+        let (shown, key) = display_path(path);
+        excluded_by_config.push((key, shown, format!("excluded by {}", escape_shown(&why))));
+        Some(())
+    };
+    let mut listed: Vec<(Vec<u8>, String)> = Vec::new();
+    for p in files {
+        if config_excludes(p, true).is_none() {
             let (shown, key) = display_path(p);
-            (key, shown)
-        })
-        .collect();
+            listed.push((key, shown));
+        }
+    }
     let mut reached = HashSet::new();
     let mut errors = Vec::new();
-    if let Some(builder) = walker(dirs, options) {
+    if let Some(mut builder) = walker(dirs, options) {
+        builder.overrides(ctx.excludes.clone());
         for entry in builder.build() {
             match entry {
                 Ok(entry) => {
-                    if entry.file_type().is_some_and(|t| t.is_file()) {
+                    if entry.file_type().is_some_and(|t| t.is_file())
+                        && config_excludes(entry.path(), entry.depth() == 0).is_none()
+                    {
                         let (shown, key) = display_path(entry.path());
                         listed.push((key, shown));
                     }
@@ -63,7 +83,15 @@ pub(crate) fn list(
     listed.sort();
     listed.dedup();
     let skipped = if verbose {
-        skipped(dirs, options, reached)
+        let mut skipped = skipped(dirs, options, reached);
+        excluded_by_config.sort();
+        skipped.extend(
+            excluded_by_config
+                .into_iter()
+                .map(|(_, shown, why)| (shown, why)),
+        );
+        skipped.sort();
+        skipped
     } else {
         Vec::new()
     };

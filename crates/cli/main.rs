@@ -9,6 +9,7 @@ mod args;
 mod baseline;
 mod check;
 mod diff;
+mod exclude;
 mod files;
 mod fix;
 mod generate;
@@ -245,6 +246,8 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     let resolver = Resolver::new(overrides).context("bad configuration")?;
     let mut ctx = Context::new(resolver, output, fix, args.verbose);
     ctx.statistics = args.statistics;
+    ctx.excludes = exclude::overrides(args)?;
+    ctx.force_exclude = args.force_exclude;
     ctx.baseline = match (&args.baseline, &args.write_baseline) {
         (Some(file), _) => Some(baseline::Baseline::read(file)?),
         (None, Some(file)) => Some(baseline::Baseline::for_writing(file)?),
@@ -284,10 +287,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         follow: args.follow,
         threads,
     };
+    let (files, stdin_excluded) = exclude::named_files(args, files, walk_options, &ctx.excludes);
     if args.files {
-        return list_files(args, &files, &dirs, walk_options, early);
+        return list_files(args, &ctx, &files, &dirs, walk_options, early);
     }
-    if stdin_count == 1 {
+    if stdin_count == 1 && !stdin_excluded {
         check::check_stdin(&ctx, &mut early, args.stdin_filename.as_deref());
     }
     early.flush_counts();
@@ -406,6 +410,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
 /// (already in `early`) still makes the exit code 2.
 fn list_files(
     args: &CheckArgs,
+    ctx: &check::Context,
     files: &[PathBuf],
     dirs: &[PathBuf],
     options: utf8lint_workspace::WalkOptions,
@@ -414,7 +419,7 @@ fn list_files(
     if args.paths.iter().any(|p| p == "-") {
         bail!("--files lists files; standard input is not one");
     }
-    let listing = files::list(files, dirs, options, args.verbose);
+    let listing = files::list(ctx, files, dirs, options, args.verbose);
     let mut err = io::stderr().lock();
     let mut troubles = listing.errors.len();
     for report in std::mem::take(&mut early.reports) {

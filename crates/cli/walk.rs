@@ -57,7 +57,8 @@ pub(crate) fn run(
             }
         });
     }
-    if let Some(builder) = utf8lint_workspace::walker(dirs, options) {
+    if let Some(mut builder) = utf8lint_workspace::walker(dirs, options) {
+        builder.overrides(ctx.excludes.clone());
         builder.build_parallel().run(|| {
             let mut c = Collector {
                 worker: Worker::new(ctx),

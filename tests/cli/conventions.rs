@@ -22,7 +22,10 @@ fn run_stdin(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> std::process:
         c.env(k, v);
     }
     let mut child = c.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
+    // A command refused before it reads its input closes the pipe first.
+    if let Err(e) = child.stdin.take().unwrap().write_all(input) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 

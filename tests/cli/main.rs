@@ -12,6 +12,7 @@ mod corpus;
 mod cost;
 mod declarations;
 mod diff;
+mod exclude;
 mod explain;
 mod fix;
 mod fix_all;

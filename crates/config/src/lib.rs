@@ -111,6 +111,9 @@ pub struct FileSettings {
     pub skip_binary: bool,
     /// The `utf8lint.toml` in force, if any.
     pub config_file: Option<PathBuf>,
+    /// Why the file is excluded (`exclude` in a `utf8lint.toml`), as
+    /// `path/to/utf8lint.toml: exclude "glob"`; `None` when it is not.
+    pub excluded: Option<String>,
 }
 
 /// The configuration files that apply to one directory.
@@ -511,10 +514,19 @@ impl Resolver {
                 },
             });
         }
+        let excluded = chain.tomls.iter().find_map(|(toml_dir, config)| {
+            if config.exclude.is_empty() {
+                return None;
+            }
+            let relative = absolute().strip_prefix(toml_dir).ok()?;
+            let glob = config.excludes(relative)?;
+            Some(format!("{}: exclude \"{glob}\"", config.path.display()))
+        });
         FileSettings {
             policy,
             skip_binary,
             config_file: chain.tomls.last().map(|(_, c)| c.path.clone()),
+            excluded,
         }
     }
 

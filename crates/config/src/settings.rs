@@ -49,6 +49,12 @@ pub struct Settings {
     /// directories above it. Only for `utf8lint.toml`.
     #[serde(default)]
     pub root: Option<bool>,
+    /// `exclude = ["vendor/**", "*.min.js"]`: files not checked when the
+    /// walk finds them (and, with `--force-exclude`, when named), globs
+    /// relative to the file's directory, a directory's glob covering what
+    /// is under it. Only for `utf8lint.toml`.
+    #[serde(default)]
+    pub exclude: Option<Vec<String>>,
     /// `utf8lint.path` and `utf8lint.trace.server`: the VS Code extension's
     /// own settings (which binary to start, protocol tracing). They arrive
     /// in the section the server reads and mean nothing to it.
@@ -281,14 +287,18 @@ pub fn parse_editor_json(value: &serde_json::Value) -> (Settings, Vec<String>) {
         return (Settings::default(), problems);
     }
     // `root` is about the files above a `utf8lint.toml`: an editor's
-    // settings have none.
-    if let Some(object) = value.as_object_mut()
-        && object.shift_remove("root").is_some()
-    {
-        problems.push(
-            "utf8lint.root: only for utf8lint.toml, where it stops the files above from applying (ignored)"
-                .to_owned(),
-        );
+    // settings have none. `exclude` is about what the command line checks.
+    for (key, why) in [
+        ("root", "where it stops the files above from applying"),
+        ("exclude", "where it leaves files out of `utf8lint check`"),
+    ] {
+        if let Some(object) = value.as_object_mut()
+            && object.shift_remove(key).is_some()
+        {
+            problems.push(format!(
+                "utf8lint.{key}: only for utf8lint.toml, {why} (ignored)"
+            ));
+        }
     }
     // Each round removes the entry serde stopped at; a section has few.
     for _ in 0..64 {
@@ -411,6 +421,11 @@ mod tests {
             &json!({"path": "/bin/utf8lint", "trace": {"server": "verbose"}, "workspaceScan": true}),
         );
         assert!(problems.is_empty(), "{problems:?}");
+        // Keys only for utf8lint.toml are left out with a word why.
+        let (s, problems) = parse_editor_json(&json!({"root": true, "exclude": ["x"]}));
+        assert_eq!((s.root, s.exclude), (None, None));
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[1].starts_with("utf8lint.exclude: only for utf8lint.toml"));
         let (s, problems) = parse_editor_json(&json!(7));
         assert_eq!(s.levels().count(), 0);
         assert_eq!(problems.len(), 1, "{problems:?}");

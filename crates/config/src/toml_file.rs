@@ -33,6 +33,22 @@ pub struct ConfigFile {
     pub per_file: Vec<PerFileEntry>,
     /// `root = true`: the `utf8lint.toml` files above do not apply.
     pub root: bool,
+    /// `exclude`: each glob as written, compiled.
+    pub exclude: Vec<(String, PathGlob)>,
+}
+
+impl ConfigFile {
+    /// The `exclude` glob that matches `relative` (a path relative to the
+    /// file's directory) or a directory it is in.
+    pub fn excludes(&self, relative: &Path) -> Option<&str> {
+        self.exclude.iter().find_map(|(glob, matcher)| {
+            relative
+                .ancestors()
+                .filter(|a| !a.as_os_str().is_empty())
+                .any(|a| matcher.matches(a))
+                .then_some(glob.as_str())
+        })
+    }
 }
 
 /// One `[per-file-lints]` entry.
@@ -78,7 +94,7 @@ impl BomEntry {
 /// A glob as `.gitignore` reads one: without a `/` it matches a file name in
 /// any directory; with one, a path relative to the file that holds it.
 #[derive(Clone, Debug)]
-pub(crate) struct PathGlob {
+pub struct PathGlob {
     matcher: GlobMatcher,
     basename_only: bool,
 }
@@ -86,6 +102,8 @@ pub(crate) struct PathGlob {
 impl PathGlob {
     pub(crate) fn new(pattern: &str) -> Result<PathGlob, globset::Error> {
         let trimmed = pattern.strip_prefix('/').unwrap_or(pattern);
+        // `vendor/` names a directory, as in .gitignore; matched as its path.
+        let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
         let basename_only = !pattern.contains('/');
         let glob = globset::GlobBuilder::new(trimmed)
             .literal_separator(true)
@@ -157,7 +175,18 @@ pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> 
             matcher,
         });
     }
+    let mut exclude = Vec::new();
+    for glob in settings.exclude.iter().flatten() {
+        let matcher = PathGlob::new(glob).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            line: Some(lines.get(None, "exclude")),
+            key: Some(format!("exclude: {glob}")),
+            message: format!("not a valid glob: {e}"),
+        })?;
+        exclude.push((glob.clone(), matcher));
+    }
     Ok(ConfigFile {
+        exclude,
         path: path.to_path_buf(),
         max_per_rule,
         skip_binary: settings.skip_binary,

@@ -134,6 +134,15 @@ impl Settings {
         }
     }
 
+    /// Whether `exclude` in a `utf8lint.toml` leaves the file at `path` out
+    /// of a walk (the workspace scan, as `utf8lint check`); a document the
+    /// editor opens is checked all the same, as a file named to the CLI is.
+    pub(crate) fn excluded(&self, path: &Path) -> bool {
+        self.resolver
+            .resolve(path)
+            .is_ok_and(|file| file.excluded.is_some())
+    }
+
     /// The policy for the file at `path`.
     pub(crate) fn policy_for(&self, path: Option<&Path>) -> Policy {
         self.resolve(path).0

@@ -50,6 +50,9 @@ pub(crate) fn check_file(
     encoding: Encoding,
 ) -> Option<Vec<lsp::Diagnostic>> {
     let uri = Url::from_file_path(path).ok()?;
+    if settings.excluded(path) {
+        return None;
+    }
     // Read once: the same bytes give the text and the findings.
     let (bytes, _) = read(path).ok()?;
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);

@@ -626,6 +626,42 @@ async fn workspace_scan_walks_as_the_cli_does() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_scan_leaves_out_what_utf8lint_toml_excludes() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "utf8lint.toml", b"exclude = [\"gen/\"]\n");
+    let (_, excluded) = write(dir.path(), "gen/bad.txt", b"\xFF\n");
+    let (_, bad) = write(dir.path(), "src/bad.txt", b"\xFF\n");
+    let mut c = Client::start(Some(&["utf-8"]), Some(dir.path()), json!({})).await;
+    let found = c.diagnostics_where(&bad, |_| true).await;
+    assert_eq!(codes(found["diagnostics"].as_array().unwrap()), ["U001"]);
+    let progress = c
+        .collect("$/progress", std::time::Duration::from_millis(300))
+        .await;
+    assert!(
+        progress
+            .iter()
+            .any(|p| p["params"]["value"]["message"] == "1 files with findings"),
+        "{progress:?}"
+    );
+    let published = c
+        .collect("textDocument/publishDiagnostics", std::time::Duration::ZERO)
+        .await;
+    assert!(
+        !published.iter().any(|p| p["params"]["uri"] == *excluded),
+        "{published:?}"
+    );
+    // Opened, it is checked: the editor named it.
+    c.open(&excluded, "\u{FFFD}\n").await;
+    let diags = c.diagnostics_for(&excluded, 1).await;
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["code"] == "U001" && d["data"]["origin"] == "disk"),
+        "{diags:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn configuration_sets_levels_and_is_reread_on_change() {
     let dir = tempfile::tempdir().unwrap();
     let (_, uri) = write(dir.path(), "c.txt", "x\u{FEFF}y\n".as_bytes());

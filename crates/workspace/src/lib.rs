@@ -19,12 +19,17 @@
 //! * [`write_whole_file`]: a new or replaced file written whole or not at
 //!   all (the CLI's `--output-file`), through the same temporary files.
 //! * [`remove_temp_files_on_interrupt`]: Ctrl-C during a fix leaves nothing.
+//! * [`exclude_overrides`] and [`ExcludeProbe`]: `--exclude`, and whether
+//!   the walk would have left out a file named on the command line
+//!   (`--force-exclude`).
 
+mod exclude;
 mod read;
 mod stamp;
 mod walk;
 mod write;
 
+pub use exclude::{ExcludeProbe, exclude_overrides, lexical};
 pub use read::{FileKind, FileRead, ReadError, ReadOptions, read_file};
 pub use stamp::Stamp;
 pub use walk::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
