@@ -77,6 +77,10 @@ fn push_lines(out: &mut Vec<u8>, sign: u8, region: &[u8]) {
 /// a name with a space gets a tab after it, as git writes it, so that
 /// `patch` does not read the space as the end of the name.
 fn header_name(prefix: &str, name: &[u8]) -> Vec<u8> {
+    // An absolute path loses its leading `/`, as `git diff --no-index`
+    // writes it (`a/tmp/x`, not `a//tmp/x`): `patch -p1` run from `/`
+    // applies it.
+    let name = name.strip_prefix(b"/").unwrap_or(name);
     let needs_quotes = name
         .iter()
         .any(|&b| b < 0x20 || b == 0x7F || b == b'"' || b == b'\\' || b >= 0x80);
@@ -256,6 +260,7 @@ mod tests {
     #[test]
     fn names_git_would_quote_are_quoted_as_git_does() {
         assert_eq!(header_name("a/", b"plain.txt"), b"a/plain.txt");
+        assert_eq!(header_name("a/", b"/tmp/x.txt"), b"a/tmp/x.txt");
         assert_eq!(header_name("a/", b"with space"), b"a/with space\t");
         assert_eq!(
             header_name("b/", b"caf\xC3\xA9\t\"\\\x1b.txt"),
