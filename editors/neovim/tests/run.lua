@@ -172,26 +172,31 @@ case('stray U+FEFF: U002 in UTF-8 columns after an emoji, deny from settings', f
   assert(at_start.source == 'utf8lint', tostring(at_start.source))
 end)
 
-case('stray U+FEFF: the quick fix deletes it', function()
-  local buf = vim.fn.bufnr(vim.fs.joinpath(work, 'stray_feff.txt'))
-  assert(buf > 0 and buf == vim.api.nvim_get_current_buf(), 'still in stray_feff.txt')
-  local c = client_of(buf)
-  local d = expect(buf, 'U002', 1, 0, 1, 3)
-  local lsp_diag = d.user_data and d.user_data.lsp
-  assert(lsp_diag, 'the LSP diagnostic is in user_data.lsp')
-  local result = c:request_sync('textDocument/codeAction', {
+--- The code actions the server offers for `d` (a vim.diagnostic from
+--- utf8lint), as the editor's menu asks for them.
+local function code_actions(buf, d)
+  local lsp_diag = assert(d.user_data and d.user_data.lsp, 'the LSP diagnostic is in user_data.lsp')
+  local result = client_of(buf):request_sync('textDocument/codeAction', {
     textDocument = { uri = vim.uri_from_bufnr(buf) },
     range = lsp_diag.range,
     context = { diagnostics = { lsp_diag }, triggerKind = 1 },
   }, TIMEOUT, buf)
   assert(result and not result.err, vim.inspect(result))
+  return result.result or {}
+end
+
+case('stray U+FEFF: the quick fix deletes it', function()
+  local buf = vim.fn.bufnr(vim.fs.joinpath(work, 'stray_feff.txt'))
+  assert(buf > 0 and buf == vim.api.nvim_get_current_buf(), 'still in stray_feff.txt')
+  local c = client_of(buf)
+  local actions = code_actions(buf, expect(buf, 'U002', 1, 0, 1, 3))
   local action
-  for _, a in ipairs(result.result or {}) do
+  for _, a in ipairs(actions) do
     if a.kind == 'quickfix' and (action == nil or a.isPreferred) then
       action = a
     end
   end
-  assert(action, 'a quickfix: ' .. vim.inspect(result.result))
+  assert(action, 'a quickfix: ' .. vim.inspect(actions))
   if not action.edit and action.data ~= nil then
     local resolved = c:request_sync('codeAction/resolve', action, TIMEOUT, buf)
     action = assert(resolved and resolved.result, vim.inspect(resolved))
@@ -222,21 +227,15 @@ end)
 --- `utf8lint.applyFix` command, executed by the server.
 local function run_disk_fix(buf, d)
   local c = client_of(buf)
-  local lsp_diag = assert(d.user_data and d.user_data.lsp, 'the LSP diagnostic is in user_data.lsp')
-  local result = c:request_sync('textDocument/codeAction', {
-    textDocument = { uri = vim.uri_from_bufnr(buf) },
-    range = lsp_diag.range,
-    context = { diagnostics = { lsp_diag }, triggerKind = 1 },
-  }, TIMEOUT, buf)
-  assert(result and not result.err, vim.inspect(result))
+  local actions = code_actions(buf, d)
   local command
-  for _, a in ipairs(result.result or {}) do
+  for _, a in ipairs(actions) do
     if a.command and a.command.command == 'utf8lint.applyFix' then
       command = a.command
       break
     end
   end
-  assert(command, 'a disk fix (utf8lint.applyFix): ' .. vim.inspect(result.result))
+  assert(command, 'a disk fix (utf8lint.applyFix): ' .. vim.inspect(actions))
   local done = c:request_sync('workspace/executeCommand', command, TIMEOUT, buf)
   assert(done and not done.err, 'applyFix: ' .. vim.inspect(done))
 end
