@@ -76,7 +76,7 @@ pub(crate) fn render_file(
                 text.push('\n');
             }
             Format::Json => {
-                text.push_str(&json::line(d, name.exact, &region));
+                json::line(text, d, name.exact, &region);
                 text.push('\n');
             }
             Format::Github => {
