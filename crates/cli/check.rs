@@ -270,7 +270,7 @@ pub(crate) fn settings(
     worker: &mut Worker,
     path: &Path,
     report: &mut FileReport,
-) -> Option<FileSettings> {
+) -> Option<Arc<FileSettings>> {
     match ctx
         .resolver
         .resolve_cached(path, &mut worker.resolve, &mut utf8lint_config::ByPath)

@@ -47,7 +47,9 @@ pub(crate) fn list(
     let mut excluded_by_config = Vec::new();
     let mut config_excludes = |path: &Path, named: bool| {
         let mut report = FileReport::default();
-        let why = check::settings(ctx, &mut worker, path, &mut report)?.excluded?;
+        let why = check::settings(ctx, &mut worker, path, &mut report)?
+            .excluded
+            .clone()?;
         if named && !ctx.force_exclude {
             return None;
         }

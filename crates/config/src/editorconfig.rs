@@ -15,7 +15,30 @@ pub struct EditorConfigFile {
     pub path: PathBuf,
     /// `root = true`: files further up are not read.
     pub is_root: bool,
-    sections: Vec<(Section, String)>,
+    sections: Vec<EcSection>,
+}
+
+/// One section, with what it says of `charset` read once at parse time:
+/// a scan asks every file, and building the answer per file (three strings
+/// copied) and matching `[*]` with ec4rs's general matcher cost more than
+/// the rest of resolving a file's settings.
+#[derive(Clone)]
+struct EcSection {
+    section: Section,
+    /// The header as written, e.g. `[*.json]`.
+    header: String,
+    /// `None` when the section says nothing of `charset`.
+    charset: Option<SectionCharset>,
+    /// The section's glob is `*`, which matches every path with a last
+    /// component: matched without ec4rs's matcher.
+    every_file: bool,
+}
+
+#[derive(Clone)]
+enum SectionCharset {
+    /// `charset = unset`.
+    Unset,
+    Set(CharsetSetting),
 }
 
 impl std::fmt::Debug for EditorConfigFile {
@@ -25,7 +48,7 @@ impl std::fmt::Debug for EditorConfigFile {
             .field("is_root", &self.is_root)
             .field(
                 "sections",
-                &self.sections.iter().map(|(_, h)| h).collect::<Vec<_>>(),
+                &self.sections.iter().map(|s| &s.header).collect::<Vec<_>>(),
             )
             .finish()
     }
@@ -75,7 +98,31 @@ impl EditorConfigFile {
                 .get(sections.len())
                 .map(|(_, h)| h.clone())
                 .unwrap_or_else(|| "[?]".to_string());
-            sections.push((section, header));
+            let raw = section.props().get_raw_for_key("charset");
+            let charset = match raw.into_result() {
+                Err(false) => None,
+                Err(true) => Some(SectionCharset::Unset),
+                Ok(value) => Some(SectionCharset::Set(CharsetSetting {
+                    value: value.to_ascii_lowercase(),
+                    path: path.to_path_buf(),
+                    section: header.clone(),
+                    line: raw.source().map_or(0, |(_, line)| line),
+                })),
+            };
+            sections.push(EcSection {
+                section,
+                header,
+                charset,
+                every_file: false,
+            });
+        }
+        // The `*` shortcut only where every section's glob is known as
+        // ec4rs read it (the same count of headers, in order).
+        let globs = section_globs(text);
+        if globs.len() == sections.len() {
+            for (section, glob) in sections.iter_mut().zip(globs) {
+                section.every_file = glob == "*";
+            }
         }
         Ok(EditorConfigFile {
             path: path.to_path_buf(),
@@ -86,35 +133,76 @@ impl EditorConfigFile {
 
     /// The last `charset` this file sets for `relative` (a path relative to
     /// this file's directory), by section order.
-    pub fn charset_for(&self, relative: &Path) -> Option<CharsetSetting> {
+    pub fn charset_for(&self, relative: &Path) -> Option<&CharsetSetting> {
         // ec4rs matches a section's glob against the path relative to the
         // .editorconfig's directory, as its own ConfigFile does.
         let mut found = None;
-        for (section, header) in &self.sections {
-            let raw = section.props().get_raw_for_key("charset");
+        for section in &self.sections {
             // Most sections say nothing of `charset` (indentation, line
             // ends): skip them before the glob match, which a scan would
             // otherwise pay for every file and every section (8% of a
             // whole-tree scan's CPU went to ec4rs's matcher).
-            if matches!(raw.into_result(), Err(false)) || !section.applies_to(relative) {
+            let Some(charset) = &section.charset else {
+                continue;
+            };
+            if !section.applies_to(relative) {
                 continue;
             }
-            match raw.into_result() {
-                Err(true) => found = None, // `charset = unset`
-                Err(false) => {}
-                Ok(value) => {
-                    let line = raw.source().map_or(0, |(_, line)| line);
-                    found = Some(CharsetSetting {
-                        value: value.to_ascii_lowercase(),
-                        path: self.path.clone(),
-                        section: header.clone(),
-                        line,
-                    });
-                }
-            }
+            found = match charset {
+                SectionCharset::Unset => None,
+                SectionCharset::Set(setting) => Some(setting),
+            };
         }
         found
     }
+
+    /// Whether [`EditorConfigFile::charset_for`] gives the same answer for
+    /// every file of a directory: each section that speaks of `charset`
+    /// is `[*]`.
+    pub(crate) fn charset_is_per_directory(&self) -> bool {
+        self.sections
+            .iter()
+            .all(|s| s.charset.is_none() || s.every_file)
+    }
+}
+
+impl EcSection {
+    fn applies_to(&self, relative: &Path) -> bool {
+        if self.every_file {
+            // ec4rs reads `*` as a separator then any run of characters,
+            // matched from the path's end: it holds for every path that
+            // has a last component (`every_file_is_what_ec4rs_says`).
+            relative.components().next_back().is_some()
+        } else {
+            self.section.applies_to(relative)
+        }
+    }
+}
+
+/// The glob of each section header of an `.editorconfig`, in order, read as
+/// ec4rs 1.2.0's `linereader::parse_line` reads a line (it is private):
+/// a byte-order mark dropped from the first line, comment lines skipped, a
+/// comment after the closing bracket cut, spaces trimmed, `[...]` non-empty.
+fn section_globs(text: &str) -> Vec<&str> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let is_comment = |c: char| c == ';' || c == '#';
+    text.lines()
+        .filter_map(|line| {
+            let mut l = line.trim_start();
+            if l.starts_with(is_comment) {
+                return None;
+            }
+            if let (Some(bracket), Some(comment)) = (l.rfind(']'), l.rfind(is_comment))
+                && comment > bracket
+            {
+                l = &l[..comment];
+            }
+            l.trim_end()
+                .strip_prefix('[')?
+                .strip_suffix(']')
+                .filter(|glob| !glob.is_empty())
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -150,5 +238,66 @@ mod tests {
         assert!(file.charset_for(Path::new("r.txt")).is_some());
         let empty = EditorConfigFile::parse("", Path::new("/p/.editorconfig")).unwrap();
         assert_eq!(empty.charset_for(Path::new("r.txt")), None);
+    }
+
+    /// The `*` shortcut answers as ec4rs's matcher does, on every kind of
+    /// path: plain, nested, hidden, not UTF-8, with `.` or `..`, empty.
+    #[test]
+    fn every_file_is_what_ec4rs_says() {
+        use std::os::unix::ffi::OsStrExt;
+        let star = Section::new("*");
+        let mut paths: Vec<&Path> = [
+            "",
+            ".",
+            "..",
+            "/",
+            "a",
+            ".hidden",
+            "a/b.txt",
+            "a/b/",
+            "a/..",
+            "./a",
+            "/abs/x.c",
+            "a//b",
+            "{x}",
+            "[y]",
+            "a/b/c/d/e/f/g/h.rs",
+            "caf\u{e9}",
+            "sp ace",
+        ]
+        .iter()
+        .map(Path::new)
+        .collect();
+        paths.push(Path::new(std::ffi::OsStr::from_bytes(b"caf\xE9/\xFF")));
+        let ours = EcSection {
+            section: Section::new("x"),
+            header: String::new(),
+            charset: None,
+            every_file: true,
+        };
+        for path in paths {
+            assert_eq!(ours.applies_to(path), star.applies_to(path), "{path:?}");
+        }
+    }
+
+    /// Headers are found as ec4rs finds sections: a `[*]` header with a
+    /// comment after it, a commented-out header, a byte-order mark at the
+    /// start; `[ * ]` is not `*`.
+    #[test]
+    fn section_globs_line_up_with_ec4rs_sections() {
+        let text = "\u{FEFF}root = true\n[*] # all\ncharset = utf-8\n; [*.md]\n#[x]\n  [*.{c,h}]  ; c\nindent_size = 4\n[ * ]\ncharset = latin1\n";
+        assert_eq!(section_globs(text), ["*", "*.{c,h}", " * "]);
+        let file = EditorConfigFile::parse(text, Path::new("/p/.editorconfig")).unwrap();
+        let every: Vec<bool> = file.sections.iter().map(|s| s.every_file).collect();
+        assert_eq!(every, [true, false, false]);
+        assert!(!file.charset_is_per_directory());
+        // ` * ` wants a space either side of the name.
+        let c = file.charset_for(Path::new("sub/x.c")).unwrap();
+        assert_eq!(c.value, "utf-8");
+        let c = file.charset_for(Path::new("sub/ x.c ")).unwrap();
+        assert_eq!(c.value, "latin1");
+        let plain = "[*]\ncharset = utf-8\n[*.md]\nindent_size = 2\n";
+        let plain = EditorConfigFile::parse(plain, Path::new("/p/.editorconfig")).unwrap();
+        assert!(plain.charset_is_per_directory());
     }
 }

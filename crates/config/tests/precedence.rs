@@ -437,7 +437,7 @@ fn a_thread_cache_gives_what_resolve_gives_and_reads_each_directory_once() {
     for rel in paths.iter().chain(paths.iter().rev()) {
         let path = root.join(rel);
         assert_eq!(
-            r.resolve_cached(&path, &mut cache, &mut by_path).unwrap(),
+            *r.resolve_cached(&path, &mut cache, &mut by_path).unwrap(),
             Resolver::new(Overrides::default())
                 .unwrap()
                 .resolve(&path)
@@ -508,6 +508,52 @@ fn clearing_the_cache_reaches_every_thread_cache() {
         .resolve_cached(&path, &mut cache, &mut by_path)
         .unwrap()
         .policy
-        .bom;
+        .bom
+        .clone();
     assert_eq!(bom.map(|b| b.policy), Some(BomPolicy::Require));
+}
+
+/// Where no glob looks at file names, the files of a directory share one
+/// settings value; where one does (a `[bom]` glob, `charset` under
+/// `[*.md]`, a per-file override), each file is resolved for itself.
+/// Either way a file gets what `resolve` gives it.
+#[test]
+fn a_directory_shares_settings_only_where_no_glob_looks_at_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let ec = "root = true\n[*]\ncharset = utf-8\n[*.md]\nindent_size = 2\n";
+    write(root, ".editorconfig", ec);
+    write(root, "a/utf8lint.toml", "[lints]\nstray_feff = \"allow\"\n");
+    write(root, "b/utf8lint.toml", "[bom]\n\"*.csv\" = \"require\"\n");
+    write(root, "c/.editorconfig", "[*.md]\ncharset = latin1\n");
+    let paths = [
+        "x.txt", "x.md", "a/x.txt", "a/x.md", "b/x.txt", "b/x.csv", "c/x.txt", "c/x.md",
+    ];
+    let by_glob = Overrides {
+        per_file_levels: vec![("*.md".into(), vec![(Rule::StrayFeff, Level::Deny)])],
+        ..Overrides::default()
+    };
+    for overrides in [Overrides::default(), by_glob] {
+        let r = Resolver::new(overrides.clone()).unwrap();
+        let fresh = Resolver::new(overrides.clone()).unwrap();
+        let mut cache = utf8lint_config::ResolveCache::default();
+        let mut by_path = utf8lint_config::ByPath;
+        let mut resolve = |rel: &str| {
+            r.resolve_cached(&root.join(rel), &mut cache, &mut by_path)
+                .unwrap()
+        };
+        for rel in paths.iter().chain(paths.iter().rev()) {
+            assert_eq!(
+                *resolve(rel),
+                fresh.resolve(&root.join(rel)).unwrap(),
+                "{rel}"
+            );
+        }
+        let mut shared = |a: &str, b: &str| std::sync::Arc::ptr_eq(&resolve(a), &resolve(b));
+        let no_override = overrides.per_file_levels.is_empty();
+        assert_eq!(shared("x.txt", "x.md"), no_override);
+        assert_eq!(shared("a/x.txt", "a/x.md"), no_override);
+        assert!(!shared("b/x.txt", "b/x.csv"));
+        assert!(!shared("c/x.txt", "c/x.md"));
+    }
 }
