@@ -21,8 +21,15 @@ pub(crate) fn check(
 ) -> Option<Diagnostic> {
     let has_bom = bytes.starts_with(BOM);
     // Without a BOM only a configured `require` can find anything (no
-    // built-in rule requires one), so most files skip the format lookup.
-    if !has_bom && policy.bom.is_none() {
+    // built-in rule requires one), so most files skip the format lookup
+    // (and the copy of the configured rule: `charset = utf-8` in an
+    // `.editorconfig` forbids one for every file).
+    if !has_bom
+        && policy
+            .bom
+            .as_ref()
+            .is_none_or(|rule| rule.policy != BomPolicy::Require)
+    {
         return None;
     }
     let configured = policy.bom_rule(path, bytes);

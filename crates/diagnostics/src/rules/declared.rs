@@ -226,37 +226,36 @@ const LINE_HEAD: usize = 512;
 
 /// The first `count` lines from `start`, each cut at [`LINE_HEAD`] bytes;
 /// a line longer than that ends the list (its end is not looked for).
-fn head_lines(bytes: &[u8], start: usize, count: usize) -> Vec<&[u8]> {
-    let mut out = Vec::new();
+/// Iterated, not collected: half the files of a tree hold `enc` near an
+/// end and have their lines read, and a vector each was an allocation per
+/// file.
+fn head_lines(bytes: &[u8], start: usize, count: usize) -> impl Iterator<Item = &[u8]> {
     let mut at = start;
-    while out.len() < count && at < bytes.len() {
+    let mut left = count;
+    std::iter::from_fn(move || {
+        if left == 0 || at >= bytes.len() {
+            return None;
+        }
+        left -= 1;
         let window = &bytes[at..bytes.len().min(at + LINE_HEAD)];
         match memchr::memchr(b'\n', window) {
             Some(i) => {
-                out.push(&window[..i]);
                 at += i + 1;
+                Some(&window[..i])
             }
             None => {
-                out.push(window);
-                break;
+                left = 0;
+                Some(window)
             }
         }
-    }
-    out
-}
-
-/// The last `count` lines, found in the last `count * LINE_HEAD` bytes.
-fn tail_lines(bytes: &[u8], count: usize) -> Vec<&[u8]> {
-    let from = bytes.len().saturating_sub(count * LINE_HEAD);
-    let tail = bytes[from..].strip_suffix(b"\n").unwrap_or(&bytes[from..]);
-    tail.rsplit(|&b| b == b'\n').take(count).collect()
+    })
 }
 
 /// The PEP 263 cookie: `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` on line 1,
 /// or on line 2 when line 1 is a comment or blank.
 pub(crate) fn python_cookie(bytes: &[u8]) -> Option<Declaration<'_>> {
     let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
-    for (number, text) in head_lines(bytes, start, 2).into_iter().enumerate() {
+    for (number, text) in head_lines(bytes, start, 2).enumerate() {
         let body = text.trim_ascii_start();
         if let Some(found) = body.strip_prefix(b"#").and_then(name_after_coding) {
             return declared(bytes, found, Syntax::PythonCookie);
@@ -291,7 +290,7 @@ fn name_after_coding(text: &[u8]) -> Option<&[u8]> {
 /// `-*- coding: NAME -*-` (or `-*- mode: x; coding: NAME -*-`) on line 1,
 /// or line 2 after a `#!` line.
 fn emacs(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
-    for (number, text) in head_lines(bytes, start, 2).into_iter().enumerate() {
+    for (number, text) in head_lines(bytes, start, 2).enumerate() {
         if let Some(open) = find!(text, b"-*-") {
             let inside = &text[open + 3..];
             let close = find!(inside, b"-*-")?;
@@ -318,19 +317,18 @@ fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
         return None;
     }
     let first = head_lines(bytes, 0, 5);
-    // The last lines, unless the file is so short that they are the first.
-    let last = if bytes.len() > 5 * LINE_HEAD {
-        tail_lines(bytes, 5)
+    // The last 5 lines, the last first: those in the last `5 * LINE_HEAD`
+    // bytes (a final newline ends the last line), or, in a file so short
+    // that the first lines are most of it, those after the first 5.
+    let (tail, count) = if bytes.len() > window {
+        let tail = &bytes[bytes.len() - window..];
+        (tail.strip_suffix(b"\n").unwrap_or(tail), 5)
     } else {
-        let all: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
-        all[5.min(all.len())..]
-            .iter()
-            .rev()
-            .take(5)
-            .copied()
-            .collect()
+        let lines = memchr::memchr_iter(b'\n', bytes).count() + 1;
+        (bytes, lines.saturating_sub(5).min(5))
     };
-    for text in first.into_iter().chain(last) {
+    let last = tail.rsplit(|&b| b == b'\n').take(count);
+    for text in first.chain(last) {
         let marker_end = |at: Option<usize>, len: usize| {
             at.filter(|&i| i == 0 || text[i - 1].is_ascii_whitespace())
                 .map(|i| i + len)
