@@ -455,11 +455,15 @@ fn marks_with(kernel: Kernel, bytes: &[u8]) -> usize {
     usize::from(valid) + marks
 }
 
+static WANT_DIRECTIVES: std::sync::LazyLock<bool> =
+    std::sync::LazyLock::new(|| std::env::var_os("NO_DIRECTIVES").is_none());
+
 fn marks_and_text_with(kernel: Kernel, bytes: &[u8]) -> usize {
     let mut found = 0;
     let wanted = Wanted {
         marks: true,
         text: true,
+        directives: *WANT_DIRECTIVES,
     };
     let valid = validate_scanning_using(kernel, bytes, wanted, &mut |_| found += 1);
     usize::from(valid) + found

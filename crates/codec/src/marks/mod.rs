@@ -45,7 +45,18 @@ pub enum Found {
     /// start up to 3 bytes before it. Blocks come in order and do not
     /// overlap; bytes outside every block end no candidate.
     TextBlock(Range<usize>),
+    /// A block of the input in which [`DIRECTIVE_PAIR`] may end. Blocks
+    /// come in order and do not overlap; bytes outside every block end no
+    /// such pair.
+    DirectiveBlock(Range<usize>),
 }
+
+/// Two adjacent bytes of `utf8lint:`, the marker of an inline directive
+/// (`utf8lint: allow(...)`), that ordinary text rarely holds: where
+/// [`validate_scanning`] finds neither, there is no marker, and the search
+/// for one reads only the blocks it reports ([`Found::DirectiveBlock`])
+/// instead of a second pass over every byte.
+pub const DIRECTIVE_PAIR: [u8; 2] = *b"8l";
 
 /// What [`validate_scanning`] looks for besides validity.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,12 +65,15 @@ pub struct Wanted {
     pub marks: bool,
     /// The blocks that hold a text candidate ([`Found::TextBlock`]).
     pub text: bool,
+    /// The blocks that hold [`DIRECTIVE_PAIR`] ([`Found::DirectiveBlock`]).
+    pub directives: bool,
 }
 
 /// Validates `bytes` exactly as [`crate::is_valid`] does and, in the same
 /// pass, reports what `wanted` asks for: every U+FEFF and U+FFFD (in order
-/// of offset), and the blocks in which a text candidate may end (the
-/// fused kernel's blocks are 4 KiB; other CPUs report every 64 KiB block).
+/// of offset), the blocks in which a text candidate may end and those in
+/// which [`DIRECTIVE_PAIR`] does (the fused kernel's blocks are 4 KiB;
+/// other CPUs report every 64 KiB block).
 ///
 /// Returns whether `bytes` is well-formed. When it is not, `found` may have
 /// been called for things before some point in the input (and for blocks
@@ -70,7 +84,7 @@ pub struct Wanted {
 /// let mut text = "plain words\n".repeat(1000);
 /// text.push_str("an override \u{202E} here\u{FEFF}");
 /// let mut found = Vec::new();
-/// let wanted = Wanted { marks: true, text: true };
+/// let wanted = Wanted { marks: true, text: true, directives: false };
 /// assert!(validate_scanning(text.as_bytes(), wanted, |f| found.push(f)));
 /// let Some(Found::TextBlock(block)) = found.iter().find(|f| matches!(f, Found::TextBlock(_))) else {
 ///     panic!("no text block: {found:?}");
@@ -95,11 +109,16 @@ pub fn validate_scanning_using(
     if let Some(level) = usable(kernel) {
         // SAFETY: `usable` checked the CPU's features.
         return unsafe {
-            match (wanted.marks, wanted.text) {
-                (true, true) => x86::validate_scanning::<true, true>(level, bytes, found),
-                (true, false) => x86::validate_scanning::<true, false>(level, bytes, found),
-                (false, true) => x86::validate_scanning::<false, true>(level, bytes, found),
-                (false, false) => x86::validate_scanning::<false, false>(level, bytes, found),
+            use x86::validate_scanning as run;
+            match (wanted.marks, wanted.text, wanted.directives) {
+                (true, true, true) => run::<true, true, true>(level, bytes, found),
+                (true, true, false) => run::<true, true, false>(level, bytes, found),
+                (true, false, true) => run::<true, false, true>(level, bytes, found),
+                (true, false, false) => run::<true, false, false>(level, bytes, found),
+                (false, true, true) => run::<false, true, true>(level, bytes, found),
+                (false, true, false) => run::<false, true, false>(level, bytes, found),
+                (false, false, true) => run::<false, false, true>(level, bytes, found),
+                (false, false, false) => run::<false, false, false>(level, bytes, found),
             }
         };
     }
@@ -177,7 +196,7 @@ pub fn validate_marking_using(
 ) -> bool {
     let wanted = Wanted {
         marks: true,
-        text: false,
+        ..Wanted::default()
     };
     validate_scanning_using(kernel, bytes, wanted, &mut |f| {
         if let Found::Mark(at, mark) = f {
@@ -193,7 +212,7 @@ pub fn validate_using(kernel: Kernel, bytes: &[u8]) -> bool {
     #[cfg(target_arch = "x86_64")]
     if let Some(level) = usable(kernel) {
         // SAFETY: `usable` checked the CPU's features.
-        return unsafe { x86::validate_scanning::<false, false>(level, bytes, &mut |_| {}) };
+        return unsafe { x86::validate_scanning::<false, false, false>(level, bytes, &mut |_| {}) };
     }
     crate::is_valid(bytes)
 }
@@ -236,6 +255,9 @@ fn portable_validate_scanning(bytes: &[u8], wanted: Wanted, found: &mut dyn FnMu
         // superset (the text rules test every byte of it).
         if wanted.text {
             found(Found::TextBlock(start..end));
+        }
+        if wanted.directives {
+            found(Found::DirectiveBlock(start..end));
         }
         start = end;
     }
@@ -349,6 +371,7 @@ mod tests {
             let wanted = Wanted {
                 marks: true,
                 text: true,
+                directives: true,
             };
             let ok = validate_scanning_using(kernel, bytes, wanted, &mut |f| {
                 if let Found::TextBlock(b) = f {
@@ -484,6 +507,64 @@ mod tests {
             }
             text_blocks(text.as_bytes());
         }
+    }
+
+    /// The directive blocks every build reports on valid `bytes`: the fused
+    /// kernels exactly the 4 KiB blocks in which `DIRECTIVE_PAIR` ends, the
+    /// portable path every block.
+    fn directive_blocks(bytes: &[u8]) -> Vec<Range<usize>> {
+        let expected: Vec<Range<usize>> = (0..bytes.len())
+            .step_by(4096)
+            .map(|start| start..(start + 4096).min(bytes.len()))
+            .filter(|b| (b.start.max(1)..b.end).any(|i| bytes[i - 1..=i] == DIRECTIVE_PAIR))
+            .collect();
+        for kernel in Kernel::available() {
+            for (marks, text) in [(false, false), (true, true)] {
+                let mut blocks = Vec::new();
+                let wanted = Wanted {
+                    marks,
+                    text,
+                    directives: true,
+                };
+                let ok = validate_scanning_using(kernel, bytes, wanted, &mut |f| {
+                    if let Found::DirectiveBlock(b) = f {
+                        blocks.push(b);
+                    }
+                });
+                assert!(ok, "{kernel:?}");
+                if kernel == Kernel::Portable {
+                    assert_eq!(blocks.last().map(|b| b.end), Some(bytes.len()));
+                } else {
+                    assert_eq!(blocks, expected, "{kernel:?} marks {marks} text {text}");
+                }
+            }
+        }
+        expected
+    }
+
+    #[test]
+    fn directive_pair_found_at_every_offset_around_the_vector_edges() {
+        for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes(), b"8"] {
+            for at in (0..140).chain(4000..4100) {
+                let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(at).collect();
+                while core::str::from_utf8(&bytes).is_err() {
+                    bytes.pop();
+                }
+                let offset = bytes.len();
+                bytes.extend_from_slice(b"# utf8lint: allow(U011)");
+                bytes.extend(fill.iter().copied().cycle().take(fill.len() * 1500));
+                let blocks = directive_blocks(&bytes);
+                let pair_end = offset + 2 + 4;
+                assert_eq!(blocks.len(), 1, "{fill:02X?} at {offset}: {blocks:?}");
+                assert!(
+                    blocks[0].contains(&pair_end),
+                    "{fill:02X?} at {offset}: {blocks:?}"
+                );
+            }
+        }
+        // Nothing else ends the pair: `8` and `l` apart, or the other way round.
+        let bytes = "l8 8 l 8\nl l8 語8é l".repeat(3000).into_bytes();
+        assert!(directive_blocks(&bytes).is_empty());
     }
 
     #[test]
