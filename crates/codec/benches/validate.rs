@@ -473,7 +473,7 @@ fn marks_and_text_with(kernel: Kernel, bytes: &[u8]) -> usize {
 /// U+FEFF/U+FFFD, and with the text candidates too (what `check` asks
 /// for), against simdutf8 (what `utf8lint_codec::is_valid` is): what
 /// finding the marks and the candidates costs.
-const MARKERS: [Impl; 8] = [
+const MARKERS: [Impl; 11] = [
     ("simdutf8::basic", |b| usize::from(simdutf8_basic(b))),
     ("portable+marks", |b| marks_with(Kernel::Portable, b)),
     ("avx2", |b| usize::from(validate_using(Kernel::Avx2, b))),
@@ -485,6 +485,11 @@ const MARKERS: [Impl; 8] = [
     ("avx2+marks+text", |b| marks_and_text_with(Kernel::Avx2, b)),
     ("avx512vl+marks+text", |b| {
         marks_and_text_with(Kernel::Avx512Vl, b)
+    }),
+    ("avx512", |b| usize::from(validate_using(Kernel::Avx512, b))),
+    ("avx512+marks", |b| marks_with(Kernel::Avx512, b)),
+    ("avx512+marks+text", |b| {
+        marks_and_text_with(Kernel::Avx512, b)
     }),
 ];
 

@@ -155,6 +155,8 @@ pub enum Kernel {
     Avx2,
     /// The fused kernel built for AVX2 with AVX-512VL/BW (256-bit vectors).
     Avx512Vl,
+    /// The fused kernel on 512-bit vectors (AVX-512BW, on CPUs with VBMI).
+    Avx512,
 }
 
 impl Kernel {
@@ -163,6 +165,7 @@ impl Kernel {
     pub fn detect() -> Kernel {
         #[cfg(target_arch = "x86_64")]
         match x86::level() {
+            Some(x86::Level::Avx512) => return Kernel::Avx512,
             Some(x86::Level::Avx512Vl) => return Kernel::Avx512Vl,
             Some(x86::Level::Avx2) => return Kernel::Avx2,
             None => {}
@@ -173,16 +176,25 @@ impl Kernel {
     /// Every build this CPU runs, the portable one first.
     pub fn available() -> impl Iterator<Item = Kernel> {
         let best = Kernel::detect();
-        [Kernel::Portable, Kernel::Avx2, Kernel::Avx512Vl]
-            .into_iter()
-            .filter(move |k| {
-                matches!(
-                    (k, best),
-                    (Kernel::Portable, _)
-                        | (Kernel::Avx2, Kernel::Avx2 | Kernel::Avx512Vl)
-                        | (Kernel::Avx512Vl, Kernel::Avx512Vl)
-                )
-            })
+        [
+            Kernel::Portable,
+            Kernel::Avx2,
+            Kernel::Avx512Vl,
+            Kernel::Avx512,
+        ]
+        .into_iter()
+        .filter(move |k| {
+            matches!(
+                (k, best),
+                (Kernel::Portable, _)
+                    | (
+                        Kernel::Avx2,
+                        Kernel::Avx2 | Kernel::Avx512Vl | Kernel::Avx512
+                    )
+                    | (Kernel::Avx512Vl, Kernel::Avx512Vl | Kernel::Avx512)
+                    | (Kernel::Avx512, Kernel::Avx512)
+            )
+        })
     }
 }
 
@@ -223,6 +235,7 @@ fn usable(kernel: Kernel) -> Option<x86::Level> {
         Kernel::Portable => return None,
         Kernel::Avx2 => x86::Level::Avx2,
         Kernel::Avx512Vl => x86::Level::Avx512Vl,
+        Kernel::Avx512 => x86::Level::Avx512,
     };
     Kernel::available().any(|k| k == kernel).then_some(wanted)
 }
@@ -317,7 +330,8 @@ mod tests {
             .collect()
     }
 
-    /// Every build this CPU runs agrees; returns the portable one's answer.
+    /// Every build this CPU runs agrees, asked for the marks alone or with
+    /// everything else; returns the portable one's answer.
     fn both_paths(bytes: &[u8]) -> (bool, Vec<(usize, Mark)>) {
         let mut portable = Vec::new();
         let ok =
@@ -329,8 +343,27 @@ mod tests {
                 ok,
                 "{kernel:?} {bytes:02X?}"
             );
+            let every = Wanted {
+                marks: true,
+                text: true,
+                directives: true,
+            };
+            let mut with_text = Vec::new();
+            assert_eq!(
+                validate_scanning_using(
+                    kernel,
+                    bytes,
+                    every,
+                    &mut |f| if let Found::Mark(at, m) = f {
+                        with_text.push((at, m))
+                    }
+                ),
+                ok,
+                "{kernel:?} {bytes:02X?}"
+            );
             if ok {
                 assert_eq!(marks, portable, "{kernel:?} {bytes:02X?}");
+                assert_eq!(with_text, portable, "{kernel:?} with text {bytes:02X?}");
             }
         }
         (ok, portable)
@@ -340,7 +373,7 @@ mod tests {
     fn finds_marks_at_every_offset_around_the_vector_edges() {
         for mark in [Mark::Feff, Mark::Fffd] {
             for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes()] {
-                for at in 0..200 {
+                for at in (0..200).chain(4085..4100).chain(8185..8195) {
                     let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(at).collect();
                     while core::str::from_utf8(&bytes).is_err() {
                         bytes.pop();
@@ -357,15 +390,18 @@ mod tests {
         }
     }
 
-    /// The text blocks every build reports on valid `bytes`: the fused
-    /// kernels exactly the 4 KiB blocks in which the byte-by-byte test
-    /// finds a candidate end, the portable path every 64 KiB block.
+    /// The text blocks every build reports on valid `bytes`: each fused
+    /// kernel exactly the 4 KiB blocks in which its byte-by-byte test finds
+    /// a candidate end, the portable path every 64 KiB block. Returns the
+    /// blocks in which a candidate every build finds ends.
     fn text_blocks(bytes: &[u8]) -> Vec<Range<usize>> {
-        let expected: Vec<Range<usize>> = (0..bytes.len())
-            .step_by(4096)
-            .map(|start| start..(start + 4096).min(bytes.len()))
-            .filter(|b| text::text_candidate_ends_in(bytes, b.start, b.end))
-            .collect();
+        let blocks_by = |test: fn(u8, u8, u8) -> bool| -> Vec<Range<usize>> {
+            (0..bytes.len())
+                .step_by(4096)
+                .map(|start| start..(start + 4096).min(bytes.len()))
+                .filter(|b| text::candidate_ends_in(test, bytes, b.start, b.end))
+                .collect()
+        };
         for kernel in Kernel::available() {
             let mut blocks = Vec::new();
             let wanted = Wanted {
@@ -379,22 +415,32 @@ mod tests {
                 }
             });
             assert!(ok, "{kernel:?}");
-            if kernel == Kernel::Portable {
-                // Every block, each cut before a character.
-                let mut end = 0;
-                for b in &blocks {
-                    assert!(
-                        b.start == end && b.end > b.start && b.end - b.start <= BLOCK,
-                        "{blocks:?}"
-                    );
-                    end = b.end;
+            match kernel {
+                Kernel::Portable => {
+                    // Every block, each cut before a character.
+                    let mut end = 0;
+                    for b in &blocks {
+                        assert!(
+                            b.start == end && b.end > b.start && b.end - b.start <= BLOCK,
+                            "{blocks:?}"
+                        );
+                        end = b.end;
+                    }
+                    assert_eq!(end, bytes.len());
                 }
-                assert_eq!(end, bytes.len());
-            } else {
-                assert_eq!(blocks, expected, "{kernel:?}");
+                Kernel::Avx512 => {
+                    assert_eq!(
+                        blocks,
+                        blocks_by(text::ends_byte_set_candidate),
+                        "{kernel:?}"
+                    )
+                }
+                Kernel::Avx2 | Kernel::Avx512Vl => {
+                    assert_eq!(blocks, blocks_by(text::ends_nibble_candidate), "{kernel:?}")
+                }
             }
         }
-        expected
+        blocks_by(ends_text_candidate)
     }
 
     #[test]

@@ -35,19 +35,29 @@
 //! The same source is compiled twice (the [`kernel`] macro): for AVX2, and
 //! for AVX2 with AVX-512VL/BW, where LLVM has 32 vector registers instead
 //! of 16 (the tables and state then stay in registers) and folds three-input
-//! logic into one `vpternlog`. The vectors are 256 bits wide in both.
+//! logic into one `vpternlog`. The vectors are 256 bits wide in both. CPUs
+//! with AVX-512 VBMI run `wide` (`x86_wide.rs`) instead, whose text test is
+//! a third of the cost. The loop over blocks and chunks is shared
+//! (`each_block`, `for_each_chunk`).
 
 #[cfg(feature = "std")]
 extern crate std;
 
 use super::text::{Index, table};
+use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+
 use super::{DIRECTIVE_PAIR, Found};
+
+#[path = "x86_wide.rs"]
+mod wide;
 
 /// Which build of the kernel this CPU runs, if any.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Level {
     Avx2,
     Avx512Vl,
+    /// 512-bit registers (`wide`).
+    Avx512,
 }
 
 #[inline]
@@ -58,13 +68,29 @@ pub(super) fn level() -> Option<Level> {
             let vl = std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512vl")
                 && std::is_x86_feature_detected!("avx512bw");
-            return Some(if vl { Level::Avx512Vl } else { Level::Avx2 });
+            // VBMI marks the CPUs that run 512-bit operations without
+            // lowering the clock (see `wide`).
+            let wide = vl && std::is_x86_feature_detected!("avx512vbmi");
+            return Some(if wide {
+                Level::Avx512
+            } else if vl {
+                Level::Avx512Vl
+            } else {
+                Level::Avx2
+            });
         }
         None
     }
     #[cfg(not(feature = "std"))]
     {
         if cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512vl",
+            target_feature = "avx512bw",
+            target_feature = "avx512vbmi"
+        )) {
+            Some(Level::Avx512)
+        } else if cfg!(all(
             target_feature = "avx512f",
             target_feature = "avx512vl",
             target_feature = "avx512bw"
@@ -98,6 +124,7 @@ pub(super) unsafe fn validate_scanning<
         match level {
             Level::Avx2 => avx2::validate_scanning::<MARKS, TEXT, DIRECTIVES>(bytes, found),
             Level::Avx512Vl => avx512vl::validate_scanning::<MARKS, TEXT, DIRECTIVES>(bytes, found),
+            Level::Avx512 => wide::validate_scanning::<MARKS, TEXT, DIRECTIVES>(bytes, found),
         }
     }
 }
@@ -226,17 +253,128 @@ const INCOMPLETE_BELOW: [u8; 32] = {
 /// of the block, while it is in L1) and errors looked at.
 const BLOCK: usize = 4 * 1024;
 
+/// Calls `chunk(p)` for each 64-byte chunk of `bytes[start..end]` (whole
+/// chunks, or the last bytes of the input), where `p - 3..p + 64` is always
+/// readable: the kernels load the three bytes before a register again
+/// rather than shift them in.
+///
+/// The first chunk of the input has no bytes before it, and the last may be
+/// short: each is copied after three zero bytes (nothing, before the
+/// input) or the three bytes before it, and padded with spaces, which are
+/// ASCII: they finish nothing, end no mark and, not being controls, no
+/// text candidate (nor `DIRECTIVE_PAIR`).
+///
+/// Inlined into each kernel's block, with `chunk`, so that nothing in the
+/// loop calls out and the tables stay in registers.
+#[inline(always)]
+fn for_each_chunk(bytes: &[u8], start: usize, end: usize, mut chunk: impl FnMut(*const u8)) {
+    let padded = |chunk: &mut dyn FnMut(*const u8), from: usize, to: usize| {
+        let mut copy = [b' '; 3 + CHUNK];
+        copy[..3].fill(0);
+        if from >= 3 {
+            copy[..3].copy_from_slice(&bytes[from - 3..from]);
+        }
+        copy[3..3 + to - from].copy_from_slice(&bytes[from..to]);
+        chunk(copy.as_ptr().wrapping_add(3));
+    };
+    let mut at = start;
+    if at == 0 && end > 0 {
+        let to = end.min(CHUNK);
+        padded(&mut chunk, 0, to);
+        at = to;
+    }
+    while at + CHUNK <= end {
+        let p = bytes.as_ptr().wrapping_add(at);
+        // SAFETY: a prefetch never faults, even past the end; SSE, which it
+        // needs, is in every x86-64 CPU.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH_AHEAD).cast()) };
+        // `at >= CHUNK` (the first chunk went above) and
+        // `at + CHUNK <= end <= bytes.len()`: `p - 3..p + 64` is in `bytes`.
+        chunk(p);
+        at += CHUNK;
+    }
+    if at < end {
+        padded(&mut chunk, at, end);
+    }
+}
+
+/// What one block held, as a kernel's `block` reports it.
+struct Seen {
+    /// A mark may end in it (the kernel's own test; unused when the text
+    /// patterns stand for it, `marks_in_text`).
+    marks: bool,
+    /// A text candidate ends in it.
+    text: bool,
+    /// `DIRECTIVE_PAIR` ends in it.
+    directive: bool,
+}
+
+/// The loop over 4 KiB blocks that every build shares: `block(state, start,
+/// end)` validates one block and says what may end in it; `failed(state)`
+/// whether an error was seen so far, asked every `ERROR_CHECK_EVERY` bytes. Reports
+/// what the caller wants through `found`; returns false as soon as
+/// `failed()` says so (the caller then adds its last test for an
+/// unfinished character at the end).
+///
+/// `marks_in_text`: the build's text patterns end a candidate at the
+/// second byte of every mark, so the marks are looked for in the text
+/// blocks, not by a test of their own.
+#[inline(always)]
+fn each_block<const MARKS: bool, const TEXT: bool, S>(
+    bytes: &[u8],
+    found: &mut dyn FnMut(Found),
+    marks_in_text: bool,
+    state: &mut S,
+    mut block: impl FnMut(&mut S, usize, usize) -> Seen,
+    failed: impl Fn(&S) -> bool,
+) -> bool {
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = (start + BLOCK).min(bytes.len());
+        let seen = block(state, start, end);
+        if MARKS && TEXT && marks_in_text {
+            if seen.text {
+                // The marks whose second byte is in this block.
+                let (from, to) = (start.saturating_sub(1), (end + 1).min(bytes.len()));
+                super::find_marks(&bytes[from..to], |at, mark| {
+                    found(Found::Mark(from + at, mark))
+                });
+            }
+        } else if MARKS && seen.marks {
+            // The marks that end in this block, which may begin up to two
+            // bytes before it. (A candidate is not always a mark: `EF` and
+            // any two of `A9 AB AD AF B9 BB BD BF`, such as U+FEFD or
+            // U+FF79, pass the register test.)
+            let from = start.saturating_sub(2);
+            super::find_marks(&bytes[from..end], |at, mark| {
+                found(Found::Mark(from + at, mark))
+            });
+        }
+        if seen.text {
+            found(Found::TextBlock(start..end));
+        }
+        if seen.directive {
+            found(Found::DirectiveBlock(start..end));
+        }
+        start = end;
+        if start % ERROR_CHECK_EVERY == 0 && failed(state) {
+            return false;
+        }
+    }
+    true
+}
+
 /// One build of the kernel: a module `$name` whose functions are compiled
 /// for `$features`.
 macro_rules! kernel {
     ($name:ident, $features:literal) => {
         mod $name {
             use core::arch::x86_64::{
-                __m256i, _MM_HINT_T0, _mm_prefetch, _mm256_alignr_epi8, _mm256_and_si256,
-                _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8,
-                _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
-                _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8,
-                _mm256_testz_si256, _mm256_xor_si256,
+                __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_cmpeq_epi8,
+                _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+                _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+                _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8, _mm256_testz_si256,
+                _mm256_xor_si256,
             };
 
             use super::*;
@@ -531,51 +669,25 @@ macro_rules! kernel {
                     bytes: &[u8],
                     start: usize,
                     end: usize,
-                ) -> (bool, bool, bool) {
+                ) -> Seen {
                     let mut marks = t.no_mark;
                     self.text = _mm256_setzero_si256();
                     self.directive = _mm256_setzero_si256();
-                    let mut at = start;
-                    // The first chunk of the input has no bytes before it, and the
-                    // last may be short: each is copied after three zero bytes
-                    // (nothing, before the input) or the three bytes before it,
-                    // and padded with spaces, which are ASCII: they finish
-                    // nothing, end no mark and, not being controls, no text
-                    // candidate (nor `DIRECTIVE_PAIR`).
-                    let padded = |state: &mut State, from: usize, to: usize| {
-                        let mut copy = [b' '; 3 + CHUNK];
-                        copy[..3].fill(0);
-                        if from >= 3 {
-                            copy[..3].copy_from_slice(&bytes[from - 3..from]);
-                        }
-                        copy[3..3 + to - from].copy_from_slice(&bytes[from..to]);
-                        // SAFETY: `copy` holds 3 bytes before the 64 read.
-                        unsafe { state.chunk::<MARKS, TEXT, DIRECTIVES>(t, copy.as_ptr().add(3)) }
-                    };
-                    if at == 0 && end > 0 {
-                        let to = end.min(CHUNK);
-                        marks = _mm256_min_epu8(marks, padded(self, 0, to));
-                        at = to;
-                    }
-                    while at + CHUNK <= end {
-                        let p = bytes.as_ptr().wrapping_add(at);
-                        // A prefetch never faults, even past the end.
-                        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH_AHEAD).cast());
-                        // SAFETY: `at >= CHUNK` (the first chunk went above) and
-                        // `at + CHUNK <= end <= bytes.len()`.
+                    for_each_chunk(bytes, start, end, |p| {
+                        // SAFETY: `for_each_chunk` gives a `p` with `p - 3..p + 64` readable.
                         marks = _mm256_min_epu8(marks, unsafe {
                             self.chunk::<MARKS, TEXT, DIRECTIVES>(t, p)
                         });
-                        at += CHUNK;
+                    });
+                    Seen {
+                        marks: _mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                            marks,
+                            _mm256_setzero_si256(),
+                        )) != 0,
+                        text: TEXT && _mm256_testz_si256(self.text, self.text) == 0,
+                        directive: DIRECTIVES
+                            && _mm256_testz_si256(self.directive, self.directive) == 0,
                     }
-                    if at < end {
-                        marks = _mm256_min_epu8(marks, padded(self, at, end));
-                    }
-                    (
-                        _mm256_movemask_epi8(_mm256_cmpeq_epi8(marks, _mm256_setzero_si256())) != 0,
-                        TEXT && _mm256_testz_si256(self.text, self.text) == 0,
-                        DIRECTIVES && _mm256_testz_si256(self.directive, self.directive) == 0,
-                    )
                 }
             }
 
@@ -606,33 +718,18 @@ macro_rules! kernel {
                     directive: _mm256_setzero_si256(),
                     last: _mm256_setzero_si256(),
                 };
-                let mut start = 0;
-                while start < bytes.len() {
-                    let end = (start + BLOCK).min(bytes.len());
-                    let (candidates, text, directive) =
-                        state.block::<MARKS, TEXT, DIRECTIVES>(&t, bytes, start, end);
-                    if MARKS && candidates {
-                        // The marks that end in this block, which may begin up to two
-                        // bytes before it. (A candidate is not always a mark: `EF` and
-                        // any two of `A9 AB AD AF B9 BB BD BF`, such as U+FEFD or
-                        // U+FF79, pass the register test.)
-                        let from = start.saturating_sub(2);
-                        super::super::find_marks(&bytes[from..end], |at, mark| {
-                            found(Found::Mark(from + at, mark))
-                        });
-                    }
-                    if text {
-                        found(Found::TextBlock(start..end));
-                    }
-                    if directive {
-                        found(Found::DirectiveBlock(start..end));
-                    }
-                    start = end;
-                    if start % ERROR_CHECK_EVERY == 0
-                        && _mm256_testz_si256(state.error, state.error) == 0
-                    {
-                        return false;
-                    }
+                let checked = each_block::<MARKS, TEXT, State>(
+                    bytes,
+                    found,
+                    false,
+                    &mut state,
+                    |state, start, end| {
+                        state.block::<MARKS, TEXT, DIRECTIVES>(&t, bytes, start, end)
+                    },
+                    |state| _mm256_testz_si256(state.error, state.error) == 0,
+                );
+                if !checked {
+                    return false;
                 }
                 state.error = _mm256_or_si256(state.error, state.incomplete);
                 _mm256_testz_si256(state.error, state.error) != 0
