@@ -455,11 +455,15 @@ fn marks_with(kernel: Kernel, bytes: &[u8]) -> usize {
     usize::from(valid) + marks
 }
 
+static WANT_DIRECTIVES: std::sync::LazyLock<bool> =
+    std::sync::LazyLock::new(|| std::env::var_os("NO_DIRECTIVES").is_none());
+
 fn marks_and_text_with(kernel: Kernel, bytes: &[u8]) -> usize {
     let mut found = 0;
     let wanted = Wanted {
         marks: true,
         text: true,
+        directives: *WANT_DIRECTIVES,
     };
     let valid = validate_scanning_using(kernel, bytes, wanted, &mut |_| found += 1);
     usize::from(valid) + found
@@ -469,7 +473,7 @@ fn marks_and_text_with(kernel: Kernel, bytes: &[u8]) -> usize {
 /// U+FEFF/U+FFFD, and with the text candidates too (what `check` asks
 /// for), against simdutf8 (what `utf8lint_codec::is_valid` is): what
 /// finding the marks and the candidates costs.
-const MARKERS: [Impl; 8] = [
+const MARKERS: [Impl; 11] = [
     ("simdutf8::basic", |b| usize::from(simdutf8_basic(b))),
     ("portable+marks", |b| marks_with(Kernel::Portable, b)),
     ("avx2", |b| usize::from(validate_using(Kernel::Avx2, b))),
@@ -481,6 +485,11 @@ const MARKERS: [Impl; 8] = [
     ("avx2+marks+text", |b| marks_and_text_with(Kernel::Avx2, b)),
     ("avx512vl+marks+text", |b| {
         marks_and_text_with(Kernel::Avx512Vl, b)
+    }),
+    ("avx512", |b| usize::from(validate_using(Kernel::Avx512, b))),
+    ("avx512+marks", |b| marks_with(Kernel::Avx512, b)),
+    ("avx512+marks+text", |b| {
+        marks_and_text_with(Kernel::Avx512, b)
     }),
 ];
 

@@ -48,7 +48,7 @@ pub use interpret::{Interpretation, interpret};
 #[cfg(feature = "alloc")]
 pub use lossy::{LossyMap, decode_lossy};
 pub use marks::{
-    Found, Kernel, Mark, Wanted, ends_text_candidate, find_marks, validate_marking,
+    DIRECTIVE_PAIR, Found, Kernel, Mark, Wanted, ends_text_candidate, find_marks, validate_marking,
     validate_marking_using, validate_scanning, validate_scanning_using, validate_using,
 };
 pub use nul::find_nul;

@@ -43,6 +43,7 @@ pub use text::{
     describe_code_point, escape_bytes, escape_lossless, escape_shown, is_hidden, windows_1252_char,
 };
 
+use std::ops::Range;
 use std::path::Path;
 
 /// Checks one file's bytes under `policy`, for a report. `path` picks the
@@ -68,8 +69,8 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
 /// applied here, so every front end honours them; a suppression that does
 /// nothing is reported as [`Rule::UnusedSuppression`].
 pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Vec<Diagnostic> {
-    let (found, summaries) = check_unsuppressed(bytes, path, policy, keep);
-    match suppress::Suppressions::find(bytes) {
+    let (found, summaries, directives) = check_unsuppressed(bytes, path, policy, keep);
+    match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         Some(suppressions) => {
             suppressions.apply(found, summaries, policy.levels.get(Rule::UnusedSuppression))
@@ -85,14 +86,16 @@ pub fn suppressed(bytes: &[u8], findings: &[(Rule, usize)]) -> Vec<bool> {
     suppress::Suppressions::covered(bytes, findings)
 }
 
-/// Every finding, before inline suppressions, and how many of the last
-/// ones are per-rule summaries of findings not shown.
+/// Every finding, before inline suppressions; how many of the last ones are
+/// per-rule summaries of findings not shown; and, when the one pass over
+/// the bytes found them, the only blocks where a suppression's marker may
+/// be (`None`: anywhere).
 fn check_unsuppressed(
     bytes: &[u8],
     path: &Path,
     policy: &Policy,
     keep: Keep,
-) -> (Vec<Diagnostic>, usize) {
+) -> (Vec<Diagnostic>, usize, Option<Vec<Range<usize>>>) {
     let levels = &policy.levels;
     let mismatch = levels.get(Rule::CharsetMismatch);
     if matches!(policy.charset, Charset::Other { .. }) {
@@ -107,6 +110,7 @@ fn check_unsuppressed(
         return (
             rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence),
             0,
+            None,
         );
     }
     let not_utf8 = levels.get(Rule::NotUtf8);
@@ -116,6 +120,7 @@ fn check_unsuppressed(
         return (
             vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)],
             0,
+            None,
         );
     }
     let scan = scan::scan(bytes, path, policy, keep);
@@ -140,7 +145,7 @@ fn check_unsuppressed(
         evidence.legacy = d.fix.as_ref().and_then(Fix::transcoded_from);
         let declared =
             rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence);
-        return (std::iter::once(d).chain(declared).collect(), 0);
+        return (std::iter::once(d).chain(declared).collect(), 0, None);
     }
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;
@@ -150,7 +155,7 @@ fn check_unsuppressed(
         && scan.error_count == 0
         && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, not_utf8)
     {
-        return (vec![d], 0);
+        return (vec![d], 0, None);
     }
     out.extend(text.diagnostics);
     summaries.extend(text.summaries);
@@ -174,7 +179,7 @@ fn check_unsuppressed(
     out.sort_by_key(|d| (d.span.start, d.rule));
     let count = summaries.len();
     out.extend(summaries);
-    (out, count)
+    (out, count, scan.directives)
 }
 
 /// The highest level among `diagnostics` (for exit codes).

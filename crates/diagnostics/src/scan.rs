@@ -43,6 +43,10 @@ pub(crate) struct Scan {
     pub error_ranges: Vec<Range<usize>>,
     /// The text pass's findings (empty when it did not run).
     pub text: text_scan::Found,
+    /// The blocks in which the validator found `DIRECTIVE_PAIR`, where an
+    /// inline suppression's marker may be (`None`: not looked for, so
+    /// anywhere).
+    pub directives: Option<Vec<Range<usize>>>,
 }
 
 /// The most findings of one rule a report shows for one file, whatever
@@ -277,14 +281,14 @@ fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<
     let wanted = Wanted {
         marks: marks.wanted(),
         text: text.is_some() && !every_byte,
+        directives: true,
     };
     let mut blocks: Vec<Range<usize>> = Vec::new();
+    let mut directives: Vec<Range<usize>> = Vec::new();
     let valid = utf8lint_codec::validate_scanning(bytes, wanted, |found| match found {
         Found::Mark(offset, mark) => marks.push(bytes, offset, mark),
-        Found::TextBlock(block) => match blocks.last_mut() {
-            Some(last) if last.end == block.start => last.end = block.end,
-            _ => blocks.push(block),
-        },
+        Found::TextBlock(block) => extend(&mut blocks, block),
+        Found::DirectiveBlock(block) => extend(&mut directives, block),
     });
     if !valid {
         return None;
@@ -314,7 +318,17 @@ fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<
         first_errors: Vec::new(),
         error_ranges: Vec::new(),
         text: finish_text(text),
+        directives: Some(directives),
     })
+}
+
+/// Adds `block` to the ordered `ranges`, merged with the last one when they
+/// touch.
+fn extend(ranges: &mut Vec<Range<usize>>, block: Range<usize>) {
+    match ranges.last_mut() {
+        Some(last) if last.end == block.start => last.end = block.end,
+        _ => ranges.push(block),
+    }
 }
 
 fn finish_text(text: Option<TextScan<'_>>) -> text_scan::Found {
@@ -440,5 +454,6 @@ fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> S
         first_errors: runs.first_errors,
         error_ranges: runs.error_ranges,
         text: finish_text(text),
+        directives: None,
     }
 }

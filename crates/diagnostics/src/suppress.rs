@@ -28,6 +28,7 @@
 use std::ops::Range;
 
 use memchr::memmem;
+use utf8lint_codec::DIRECTIVE_PAIR;
 
 use crate::{Diagnostic, Level, Rule, escape_shown};
 
@@ -123,6 +124,42 @@ impl CodeSpans {
     }
 }
 
+/// Where [`MARKER`] starts in `bytes`, in order: anywhere, or (`blocks`)
+/// around the blocks in which its [`DIRECTIVE_PAIR`] ends.
+fn markers<'a>(
+    bytes: &'a [u8],
+    blocks: Option<&'a [Range<usize>]>,
+) -> impl Iterator<Item = usize> + 'a {
+    let searched: Vec<Range<usize>> = match blocks {
+        None => std::iter::once(0..bytes.len()).collect(),
+        Some(blocks) => {
+            // A pair ending at `e` is the marker's bytes `PAIR_END - 1` and
+            // `PAIR_END`: the marker spans `e - PAIR_END..e - PAIR_END + MARKER.len()`.
+            let mut merged: Vec<Range<usize>> = Vec::with_capacity(blocks.len());
+            for b in blocks {
+                let from = b.start.saturating_sub(PAIR_END);
+                let to = (b.end + MARKER.len() - 1 - PAIR_END).min(bytes.len());
+                match merged.last_mut() {
+                    Some(last) if last.end >= from => last.end = last.end.max(to),
+                    _ => merged.push(from..to),
+                }
+            }
+            merged
+        }
+    };
+    searched.into_iter().flat_map(move |range| {
+        let start = range.start;
+        memmem::find_iter(&bytes[range], MARKER).map(move |at| start + at)
+    })
+}
+
+/// Where [`DIRECTIVE_PAIR`] ends in [`MARKER`].
+const PAIR_END: usize = 4;
+
+// The pair the validator looks for is in the marker, where `markers` says.
+const _: () =
+    assert!(MARKER[PAIR_END - 1] == DIRECTIVE_PAIR[0] && MARKER[PAIR_END] == DIRECTIVE_PAIR[1]);
+
 /// Whether `byte` can be part of a word, so that `notutf8lint:` is no marker.
 fn is_word(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'
@@ -132,6 +169,14 @@ impl Suppressions {
     /// Finds every suppression in `bytes`; `None` when there is none (the
     /// common case, costing one substring search).
     pub(crate) fn find(bytes: &[u8]) -> Option<Suppressions> {
+        Suppressions::find_in(bytes, None)
+    }
+
+    /// [`Suppressions::find`], reading only `blocks` (in order, not
+    /// overlapping) when given: those in which the validator found
+    /// `utf8lint_codec::DIRECTIVE_PAIR`, outside which no marker lies. On a
+    /// valid file that spares a second pass over every byte.
+    pub(crate) fn find_in(bytes: &[u8], blocks: Option<&[Range<usize>]>) -> Option<Suppressions> {
         let mut found = Suppressions::default();
         // Lines counted so far (up to FILE_ALLOW_LINES) and where counting
         // stopped, so that counting is linear in the file.
@@ -139,7 +184,7 @@ impl Suppressions {
         // Backticks on the current line before the last marker, counted
         // from where the last count stopped, so that the count is linear.
         let mut ticks = CodeSpans::default();
-        for at in memmem::find_iter(bytes, MARKER) {
+        for at in markers(bytes, blocks) {
             if at > 0 && is_word(bytes[at - 1]) {
                 continue;
             }

@@ -106,7 +106,10 @@ fn is_candidate(b: u8, b1: u8, b2: u8, b3: u8, characters: bool, mojibake: bool)
             | ((b1 == 0x81) & ((b2 == 0xA0) | (0xA6..=0xA9).contains(&b2))));
     let e3 = (b == 0xE3) & (b1 == 0x85);
     let ef = (b == 0xEF) & ((b1 == 0xB7) | (b1 == 0xB8) | (b1 == 0xBE) | (b1 == 0xBF));
-    let astral = (0xF0..=0xF4).contains(&b) & ((b2 == 0xBF) | ((b == 0xF3) & (b1 == 0xA0)));
+    // The planes' noncharacters U+nFFFE, U+nFFFF (`F0`..`F4`, `xF`, `BF`),
+    // tags and variation selectors (`F3 A0`).
+    let astral = (0xF0..=0xF4).contains(&b)
+        & ((((b1 & 0x0F) == 0x0F) & (b2 == 0xBF)) | ((b == 0xF3) & (b1 == 0xA0)));
     let character = control | (b == 0x7F) | c2 | d8 | e1 | general | e3 | ef | astral;
     let second = (b2 == 0xC2) | (b2 == 0xC5) | (b2 == 0xC6) | (b2 == 0xCB) | (b2 == 0xE2);
     let latin =

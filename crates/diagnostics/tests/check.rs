@@ -534,3 +534,45 @@ fn latin1_letters_inside_words_are_repaired_to_the_letter() {
         "caf\u{FFFD}".as_bytes()
     );
 }
+
+/// On a valid file the validator tells the search for `utf8lint:` where to
+/// look: a suppression anywhere, across its 4 KiB blocks and after any
+/// text, is still found, used or reported unused.
+#[test]
+fn suppressions_are_found_anywhere_in_a_large_valid_file() {
+    for fill in ["a", "é", "語", "8"] {
+        for at in [0, 1, 60, 64, 4085, 4090, 4093, 4096, 4100, 8190, 12_287] {
+            let mut head: String = fill.repeat(at / fill.len() + 1);
+            while head.len() > at {
+                head.pop();
+            }
+            head.push('\n');
+            let tail = format!("{}\n", fill.repeat(6000 / fill.len()));
+            let used = format!("{head}x # utf8lint: allow(U011)\ny\u{200B}z\n{tail}");
+            assert!(
+                run(used.as_bytes(), "a.txt").is_empty(),
+                "{fill:?} at {at}: {:?}",
+                summary(&run(used.as_bytes(), "a.txt"))
+            );
+            let unsuppressed = format!("{head}x\ny\u{200B}z\n{tail}");
+            assert_eq!(
+                summary(&run(unsuppressed.as_bytes(), "a.txt"))
+                    .iter()
+                    .map(|s| s.0)
+                    .collect::<Vec<_>>(),
+                ["U011"],
+                "{fill:?} at {at}"
+            );
+            let unused = format!("{head}x # utf8lint: allow(U011)\nyz\n{tail}");
+            let found = run(unused.as_bytes(), "a.txt");
+            assert_eq!(
+                summary(&found),
+                [(
+                    "U015",
+                    head.len() + 4..head.len() + 4 + "utf8lint: allow(U011)".len()
+                )],
+                "{fill:?} at {at}"
+            );
+        }
+    }
+}

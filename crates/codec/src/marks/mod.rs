@@ -45,7 +45,18 @@ pub enum Found {
     /// start up to 3 bytes before it. Blocks come in order and do not
     /// overlap; bytes outside every block end no candidate.
     TextBlock(Range<usize>),
+    /// A block of the input in which [`DIRECTIVE_PAIR`] may end. Blocks
+    /// come in order and do not overlap; bytes outside every block end no
+    /// such pair.
+    DirectiveBlock(Range<usize>),
 }
+
+/// Two adjacent bytes of `utf8lint:`, the marker of an inline directive
+/// (`utf8lint: allow(...)`), that ordinary text rarely holds: where
+/// [`validate_scanning`] finds neither, there is no marker, and the search
+/// for one reads only the blocks it reports ([`Found::DirectiveBlock`])
+/// instead of a second pass over every byte.
+pub const DIRECTIVE_PAIR: [u8; 2] = *b"8l";
 
 /// What [`validate_scanning`] looks for besides validity.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,12 +65,15 @@ pub struct Wanted {
     pub marks: bool,
     /// The blocks that hold a text candidate ([`Found::TextBlock`]).
     pub text: bool,
+    /// The blocks that hold [`DIRECTIVE_PAIR`] ([`Found::DirectiveBlock`]).
+    pub directives: bool,
 }
 
 /// Validates `bytes` exactly as [`crate::is_valid`] does and, in the same
 /// pass, reports what `wanted` asks for: every U+FEFF and U+FFFD (in order
-/// of offset), and the blocks in which a text candidate may end (the
-/// fused kernel's blocks are 4 KiB; other CPUs report every 64 KiB block).
+/// of offset), the blocks in which a text candidate may end and those in
+/// which [`DIRECTIVE_PAIR`] does (the fused kernel's blocks are 4 KiB;
+/// other CPUs report every 64 KiB block).
 ///
 /// Returns whether `bytes` is well-formed. When it is not, `found` may have
 /// been called for things before some point in the input (and for blocks
@@ -70,7 +84,7 @@ pub struct Wanted {
 /// let mut text = "plain words\n".repeat(1000);
 /// text.push_str("an override \u{202E} here\u{FEFF}");
 /// let mut found = Vec::new();
-/// let wanted = Wanted { marks: true, text: true };
+/// let wanted = Wanted { marks: true, text: true, directives: false };
 /// assert!(validate_scanning(text.as_bytes(), wanted, |f| found.push(f)));
 /// let Some(Found::TextBlock(block)) = found.iter().find(|f| matches!(f, Found::TextBlock(_))) else {
 ///     panic!("no text block: {found:?}");
@@ -95,11 +109,16 @@ pub fn validate_scanning_using(
     if let Some(level) = usable(kernel) {
         // SAFETY: `usable` checked the CPU's features.
         return unsafe {
-            match (wanted.marks, wanted.text) {
-                (true, true) => x86::validate_scanning::<true, true>(level, bytes, found),
-                (true, false) => x86::validate_scanning::<true, false>(level, bytes, found),
-                (false, true) => x86::validate_scanning::<false, true>(level, bytes, found),
-                (false, false) => x86::validate_scanning::<false, false>(level, bytes, found),
+            use x86::validate_scanning as run;
+            match (wanted.marks, wanted.text, wanted.directives) {
+                (true, true, true) => run::<true, true, true>(level, bytes, found),
+                (true, true, false) => run::<true, true, false>(level, bytes, found),
+                (true, false, true) => run::<true, false, true>(level, bytes, found),
+                (true, false, false) => run::<true, false, false>(level, bytes, found),
+                (false, true, true) => run::<false, true, true>(level, bytes, found),
+                (false, true, false) => run::<false, true, false>(level, bytes, found),
+                (false, false, true) => run::<false, false, true>(level, bytes, found),
+                (false, false, false) => run::<false, false, false>(level, bytes, found),
             }
         };
     }
@@ -136,6 +155,8 @@ pub enum Kernel {
     Avx2,
     /// The fused kernel built for AVX2 with AVX-512VL/BW (256-bit vectors).
     Avx512Vl,
+    /// The fused kernel on 512-bit vectors (AVX-512BW, on CPUs with VBMI).
+    Avx512,
 }
 
 impl Kernel {
@@ -144,6 +165,7 @@ impl Kernel {
     pub fn detect() -> Kernel {
         #[cfg(target_arch = "x86_64")]
         match x86::level() {
+            Some(x86::Level::Avx512) => return Kernel::Avx512,
             Some(x86::Level::Avx512Vl) => return Kernel::Avx512Vl,
             Some(x86::Level::Avx2) => return Kernel::Avx2,
             None => {}
@@ -154,16 +176,25 @@ impl Kernel {
     /// Every build this CPU runs, the portable one first.
     pub fn available() -> impl Iterator<Item = Kernel> {
         let best = Kernel::detect();
-        [Kernel::Portable, Kernel::Avx2, Kernel::Avx512Vl]
-            .into_iter()
-            .filter(move |k| {
-                matches!(
-                    (k, best),
-                    (Kernel::Portable, _)
-                        | (Kernel::Avx2, Kernel::Avx2 | Kernel::Avx512Vl)
-                        | (Kernel::Avx512Vl, Kernel::Avx512Vl)
-                )
-            })
+        [
+            Kernel::Portable,
+            Kernel::Avx2,
+            Kernel::Avx512Vl,
+            Kernel::Avx512,
+        ]
+        .into_iter()
+        .filter(move |k| {
+            matches!(
+                (k, best),
+                (Kernel::Portable, _)
+                    | (
+                        Kernel::Avx2,
+                        Kernel::Avx2 | Kernel::Avx512Vl | Kernel::Avx512
+                    )
+                    | (Kernel::Avx512Vl, Kernel::Avx512Vl | Kernel::Avx512)
+                    | (Kernel::Avx512, Kernel::Avx512)
+            )
+        })
     }
 }
 
@@ -177,7 +208,7 @@ pub fn validate_marking_using(
 ) -> bool {
     let wanted = Wanted {
         marks: true,
-        text: false,
+        ..Wanted::default()
     };
     validate_scanning_using(kernel, bytes, wanted, &mut |f| {
         if let Found::Mark(at, mark) = f {
@@ -193,7 +224,7 @@ pub fn validate_using(kernel: Kernel, bytes: &[u8]) -> bool {
     #[cfg(target_arch = "x86_64")]
     if let Some(level) = usable(kernel) {
         // SAFETY: `usable` checked the CPU's features.
-        return unsafe { x86::validate_scanning::<false, false>(level, bytes, &mut |_| {}) };
+        return unsafe { x86::validate_scanning::<false, false, false>(level, bytes, &mut |_| {}) };
     }
     crate::is_valid(bytes)
 }
@@ -204,6 +235,7 @@ fn usable(kernel: Kernel) -> Option<x86::Level> {
         Kernel::Portable => return None,
         Kernel::Avx2 => x86::Level::Avx2,
         Kernel::Avx512Vl => x86::Level::Avx512Vl,
+        Kernel::Avx512 => x86::Level::Avx512,
     };
     Kernel::available().any(|k| k == kernel).then_some(wanted)
 }
@@ -236,6 +268,9 @@ fn portable_validate_scanning(bytes: &[u8], wanted: Wanted, found: &mut dyn FnMu
         // superset (the text rules test every byte of it).
         if wanted.text {
             found(Found::TextBlock(start..end));
+        }
+        if wanted.directives {
+            found(Found::DirectiveBlock(start..end));
         }
         start = end;
     }
@@ -295,7 +330,8 @@ mod tests {
             .collect()
     }
 
-    /// Every build this CPU runs agrees; returns the portable one's answer.
+    /// Every build this CPU runs agrees, asked for the marks alone or with
+    /// everything else; returns the portable one's answer.
     fn both_paths(bytes: &[u8]) -> (bool, Vec<(usize, Mark)>) {
         let mut portable = Vec::new();
         let ok =
@@ -307,8 +343,27 @@ mod tests {
                 ok,
                 "{kernel:?} {bytes:02X?}"
             );
+            let every = Wanted {
+                marks: true,
+                text: true,
+                directives: true,
+            };
+            let mut with_text = Vec::new();
+            assert_eq!(
+                validate_scanning_using(
+                    kernel,
+                    bytes,
+                    every,
+                    &mut |f| if let Found::Mark(at, m) = f {
+                        with_text.push((at, m))
+                    }
+                ),
+                ok,
+                "{kernel:?} {bytes:02X?}"
+            );
             if ok {
                 assert_eq!(marks, portable, "{kernel:?} {bytes:02X?}");
+                assert_eq!(with_text, portable, "{kernel:?} with text {bytes:02X?}");
             }
         }
         (ok, portable)
@@ -318,7 +373,7 @@ mod tests {
     fn finds_marks_at_every_offset_around_the_vector_edges() {
         for mark in [Mark::Feff, Mark::Fffd] {
             for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes()] {
-                for at in 0..200 {
+                for at in (0..200).chain(4085..4100).chain(8185..8195) {
                     let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(at).collect();
                     while core::str::from_utf8(&bytes).is_err() {
                         bytes.pop();
@@ -335,20 +390,24 @@ mod tests {
         }
     }
 
-    /// The text blocks every build reports on valid `bytes`: the fused
-    /// kernels exactly the 4 KiB blocks in which the byte-by-byte test
-    /// finds a candidate end, the portable path every 64 KiB block.
+    /// The text blocks every build reports on valid `bytes`: each fused
+    /// kernel exactly the 4 KiB blocks in which its byte-by-byte test finds
+    /// a candidate end, the portable path every 64 KiB block. Returns the
+    /// blocks in which a candidate every build finds ends.
     fn text_blocks(bytes: &[u8]) -> Vec<Range<usize>> {
-        let expected: Vec<Range<usize>> = (0..bytes.len())
-            .step_by(4096)
-            .map(|start| start..(start + 4096).min(bytes.len()))
-            .filter(|b| text::text_candidate_ends_in(bytes, b.start, b.end))
-            .collect();
+        let blocks_by = |test: fn(u8, u8, u8) -> bool| -> Vec<Range<usize>> {
+            (0..bytes.len())
+                .step_by(4096)
+                .map(|start| start..(start + 4096).min(bytes.len()))
+                .filter(|b| text::candidate_ends_in(test, bytes, b.start, b.end))
+                .collect()
+        };
         for kernel in Kernel::available() {
             let mut blocks = Vec::new();
             let wanted = Wanted {
                 marks: true,
                 text: true,
+                directives: true,
             };
             let ok = validate_scanning_using(kernel, bytes, wanted, &mut |f| {
                 if let Found::TextBlock(b) = f {
@@ -356,22 +415,32 @@ mod tests {
                 }
             });
             assert!(ok, "{kernel:?}");
-            if kernel == Kernel::Portable {
-                // Every block, each cut before a character.
-                let mut end = 0;
-                for b in &blocks {
-                    assert!(
-                        b.start == end && b.end > b.start && b.end - b.start <= BLOCK,
-                        "{blocks:?}"
-                    );
-                    end = b.end;
+            match kernel {
+                Kernel::Portable => {
+                    // Every block, each cut before a character.
+                    let mut end = 0;
+                    for b in &blocks {
+                        assert!(
+                            b.start == end && b.end > b.start && b.end - b.start <= BLOCK,
+                            "{blocks:?}"
+                        );
+                        end = b.end;
+                    }
+                    assert_eq!(end, bytes.len());
                 }
-                assert_eq!(end, bytes.len());
-            } else {
-                assert_eq!(blocks, expected, "{kernel:?}");
+                Kernel::Avx512 => {
+                    assert_eq!(
+                        blocks,
+                        blocks_by(text::ends_byte_set_candidate),
+                        "{kernel:?}"
+                    )
+                }
+                Kernel::Avx2 | Kernel::Avx512Vl => {
+                    assert_eq!(blocks, blocks_by(text::ends_nibble_candidate), "{kernel:?}")
+                }
             }
         }
-        expected
+        blocks_by(ends_text_candidate)
     }
 
     #[test]
@@ -484,6 +553,64 @@ mod tests {
             }
             text_blocks(text.as_bytes());
         }
+    }
+
+    /// The directive blocks every build reports on valid `bytes`: the fused
+    /// kernels exactly the 4 KiB blocks in which `DIRECTIVE_PAIR` ends, the
+    /// portable path every block.
+    fn directive_blocks(bytes: &[u8]) -> Vec<Range<usize>> {
+        let expected: Vec<Range<usize>> = (0..bytes.len())
+            .step_by(4096)
+            .map(|start| start..(start + 4096).min(bytes.len()))
+            .filter(|b| (b.start.max(1)..b.end).any(|i| bytes[i - 1..=i] == DIRECTIVE_PAIR))
+            .collect();
+        for kernel in Kernel::available() {
+            for (marks, text) in [(false, false), (true, true)] {
+                let mut blocks = Vec::new();
+                let wanted = Wanted {
+                    marks,
+                    text,
+                    directives: true,
+                };
+                let ok = validate_scanning_using(kernel, bytes, wanted, &mut |f| {
+                    if let Found::DirectiveBlock(b) = f {
+                        blocks.push(b);
+                    }
+                });
+                assert!(ok, "{kernel:?}");
+                if kernel == Kernel::Portable {
+                    assert_eq!(blocks.last().map(|b| b.end), Some(bytes.len()));
+                } else {
+                    assert_eq!(blocks, expected, "{kernel:?} marks {marks} text {text}");
+                }
+            }
+        }
+        expected
+    }
+
+    #[test]
+    fn directive_pair_found_at_every_offset_around_the_vector_edges() {
+        for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes(), b"8"] {
+            for at in (0..140).chain(4000..4100) {
+                let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(at).collect();
+                while core::str::from_utf8(&bytes).is_err() {
+                    bytes.pop();
+                }
+                let offset = bytes.len();
+                bytes.extend_from_slice(b"# utf8lint: allow(U011)");
+                bytes.extend(fill.iter().copied().cycle().take(fill.len() * 1500));
+                let blocks = directive_blocks(&bytes);
+                let pair_end = offset + 2 + 4;
+                assert_eq!(blocks.len(), 1, "{fill:02X?} at {offset}: {blocks:?}");
+                assert!(
+                    blocks[0].contains(&pair_end),
+                    "{fill:02X?} at {offset}: {blocks:?}"
+                );
+            }
+        }
+        // Nothing else ends the pair: `8` and `l` apart, or the other way round.
+        let bytes = "l8 8 l 8\nl l8 語8é l".repeat(3000).into_bytes();
+        assert!(directive_blocks(&bytes).is_empty());
     }
 
     #[test]

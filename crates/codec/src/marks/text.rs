@@ -206,7 +206,9 @@ pub(crate) const fn table(space: usize, index: Index) -> [u8; 16] {
 }
 
 /// Whether a text candidate ends at `cur`, after `prev1` and `prev2` (0
-/// before the start of the input): the test the kernel makes, byte by byte.
+/// before the start of the input): what every build of the kernel finds
+/// (each tests a superset of it: the 256-bit builds [`ends_nibble_candidate`],
+/// the 512-bit one [`ends_byte_set_candidate`]).
 ///
 /// ```
 /// use utf8lint_codec::ends_text_candidate;
@@ -216,6 +218,12 @@ pub(crate) const fn table(space: usize, index: Index) -> [u8; 16] {
 /// assert!(!ends_text_candidate(0xE2, 0x80, 0x99));
 /// ```
 pub fn ends_text_candidate(prev2: u8, prev1: u8, cur: u8) -> bool {
+    ends_nibble_candidate(prev2, prev1, cur) && ends_byte_set_candidate(prev2, prev1, cur)
+}
+
+/// The 256-bit kernels' test, byte by byte: the two spaces of nibble
+/// patterns.
+pub(crate) fn ends_nibble_candidate(prev2: u8, prev1: u8, cur: u8) -> bool {
     let high = |b: u8| usize::from(b >> 4);
     let low = |b: u8| usize::from(b & 0x0F);
     SCALAR_TABLES.iter().any(|t| {
@@ -248,15 +256,189 @@ const SCALAR_TABLES: [[[u8; 16]; 6]; 2] = {
     out
 };
 
-/// Whether a text candidate ends anywhere in `bytes[from..to]` (the bytes
-/// before `from` read as `prev1`, `prev2`).
+/// The byte sets of the 512-bit kernel's patterns: with AVX-512 VBMI one
+/// `vpermi2b` looks a byte up in a 128-entry table, so a pattern is a
+/// product of any three sets of bytes, not only of nibble sets, and eight
+/// of them (one bit each, [`BYTE_SET_PATTERNS`]) hold what the nibble
+/// patterns need sixteen for. The tables are indexed by a byte's low seven
+/// bits: `prev2` and `prev1` unmasked (an ASCII byte reads the entry of the
+/// byte 0x80 above it, which only matters where an ASCII byte is followed
+/// by a continuation byte, in ill-formed input, whose blocks nobody
+/// reads), `cur` only where its high bit is set (every pattern ends at a
+/// non-ASCII byte). Controls, which end at an ASCII byte, have their own
+/// table, looked up only where the high bit is clear.
+struct BytePattern {
+    z: &'static [core::ops::RangeInclusive<u8>],
+    a: &'static [core::ops::RangeInclusive<u8>],
+    b: &'static [core::ops::RangeInclusive<u8>],
+}
+
+const ANY_BYTE: &[core::ops::RangeInclusive<u8>] = &[0x00..=0xFF];
+
+/// The eight patterns of the 512-bit kernel, each the union of some of the
+/// nibble patterns' (the extra byte triples they admit are rare in text:
+/// CJK extension A, Tagalog, private use, mathematical operators).
+const BYTE_SET_PATTERNS: [BytePattern; 8] = [
+    // C1 controls `C2 80`..`C2 9F`, `¬` and SOFT HYPHEN `C2 AC`, `C2 AD`.
+    BytePattern {
+        z: ANY_BYTE,
+        a: &[0xC2..=0xC2],
+        b: &[0x80..=0x9F, 0xAC..=0xAD],
+    },
+    // U+061C `D8 9C`; U+115F, U+1160 `E1 85`; U+180E `E1 A0`; U+3164
+    // `E3 85`; tags and variation selectors `F3 A0` (and `E3 A0`, `F1 ..`).
+    BytePattern {
+        z: ANY_BYTE,
+        a: &[
+            0xD8..=0xD8,
+            0xE1..=0xE1,
+            0xE3..=0xE3,
+            0xF1..=0xF1,
+            0xF3..=0xF3,
+        ],
+        b: &[0x85..=0x85, 0x9C..=0x9C, 0xA0..=0xA0],
+    },
+    // U+FDC0.., U+FE00.., U+FF80.., U+FFC0..: `EF B7`, `B8`, `BE`, `BF`;
+    // and U+FEC0.. (`EF BB`), for U+FEFF: the 512-bit kernel finds the
+    // marks (U+FEFF, U+FFFD) in the blocks this pattern reports instead of
+    // testing for them apart (the other characters of U+FEC0..U+FEFE are
+    // Arabic presentation forms, rare in text).
+    BytePattern {
+        z: ANY_BYTE,
+        a: &[0xEF..=0xEF],
+        b: &[0xB7..=0xB8, 0xBB..=0xBB, 0xBE..=0xBF],
+    },
+    // The planes' noncharacters: `F0`..`F4`, `8F`/`9F`/`AF`/`BF`, `BF`.
+    BytePattern {
+        z: &[0xF0..=0xF4],
+        a: &[0x8F..=0x8F, 0x9F..=0x9F, 0xAF..=0xAF, 0xBF..=0xBF],
+        b: &[0xBF..=0xBF],
+    },
+    // Mojibake: `Â`..`ô` and the next character's first byte, a
+    // continuation byte read as windows-1252 or ISO-8859-1.
+    BytePattern {
+        z: &[0xC3..=0xC3],
+        a: &[0x80..=0xBF],
+        b: &[0xC2..=0xC2, 0xC5..=0xC6, 0xCB..=0xCB, 0xE2..=0xE2],
+    },
+    // Mac Roman mojibake lead `Ô` and a non-ASCII byte.
+    BytePattern {
+        z: &[0xC3..=0xC3],
+        a: &[0x94..=0x94],
+        b: &[0x80..=0xFF],
+    },
+    // U+200A..U+200F, U+202A..U+202F, Mac Roman `‚`: `E2 80` and `8A`..`8F`,
+    // `AA`..`AF`, `9A`.
+    BytePattern {
+        z: &[0xE2..=0xE2],
+        a: &[0x80..=0x80],
+        b: &[0x8A..=0x8F, 0x9A..=0x9A, 0xAA..=0xAF],
+    },
+    // U+2060, U+2066..U+2069, Mac Roman `√`, `∆`, `≈`: `E2 81`, `88`, `89`
+    // and `A0`, `A6`..`A9`, `9A`, `86`, `88`.
+    BytePattern {
+        z: &[0xE2..=0xE2],
+        a: &[0x81..=0x81, 0x88..=0x89],
+        b: &[
+            0x86..=0x86,
+            0x88..=0x88,
+            0x9A..=0x9A,
+            0xA0..=0xA0,
+            0xA6..=0xA9,
+        ],
+    },
+];
+
+/// C0 controls but tab, LF, FF and CR, and DEL.
+const CONTROLS: &[core::ops::RangeInclusive<u8>] =
+    &[0x00..=0x08, 0x0B..=0x0B, 0x0E..=0x1F, 0x7F..=0x7F];
+
+const fn in_sets(sets: &[core::ops::RangeInclusive<u8>], b: u8) -> bool {
+    let mut i = 0;
+    while i < sets.len() {
+        if *sets[i].start() <= b && b <= *sets[i].end() {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Which 128-entry table of the 512-bit kernel.
+#[derive(Clone, Copy)]
+pub(crate) enum ByteTable {
+    /// By `prev2`'s low seven bits.
+    Prev2,
+    /// By `prev1`'s low seven bits.
+    Prev1,
+    /// By a non-ASCII `cur`'s low seven bits.
+    Cur,
+    /// By an ASCII `cur`: non-zero for a control.
+    Control,
+}
+
+/// The 512-bit kernel's table `which`: bit `k` of entry `n` is set when
+/// pattern `k` allows there the byte the entry stands for (`n`, or `n |
+/// 0x80` for `Cur`; for `Prev2` and `Prev1`, either).
+pub(crate) const fn byte_table(which: ByteTable) -> [u8; 128] {
+    let mut t = [0u8; 128];
+    let mut n = 0;
+    while n < 128 {
+        let mut k = 0;
+        while k < 8 {
+            let p = &BYTE_SET_PATTERNS[k];
+            let hit = match which {
+                ByteTable::Prev2 => in_sets(p.z, n as u8) || in_sets(p.z, n as u8 | 0x80),
+                ByteTable::Prev1 => in_sets(p.a, n as u8) || in_sets(p.a, n as u8 | 0x80),
+                ByteTable::Cur => in_sets(p.b, n as u8 | 0x80),
+                ByteTable::Control => k == 0 && in_sets(CONTROLS, n as u8),
+            };
+            if hit {
+                t[n] |= 1 << k;
+            }
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+const PREV2_TABLE: [u8; 128] = byte_table(ByteTable::Prev2);
+const PREV1_TABLE: [u8; 128] = byte_table(ByteTable::Prev1);
+const CUR_TABLE: [u8; 128] = byte_table(ByteTable::Cur);
+const CONTROL_TABLE: [u8; 128] = byte_table(ByteTable::Control);
+
+/// The 512-bit kernel's test, byte by byte, with its tables.
+pub(crate) fn ends_byte_set_candidate(prev2: u8, prev1: u8, cur: u8) -> bool {
+    let low = |b: u8| usize::from(b & 0x7F);
+    if cur < 0x80 {
+        CONTROL_TABLE[low(cur)] != 0
+    } else {
+        PREV2_TABLE[low(prev2)] & PREV1_TABLE[low(prev1)] & CUR_TABLE[low(cur)] != 0
+    }
+}
+
+/// Whether `test` finds a text candidate ending anywhere in
+/// `bytes[from..to]` (the bytes before `from` read as `prev1`, `prev2`).
 #[cfg(test)]
-pub(crate) fn text_candidate_ends_in(bytes: &[u8], from: usize, to: usize) -> bool {
+pub(crate) fn candidate_ends_in(
+    test: fn(u8, u8, u8) -> bool,
+    bytes: &[u8],
+    from: usize,
+    to: usize,
+) -> bool {
     let at = |i: usize| if i < bytes.len() { bytes[i] } else { 0 };
     (from..to).any(|i| {
         let prev = |n: usize| i.checked_sub(n).map_or(0, at);
-        ends_text_candidate(prev(2), prev(1), bytes[i])
+        test(prev(2), prev(1), bytes[i])
     })
+}
+
+/// Whether a text candidate ([`ends_text_candidate`]) ends anywhere in
+/// `bytes[from..to]`.
+#[cfg(test)]
+pub(crate) fn text_candidate_ends_in(bytes: &[u8], from: usize, to: usize) -> bool {
+    candidate_ends_in(ends_text_candidate, bytes, from, to)
 }
 
 #[cfg(test)]
@@ -275,10 +457,12 @@ mod tests {
         ];
         for text in texts {
             let b = text.as_bytes();
-            let hits: alloc::vec::Vec<usize> = (0..b.len())
-                .filter(|&i| text_candidate_ends_in(b, i, i + 1))
-                .collect();
-            assert!(hits.is_empty(), "{text:?}: {hits:?}");
+            for test in [ends_nibble_candidate, ends_byte_set_candidate] {
+                let hits: alloc::vec::Vec<usize> = (0..b.len())
+                    .filter(|&i| candidate_ends_in(test, b, i, i + 1))
+                    .collect();
+                assert!(hits.is_empty(), "{text:?}: {hits:?}");
+            }
         }
     }
 
@@ -328,6 +512,14 @@ mod tests {
         for c in reported {
             let b = c.as_bytes();
             assert!(text_candidate_ends_in(b, 0, b.len()), "{c:?} {b:02X?}");
+            assert!(
+                candidate_ends_in(ends_byte_set_candidate, b, 0, b.len()),
+                "{c:?} {b:02X?}"
+            );
+            assert!(
+                candidate_ends_in(ends_nibble_candidate, b, 0, b.len()),
+                "{c:?} {b:02X?}"
+            );
         }
     }
 }

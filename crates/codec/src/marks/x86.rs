@@ -3,8 +3,13 @@
 //! Software: Practice and Experience, 2021), as simdutf8 implements it for
 //! AVX2, with a search for U+FEFF and U+FFFD folded into the same registers.
 //!
-//! The validator already holds, for every byte, the one before it and the
-//! one before that (`prev1`, `prev2`). A mark is `EF` followed by `BB BF` or
+//! The validator looks, for every byte, at the one before it and the one
+//! before that (`prev1`, `prev2`, and `prev3`). simdutf8 shifts them in from
+//! the previous register (a cross-lane permute and an `alignr` each, all on
+//! the shuffle ports its lookups are bound by); here they are loaded again
+//! from memory, one unaligned load each on ports that are otherwise idle,
+//! which makes validation alone about 20% faster on multi-byte text. A
+//! mark is `EF` followed by `BB BF` or
 //! `BF BD`, and `(prev1 & cur) | 0x56` is all ones for both pairs, so
 //! `(prev2 & ((prev1 & cur) | 0x56)) ^ 0xEF` is zero wherever a mark ends.
 //! That is four operations per register (two `vpternlog` with AVX-512VL),
@@ -22,24 +27,37 @@
 //! into one register that is tested once per block; an ASCII chunk, which
 //! can only hold a control character, takes two lookups per register. A
 //! block with one is reported whole (`Found::TextBlock`) for the text
-//! rules to read while it is in cache.
+//! rules to read while it is in cache. So is a block in which the two
+//! bytes `DIRECTIVE_PAIR` end (`Found::DirectiveBlock`: two compares per
+//! register), so that the search for inline suppressions reads those
+//! blocks instead of every byte again.
 //!
 //! The same source is compiled twice (the [`kernel`] macro): for AVX2, and
 //! for AVX2 with AVX-512VL/BW, where LLVM has 32 vector registers instead
 //! of 16 (the tables and state then stay in registers) and folds three-input
-//! logic into one `vpternlog`. The vectors are 256 bits wide in both.
+//! logic into one `vpternlog`. The vectors are 256 bits wide in both. CPUs
+//! with AVX-512 VBMI run `wide` (`x86_wide.rs`) instead, whose text test is
+//! a third of the cost. The loop over blocks and chunks is shared
+//! (`each_block`, `for_each_chunk`).
 
 #[cfg(feature = "std")]
 extern crate std;
 
-use super::Found;
 use super::text::{Index, table};
+use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+
+use super::{DIRECTIVE_PAIR, Found};
+
+#[path = "x86_wide.rs"]
+mod wide;
 
 /// Which build of the kernel this CPU runs, if any.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Level {
     Avx2,
     Avx512Vl,
+    /// 512-bit registers (`wide`).
+    Avx512,
 }
 
 #[inline]
@@ -50,13 +68,29 @@ pub(super) fn level() -> Option<Level> {
             let vl = std::is_x86_feature_detected!("avx512f")
                 && std::is_x86_feature_detected!("avx512vl")
                 && std::is_x86_feature_detected!("avx512bw");
-            return Some(if vl { Level::Avx512Vl } else { Level::Avx2 });
+            // VBMI marks the CPUs that run 512-bit operations without
+            // lowering the clock (see `wide`).
+            let wide = vl && std::is_x86_feature_detected!("avx512vbmi");
+            return Some(if wide {
+                Level::Avx512
+            } else if vl {
+                Level::Avx512Vl
+            } else {
+                Level::Avx2
+            });
         }
         None
     }
     #[cfg(not(feature = "std"))]
     {
         if cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512vl",
+            target_feature = "avx512bw",
+            target_feature = "avx512vbmi"
+        )) {
+            Some(Level::Avx512)
+        } else if cfg!(all(
             target_feature = "avx512f",
             target_feature = "avx512vl",
             target_feature = "avx512bw"
@@ -76,7 +110,11 @@ pub(super) fn level() -> Option<Level> {
 ///
 /// The CPU must support `level`'s features.
 #[inline]
-pub(super) unsafe fn validate_scanning<const MARKS: bool, const TEXT: bool>(
+pub(super) unsafe fn validate_scanning<
+    const MARKS: bool,
+    const TEXT: bool,
+    const DIRECTIVES: bool,
+>(
     level: Level,
     bytes: &[u8],
     found: &mut dyn FnMut(Found),
@@ -84,8 +122,9 @@ pub(super) unsafe fn validate_scanning<const MARKS: bool, const TEXT: bool>(
     // SAFETY: the caller checked the features.
     unsafe {
         match level {
-            Level::Avx2 => avx2::validate_scanning::<MARKS, TEXT>(bytes, found),
-            Level::Avx512Vl => avx512vl::validate_scanning::<MARKS, TEXT>(bytes, found),
+            Level::Avx2 => avx2::validate_scanning::<MARKS, TEXT, DIRECTIVES>(bytes, found),
+            Level::Avx512Vl => avx512vl::validate_scanning::<MARKS, TEXT, DIRECTIVES>(bytes, found),
+            Level::Avx512 => wide::validate_scanning::<MARKS, TEXT, DIRECTIVES>(bytes, found),
         }
     }
 }
@@ -214,17 +253,128 @@ const INCOMPLETE_BELOW: [u8; 32] = {
 /// of the block, while it is in L1) and errors looked at.
 const BLOCK: usize = 4 * 1024;
 
+/// Calls `chunk(p)` for each 64-byte chunk of `bytes[start..end]` (whole
+/// chunks, or the last bytes of the input), where `p - 3..p + 64` is always
+/// readable: the kernels load the three bytes before a register again
+/// rather than shift them in.
+///
+/// The first chunk of the input has no bytes before it, and the last may be
+/// short: each is copied after three zero bytes (nothing, before the
+/// input) or the three bytes before it, and padded with spaces, which are
+/// ASCII: they finish nothing, end no mark and, not being controls, no
+/// text candidate (nor `DIRECTIVE_PAIR`).
+///
+/// Inlined into each kernel's block, with `chunk`, so that nothing in the
+/// loop calls out and the tables stay in registers.
+#[inline(always)]
+fn for_each_chunk(bytes: &[u8], start: usize, end: usize, mut chunk: impl FnMut(*const u8)) {
+    let padded = |chunk: &mut dyn FnMut(*const u8), from: usize, to: usize| {
+        let mut copy = [b' '; 3 + CHUNK];
+        copy[..3].fill(0);
+        if from >= 3 {
+            copy[..3].copy_from_slice(&bytes[from - 3..from]);
+        }
+        copy[3..3 + to - from].copy_from_slice(&bytes[from..to]);
+        chunk(copy.as_ptr().wrapping_add(3));
+    };
+    let mut at = start;
+    if at == 0 && end > 0 {
+        let to = end.min(CHUNK);
+        padded(&mut chunk, 0, to);
+        at = to;
+    }
+    while at + CHUNK <= end {
+        let p = bytes.as_ptr().wrapping_add(at);
+        // SAFETY: a prefetch never faults, even past the end; SSE, which it
+        // needs, is in every x86-64 CPU.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(PREFETCH_AHEAD).cast()) };
+        // `at >= CHUNK` (the first chunk went above) and
+        // `at + CHUNK <= end <= bytes.len()`: `p - 3..p + 64` is in `bytes`.
+        chunk(p);
+        at += CHUNK;
+    }
+    if at < end {
+        padded(&mut chunk, at, end);
+    }
+}
+
+/// What one block held, as a kernel's `block` reports it.
+struct Seen {
+    /// A mark may end in it (the kernel's own test; unused when the text
+    /// patterns stand for it, `marks_in_text`).
+    marks: bool,
+    /// A text candidate ends in it.
+    text: bool,
+    /// `DIRECTIVE_PAIR` ends in it.
+    directive: bool,
+}
+
+/// The loop over 4 KiB blocks that every build shares: `block(state, start,
+/// end)` validates one block and says what may end in it; `failed(state)`
+/// whether an error was seen so far, asked every `ERROR_CHECK_EVERY` bytes. Reports
+/// what the caller wants through `found`; returns false as soon as
+/// `failed()` says so (the caller then adds its last test for an
+/// unfinished character at the end).
+///
+/// `marks_in_text`: the build's text patterns end a candidate at the
+/// second byte of every mark, so the marks are looked for in the text
+/// blocks, not by a test of their own.
+#[inline(always)]
+fn each_block<const MARKS: bool, const TEXT: bool, S>(
+    bytes: &[u8],
+    found: &mut dyn FnMut(Found),
+    marks_in_text: bool,
+    state: &mut S,
+    mut block: impl FnMut(&mut S, usize, usize) -> Seen,
+    failed: impl Fn(&S) -> bool,
+) -> bool {
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = (start + BLOCK).min(bytes.len());
+        let seen = block(state, start, end);
+        if MARKS && TEXT && marks_in_text {
+            if seen.text {
+                // The marks whose second byte is in this block.
+                let (from, to) = (start.saturating_sub(1), (end + 1).min(bytes.len()));
+                super::find_marks(&bytes[from..to], |at, mark| {
+                    found(Found::Mark(from + at, mark))
+                });
+            }
+        } else if MARKS && seen.marks {
+            // The marks that end in this block, which may begin up to two
+            // bytes before it. (A candidate is not always a mark: `EF` and
+            // any two of `A9 AB AD AF B9 BB BD BF`, such as U+FEFD or
+            // U+FF79, pass the register test.)
+            let from = start.saturating_sub(2);
+            super::find_marks(&bytes[from..end], |at, mark| {
+                found(Found::Mark(from + at, mark))
+            });
+        }
+        if seen.text {
+            found(Found::TextBlock(start..end));
+        }
+        if seen.directive {
+            found(Found::DirectiveBlock(start..end));
+        }
+        start = end;
+        if start % ERROR_CHECK_EVERY == 0 && failed(state) {
+            return false;
+        }
+    }
+    true
+}
+
 /// One build of the kernel: a module `$name` whose functions are compiled
 /// for `$features`.
 macro_rules! kernel {
     ($name:ident, $features:literal) => {
         mod $name {
             use core::arch::x86_64::{
-                __m256i, _MM_HINT_T0, _mm_prefetch, _mm256_alignr_epi8, _mm256_and_si256,
-                _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8,
-                _mm256_movemask_epi8, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8,
-                _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8,
-                _mm256_testz_si256, _mm256_xor_si256,
+                __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_cmpeq_epi8,
+                _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
+                _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256,
+                _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8, _mm256_testz_si256,
+                _mm256_xor_si256,
             };
 
             use super::*;
@@ -242,6 +392,8 @@ macro_rules! kernel {
                 high_bit: __m256i,
                 mark_free_bits: __m256i,
                 no_mark: __m256i,
+                directive_first: __m256i,
+                directive_second: __m256i,
                 /// `TEXT_TABLES`, each repeated in both lanes.
                 text: [__m256i; 12],
             }
@@ -259,6 +411,18 @@ macro_rules! kernel {
             fn load_32(bytes: &[u8; 32]) -> __m256i {
                 // SAFETY: `bytes` is 32 readable bytes; the load has no alignment need.
                 unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+            }
+
+            /// The 32 bytes at `p`.
+            ///
+            /// # Safety
+            ///
+            /// `p..p + 32` must be readable.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn load_at(p: *const u8) -> __m256i {
+                // SAFETY: the caller's promise; the load has no alignment need.
+                unsafe { _mm256_loadu_si256(p.cast()) }
             }
 
             #[target_feature(enable = $features)]
@@ -281,6 +445,8 @@ macro_rules! kernel {
                         high_bit: splat(0x80),
                         mark_free_bits: splat(0x56),
                         no_mark: splat(0xFF),
+                        directive_first: splat(DIRECTIVE_PAIR[0]),
+                        directive_second: splat(DIRECTIVE_PAIR[1]),
                         text: [
                             repeat_16(&TEXT_TABLES[0]),
                             repeat_16(&TEXT_TABLES[1]),
@@ -301,40 +467,54 @@ macro_rules! kernel {
 
             /// What carries from one register to the next.
             struct State {
-                /// The previous register, for `prev1`..`prev3` at its edge.
-                prev: __m256i,
                 /// Non-zero where the previous register ended inside a character.
                 incomplete: __m256i,
                 /// Non-zero once any error was seen.
                 error: __m256i,
                 /// Non-zero where a text candidate ended in this block.
                 text: __m256i,
+                /// Non-zero where `DIRECTIVE_PAIR` ended in this block.
+                directive: __m256i,
+                /// The last register validated.
+                last: __m256i,
             }
 
-            /// `cur` shifted right by `N` bytes across 128-bit lanes, the first `N`
-            /// bytes taken from the end of `prev`.
-            macro_rules! prev_n {
-                ($cur:expr, $prev:expr, $n:literal) => {
-                    _mm256_alignr_epi8::<{ 16 - $n }>(
-                        $cur,
-                        _mm256_permute2x128_si256::<0x21>($prev, $cur),
-                    )
-                };
+            /// `cur` shifted right by one byte across 128-bit lanes, the first
+            /// byte taken from the end of `prev`.
+            #[target_feature(enable = $features)]
+            #[inline]
+            fn prev_1(cur: __m256i, prev: __m256i) -> __m256i {
+                _mm256_alignr_epi8::<15>(cur, _mm256_permute2x128_si256::<0x21>(prev, cur))
             }
 
             impl State {
-                /// Validates one register; returns a register that is zero
-                /// where a mark may end.
+                /// Validates the register at `p`; returns a register that is
+                /// zero where a mark may end.
+                ///
+                /// # Safety
+                ///
+                /// `p - 3..p + 32` must be readable: the bytes before a
+                /// register are loaded again (`prev1`..`prev3`) rather than
+                /// shifted in from the register before, which takes a load
+                /// each instead of two shuffles for the first and one for each
+                /// other (the validator and the text patterns are bound by the
+                /// shuffle ports, the loads by nothing).
                 #[target_feature(enable = $features)]
                 #[inline]
-                fn step<const MARKS: bool, const TEXT: bool>(
+                unsafe fn step<const MARKS: bool, const TEXT: bool, const DIRECTIVES: bool>(
                     &mut self,
                     t: &Tables,
-                    cur: __m256i,
+                    p: *const u8,
                 ) -> __m256i {
-                    let prev1 = prev_n!(cur, self.prev, 1);
-                    let prev2 = prev_n!(cur, self.prev, 2);
-                    let prev3 = prev_n!(cur, self.prev, 3);
+                    // SAFETY: the caller's promise.
+                    let (cur, prev1, prev2, prev3) = unsafe {
+                        (
+                            load_at(p),
+                            load_at(p.sub(1)),
+                            load_at(p.sub(2)),
+                            load_at(p.sub(3)),
+                        )
+                    };
 
                     let prev1_high = _mm256_and_si256(_mm256_srli_epi16::<4>(prev1), t.nibble);
                     let prev1_low = _mm256_and_si256(prev1, t.nibble);
@@ -355,7 +535,15 @@ macro_rules! kernel {
                         special,
                     );
                     self.error = _mm256_or_si256(self.error, lengths);
-                    self.prev = cur;
+                    if DIRECTIVES {
+                        self.directive = _mm256_or_si256(
+                            self.directive,
+                            _mm256_and_si256(
+                                _mm256_cmpeq_epi8(prev1, t.directive_first),
+                                _mm256_cmpeq_epi8(cur, t.directive_second),
+                            ),
+                        );
+                    }
                     if TEXT {
                         let cur_low = _mm256_and_si256(cur, t.nibble);
                         let prev2_high = _mm256_and_si256(_mm256_srli_epi16::<4>(prev2), t.nibble);
@@ -399,25 +587,24 @@ macro_rules! kernel {
                     )
                 }
 
-                /// Validates 64 bytes; returns a register that is zero where a mark
-                /// may end in them.
+                /// Validates the 64 bytes at `p`; returns a register that is
+                /// zero where a mark may end in them.
+                ///
+                /// # Safety
+                ///
+                /// `p - 3..p + 64` must be readable.
                 #[target_feature(enable = $features)]
                 #[inline]
-                fn chunk<const MARKS: bool, const TEXT: bool>(
+                unsafe fn chunk<const MARKS: bool, const TEXT: bool, const DIRECTIVES: bool>(
                     &mut self,
                     t: &Tables,
-                    chunk: &[u8; CHUNK],
+                    p: *const u8,
                 ) -> __m256i {
-                    let (lo, hi) = chunk.split_at(32);
-                    let lo = load_32(lo.try_into().unwrap_or(&[0; 32]));
-                    let hi = load_32(hi.try_into().unwrap_or(&[0; 32]));
+                    // SAFETY: the caller's promise.
+                    let (lo, hi) = unsafe { (load_at(p), load_at(p.add(32))) };
                     if _mm256_movemask_epi8(_mm256_or_si256(lo, hi)) == 0 {
                         // ASCII: nothing to validate but an unfinished character before.
                         self.error = _mm256_or_si256(self.error, self.incomplete);
-                        // The bytes before the next register are these, not
-                        // those of the last register that was not ASCII (which
-                        // the text patterns would otherwise read as `prev1`).
-                        self.prev = hi;
                         if TEXT {
                             // Only a control character ends a candidate here; the
                             // low nibble needs no mask (no byte has its high bit).
@@ -435,48 +622,72 @@ macro_rules! kernel {
                                 _mm256_or_si256(control(lo), control(hi)),
                             );
                         }
+                        if DIRECTIVES {
+                            // The bytes before each register shifted in from the
+                            // register before (two shuffles), not loaded again: a
+                            // load one byte before an aligned chunk splits across
+                            // cache lines, and this path is bound by loads.
+                            let prev1_lo = prev_1(lo, self.last);
+                            let prev1_hi = prev_1(hi, lo);
+                            let pair = |prev1: __m256i, cur: __m256i| {
+                                _mm256_and_si256(
+                                    _mm256_cmpeq_epi8(prev1, t.directive_first),
+                                    _mm256_cmpeq_epi8(cur, t.directive_second),
+                                )
+                            };
+                            self.directive = _mm256_or_si256(
+                                self.directive,
+                                _mm256_or_si256(pair(prev1_lo, lo), pair(prev1_hi, hi)),
+                            );
+                        }
+                        self.last = hi;
                         return t.no_mark;
                     }
-                    let marks_lo = self.step::<MARKS, TEXT>(t, lo);
-                    let marks_hi = self.step::<MARKS, TEXT>(t, hi);
+                    // SAFETY: the caller's promise covers both registers.
+                    let (marks_lo, marks_hi) = unsafe {
+                        (
+                            self.step::<MARKS, TEXT, DIRECTIVES>(t, p),
+                            self.step::<MARKS, TEXT, DIRECTIVES>(t, p.add(32)),
+                        )
+                    };
                     self.incomplete = _mm256_subs_epu8(hi, t.incomplete_below);
+                    self.last = hi;
                     _mm256_min_epu8(marks_lo, marks_hi)
                 }
 
-                /// Validates a block (whole chunks, or the last bytes of the input);
-                /// returns whether a mark may end in it and whether a text
-                /// candidate does.
+                /// Validates `bytes[start..end]` (whole chunks, or the last
+                /// bytes of the input); returns whether a mark may end in it,
+                /// whether a text candidate does and whether `DIRECTIVE_PAIR`
+                /// does.
                 ///
                 /// Nothing here calls out, so the tables stay in registers.
                 #[target_feature(enable = $features)]
                 #[inline]
-                fn block<const MARKS: bool, const TEXT: bool>(
+                fn block<const MARKS: bool, const TEXT: bool, const DIRECTIVES: bool>(
                     &mut self,
                     t: &Tables,
-                    block: &[u8],
-                ) -> (bool, bool) {
+                    bytes: &[u8],
+                    start: usize,
+                    end: usize,
+                ) -> Seen {
                     let mut marks = t.no_mark;
                     self.text = _mm256_setzero_si256();
-                    let mut chunks = block.chunks_exact(CHUNK);
-                    for (i, chunk) in chunks.by_ref().enumerate() {
-                        // A prefetch never faults, even past the end.
-                        let ahead = block.as_ptr().wrapping_add(i * CHUNK + PREFETCH_AHEAD);
-                        _mm_prefetch::<_MM_HINT_T0>(ahead.cast());
-                        let chunk: &[u8; CHUNK] = chunk.try_into().unwrap_or(&[0; CHUNK]);
-                        marks = _mm256_min_epu8(marks, self.chunk::<MARKS, TEXT>(t, chunk));
+                    self.directive = _mm256_setzero_si256();
+                    for_each_chunk(bytes, start, end, |p| {
+                        // SAFETY: `for_each_chunk` gives a `p` with `p - 3..p + 64` readable.
+                        marks = _mm256_min_epu8(marks, unsafe {
+                            self.chunk::<MARKS, TEXT, DIRECTIVES>(t, p)
+                        });
+                    });
+                    Seen {
+                        marks: _mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                            marks,
+                            _mm256_setzero_si256(),
+                        )) != 0,
+                        text: TEXT && _mm256_testz_si256(self.text, self.text) == 0,
+                        directive: DIRECTIVES
+                            && _mm256_testz_si256(self.directive, self.directive) == 0,
                     }
-                    let rest = chunks.remainder();
-                    if !rest.is_empty() {
-                        // Space padding is ASCII: it finishes nothing, ends no
-                        // mark and, not being a control, no text candidate.
-                        let mut last = [b' '; CHUNK];
-                        last[..rest.len()].copy_from_slice(rest);
-                        marks = _mm256_min_epu8(marks, self.chunk::<MARKS, TEXT>(t, &last));
-                    }
-                    (
-                        _mm256_movemask_epi8(_mm256_cmpeq_epi8(marks, _mm256_setzero_si256())) != 0,
-                        TEXT && _mm256_testz_si256(self.text, self.text) == 0,
-                    )
                 }
             }
 
@@ -486,7 +697,11 @@ macro_rules! kernel {
             ///
             /// The CPU must support `$features`.
             #[target_feature(enable = $features)]
-            pub(super) unsafe fn validate_scanning<const MARKS: bool, const TEXT: bool>(
+            pub(super) unsafe fn validate_scanning<
+                const MARKS: bool,
+                const TEXT: bool,
+                const DIRECTIVES: bool,
+            >(
                 bytes: &[u8],
                 found: &mut dyn FnMut(Found),
             ) -> bool {
@@ -497,34 +712,24 @@ macro_rules! kernel {
                 // the 32 bytes it spilled (a load-port uop).
                 let t = core::hint::black_box(Tables::new());
                 let mut state = State {
-                    prev: _mm256_setzero_si256(),
                     incomplete: _mm256_setzero_si256(),
                     error: _mm256_setzero_si256(),
                     text: _mm256_setzero_si256(),
+                    directive: _mm256_setzero_si256(),
+                    last: _mm256_setzero_si256(),
                 };
-                let mut start = 0;
-                for block in bytes.chunks(BLOCK) {
-                    let (candidates, text) = state.block::<MARKS, TEXT>(&t, block);
-                    let end = start + block.len();
-                    if MARKS && candidates {
-                        // The marks that end in this block, which may begin up to two
-                        // bytes before it. (A candidate is not always a mark: `EF` and
-                        // any two of `A9 AB AD AF B9 BB BD BF`, such as U+FEFD or
-                        // U+FF79, pass the register test.)
-                        let from = start.saturating_sub(2);
-                        super::super::find_marks(&bytes[from..end], |at, mark| {
-                            found(Found::Mark(from + at, mark))
-                        });
-                    }
-                    if text {
-                        found(Found::TextBlock(start..end));
-                    }
-                    start = end;
-                    if start % ERROR_CHECK_EVERY == 0
-                        && _mm256_testz_si256(state.error, state.error) == 0
-                    {
-                        return false;
-                    }
+                let checked = each_block::<MARKS, TEXT, State>(
+                    bytes,
+                    found,
+                    false,
+                    &mut state,
+                    |state, start, end| {
+                        state.block::<MARKS, TEXT, DIRECTIVES>(&t, bytes, start, end)
+                    },
+                    |state| _mm256_testz_si256(state.error, state.error) == 0,
+                );
+                if !checked {
+                    return false;
                 }
                 state.error = _mm256_or_si256(state.error, state.incomplete);
                 _mm256_testz_si256(state.error, state.error) != 0
