@@ -512,7 +512,13 @@ fn diagnose(
 ) -> Vec<Diagnostic> {
     let mut diagnostics = name_check(path, settings);
     let Some(baseline) = &ctx.baseline else {
-        diagnostics.extend(check_keeping(bytes, path, &settings.policy, keep));
+        let found = check_keeping(bytes, path, &settings.policy, keep);
+        // Nearly always the name is fine: the findings as they are, not
+        // copied after it.
+        if diagnostics.is_empty() {
+            return found;
+        }
+        diagnostics.extend(found);
         return diagnostics;
     };
     diagnostics.extend(check_keeping(bytes, path, &settings.policy, Keep::Every));

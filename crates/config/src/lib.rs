@@ -662,14 +662,16 @@ impl Resolver {
             .filter(|_| self.trusted_owner(dir, CONFIG_FILE_NAME))
             .map(|text| parse_config(&text, &dir.join(CONFIG_FILE_NAME)))
             .transpose()?;
-        // A repository's root: what lies above it is not the project's.
-        let repo_root =
-            !self.overrides.trust_all_config && std::fs::symlink_metadata(dir.join(".git")).is_ok();
         // A nested utf8lint.toml extends the ones above it, unless it says
         // `root = true`; nothing above the repository root applies.
         let own_root = own_toml.as_ref().is_some_and(|c| c.root);
         let inherited = parent.map(|p| p.tomls.clone()).unwrap_or_default();
-        if !own_root {
+        if !own_root && !inherited.is_empty() {
+            // A repository's root: what lies above it is not the project's.
+            // Looked for only when something above would apply (most trees
+            // have no utf8lint.toml: one failed lookup fewer per directory).
+            let repo_root = !self.overrides.trust_all_config
+                && std::fs::symlink_metadata(dir.join(".git")).is_ok();
             if repo_root {
                 for (above, _) in &inherited {
                     self.ignore(

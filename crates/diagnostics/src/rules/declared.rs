@@ -97,28 +97,28 @@ pub(crate) fn resolve(name: &str) -> Option<&'static Encoding> {
     })
 }
 
-/// Whether `path`'s extension is one of `names` (lower-case), in any case.
-fn extension_is(path: &Path, names: &[&str]) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|ext| names.iter().any(|n| ext.eq_ignore_ascii_case(n)))
+/// Whether the extension `ext` is one of `names` (lower-case), in any case.
+fn is_one_of(ext: Option<&str>, names: &[&str]) -> bool {
+    ext.is_some_and(|ext| names.iter().any(|n| ext.eq_ignore_ascii_case(n)))
 }
 
 /// Every declaration of the file's encoding that its format allows.
 pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<'a>> {
     let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    // Read once: each `extension()` parses the path from its end.
+    let ext = path.extension().and_then(|e| e.to_str());
     let mut out = Vec::new();
     out.extend(xml(bytes, start));
-    if extension_is(path, &["html", "htm", "xhtml", "shtml"]) {
+    if is_one_of(ext, &["html", "htm", "xhtml", "shtml"]) {
         out.extend(html_meta(bytes, start));
-    } else if extension_is(path, &["css", "scss", "less"]) {
+    } else if is_one_of(ext, &["css", "scss", "less"]) {
         out.extend(css(bytes, start));
     }
     // Both need `coding` in the first two lines, each read up to
     // `LINE_HEAD` bytes: one search rules them out in nearly every file.
     let head = &bytes[start..bytes.len().min(start + 2 * LINE_HEAD)];
     let coding = find!(head, b"coding").is_some();
-    if is_python(path, bytes) {
+    if is_python(ext, bytes) {
         out.extend(python_cookie(bytes).filter(|_| coding));
     } else {
         if coding {
@@ -209,8 +209,9 @@ fn css(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
     declared(bytes, &rest[..end], Syntax::Css)
 }
 
-pub(crate) fn is_python(path: &Path, bytes: &[u8]) -> bool {
-    if extension_is(path, &["py", "pyw", "pyi"]) {
+/// A Python file: by its extension `ext`, or a `#!...python` first line.
+fn is_python(ext: Option<&str>, bytes: &[u8]) -> bool {
+    if is_one_of(ext, &["py", "pyw", "pyi"]) {
         return true;
     }
     let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
