@@ -310,11 +310,19 @@ fn emacs(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
 /// line start.
 fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
     // `fenc=` and `fileencoding=` both hold `enc`, in the first or last
-    // lines: two searches rule a modeline out in nearly every file.
+    // lines, which lie in the first and last `window` bytes: a search for
+    // `enc` rules a modeline out in half the files of a tree, and one for
+    // the keys themselves in nearly all of the rest, before any line is
+    // read.
     let window = 5 * LINE_HEAD;
     let head = &bytes[..bytes.len().min(window)];
     let tail = &bytes[bytes.len().saturating_sub(window)..];
-    if find!(head, b"enc").is_none() && find!(tail, b"enc").is_none() {
+    let has_key = |w: &[u8]| {
+        find!(w, b"enc").is_some()
+            && (find!(w, b"fenc=").is_some() || find!(w, b"fileencoding=").is_some())
+    };
+    // A file no longer than the window is its own head and tail.
+    if !has_key(head) && (bytes.len() <= window || !has_key(tail)) {
         return None;
     }
     let first = head_lines(bytes, 0, 5);

@@ -281,12 +281,13 @@ fn decodes_plausibly(head: &[u8], form: WideForm) -> Option<usize> {
     }
     // ASCII text read as UTF-16 is Han (`fi` is `U+6669`): real text has
     // newlines and spaces among its characters, the misreading almost none.
-    let reading = Reading::of(&text);
-    (controls * 100 <= chars
-        && ascii * 100 >= chars
-        && reading.non_ascii >= MIN_LEGACY_NON_ASCII
-        && reading.plausible())
-    .then_some(common)
+    // The reading (a Unicode table lookup per character) only for what
+    // passes those counts: binary data read as UTF-16 seldom does.
+    let plausible = controls * 100 <= chars && ascii * 100 >= chars && {
+        let reading = Reading::of(&text);
+        reading.non_ascii >= MIN_LEGACY_NON_ASCII && reading.plausible()
+    };
+    plausible.then_some(common)
 }
 
 /// UTF-16/32 without a signature: text in the Latin, Greek, Cyrillic ...
