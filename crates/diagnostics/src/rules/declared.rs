@@ -446,6 +446,27 @@ mod tests {
         assert_eq!(found(&middle, "a.txt"), vec![]);
     }
 
+    /// In a file longer than the windows the modeline keys are looked for
+    /// in, a modeline on the first or the last lines is found, one between
+    /// them is not, and `enc` without a key finds nothing.
+    #[test]
+    fn modelines_at_either_end_of_a_long_file() {
+        let filler = b"encoded text, not a modeline\n".repeat(5 * LINE_HEAD / 10);
+        let modeline = b"# vim: set fenc=latin1 :\n";
+        let at = |before: &[u8], after: &[u8]| {
+            let mut bytes = before.to_vec();
+            bytes.extend(modeline);
+            bytes.extend(after);
+            assert!(bytes.len() > 2 * 5 * LINE_HEAD);
+            found(&bytes, "a.txt")
+        };
+        let latin1 = vec![(Syntax::Vim, "latin1".to_owned())];
+        assert_eq!(at(b"", &filler), latin1);
+        assert_eq!(at(&filler, b"last\n"), latin1);
+        assert_eq!(at(&filler, &filler), vec![]);
+        assert_eq!(found(&filler.repeat(2), "a.txt"), vec![]);
+    }
+
     #[test]
     fn names_resolve_as_their_tools_spell_them() {
         for (name, want) in [
