@@ -7,10 +7,13 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use utf8lint_codec::ErrorKind::{self, *};
 use utf8lint_codec::{
+    DIRECTIVE_PAIR, Found, Kernel, Mark, Wanted, ends_text_candidate, find_marks, validate_marking,
+    validate_scanning_using,
+};
+use utf8lint_codec::{
     Event, LossyMap, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, from_utf8, interpret,
     is_valid, subparts,
 };
-use utf8lint_codec::{Mark, find_marks, validate_marking};
 
 /// Byte strings that start or are interesting ill-formed sequences.
 const FRAGMENTS: &[&[u8]] = &[
@@ -172,6 +175,46 @@ fn check_oracles(bytes: &[u8]) -> Result<(), TestCaseError> {
     prop_assert_eq!(valid, subs.is_empty());
     if valid {
         prop_assert_eq!(&fused, &naive);
+    }
+    // Every build, asked for everything (the marks then come from the text
+    // blocks on the 512-bit build): the same verdict and marks, and a text
+    // block wherever a candidate ends, a directive block wherever `8l` does.
+    for kernel in Kernel::available() {
+        let wanted = Wanted {
+            marks: true,
+            text: true,
+            directives: true,
+        };
+        let (mut marks, mut text, mut directives) = (Vec::new(), Vec::new(), Vec::new());
+        let valid = validate_scanning_using(kernel, bytes, wanted, &mut |f| match f {
+            Found::Mark(at, mark) => marks.push((at, mark)),
+            Found::TextBlock(b) => text.push(b),
+            Found::DirectiveBlock(b) => directives.push(b),
+        });
+        prop_assert_eq!(valid, subs.is_empty(), "{:?}", kernel);
+        if valid {
+            prop_assert_eq!(&marks, &naive, "{:?}", kernel);
+            let at = |i: usize| bytes[i];
+            for i in 0..bytes.len() {
+                let prev = |n: usize| i.checked_sub(n).map_or(0, at);
+                if ends_text_candidate(prev(2), prev(1), bytes[i]) {
+                    prop_assert!(
+                        text.iter().any(|b| b.contains(&i)),
+                        "{:?} text {}",
+                        kernel,
+                        i
+                    );
+                }
+                if i > 0 && bytes[i - 1..=i] == DIRECTIVE_PAIR {
+                    prop_assert!(
+                        directives.iter().any(|b| b.contains(&i)),
+                        "{:?} pair {}",
+                        kernel,
+                        i
+                    );
+                }
+            }
+        }
     }
     let mut found = Vec::new();
     find_marks(bytes, |at, mark| found.push((at, mark)));

@@ -12,65 +12,16 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use utf8lint_diagnostics::{Policy, check};
 
-const SIZE: usize = 64 * 1024 * 1024;
+#[path = "inputs/mod.rs"]
+mod inputs;
 
-/// Deterministic text: `pieces` chosen by a xorshift generator until `SIZE`.
-fn text(pieces: &[&str]) -> Vec<u8> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut out = Vec::with_capacity(SIZE + 64);
-    while out.len() < SIZE {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        out.extend_from_slice(pieces[(state % pieces.len() as u64) as usize].as_bytes());
-    }
-    // End on a character boundary.
-    while std::str::from_utf8(&out).is_err() {
-        out.pop();
-    }
-    out
-}
+use inputs::SIZE;
 
 fn bench(c: &mut Criterion) {
-    let inputs = [
-        (
-            "ascii-code",
-            text(&[
-                "fn main() {\n",
-                "    let x = 42;\n",
-                "    println!(\"{x}\");\n",
-                "}\n",
-                "// comment\n",
-            ]),
-        ),
-        (
-            "mixed-prose",
-            text(&[
-                "The café ",
-                "naïve ",
-                "東京 ",
-                "Grüße ",
-                "😀 ",
-                "plain words ",
-                "\n",
-            ]),
-        ),
-        (
-            "latin-prose",
-            text(&[
-                "L’été dernier, ",
-                "nous avons mangé des crêpes ",
-                "à Noël chez François ",
-                "— « très » bien… ",
-                "Größe über Äpfel ",
-                "\n",
-            ]),
-        ),
-        (
-            "cjk",
-            text(&["日本語の文章です。", "中文文本，", "한국어 ", "\n"]),
-        ),
-    ];
+    let inputs: Vec<(&str, Vec<u8>)> = inputs::NAMES
+        .iter()
+        .map(|&name| (name, inputs::input(name).unwrap_or_default()))
+        .collect();
     let policy = Policy::default();
     let path = Path::new("input.txt");
     let mut group = c.benchmark_group("check-vs-validate-64MiB");

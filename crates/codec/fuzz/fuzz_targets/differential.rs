@@ -2,13 +2,14 @@
 //! from_utf8 vs core::str::from_utf8, subparts and Utf8Chunks vs std's
 //! Utf8Chunks, decode_lossy vs String::from_utf8_lossy, and the streaming
 //! decoder (with a chunking derived from the input) vs the one-shot path,
-//! and the fused validator (validate_marking) vs core and a naive search.
+//! and the fused validator (validate_marking, and every build of
+//! validate_scanning asked for everything) vs core and a naive search.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use utf8lint_codec::{
-    Event, Mark, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, find_marks, from_utf8,
-    interpret, subparts, validate_marking,
+    Event, Found, Kernel, Mark, Subpart, Utf8Chunks, Utf8Decoder, Wanted, decode_lossy,
+    find_marks, from_utf8, interpret, subparts, validate_marking, validate_scanning_using,
 };
 
 fuzz_target!(|data: &[u8]| {
@@ -35,6 +36,24 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(valid, core::str::from_utf8(data).is_ok(), "validate_marking");
     if valid {
         assert_eq!(fused, naive, "validate_marking's marks");
+    }
+    // Every build asked for everything: the same verdict and marks.
+    for kernel in Kernel::available() {
+        let wanted = Wanted {
+            marks: true,
+            text: true,
+            directives: true,
+        };
+        let mut marks = Vec::new();
+        let valid = validate_scanning_using(kernel, data, wanted, &mut |f| {
+            if let Found::Mark(at, mark) = f {
+                marks.push((at, mark));
+            }
+        });
+        assert_eq!(valid, core::str::from_utf8(data).is_ok(), "{kernel:?} validity");
+        if valid {
+            assert_eq!(marks, naive, "{kernel:?} marks with text");
+        }
     }
     let mut found = Vec::new();
     find_marks(data, |at, mark| found.push((at, mark)));
