@@ -164,7 +164,17 @@ pub struct ByPath;
 
 impl ConfigReader for ByPath {
     fn read_config(&mut self, dir: &Path, name: &str) -> std::io::Result<Option<Vec<u8>>> {
-        match std::fs::read(dir.join(name)) {
+        let path = dir.join(name);
+        // Nearly every directory has neither file, and a stat that finds
+        // nothing costs less than an open that finds nothing (1.4 against
+        // 2.0 us for the mixed tree's directories, which a scan asks twice
+        // each). Any other answer: the open says what it says.
+        if let Err(e) = std::fs::metadata(&path)
+            && e.kind() == std::io::ErrorKind::NotFound
+        {
+            return Ok(None);
+        }
+        match std::fs::read(&path) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e),
