@@ -149,10 +149,9 @@ impl DirChain {
 /// Reads configuration files for a [`Resolver`].
 ///
 /// A scan asks about every directory it enters, and the files are nearly
-/// never there. [`ByPath`] looks up the whole path each time; the CLI
-/// reads relative to the directory descriptor it already holds for the
-/// directory's files, one path component for the kernel to look up instead
-/// of every one from the root.
+/// never there. [`ByPath`], which the CLI and the language server use,
+/// looks up the whole path each time, with a stat first (cheaper than an
+/// open when there is nothing); tests read from memory.
 pub trait ConfigReader {
     /// The bytes of the file `name` in `dir`; `None` if there is none.
     fn read_config(&mut self, dir: &Path, name: &str) -> std::io::Result<Option<Vec<u8>>>;
