@@ -2,126 +2,130 @@
 //! documented field by field in the README ("JSON Lines schema"); keep the
 //! two in step.
 //!
-//! Written straight into the file's text, field by field, rather than built
-//! as a `serde_json::Value` and serialized: a map of values per finding
-//! (each key and string copied, then freed) took 9% of a whole-tree scan's
-//! CPU. The output is what `serde_json` gives for the same object, with
-//! its key order (the tests compare the two).
+//! Written straight into bytes, field by field, rather than built as a
+//! `serde_json::Value` and serialized: a map of values per finding (each
+//! key and string copied, then freed) took 9% of a whole-tree scan's CPU.
+//! Bytes rather than a `String`, so that digits and escapes are copied as
+//! they are (a U005 finding lists every range of ill-formed bytes: 342,000
+//! numbers in the mixed tree); every piece is UTF-8 (text from `&str`,
+//! ASCII punctuation, digits and escapes), checked once per file
+//! ([`finish`]). The output is what `serde_json` gives for the same object,
+//! with its key order (the tests compare the two).
 
 use utf8lint_diagnostics::{Diagnostic, Fix, escape_lossless};
 
 use super::{Region, is_file_level};
 
 /// Appends one diagnostic's JSON object (no newline) to `out`.
-pub(super) fn line(out: &mut String, d: &Diagnostic, path: &str, region: &Region) {
+pub(super) fn line(out: &mut Vec<u8>, d: &Diagnostic, path: &str, region: &Region) {
     let file_level = is_file_level(d);
     let position = |n: usize| (!file_level).then_some(n);
-    out.push_str("{\"path\":");
+    out.extend_from_slice(b"{\"path\":");
     string(out, path);
-    out.push_str(",\"code\":");
+    out.extend_from_slice(b",\"code\":");
     string(out, d.rule.code());
-    out.push_str(",\"rule\":");
+    out.extend_from_slice(b",\"rule\":");
     string(out, d.rule.name());
-    out.push_str(",\"level\":");
+    out.extend_from_slice(b",\"level\":");
     string(out, d.level.as_str());
-    out.push_str(",\"message\":");
+    out.extend_from_slice(b",\"message\":");
     string(out, &d.message);
-    out.push_str(",\"label\":");
+    out.extend_from_slice(b",\"label\":");
     string(out, &d.label);
-    out.push_str(",\"byte_start\":");
+    out.extend_from_slice(b",\"byte_start\":");
     number(out, d.span.start);
-    out.push_str(",\"byte_end\":");
+    out.extend_from_slice(b",\"byte_end\":");
     number(out, d.span.end);
-    out.push_str(",\"line\":");
+    out.extend_from_slice(b",\"line\":");
     optional_number(out, position(region.start.line));
-    out.push_str(",\"column\":");
+    out.extend_from_slice(b",\"column\":");
     optional_number(out, position(region.start.column));
-    out.push_str(",\"end_line\":");
+    out.extend_from_slice(b",\"end_line\":");
     optional_number(out, position(region.end.line));
-    out.push_str(",\"end_column\":");
+    out.extend_from_slice(b",\"end_column\":");
     optional_number(out, position(region.end.column));
-    out.push_str(",\"subparts\":");
+    out.extend_from_slice(b",\"subparts\":");
     array(out, &d.subparts, |out, s| {
-        out.push_str("{\"offset\":");
+        out.extend_from_slice(b"{\"offset\":");
         number(out, s.offset);
-        out.push_str(",\"len\":");
+        out.extend_from_slice(b",\"len\":");
         number(out, usize::from(s.len));
-        out.push_str(",\"kind\":");
+        out.extend_from_slice(b",\"kind\":");
         string(out, s.kind.as_str());
-        out.push('}');
+        out.push(b'}');
     });
-    out.push_str(",\"notes\":");
+    out.extend_from_slice(b",\"notes\":");
     array(out, &d.notes, |out, note| string(out, note));
-    out.push_str(",\"help\":");
+    out.extend_from_slice(b",\"help\":");
     array(out, &d.help, |out, help| string(out, help));
-    out.push_str(",\"policy_source\":");
+    out.extend_from_slice(b",\"policy_source\":");
     match &d.policy_source {
         Some(source) => string(out, &source.describe()),
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
-    out.push_str(",\"related\":");
+    out.extend_from_slice(b",\"related\":");
     array(out, &d.related, |out, r| {
-        out.push('[');
+        out.push(b'[');
         number(out, r.start);
-        out.push(',');
+        out.push(b',');
         number(out, r.end);
-        out.push(']');
+        out.push(b']');
     });
-    out.push_str(",\"fix\":");
+    out.extend_from_slice(b",\"fix\":");
     match &d.fix {
         Some(f) => fix(out, f),
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
-    out.push_str(",\"alternatives\":");
+    out.extend_from_slice(b",\"alternatives\":");
     array(out, &d.alternatives, fix);
-    out.push('}');
+    out.push(b'}');
 }
 
 /// A fix as JSON: its applicability, title and edits. A whole-file
 /// conversion is described (`"kind": "transcode"`, from, to and the span)
 /// rather than embedded: its bytes are the whole file again.
-fn fix(out: &mut String, fix: &Fix) {
-    out.push_str("{\"applicability\":");
+fn fix(out: &mut Vec<u8>, fix: &Fix) {
+    out.extend_from_slice(b"{\"applicability\":");
     string(out, fix.applicability().as_str());
-    out.push_str(",\"title\":");
+    out.extend_from_slice(b",\"title\":");
     string(out, fix.title());
     if let Some(from) = fix.transcoded_from() {
         let range = fix.range();
-        out.push_str(",\"kind\":\"transcode\",\"from\":");
+        out.extend_from_slice(b",\"kind\":\"transcode\",\"from\":");
         string(out, from);
-        out.push_str(",\"to\":\"UTF-8\",\"byte_start\":");
+        out.extend_from_slice(b",\"to\":\"UTF-8\",\"byte_start\":");
         number(out, range.start);
-        out.push_str(",\"byte_end\":");
+        out.extend_from_slice(b",\"byte_end\":");
         number(out, range.end);
-        out.push('}');
+        out.push(b'}');
         return;
     }
-    out.push_str(",\"edits\":");
+    out.extend_from_slice(b",\"edits\":");
     array(out, fix.edits(), |out, e| {
         let range = e.range();
-        out.push_str("{\"byte_start\":");
+        out.extend_from_slice(b"{\"byte_start\":");
         number(out, range.start);
-        out.push_str(",\"byte_end\":");
+        out.extend_from_slice(b",\"byte_end\":");
         number(out, range.end);
-        out.push_str(",\"replacement_hex\":\"");
+        out.extend_from_slice(b",\"replacement_hex\":\"");
         hex(out, e.replacement());
-        out.push_str("\",\"replacement_escaped\":");
+        out.extend_from_slice(b"\",\"replacement_escaped\":");
         string(out, &escape_lossless(e.replacement()));
-        out.push('}');
+        out.push(b'}');
     });
-    out.push('}');
+    out.push(b'}');
 }
 
 /// `[a,b,...]`, each item written by `item`.
-fn array<T>(out: &mut String, items: &[T], mut item: impl FnMut(&mut String, &T)) {
-    out.push('[');
+fn array<T>(out: &mut Vec<u8>, items: &[T], mut item: impl FnMut(&mut Vec<u8>, &T)) {
+    out.push(b'[');
     for (i, x) in items.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
         item(out, x);
     }
-    out.push(']');
+    out.push(b']');
 }
 
 /// The decimal digits of 0 to 99, two bytes each.
@@ -140,7 +144,7 @@ const DIGIT_PAIRS: [u8; 200] = {
 /// finding lists every range of ill-formed bytes (171,000 ranges in the
 /// mixed tree's 141 findings), and the formatting machinery per number
 /// was most of their cost.
-fn number(out: &mut String, mut n: usize) {
+fn number(out: &mut Vec<u8>, mut n: usize) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     while n >= 100 {
@@ -157,57 +161,64 @@ fn number(out: &mut String, mut n: usize) {
         // `n` is a digit: the cast loses nothing.
         digits[at] = b'0' + n as u8;
     }
-    for &digit in &digits[at..] {
-        out.push(char::from(digit));
-    }
+    out.extend_from_slice(&digits[at..]);
 }
 
-fn optional_number(out: &mut String, n: Option<usize>) {
+fn optional_number(out: &mut Vec<u8>, n: Option<usize>) {
     match n {
         Some(n) => number(out, n),
-        None => out.push_str("null"),
+        None => out.extend_from_slice(b"null"),
     }
 }
 
 /// A JSON string, escaped as `serde_json` escapes one: `"` and `\`, and
 /// the C0 controls (`\b`, `\t`, `\n`, `\f`, `\r` by name, the others as
 /// `\u00XX` in lower-case hex); nothing else.
-fn string(out: &mut String, s: &str) {
-    out.push('"');
+fn string(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
     let mut plain = 0;
     for (i, b) in s.bytes().enumerate() {
-        let escape = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0C => "\\f",
-            0..0x20 => "",
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0..0x20 => b"",
             _ => continue,
         };
-        // `b` is ASCII, so `i` and `i + 1` are character boundaries.
-        out.push_str(&s[plain..i]);
+        out.extend_from_slice(&s.as_bytes()[plain..i]);
         if escape.is_empty() {
-            out.push_str("\\u00");
+            out.extend_from_slice(b"\\u00");
             hex(out, &[b]);
         } else {
-            out.push_str(escape);
+            out.extend_from_slice(escape);
         }
         plain = i + 1;
     }
-    out.push_str(&s[plain..]);
-    out.push('"');
+    out.extend_from_slice(&s.as_bytes()[plain..]);
+    out.push(b'"');
 }
 
 /// Lower-case hex, two digits a byte, no separators: `efbbbf`.
-fn hex(out: &mut String, bytes: &[u8]) {
+fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     out.reserve(bytes.len() * 2);
     for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 15)]));
+        out.push(DIGITS[usize::from(b >> 4)]);
+        out.push(DIGITS[usize::from(b & 15)]);
+    }
+}
+
+/// Appends one file's JSON Lines, written by [`line`], to its text.
+pub(super) fn finish(lines: &[u8], text: &mut String) {
+    match std::str::from_utf8(lines) {
+        Ok(lines) => text.push_str(lines),
+        // Not reached: every piece written is UTF-8 (see the module's
+        // comment); were one not, its bytes would show as U+FFFD.
+        Err(_) => text.push_str(&String::from_utf8_lossy(lines)),
     }
 }
 
@@ -230,18 +241,18 @@ mod tests {
             "\u{7f}",
             "é\n",
         ] {
-            let mut ours = String::new();
+            let mut ours = Vec::new();
             string(&mut ours, s);
-            assert_eq!(ours, serde_json::to_string(s).unwrap(), "{s:?}");
+            assert_eq!(ours, serde_json::to_string(s).unwrap().as_bytes(), "{s:?}");
         }
     }
 
     #[test]
     fn numbers_are_written_as_display_writes_them() {
         for n in (0..100_000).chain([65_536, 1 << 40, usize::MAX / 10, usize::MAX]) {
-            let mut ours = String::new();
+            let mut ours = Vec::new();
             super::number(&mut ours, n);
-            assert_eq!(ours, n.to_string());
+            assert_eq!(ours, n.to_string().as_bytes());
         }
     }
 }

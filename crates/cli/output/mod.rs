@@ -64,6 +64,7 @@ pub(crate) fn render_file(
     }
     let mut starts = Locator::new(bytes);
     let mut ends = Locator::new(bytes);
+    let mut json_lines = Vec::new();
     for d in diagnostics {
         let region = Region {
             start: starts.locate(d.span.start),
@@ -76,8 +77,8 @@ pub(crate) fn render_file(
                 text.push('\n');
             }
             Format::Json => {
-                json::line(text, d, name.exact, &region);
-                text.push('\n');
+                json::line(&mut json_lines, d, name.exact, &region);
+                json_lines.push(b'\n');
             }
             Format::Github => {
                 text.push_str(&github::line(d, name.display, &region));
@@ -86,6 +87,7 @@ pub(crate) fn render_file(
             Format::Sarif => sarif_results.push(sarif::result(d, name.uri, &region)),
         }
     }
+    json::finish(&json_lines, text);
 }
 
 /// Whether a diagnostic is about the file as a whole rather than a place in
