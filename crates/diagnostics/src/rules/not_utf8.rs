@@ -534,13 +534,6 @@ pub fn legacy_verdict(
     if ill_formed.bytes < MIN_LEGACY_NON_ASCII {
         return None;
     }
-    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    detector.feed(&sample, whole);
-    let guess: &'static Encoding = detector.guess(None, chardetng::Utf8Detection::Deny);
-    if guess == encoding_rs::UTF_8 {
-        return None;
-    }
-    let encoding = guess;
     // UTF-8 first: well-formed multi-byte characters that read as text
     // (`é`, `ж`, `中`) among the errors say UTF-8 with defects. Legacy text
     // makes some by accident, but they are no text: IBM866 `ра` (`E0 A0`)
@@ -562,6 +555,16 @@ pub fn legacy_verdict(
     if ill_formed.utf8_like_percent() >= MAX_UTF8_LIKE_PERCENT {
         return None;
     }
+    // Only now the detector, the costliest step (tens of nanoseconds a
+    // byte): the tests above need no guess, and most files with ill-formed
+    // bytes are UTF-8 with defects that they settle.
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(&sample, whole);
+    let guess: &'static Encoding = detector.guess(None, chardetng::Utf8Detection::Deny);
+    if guess == encoding_rs::UTF_8 {
+        return None;
+    }
+    let encoding = guess;
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut text =
         String::with_capacity(decoder.max_utf8_buffer_length_without_replacement(sample.len())?);
