@@ -634,26 +634,26 @@ fn support(
     text: &str,
 ) -> Support {
     let score_of = |encoding| detector.find_score(encoding);
-    let mut rival: Option<(i64, &'static Encoding)> = None;
-    for &other in &DETECTOR_CANDIDATES {
+    // The best-scoring encoding that reads the sample as different text
+    // (the first in `DETECTOR_CANDIDATES` among equals): candidates by
+    // score, decoded until one differs, usually the first.
+    let mut by_score: Vec<(i64, usize, &'static Encoding)> = DETECTOR_CANDIDATES
+        .iter()
+        .enumerate()
         // KOI8-R and ISO-8859-15 are no candidates of chardetng's (it
         // answers 0 for them): the verdict's own choices among look-alikes.
-        if other == guess || other == encoding_rs::ISO_8859_15 {
-            continue;
-        }
-        let Some(score) = score_of(other) else {
-            continue;
-        };
-        if rival.is_some_and(|(best, _)| best >= score) {
-            continue;
-        }
-        let reads_differently = other
-            .decode_without_bom_handling_and_without_replacement(sample)
-            .is_some_and(|other_text| other_text != text);
-        if reads_differently {
-            rival = Some((score, other));
-        }
-    }
+        .filter(|&(_, &other)| other != guess && other != encoding_rs::ISO_8859_15)
+        .filter_map(|(i, &other)| Some((score_of(other)?, i, other)))
+        .collect();
+    by_score.sort_by_key(|&(score, i, _)| (std::cmp::Reverse(score), i));
+    let rival: Option<(i64, &'static Encoding)> = by_score
+        .into_iter()
+        .find(|&(_, _, other)| {
+            other
+                .decode_without_bom_handling_and_without_replacement(sample)
+                .is_some_and(|other_text| other_text != text)
+        })
+        .map(|(score, _, other)| (score, other));
     let mut score = score_of(guess).unwrap_or(i64::MIN);
     if guess == encoding_rs::WINDOWS_1252
         && let Some((best, _)) = rival
