@@ -14,6 +14,12 @@
 //! what the rules look at (the rules test the exact bytes), kept tight
 //! where ordinary text goes: `é`, `’`, `…`, `—`, `«`, CJK punctuation, kana
 //! and emoji end none.
+//!
+//! The 512-bit build (AVX-512 VBMI) holds the same candidates another way:
+//! eight patterns over exact byte sets, one 128-entry table per position
+//! ([`BYTE_SET_PATTERNS`]). Each build is tested against its own
+//! byte-by-byte twin ([`ends_nibble_candidate`], [`ends_byte_set_candidate`]);
+//! [`ends_text_candidate`], what both find, is what the rules may rely on.
 
 /// A set of nibble values, one bit per value.
 type Nibbles = u16;
