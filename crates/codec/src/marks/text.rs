@@ -213,8 +213,8 @@ pub(crate) const fn table(space: usize, index: Index) -> [u8; 16] {
 
 /// Whether a text candidate ends at `cur`, after `prev1` and `prev2` (0
 /// before the start of the input): what every build of the kernel finds
-/// (each tests a superset of it: the 256-bit builds [`ends_nibble_candidate`],
-/// the 512-bit one [`ends_byte_set_candidate`]).
+/// (each tests a superset of it: the 256-bit builds two spaces of nibble
+/// patterns, the 512-bit one eight patterns over byte sets).
 ///
 /// ```
 /// use utf8lint_codec::ends_text_candidate;
