@@ -434,6 +434,10 @@ macro_rules! kernel {
             impl Tables {
                 #[target_feature(enable = $features)]
                 fn new() -> Tables {
+                    let mut text = [_mm256_setzero_si256(); 12];
+                    for (t, table) in text.iter_mut().zip(&TEXT_TABLES) {
+                        *t = repeat_16(table);
+                    }
                     Tables {
                         byte_1_high: repeat_16(&BYTE_1_HIGH),
                         byte_1_low: repeat_16(&BYTE_1_LOW),
@@ -447,20 +451,7 @@ macro_rules! kernel {
                         no_mark: splat(0xFF),
                         directive_first: splat(DIRECTIVE_PAIR[0]),
                         directive_second: splat(DIRECTIVE_PAIR[1]),
-                        text: [
-                            repeat_16(&TEXT_TABLES[0]),
-                            repeat_16(&TEXT_TABLES[1]),
-                            repeat_16(&TEXT_TABLES[2]),
-                            repeat_16(&TEXT_TABLES[3]),
-                            repeat_16(&TEXT_TABLES[4]),
-                            repeat_16(&TEXT_TABLES[5]),
-                            repeat_16(&TEXT_TABLES[6]),
-                            repeat_16(&TEXT_TABLES[7]),
-                            repeat_16(&TEXT_TABLES[8]),
-                            repeat_16(&TEXT_TABLES[9]),
-                            repeat_16(&TEXT_TABLES[10]),
-                            repeat_16(&TEXT_TABLES[11]),
-                        ],
+                        text,
                     }
                 }
             }
