@@ -370,11 +370,10 @@ macro_rules! kernel {
     ($name:ident, $features:literal) => {
         mod $name {
             use core::arch::x86_64::{
-                __m256i, _mm256_alignr_epi8, _mm256_and_si256, _mm256_cmpeq_epi8,
-                _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
-                _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setzero_si256,
-                _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8, _mm256_testz_si256,
-                _mm256_xor_si256,
+                __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+                _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256,
+                _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+                _mm256_subs_epu8, _mm256_testz_si256, _mm256_xor_si256,
             };
 
             use super::*;
@@ -466,16 +465,6 @@ macro_rules! kernel {
                 text: __m256i,
                 /// Non-zero where `DIRECTIVE_PAIR` ended in this block.
                 directive: __m256i,
-                /// The last register validated.
-                last: __m256i,
-            }
-
-            /// `cur` shifted right by one byte across 128-bit lanes, the first
-            /// byte taken from the end of `prev`.
-            #[target_feature(enable = $features)]
-            #[inline]
-            fn prev_1(cur: __m256i, prev: __m256i) -> __m256i {
-                _mm256_alignr_epi8::<15>(cur, _mm256_permute2x128_si256::<0x21>(prev, cur))
             }
 
             impl State {
@@ -614,12 +603,9 @@ macro_rules! kernel {
                             );
                         }
                         if DIRECTIVES {
-                            // The bytes before each register shifted in from the
-                            // register before (two shuffles), not loaded again: a
-                            // load one byte before an aligned chunk splits across
-                            // cache lines, and this path is bound by loads.
-                            let prev1_lo = prev_1(lo, self.last);
-                            let prev1_hi = prev_1(hi, lo);
+                            let (prev1_lo, prev1_hi) =
+                                // SAFETY: the caller's promise (`p - 3..p + 64`).
+                                unsafe { (load_at(p.sub(1)), load_at(p.add(31))) };
                             let pair = |prev1: __m256i, cur: __m256i| {
                                 _mm256_and_si256(
                                     _mm256_cmpeq_epi8(prev1, t.directive_first),
@@ -631,7 +617,6 @@ macro_rules! kernel {
                                 _mm256_or_si256(pair(prev1_lo, lo), pair(prev1_hi, hi)),
                             );
                         }
-                        self.last = hi;
                         return t.no_mark;
                     }
                     // SAFETY: the caller's promise covers both registers.
@@ -642,7 +627,6 @@ macro_rules! kernel {
                         )
                     };
                     self.incomplete = _mm256_subs_epu8(hi, t.incomplete_below);
-                    self.last = hi;
                     _mm256_min_epu8(marks_lo, marks_hi)
                 }
 
@@ -707,7 +691,6 @@ macro_rules! kernel {
                     error: _mm256_setzero_si256(),
                     text: _mm256_setzero_si256(),
                     directive: _mm256_setzero_si256(),
-                    last: _mm256_setzero_si256(),
                 };
                 let checked = each_block::<MARKS, TEXT, State>(
                     bytes,
