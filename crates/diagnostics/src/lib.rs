@@ -123,36 +123,49 @@ fn check_unsuppressed(
             None,
         );
     }
-    let scan = scan::scan(bytes, path, policy, keep);
-    let mut evidence = rules::charset_mismatch::Evidence {
-        valid: scan.error_count == 0,
-        errors: scan.error_count,
-        first_error: scan.first_errors.first().map(|s| s.range()),
+    let scan = match scan::scan_valid(bytes, path, policy, keep) {
+        Some(scan) => scan,
+        None => {
+            if not_utf8 != Level::Allow {
+                // U005 first, from the ill-formed sequences alone: for a
+                // legacy file it replaces every finding the full pass would
+                // make, at a fraction of that pass's cost.
+                let errors = scan::Errors::of(bytes);
+                if let Some(d) = rules::not_utf8::legacy_diagnostic(bytes, &errors, not_utf8) {
+                    // U005 replaces the per-byte findings; a declaration
+                    // that says UTF-8 is still contradicted (U009, whose
+                    // fix names what the bytes are).
+                    let evidence = rules::charset_mismatch::Evidence {
+                        valid: false,
+                        errors: errors.count,
+                        first_error: errors.first.first().map(|s| s.range()),
+                        legacy: d.fix.as_ref().and_then(Fix::transcoded_from),
+                    };
+                    let declared = rules::charset_mismatch::check(
+                        bytes,
+                        path,
+                        &policy.charset,
+                        mismatch,
+                        &evidence,
+                    );
+                    return (std::iter::once(d).chain(declared).collect(), 0, None);
+                }
+            }
+            scan::scan_with_errors(bytes, path, policy, keep)
+        }
+    };
+    let evidence = rules::charset_mismatch::Evidence {
+        valid: scan.errors.count == 0,
+        errors: scan.errors.count,
+        first_error: scan.errors.first.first().map(|s| s.range()),
         legacy: None,
     };
-    if not_utf8 != Level::Allow
-        && let Some(d) = rules::not_utf8::legacy_diagnostic(
-            bytes,
-            scan.error_count,
-            &scan.first_errors,
-            &scan.error_ranges,
-            not_utf8,
-        )
-    {
-        // The file is legacy text: U005 replaces the per-byte findings; a
-        // declaration that says UTF-8 is still contradicted (U009, whose
-        // fix names what the bytes are).
-        evidence.legacy = d.fix.as_ref().and_then(Fix::transcoded_from);
-        let declared =
-            rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence);
-        return (std::iter::once(d).chain(declared).collect(), 0, None);
-    }
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;
     let text = scan.text;
     if text.iso_2022_escape
         && not_utf8 != Level::Allow
-        && scan.error_count == 0
+        && scan.errors.count == 0
         && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, not_utf8)
     {
         return (vec![d], 0, None);
@@ -165,7 +178,7 @@ fn check_unsuppressed(
         policy,
         levels.get(Rule::ForbiddenBom),
         levels.get(Rule::MissingBom),
-        scan.error_count == 0,
+        scan.errors.count == 0,
     ) {
         out.insert(0, d);
     }

@@ -34,13 +34,8 @@ pub(crate) struct Scan {
     pub diagnostics: Vec<Diagnostic>,
     /// One summary per rule that went over the cap.
     pub summaries: Vec<Diagnostic>,
-    /// All maximal subparts in the file.
-    pub error_count: usize,
-    /// The first few of them.
-    pub first_errors: Vec<Subpart>,
-    /// All of them as byte ranges, adjacent ones merged (at most
-    /// [`MAX_ERROR_RANGES`]).
-    pub error_ranges: Vec<Range<usize>>,
+    /// The file's ill-formed sequences (none on the fast path).
+    pub errors: Errors,
     /// The text pass's findings (empty when it did not run).
     pub text: text_scan::Found,
     /// The blocks in which the validator found `DIRECTIVE_PAIR`, where an
@@ -199,27 +194,58 @@ impl Capped {
     }
 }
 
+/// A file's ill-formed sequences as the whole-file rules need them: how
+/// many, the first few, and where.
+#[derive(Debug, Default)]
+pub(crate) struct Errors {
+    /// All maximal subparts in the file.
+    pub count: usize,
+    /// The first [`FIRST_ERRORS`] of them.
+    pub first: Vec<Subpart>,
+    /// All of them as byte ranges, adjacent ones merged (at most
+    /// [`MAX_ERROR_RANGES`]).
+    pub ranges: Vec<Range<usize>>,
+}
+
+impl Errors {
+    /// Counts the next subpart (in byte order).
+    fn push(&mut self, sub: Subpart) {
+        self.count += 1;
+        if self.first.len() < FIRST_ERRORS {
+            self.first.push(sub);
+        }
+        let kept = self.ranges.len();
+        match self.ranges.last_mut() {
+            Some(last) if last.end == sub.offset => last.end = sub.end(),
+            _ if kept < MAX_ERROR_RANGES => self.ranges.push(sub.range()),
+            _ => {}
+        }
+    }
+
+    /// Every ill-formed sequence of `bytes`, and nothing else: what U005's
+    /// verdict needs before the full pass. Legacy text has an error at
+    /// nearly every non-ASCII byte, and for such a file this is a fraction
+    /// of [`scan`]'s cost (no U001 diagnostics, marks or text pass, all of
+    /// which U005 replaces).
+    pub(crate) fn of(bytes: &[u8]) -> Errors {
+        let mut errors = Errors::default();
+        for sub in utf8lint_codec::subparts(bytes) {
+            errors.push(sub);
+        }
+        errors
+    }
+}
+
 struct Runs<'a> {
     bytes: &'a [u8],
     run: Vec<Subpart>,
     out: Capped,
-    error_count: usize,
-    first_errors: Vec<Subpart>,
-    error_ranges: Vec<Range<usize>>,
+    errors: Errors,
 }
 
 impl Runs<'_> {
     fn push(&mut self, sub: Subpart) {
-        self.error_count += 1;
-        if self.first_errors.len() < FIRST_ERRORS {
-            self.first_errors.push(sub);
-        }
-        let kept = self.error_ranges.len();
-        match self.error_ranges.last_mut() {
-            Some(last) if last.end == sub.offset => last.end = sub.end(),
-            _ if kept < MAX_ERROR_RANGES => self.error_ranges.push(sub.range()),
-            _ => {}
-        }
+        self.errors.push(sub);
         if self.out.level == Level::Allow {
             return;
         }
@@ -260,11 +286,6 @@ impl Runs<'_> {
     }
 }
 
-pub(crate) fn scan(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Scan {
-    scan_valid(bytes, path, policy, keep)
-        .unwrap_or_else(|| scan_with_errors(bytes, path, policy, keep))
-}
-
 /// The fast path for the common case, a file that is valid UTF-8: one
 /// pass of the codec's fused validator, which reports every U+FEFF and
 /// U+FFFD as it validates and the blocks in which a text candidate may end
@@ -274,7 +295,7 @@ pub(crate) fn scan(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Sc
 /// the bytes are not valid: the caller starts again on the error path
 /// (what was found so far is dropped; the text pass runs only once the
 /// whole file is known to be well-formed).
-fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<Scan> {
+pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<Scan> {
     let mut marks = Marks::new(policy, keep);
     let mut text = TextScan::new(bytes, path, policy, keep);
     let every_byte = text.as_ref().is_some_and(TextScan::reads_every_byte);
@@ -314,9 +335,7 @@ fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Option<
     Some(Scan {
         diagnostics,
         summaries,
-        error_count: 0,
-        first_errors: Vec::new(),
-        error_ranges: Vec::new(),
+        errors: Errors::default(),
         text: finish_text(text),
         directives: Some(directives),
     })
@@ -398,7 +417,7 @@ impl Marks {
 /// stretch when the ill-formed sequence after it is reported (a candidate
 /// whose character an ill-formed sequence cuts is U001's, not the text
 /// rules').
-fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Scan {
+pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Scan {
     let mut runs = Runs {
         bytes,
         run: Vec::new(),
@@ -408,9 +427,7 @@ fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> S
             policy,
             keep,
         ),
-        error_count: 0,
-        first_errors: Vec::new(),
-        error_ranges: Vec::new(),
+        errors: Errors::default(),
     };
     let mut marks = Marks::new(policy, keep);
     let mut text = TextScan::new(bytes, path, policy, keep);
@@ -450,9 +467,7 @@ fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> S
     Scan {
         diagnostics,
         summaries,
-        error_count: runs.error_count,
-        first_errors: runs.first_errors,
-        error_ranges: runs.error_ranges,
+        errors: runs.errors,
         text: finish_text(text),
         directives: None,
     }

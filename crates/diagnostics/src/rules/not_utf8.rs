@@ -559,7 +559,7 @@ pub fn legacy_verdict(
     // byte): the tests above need no guess, and most files with ill-formed
     // bytes are UTF-8 with defects that they settle.
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    detector.feed(&sample, whole);
+    detector.feed(&detector_input(&sample), whole);
     let guess: &'static Encoding = detector.guess(None, chardetng::Utf8Detection::Deny);
     if guess == encoding_rs::UTF_8 {
         return None;
@@ -758,6 +758,44 @@ fn non_ascii_lines(bytes: &[u8]) -> (Vec<u8>, bool) {
     (out, false)
 }
 
+/// The sample as the detector reads it: each run of ASCII bytes between
+/// two non-ASCII ones keeps its bytes up to its first whitespace and from
+/// its last, and loses the whole words between. chardetng scores pairs of
+/// bytes of which one is non-ASCII and follows word and case state that
+/// whitespace resets, so those words change no score: the scores of every
+/// candidate were compared on the mixed tree's 317 files with ill-formed
+/// UTF-8 and on the generated corpus (the test below), all identical. It is
+/// about 64% of the sample and of the detector's time. Cutting at any
+/// punctuation instead (37%) moved Big5's score on vim's Taiwanese menu:
+/// Big5, GBK and Shift_JIS trail bytes include ASCII letters and
+/// punctuation, never whitespace.
+fn detector_input(sample: &[u8]) -> Vec<u8> {
+    let is_space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let mut out = Vec::with_capacity(sample.len());
+    let mut rest = sample;
+    while !rest.is_empty() {
+        let ascii = rest
+            .iter()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        let (run, after) = rest.split_at(ascii);
+        match (
+            run.iter().position(is_space),
+            run.iter().rposition(is_space),
+        ) {
+            (Some(first), Some(last)) if first + 1 < last => {
+                out.extend_from_slice(&run[..=first]);
+                out.extend_from_slice(&run[last..]);
+            }
+            _ => out.extend_from_slice(run),
+        }
+        let non_ascii = after.iter().position(u8::is_ascii).unwrap_or(after.len());
+        out.extend_from_slice(&after[..non_ascii]);
+        rest = &after[non_ascii..];
+    }
+    out
+}
+
 /// What a decoded sample's non-ASCII characters are.
 #[derive(Debug, Default)]
 struct Reading {
@@ -927,11 +965,11 @@ fn family_name(encoding: &'static Encoding, sample: &[u8], text: &str) -> &'stat
 /// a legacy encoding, if [`legacy_verdict`] says it is one.
 pub(crate) fn legacy_diagnostic(
     bytes: &[u8],
-    error_count: usize,
-    first_errors: &[Subpart],
-    error_ranges: &[Range<usize>],
+    errors: &crate::scan::Errors,
     level: Level,
 ) -> Option<Diagnostic> {
+    let (error_count, first_errors, error_ranges) =
+        (errors.count, &errors.first[..], &errors.ranges[..]);
     let LegacyVerdict {
         encoding,
         name,
@@ -1136,5 +1174,110 @@ mod tests {
             20
         );
         assert_eq!(IllFormed::of(b"plain").utf8_like_percent(), 0);
+    }
+
+    /// The detector's scores for `input`: its guess and every candidate's.
+    fn scores(input: &[u8]) -> (&'static str, Vec<Option<i64>>) {
+        let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+        detector.feed(input, true);
+        let guess = detector.guess(None, chardetng::Utf8Detection::Deny);
+        let every = DETECTOR_CANDIDATES.iter().map(|e| detector.find_score(e));
+        (guess.name(), every.collect())
+    }
+
+    #[test]
+    fn the_detector_input_keeps_every_score() {
+        use encoding_rs::*;
+        let texts: [(&str, &[&'static Encoding]); 12] = [
+            (
+                "Le café était fermé, alors nous avons marché jusqu'à la brasserie. À l'été, n.º 5 et 3ª fois, Mª José ©",
+                &[WINDOWS_1252, ISO_8859_15],
+            ),
+            (
+                "Příliš žluťoučký kůň úpěl ďábelské ódy, zatímco děti čekaly na nádraží",
+                &[WINDOWS_1250, ISO_8859_2],
+            ),
+            (
+                "Zażółć gęślą jaźń, powiedział nauczyciel, pisząc na tablicy przykładowe zdanie",
+                &[WINDOWS_1250, ISO_8859_2],
+            ),
+            (
+                "Съешь же ещё этих мягких французских булок, да выпей чаю. Вчера вечером мы гуляли",
+                &[WINDOWS_1251, KOI8_U, IBM866, ISO_8859_5],
+            ),
+            (
+                "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία, είπε ο δάσκαλος στους μαθητές του",
+                &[WINDOWS_1253, ISO_8859_7],
+            ),
+            (
+                "דג סקרן שט בים מאוכזב ולפתע מצא חברה",
+                &[WINDOWS_1255, ISO_8859_8],
+            ),
+            (
+                "نص حكيم له سر قاطع وذو شأن عظيم مكتوب على ثوب أخضر",
+                &[WINDOWS_1256, ISO_8859_6],
+            ),
+            (
+                "Pijamalı hasta yağız şoföre çabucak güvendi ve yola çıktılar",
+                &[WINDOWS_1254],
+            ),
+            (
+                "เป็นมนุษย์สุดประเสริฐเลิศคุณค่า กว่าบรรดาฝูงสัตว์เดรัจฉาน",
+                &[WINDOWS_874],
+            ),
+            (
+                "昨日の夜、私たちは海岸を散歩して、将来について話し合いました。",
+                &[SHIFT_JIS, EUC_JP],
+            ),
+            (
+                "我们昨天晚上在海边散步，谈论了很多关于未来的事情。圖書館",
+                &[GBK, BIG5],
+            ),
+            (
+                "어제 저녁에 우리는 해변을 산책하면서 미래에 대해 이야기했다",
+                &[EUC_KR],
+            ),
+        ];
+        let layouts: [fn(&str) -> String; 5] = [
+            |t| format!("{t}\n{t}\n"),
+            |t| {
+                format!(
+                    "#: src/main.c:42 src/other.c:7\nmsgid \"Cannot open the file for reading\"\nmsgstr \"{t}\"\n"
+                )
+            },
+            |t| {
+                format!(
+                    "    let value = compute(first, second); // {t} (see the notes below)\n    return value + 1; /* {t} */\n"
+                )
+            },
+            |t| format!("menutrans &File<Tab>:e {t}<Tab>F1 and &Help\tHELP {t}\r\n"),
+            // vim's menus: punctuation right after the text, then more words.
+            // Big5, GBK and Shift_JIS trail bytes can be ASCII letters and
+            // punctuation (`展開` is `AE 69 B6 7D` in Big5: `i`, `}`).
+            |t| {
+                format!(
+                    "menutrans &How-to\\ links\t{t}\\.\\.\\.(&H)<Tab><F1> x\nmenutrans Toggle\\ &expand-tab<Tab>:set\\ et!\t    {t}展開TAB(&E)<Tab>:set\\ et!\n"
+                )
+            },
+        ];
+        let mut shrank = 0;
+        for (text, encodings) in texts {
+            for layout in layouts {
+                let text = layout(text);
+                for &encoding in encodings {
+                    let (bytes, _, _) = encoding.encode(&text);
+                    let input = detector_input(&bytes);
+                    shrank += usize::from(input.len() < bytes.len());
+                    assert_eq!(scores(&bytes), scores(&input), "{} {text}", encoding.name());
+                }
+            }
+        }
+        // The test compares something: most inputs lost words.
+        assert!(shrank > 40, "{shrank}");
+        assert_eq!(
+            detector_input(b"caf\xE9 one two three \xE9t\xE9"),
+            b"caf\xE9  \xE9t\xE9"
+        );
+        assert_eq!(detector_input(b"no spaces\xE9"), b"no spaces\xE9");
     }
 }
