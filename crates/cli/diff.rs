@@ -158,7 +158,7 @@ pub(crate) fn unified(name: &[u8], bytes: &[u8], fixes: &[&Fix]) -> Vec<u8> {
         let mut cursor = changed.start;
         for edit in &edits[members] {
             new.extend_from_slice(&bytes[cursor..edit.range().start]);
-            new.extend_from_slice(edit.replacement());
+            new.extend_from_slice(&edit.replacement(bytes));
             cursor = edit.range().end;
         }
         new.extend_from_slice(&bytes[cursor..changed.end]);

@@ -18,7 +18,8 @@ use utf8lint_diagnostics::{Diagnostic, Fix, escape_lossless};
 use super::{Region, is_file_level};
 
 /// Appends one diagnostic's JSON object (no newline) to `out`.
-pub(super) fn line(out: &mut Vec<u8>, d: &Diagnostic, path: &str, region: &Region) {
+/// `source` is the file's bytes, which a fix's edits are made for.
+pub(super) fn line(out: &mut Vec<u8>, d: &Diagnostic, path: &str, region: &Region, source: &[u8]) {
     let file_level = is_file_level(d);
     let position = |n: usize| (!file_level).then_some(n);
     out.extend_from_slice(b"{\"path\":");
@@ -74,18 +75,18 @@ pub(super) fn line(out: &mut Vec<u8>, d: &Diagnostic, path: &str, region: &Regio
     });
     out.extend_from_slice(b",\"fix\":");
     match &d.fix {
-        Some(f) => fix(out, f),
+        Some(f) => fix(out, f, source),
         None => out.extend_from_slice(b"null"),
     }
     out.extend_from_slice(b",\"alternatives\":");
-    array(out, &d.alternatives, fix);
+    array(out, &d.alternatives, |out, f| fix(out, f, source));
     out.push(b'}');
 }
 
 /// A fix as JSON: its applicability, title and edits. A whole-file
 /// conversion is described (`"kind": "transcode"`, from, to and the span)
 /// rather than embedded: its bytes are the whole file again.
-fn fix(out: &mut Vec<u8>, fix: &Fix) {
+fn fix(out: &mut Vec<u8>, fix: &Fix, source: &[u8]) {
     out.extend_from_slice(b"{\"applicability\":");
     string(out, fix.applicability().as_str());
     out.extend_from_slice(b",\"title\":");
@@ -109,9 +110,10 @@ fn fix(out: &mut Vec<u8>, fix: &Fix) {
         out.extend_from_slice(b",\"byte_end\":");
         number(out, range.end);
         out.extend_from_slice(b",\"replacement_hex\":\"");
-        hex(out, e.replacement());
+        let replacement = e.replacement(source);
+        hex(out, &replacement);
         out.extend_from_slice(b"\",\"replacement_escaped\":");
-        string(out, &escape_lossless(e.replacement()));
+        string(out, &escape_lossless(&replacement));
         out.push(b'}');
     });
     out.push(b'}');

@@ -77,7 +77,7 @@ pub(crate) fn render_file(
                 text.push('\n');
             }
             Format::Json => {
-                json::line(&mut json_lines, d, name.exact, &region);
+                json::line(&mut json_lines, d, name.exact, &region, bytes);
                 json_lines.push(b'\n');
             }
             Format::Github => {

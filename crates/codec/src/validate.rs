@@ -10,6 +10,31 @@ use crate::{Subpart, Utf8Error};
 /// 4 KiB from 0.71x to 0.90x of a `simdutf8::compat` loop (benches/README.md).
 const SCALAR_WINDOW: usize = 16;
 
+/// How many bytes of ASCII after an error are skipped eight at a time
+/// before stepping. Legacy text (an error at nearly every non-ASCII byte)
+/// is ASCII words between errors: stepping them one byte at a time, or
+/// starting the SIMD validator for each, took most of the time of counting
+/// a legacy file's errors: the mixed tree's 141 legacy files, 13.0 ms
+/// before, 9.5, 7.8 and 7.6 ms skipping up to 32, 128 and 256 bytes.
+/// Longer ASCII stretches go to the validator.
+const ASCII_SKIP: usize = 128;
+
+/// `from` moved past up to about `limit` bytes of ASCII, in whole words.
+#[inline]
+fn skip_ascii(bytes: &[u8], mut from: usize, limit: usize) -> usize {
+    let end = bytes.len().min(from.saturating_add(limit));
+    while let Some(word) = bytes.get(from..from + 8).filter(|_| from + 8 <= end) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        let high = word & 0x8080_8080_8080_8080;
+        if high != 0 {
+            // The first non-ASCII byte of the word (little-endian: lowest).
+            return from + (high.trailing_zeros() / 8) as usize;
+        }
+        from += 8;
+    }
+    from
+}
+
 /// Validates `bytes` as UTF-8, exactly as [`core::str::from_utf8`] does, but
 /// through a SIMD fast path, and with the error's [`crate::ErrorKind`].
 ///
@@ -51,6 +76,7 @@ pub fn is_valid(bytes: &[u8]) -> bool {
 /// boundary (or an offset just after a previous subpart).
 #[inline]
 pub(crate) fn next_error(bytes: &[u8], from: usize) -> Option<Subpart> {
+    let from = skip_ascii(bytes, from, ASCII_SKIP);
     let resume = match scan_window(bytes, from, SCALAR_WINDOW) {
         Err((offset, kind, len)) => return Some(Subpart { offset, len, kind }),
         Ok(resume) => resume,

@@ -148,8 +148,11 @@ fn u002_line_start_word_and_elsewhere() {
     assert!(ds[1].message.contains("word joiner"));
     let fix = ds[1].fix.as_ref().unwrap();
     assert_eq!(fix.applicability(), Applicability::Unsafe);
-    assert_eq!(fix.edits()[0].replacement(), "\u{2060}".as_bytes());
-    assert_eq!(ds[2].fix.as_ref().unwrap().edits()[0].replacement(), b"");
+    assert_eq!(fix.edits()[0].literal(), Some("\u{2060}".as_bytes()));
+    assert_eq!(
+        ds[2].fix.as_ref().unwrap().edits()[0].literal(),
+        Some(&b""[..])
+    );
     // The leading BOM is not a stray one.
     assert!(run("\u{FEFF}x".as_bytes(), "a.txt").is_empty());
 }

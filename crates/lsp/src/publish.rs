@@ -311,7 +311,7 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
             && !range.is_empty()
             && let [edit] = fix.edits()
             && edit.range() == d.span
-            && let Some(new_text) = decode_as(matched, edit.replacement())
+            && let Some(new_text) = edit.literal().and_then(|bytes| decode_as(matched, bytes))
         {
             text_fixes.push(text_fix(fix.title(), &new_text, safe));
         }
@@ -444,7 +444,7 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
     if let Some(fix) = &diag.fix
         && let [edit] = fix.edits()
         && edit.range() == diag.span
-        && let Ok(new_text) = std::str::from_utf8(edit.replacement())
+        && let Some(Ok(new_text)) = edit.literal().map(std::str::from_utf8)
     {
         text_fixes.push(text_fix(
             fix.title(),

@@ -1029,29 +1029,43 @@ pub(crate) fn legacy_diagnostic(
             return Some(with_range_note(d, error_ranges));
         }
     };
-    // The fix is built here from the whole file; the verdict read a sample.
-    let (text, had_errors) = if bytes.len() <= MAX_TRANSCODE {
-        encoding.decode_without_bom_handling(bytes)
-    } else {
-        (std::borrow::Cow::Borrowed(""), true)
-    };
     d.subparts = first_errors.to_vec();
     // Every ill-formed stretch after the first (adjacent ones merged): what
     // `invalid_utf8` would have reported, kept in one finding.
     d.related = error_ranges.iter().skip(1).cloned().collect();
     let mut d = with_range_note(d, error_ranges);
-    if !had_errors {
-        d.fix = Some(Fix::transcode(
-            iconv,
+    // The verdict read a sample; the fix is for the whole file, so the
+    // whole file must decode.
+    if bytes.len() <= MAX_TRANSCODE && decodes_without_errors(bytes, encoding) {
+        d.fix = Some(Fix::decode(
+            encoding,
             format!("convert the file from {iconv} to UTF-8 (rewrites every non-ASCII byte)"),
             bytes.len(),
-            text.into_owned().into_bytes(),
         ));
     } else {
         d.help
             .push(format!("convert it: `iconv -f {iconv} -t UTF-8`"));
     }
     Some(d)
+}
+
+/// Whether all of `bytes` decodes in `encoding` without an error, decoded
+/// a block at a time into a scratch buffer: the converted file is not
+/// kept (the fix decodes it again if it is applied or shown).
+fn decodes_without_errors(bytes: &[u8], encoding: &'static Encoding) -> bool {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut scratch = vec![0u8; 64 * 1024];
+    let mut rest = bytes;
+    loop {
+        let (result, read, _) =
+            decoder.decode_to_utf8_without_replacement(rest, &mut scratch, true);
+        rest = &rest[read..];
+        match result {
+            encoding_rs::DecoderResult::InputEmpty => return true,
+            encoding_rs::DecoderResult::OutputFull => {}
+            encoding_rs::DecoderResult::Malformed(..) => return false,
+        }
+    }
 }
 
 /// The legacy character that starts at `offset` (one to four bytes in the
