@@ -251,7 +251,7 @@ impl<'a> TextScan<'a> {
     /// serves is `allow` (then it is not run at all).
     pub(crate) fn new(
         bytes: &'a [u8],
-        path: &Path,
+        path: &'a Path,
         policy: &Policy,
         keep: Keep,
     ) -> Option<TextScan<'a>> {

@@ -19,6 +19,7 @@
 //! this module decides on each candidate it hands over ([`Pass::at`]) and
 //! on each line holding a non-ASCII character ([`non_ascii_line`]).
 
+use std::cell::OnceCell;
 use std::ops::Range;
 use std::path::Path;
 
@@ -129,9 +130,14 @@ fn is_source(path: &Path) -> bool {
 /// once ([`Pass::at`]); the findings come out capped ([`Pass::finish`]).
 pub(crate) struct Pass<'a> {
     bytes: &'a [u8],
-    source: bool,
-    /// C0 controls are keystrokes here (Vim script).
-    keystrokes: bool,
+    path: &'a Path,
+    /// [`is_source`], worked out at the first character that asks: most
+    /// files have none, and parsing every file's name was 0.5% of a
+    /// whole-tree scan.
+    source: OnceCell<bool>,
+    /// C0 controls are keystrokes here (Vim script): [`is_vim_script`],
+    /// also worked out when first asked.
+    keystrokes: OnceCell<bool>,
     /// An ISO-2022 designation (`ESC $ B`, `ESC $ @`, `ESC ( J`) was seen.
     iso_2022_escape: bool,
     bidi: Capped,
@@ -164,11 +170,12 @@ fn char_before(bytes: &[u8], i: usize) -> Option<char> {
 }
 
 impl<'a> Pass<'a> {
-    pub(crate) fn new(bytes: &'a [u8], path: &Path, levels: Levels, shown: usize) -> Pass<'a> {
+    pub(crate) fn new(bytes: &'a [u8], path: &'a Path, levels: Levels, shown: usize) -> Pass<'a> {
         Pass {
             bytes,
-            source: is_source(path),
-            keystrokes: is_vim_script(path),
+            path,
+            source: OnceCell::new(),
+            keystrokes: OnceCell::new(),
             iso_2022_escape: false,
             bidi: Capped::new(Rule::BidiControl, levels.bidi, shown),
             invisible: Capped::new(Rule::InvisibleCharacter, levels.invisible, shown),
@@ -176,6 +183,10 @@ impl<'a> Pass<'a> {
             noncharacter: Capped::new(Rule::Noncharacter, levels.noncharacter, shown),
             bidi_line_end: 0,
         }
+    }
+
+    fn is_source(&self) -> bool {
+        *self.source.get_or_init(|| is_source(self.path))
     }
 
     /// Looks at the candidate at `i` (a character boundary in `stretch`, a
@@ -210,7 +221,7 @@ impl<'a> Pass<'a> {
         let span = i..i + len;
         match v {
             0x202A..=0x202E | 0x2066..=0x2069 => self.bidi_line(i, stretch),
-            0x200E | 0x200F | 0x061C if self.source => self.bidi_line(i, stretch),
+            0x200E | 0x200F | 0x061C if self.is_source() => self.bidi_line(i, stretch),
             // NUL is binary data's mark: the binary sniff's, not this rule's.
             0x00 => len,
             0x01..=0x1F | 0x7F => {
@@ -303,7 +314,7 @@ impl<'a> Pass<'a> {
             self.iso_2022_escape = true;
             return;
         }
-        if !self.control.wants() || self.keystrokes {
+        if !self.control.wants() || *self.keystrokes.get_or_init(|| is_vim_script(self.path)) {
             return;
         }
         if c == '\u{1B}'
@@ -437,7 +448,7 @@ impl<'a> Pass<'a> {
         let Ok(text) = std::str::from_utf8(&bytes[line.clone()]) else {
             return 3;
         };
-        let d = bidi_diagnostic(text, line.start, i, self.source);
+        let d = bidi_diagnostic(text, line.start, i, self.is_source());
         let span = d.span.clone();
         self.bidi.push(|level| Diagnostic { level, ..d }, span);
         3
