@@ -472,3 +472,59 @@ pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep:
         directives: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What the full pass found of the ill-formed sequences.
+    fn full_pass(bytes: &[u8]) -> Errors {
+        scan_with_errors(bytes, Path::new("x.txt"), &Policy::default(), Keep::Shown).errors
+    }
+
+    fn same(a: &Errors, b: &Errors) -> bool {
+        a.count == b.count && a.first == b.first && a.ranges == b.ranges
+    }
+
+    /// U005 is judged on `Errors::of`, the full pass's errors are what U001
+    /// and U009 see: the two must be the same count, first sequences and
+    /// stretches, also where a sequence or a stretch crosses the full
+    /// pass's block boundary.
+    #[test]
+    fn the_count_before_the_full_pass_is_the_full_pass_count() {
+        let mut bytes = vec![b'a'; 2 * BLOCK + 10];
+        for at in [
+            0,
+            5,
+            6,
+            7,
+            BLOCK - 2,
+            BLOCK - 1,
+            BLOCK,
+            BLOCK + 1,
+            2 * BLOCK + 9,
+        ] {
+            bytes[at] = 0xE9;
+        }
+        // A three-byte sequence cut by the boundary, and a well-formed one
+        // across it.
+        bytes[BLOCK + 100..BLOCK + 102].copy_from_slice(b"\xE2\x82");
+        bytes[2 * BLOCK - 1..2 * BLOCK + 2].copy_from_slice("€".as_bytes());
+        let counted = Errors::of(&bytes);
+        assert_eq!(counted.count, 10, "{counted:?}");
+        assert!(same(&counted, &full_pass(&bytes)), "{counted:?}");
+    }
+
+    proptest! {
+        #[test]
+        fn the_count_agrees_on_any_bytes(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(b'a'), Just(b'\n'), 0x80u8..=0xFF, any::<u8>()],
+                0..600,
+            )
+        ) {
+            prop_assert!(same(&Errors::of(&bytes), &full_pass(&bytes)));
+        }
+    }
+}

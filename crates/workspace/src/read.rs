@@ -187,7 +187,7 @@ fn open(path: &Path, _: ReadOptions) -> io::Result<File> {
 /// bytes normally does it (a short count is the end). A file that shrank
 /// or grew meanwhile is an error, never a crash.
 fn read_regular(
-    file: File,
+    mut file: File,
     expected: u64,
     max: Option<u64>,
     buf: &mut Vec<u8>,
@@ -199,10 +199,13 @@ fn read_regular(
             len: expected,
             max: usize::MAX as u64,
         })?;
-    buf.reserve(want);
+    buf.resize(want, 0);
     let mut filled = 0;
-    while filled < want {
-        match read_into_spare(&file, buf, want - filled) {
+    loop {
+        if filled == buf.len() {
+            break;
+        }
+        match file.read(&mut buf[filled..]) {
             Ok(0) => break,
             Ok(n) => {
                 filled += n;
@@ -235,31 +238,6 @@ fn read_regular(
         });
     }
     Ok(filled)
-}
-
-/// Appends to `buf` what one `read` of at most `room` bytes gives,
-/// straight into the spare capacity: std's `Read` wants initialized bytes,
-/// so a zeroed buffer, and that zeroing was 1.7% of a whole-tree scan's CPU.
-#[cfg(unix)]
-fn read_into_spare(file: &File, buf: &mut Vec<u8>, room: usize) -> io::Result<usize> {
-    buf.reserve(room);
-    let spare = &mut buf.spare_capacity_mut()[..room];
-    let (read, _) = rustix::io::read(file, spare)?;
-    let n = read.len();
-    // SAFETY: `read` initialized the `n` bytes after the current length,
-    // which `reserve` made room for.
-    unsafe { buf.set_len(buf.len() + n) };
-    Ok(n)
-}
-
-/// The portable way: zero `room` bytes, read into them, keep what came.
-#[cfg(not(unix))]
-fn read_into_spare(mut file: &File, buf: &mut Vec<u8>, room: usize) -> io::Result<usize> {
-    let start = buf.len();
-    buf.resize(start + room, 0);
-    let read = file.read(&mut buf[start..]);
-    buf.truncate(start + *read.as_ref().unwrap_or(&0));
-    read
 }
 
 fn read_to_end(file: File, max: Option<u64>, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
