@@ -52,7 +52,9 @@ use std::path::Path;
 ///
 /// One pass over the bytes finds every ill-formed sequence, every U+FEFF
 /// and the characters of the text rules; the whole-file rules then decide
-/// from what it found. Diagnostics come out
+/// from what it found. A file with ill-formed sequences is first judged by
+/// U005 on a count of those alone: legacy text gets its one finding without
+/// the per-byte pass whose findings it would replace. Diagnostics come out
 /// in byte order, at most [`shown_per_rule`]`(policy.max_per_rule)` per rule
 /// (never more than [`MAX_SHOWN_PER_RULE`], even when `max_per_rule` is 0),
 /// then one summary per rule with the exact count of the rest.

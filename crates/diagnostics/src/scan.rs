@@ -5,7 +5,9 @@
 //! each block searched by the text pass while it is in cache; input with
 //! errors takes the streaming decoder block by block, each block searched
 //! for marks while it is in cache, and the text pass over each well-formed
-//! stretch between ill-formed sequences.
+//! stretch between ill-formed sequences. Before that full pass, a file with
+//! errors is counted ([`Errors::of`]) for U005, whose verdict on legacy
+//! text makes the full pass unnecessary.
 
 use std::ops::Range;
 use std::path::Path;
