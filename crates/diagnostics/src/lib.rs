@@ -129,11 +129,16 @@ fn check_unsuppressed(
         Some(scan) => scan,
         None => {
             if not_utf8 != Level::Allow {
-                // U005 first, from the ill-formed sequences alone: for a
-                // legacy file it replaces every finding the full pass would
-                // make, at a fraction of that pass's cost.
-                let errors = scan::Errors::of(bytes);
-                if let Some(d) = rules::not_utf8::legacy_diagnostic(bytes, &errors, not_utf8) {
+                // U005 first, on the first ill-formed sequences and a
+                // sample: for a legacy file it replaces every finding the
+                // full pass would make, at a fraction of that pass's cost.
+                let head = scan::Errors::first_of(bytes);
+                let verdict = rules::not_utf8::legacy_verdict(bytes, head.count, &head.first);
+                let errors = verdict.as_ref().map(|_| scan::Errors::of(bytes));
+                if let (Some(verdict), Some(errors)) = (verdict, errors)
+                    && let Some(d) =
+                        rules::not_utf8::legacy_diagnostic(bytes, verdict, &errors, not_utf8)
+                {
                     // U005 replaces the per-byte findings; a declaration
                     // that says UTF-8 is still contradicted (U009, whose
                     // fix names what the bytes are).

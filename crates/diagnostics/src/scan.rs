@@ -5,9 +5,10 @@
 //! each block searched by the text pass while it is in cache; input with
 //! errors takes the streaming decoder block by block, each block searched
 //! for marks while it is in cache, and the text pass over each well-formed
-//! stretch between ill-formed sequences. Before that full pass, a file with
-//! errors is counted ([`Errors::of`]) for U005, whose verdict on legacy
-//! text makes the full pass unnecessary.
+//! stretch between ill-formed sequences. Before that full pass, U005 judges
+//! a file with errors on its first few ([`Errors::first_of`]); legacy text
+//! is then counted ([`Errors::of`]) for its one finding, and never takes
+//! the full pass.
 
 use std::ops::Range;
 use std::path::Path;
@@ -232,6 +233,19 @@ impl Errors {
     pub(crate) fn of(bytes: &[u8]) -> Errors {
         let mut errors = Errors::default();
         for sub in utf8lint_codec::subparts(bytes) {
+            errors.push(sub);
+        }
+        errors
+    }
+
+    /// Only the first [`FIRST_ERRORS`] sequences, and one more if there is
+    /// one: `count` is exact when it is at most `FIRST_ERRORS`, which is
+    /// all U005's verdict asks (a file whose errors are all at its end is a
+    /// cut character). A file that is not legacy text then takes the full
+    /// pass without having been counted twice.
+    pub(crate) fn first_of(bytes: &[u8]) -> Errors {
+        let mut errors = Errors::default();
+        for sub in utf8lint_codec::subparts(bytes).take(FIRST_ERRORS + 1) {
             errors.push(sub);
         }
         errors

@@ -514,6 +514,10 @@ pub enum Support {
 /// Decides whether a file with ill-formed UTF-8 is in a legacy encoding,
 /// and which: UTF-8 first, and a legacy verdict only on evidence (see the
 /// constants above). Reads a bounded sample, whatever the file's size.
+/// `first_errors` are the file's first ill-formed sequences and
+/// `error_count` how many it has, or any number above `first_errors.len()`
+/// when it has more than those: the verdict asks only whether they are
+/// all in `first_errors`, so a caller need not count them all first.
 pub fn legacy_verdict(
     bytes: &[u8],
     error_count: usize,
@@ -963,9 +967,11 @@ fn family_name(encoding: &'static Encoding, sample: &[u8], text: &str) -> &'stat
 }
 
 /// The U005 diagnostic for a file that is not UTF-8 but decodes cleanly in
-/// a legacy encoding, if [`legacy_verdict`] says it is one.
+/// a legacy encoding, as [`legacy_verdict`] said: `errors` are all of the
+/// file's ill-formed sequences. `None` only if there are none.
 pub(crate) fn legacy_diagnostic(
     bytes: &[u8],
+    verdict: LegacyVerdict,
     errors: &crate::scan::Errors,
     level: Level,
 ) -> Option<Diagnostic> {
@@ -975,7 +981,7 @@ pub(crate) fn legacy_diagnostic(
         encoding,
         name,
         support,
-    } = legacy_verdict(bytes, error_count, first_errors)?;
+    } = verdict;
     let first = first_errors.first()?;
     let (shown, as_legacy) = legacy_char_at(bytes, first.offset, encoding);
     let iconv = encoding.name();
