@@ -128,35 +128,28 @@ fn check_unsuppressed(
     let scan = match scan::scan_valid(bytes, path, policy, keep) {
         Some(scan) => scan,
         None => {
-            if not_utf8 != Level::Allow {
-                // U005 first, on the first ill-formed sequences and a
-                // sample: for a legacy file it replaces every finding the
-                // full pass would make, at a fraction of that pass's cost.
-                let head = scan::Errors::first_of(bytes);
-                let verdict = rules::not_utf8::legacy_verdict(bytes, head.count, &head.first);
-                let errors = verdict.as_ref().map(|_| scan::Errors::of(bytes));
-                if let (Some(verdict), Some(errors)) = (verdict, errors)
-                    && let Some(d) =
-                        rules::not_utf8::legacy_diagnostic(bytes, verdict, &errors, not_utf8)
-                {
-                    // U005 replaces the per-byte findings; a declaration
-                    // that says UTF-8 is still contradicted (U009, whose
-                    // fix names what the bytes are).
-                    let evidence = rules::charset_mismatch::Evidence {
-                        valid: false,
-                        errors: errors.count,
-                        first_error: errors.first.first().map(|s| s.range()),
-                        legacy: d.fix.as_ref().and_then(Fix::transcoded_from),
-                    };
-                    let declared = rules::charset_mismatch::check(
-                        bytes,
-                        path,
-                        &policy.charset,
-                        mismatch,
-                        &evidence,
-                    );
-                    return (std::iter::once(d).chain(declared).collect(), 0, None);
-                }
+            // U005 first, on the first ill-formed sequences and a sample:
+            // for a legacy file it replaces every finding the full pass
+            // would make, at a fraction of that pass's cost.
+            if not_utf8 != Level::Allow
+                && let Some((d, errors)) = rules::not_utf8::legacy_finding(bytes, not_utf8)
+            {
+                // A declaration that says UTF-8 is still contradicted (U009,
+                // whose fix names what the bytes are).
+                let evidence = rules::charset_mismatch::Evidence {
+                    valid: false,
+                    errors: errors.count,
+                    first_error: errors.first.first().map(|s| s.range()),
+                    legacy: d.fix.as_ref().and_then(Fix::transcoded_from),
+                };
+                let declared = rules::charset_mismatch::check(
+                    bytes,
+                    path,
+                    &policy.charset,
+                    mismatch,
+                    &evidence,
+                );
+                return (std::iter::once(d).chain(declared).collect(), 0, None);
             }
             scan::scan_with_errors(bytes, path, policy, keep)
         }

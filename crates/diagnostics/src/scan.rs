@@ -241,8 +241,7 @@ impl Errors {
     /// Only the first [`FIRST_ERRORS`] sequences, and one more if there is
     /// one: `count` is exact when it is at most `FIRST_ERRORS`, which is
     /// all U005's verdict asks (a file whose errors are all at its end is a
-    /// cut character). A file that is not legacy text then takes the full
-    /// pass without having been counted twice.
+    /// cut character): `not_utf8::legacy_finding`.
     pub(crate) fn first_of(bytes: &[u8]) -> Errors {
         let mut errors = Errors::default();
         for sub in utf8lint_codec::subparts(bytes).take(FIRST_ERRORS + 1) {

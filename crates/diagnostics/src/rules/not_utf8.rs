@@ -6,6 +6,7 @@ use std::ops::Range;
 use encoding_rs::Encoding;
 use utf8lint_codec::{Signature, Subpart, Utf8Chunks};
 
+use crate::scan::Errors;
 use crate::text::escape_bytes;
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
@@ -966,13 +967,26 @@ fn family_name(encoding: &'static Encoding, sample: &[u8], text: &str) -> &'stat
     }
 }
 
+/// U005 for a file with ill-formed bytes, if it is legacy text, with all
+/// of its ill-formed sequences: judged on the first few of them
+/// ([`Errors::first_of`], all [`legacy_verdict`] asks) and a sample, and
+/// counted whole only then, so that a file that is UTF-8 with defects is
+/// counted once, by the full pass.
+pub(crate) fn legacy_finding(bytes: &[u8], level: Level) -> Option<(Diagnostic, Errors)> {
+    let head = Errors::first_of(bytes);
+    let verdict = legacy_verdict(bytes, head.count, &head.first)?;
+    let errors = Errors::of(bytes);
+    let d = legacy_diagnostic(bytes, verdict, &errors, level)?;
+    Some((d, errors))
+}
+
 /// The U005 diagnostic for a file that is not UTF-8 but decodes cleanly in
 /// a legacy encoding, as [`legacy_verdict`] said: `errors` are all of the
 /// file's ill-formed sequences. `None` only if there are none.
-pub(crate) fn legacy_diagnostic(
+fn legacy_diagnostic(
     bytes: &[u8],
     verdict: LegacyVerdict,
-    errors: &crate::scan::Errors,
+    errors: &Errors,
     level: Level,
 ) -> Option<Diagnostic> {
     let (error_count, first_errors, error_ranges) =
