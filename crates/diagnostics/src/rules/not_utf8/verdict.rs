@@ -121,13 +121,28 @@ pub fn legacy_verdict(
     } else {
         (encoding, text)
     };
-    if !Reading::of(&text).plausible_words() {
+    let reading = Reading::of(&text);
+    if !reading.plausible_words() {
         return None;
     }
+    if let Some(hungarian) = hungarian(encoding, &sample) {
+        return Some(LegacyVerdict {
+            encoding: hungarian,
+            name: hungarian.name(),
+            support: Support::Identified,
+        });
+    }
+    let support = if reading.running_text() && !mostly_rare_han(encoding, &sample) {
+        detector.support(guess, &sample, &text)
+    } else {
+        // Letters, but not text of their script: an encoding the detector
+        // does not know, read in a neighbour's (no conversion is offered).
+        Support::Unidentified { rival: None }
+    };
     Some(LegacyVerdict {
         encoding,
         name: family_name(encoding, &sample, &text),
-        support: detector.support(guess, &sample, &text),
+        support,
     })
 }
 
@@ -209,6 +224,103 @@ fn iso_8859_15_letters(text: &str) -> bool {
             && word_letter(w[0])
             && word_letter(w[2])
     })
+}
+
+/// At most this share (percent) of a CJK reading's Han characters may be
+/// of the rare level of the encoding's character set (GB2312's level 2,
+/// Big5's less frequent characters, JIS X 0208's level 2, the hanja of
+/// KS X 1001, GBK's and UHC's extensions): everyday text draws nearly all
+/// of its characters from the frequent level, while text in another CJK
+/// encoding (EUC-TW read as GBK) scatters over both.
+pub(crate) const MAX_RARE_HAN_PERCENT: usize = 30;
+
+/// Whether a CJK reading of `sample` is mostly rare characters
+/// ([`MAX_RARE_HAN_PERCENT`]), over at least 20 Han characters, told by
+/// their lead bytes.
+fn mostly_rare_han(encoding: &'static Encoding, sample: &[u8]) -> bool {
+    use encoding_rs::{BIG5, EUC_JP, EUC_KR, GB18030, GBK, SHIFT_JIS};
+    type Levels = fn(u8, u8) -> Option<bool>;
+    // For a lead and trail byte: Some(true) rare, Some(false) frequent,
+    // None for kana, hangul-free symbols and single bytes.
+    let levels: Levels = if encoding == GBK || encoding == GB18030 {
+        |lead, trail| match (lead, trail) {
+            (0xB0..=0xD7, 0xA1..=0xFE) => Some(false),
+            (0xD8..=0xF7, 0xA1..=0xFE) => Some(true),
+            (0x81..=0xFE, 0x40..=0xFE) => Some(true),
+            _ => None,
+        }
+    } else if encoding == BIG5 {
+        |lead, _| match lead {
+            0xA4..=0xC6 => Some(false),
+            0xC9..=0xF9 => Some(true),
+            _ => None,
+        }
+    } else if encoding == SHIFT_JIS {
+        |lead, _| match lead {
+            0x88..=0x98 => Some(false),
+            0x99..=0x9F | 0xE0..=0xEA => Some(true),
+            _ => None,
+        }
+    } else if encoding == EUC_JP {
+        |lead, _| match lead {
+            0xB0..=0xCF => Some(false),
+            0xD0..=0xF4 => Some(true),
+            _ => None,
+        }
+    } else if encoding == EUC_KR {
+        |lead, trail| match (lead, trail) {
+            (0xB0..=0xC8, 0xA1..=0xFE) => Some(false),
+            (0xCA..=0xFD, 0xA1..=0xFE) => Some(true),
+            (0x81..=0xC6, 0x41..=0xA0) => Some(true),
+            _ => None,
+        }
+    } else {
+        return false;
+    };
+    let (mut frequent, mut rare) = (0usize, 0usize);
+    let mut i = 0;
+    while i + 1 < sample.len() {
+        let (lead, trail) = (sample[i], sample[i + 1]);
+        if lead < 0x80 {
+            i += 1;
+            continue;
+        }
+        match levels(lead, trail) {
+            Some(true) => rare += 1,
+            Some(false) => frequent += 1,
+            None => {}
+        }
+        // EUC-JP's three-byte forms start with 0x8F: their first two bytes
+        // count as one rare character, the third starts over.
+        i += 2;
+    }
+    let han = frequent + rare;
+    han >= 20 && rare * 100 > MAX_RARE_HAN_PERCENT * han
+}
+
+/// Hungarian text in windows-1250 or ISO-8859-2 (the two agree on its
+/// letters), which chardetng scores about as high in windows-1252: the
+/// readings differ only where Hungarian has `ő` and `ű` and windows-1252
+/// `õ` and `û`. Told by the letters only one has: the sample's letters read
+/// in windows-1250 are all of the Hungarian alphabet, with `ő`, which no
+/// other language has (the Portuguese and Estonian that write `õ` also
+/// write `ã`, `ç` or `ä`, and French `û` comes with `è` or `à`). The
+/// encoding to name (the guess if it is one of the two), or `None`.
+fn hungarian(guess: &'static Encoding, sample: &[u8]) -> Option<&'static Encoding> {
+    let central = [encoding_rs::WINDOWS_1250, encoding_rs::ISO_8859_2];
+    let western = [encoding_rs::WINDOWS_1252, encoding_rs::ISO_8859_15];
+    if !central.contains(&guess) && !western.contains(&guess) {
+        return None;
+    }
+    let read = if central.contains(&guess) {
+        guess
+    } else {
+        encoding_rs::WINDOWS_1250
+    };
+    let text = read.decode_without_bom_handling_and_without_replacement(sample)?;
+    let mut letters = text.chars().filter(|c| !c.is_ascii() && c.is_alphabetic());
+    let hungarian = |c: char| "áéíóöőúüűÁÉÍÓÖŐÚÜŰ".contains(c);
+    (text.contains(['ő', 'Ő']) && letters.all(hungarian)).then_some(read)
 }
 
 /// The name users know the family by, where encoding_rs's name is one of
