@@ -144,8 +144,10 @@ impl Reading {
 
     /// [`Reading::add`] for a character whose `is_alphabetic` is known.
     fn add_known(&mut self, c: char, alphabetic: bool) {
-        // Typographic quotes, dashes, ellipses and no-break spaces go with
-        // words in any script: neither letters nor evidence against them.
+        // Typographic quotes, dashes, ellipses, no-break spaces, Spanish
+        // opening marks and the currency, copyright, trademark and degree
+        // signs go with words in any script (`¿Dónde?`, `5 €`, `Marca®`):
+        // neither letters nor evidence against them.
         if c.is_ascii()
             || matches!(
                 c,
@@ -161,6 +163,14 @@ impl Reading {
                     | '\u{201E}'
                     | '\u{2022}'
                     | '\u{2026}'
+                    | '¿'
+                    | '¡'
+                    | '€'
+                    | '£'
+                    | '©'
+                    | '®'
+                    | '°'
+                    | '\u{2122}'
             )
             || is_cjk_punctuation(c)
         {

@@ -7,7 +7,9 @@ use utf8lint_codec::{Subpart, Utf8Chunks};
 use super::detector::Detector;
 use super::reading::Reading;
 use super::sample::non_ascii_lines;
-use super::sniff::{BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, control_percent};
+use super::sniff::{
+    BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, binary_signature, control_percent,
+};
 
 /// A legacy verdict needs at least this many bytes in ill-formed sequences
 /// in the sample: one to three stray bytes (`ok \xFF\xFE bytes`) are
@@ -60,7 +62,10 @@ pub fn legacy_verdict(
     error_count: usize,
     first_errors: &[Subpart],
 ) -> Option<LegacyVerdict> {
-    if error_count == 0 || cut_at_end(bytes, error_count, first_errors) {
+    if error_count == 0
+        || cut_at_end(bytes, error_count, first_errors)
+        || binary_signature(bytes).is_some()
+    {
         return None;
     }
     if control_percent(&bytes[..bytes.len().min(BINARY_SNIFF_BYTES)]) >= MIN_BINARY_CONTROL_PERCENT
@@ -73,6 +78,15 @@ pub fn legacy_verdict(
     // plus `😀 x\xFFy` "IBM866").
     let ill_formed = IllFormed::of(&sample);
     if ill_formed.bytes < MIN_LEGACY_NON_ASCII {
+        return None;
+    }
+    // One byte value repeated (`\xC0` a million times, padding) is data:
+    // text in any encoding uses more than one letter.
+    let mut seen = [false; 128];
+    for &b in sample.iter().filter(|b| !b.is_ascii()) {
+        seen[usize::from(b & 0x7F)] = true;
+    }
+    if seen.iter().filter(|&&s| s).count() < 2 {
         return None;
     }
     // UTF-8 first: well-formed multi-byte characters that read as text
@@ -170,11 +184,21 @@ impl IllFormed {
             bytes: 0,
             utf8_like: 0,
         };
+        // The end of the last RFC 2279 form: its continuation bytes are
+        // subparts of their own, but one sequence of a broken encoder
+        // (`\xF8\x88\x80\x80\x80` is one, not five).
+        let mut form_end = 0;
         for sub in utf8lint_codec::subparts(sample) {
-            found.count += 1;
             found.bytes += usize::from(sub.len);
-            found.utf8_like +=
-                usize::from(utf8lint_codec::interpret(&sample[sub.offset..]).is_some());
+            if sub.offset < form_end {
+                continue;
+            }
+            found.count += 1;
+            let reading = utf8lint_codec::interpret(&sample[sub.offset..]);
+            if let Some(utf8lint_codec::Interpretation::Rfc2279 { len, .. }) = reading {
+                form_end = sub.offset + usize::from(len);
+            }
+            found.utf8_like += usize::from(reading.is_some());
         }
         found
     }
@@ -210,19 +234,36 @@ fn cut_at_end(bytes: &[u8], error_count: usize, first_errors: &[Subpart]) -> boo
             .all(|s| s.offset + CUT_AT_END_BYTES >= bytes.len())
 }
 
-/// True when a windows-1252 reading puts one of the symbols ISO-8859-15
-/// replaced by letters (`½` for `œ`, `¨` for `š`, ...) between two letters
-/// (`c½ur`): the text is ISO-8859-15, which chardetng does not guess.
+/// True when a windows-1252 reading has the symbols ISO-8859-15 replaced
+/// by its own letters where text has those letters: `½` for `œ` (`¨` for
+/// `š`, ...) between two letters (`c½ur`) or starting a word (`½uvre`,
+/// `¼uvre`), or `¤` for `€` beside a number (`5 ¤`, `¤10`). The text is
+/// then ISO-8859-15, which chardetng does not guess.
 fn iso_8859_15_letters(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
     // Letters of words, not `µ` or `º` in a table of symbols.
     let word_letter = |c: char| {
         c.is_ascii_alphabetic() || (c.is_alphabetic() && ('\u{C0}'..='\u{FF}').contains(&c))
     };
-    chars.windows(3).any(|w| {
-        matches!(w[1], '¤' | '¦' | '¨' | '´' | '¸' | '¼' | '½' | '¾')
-            && word_letter(w[0])
-            && word_letter(w[2])
+    let at = |i: usize| chars.get(i).copied().unwrap_or(' ');
+    (0..chars.len()).any(|i| {
+        let (before, c, after) = (i.checked_sub(1).map_or(' ', at), chars[i], at(i + 1));
+        let between_letters = matches!(c, '¤' | '¦' | '¨' | '´' | '¸' | '¼' | '½' | '¾')
+            && word_letter(before)
+            && word_letter(after);
+        // `1½ cup` is a fraction: only a word's first letter counts.
+        let starts_word = matches!(c, '¦' | '¨' | '¼' | '½' | '¾')
+            && !before.is_alphanumeric()
+            && after.is_lowercase()
+            && word_letter(after);
+        let digit_near = |j: Option<usize>, k: Option<usize>| {
+            j.map(at).is_some_and(|c| c.is_ascii_digit())
+                || j.map(at) == Some(' ') && k.map(at).is_some_and(|c| c.is_ascii_digit())
+        };
+        let euro = c == '¤'
+            && (digit_near(i.checked_sub(1), i.checked_sub(2))
+                || digit_near(Some(i + 1), Some(i + 2)));
+        between_letters || starts_word || euro
     })
 }
 
