@@ -149,23 +149,16 @@ fn check_unsuppressed(
         );
     }
     let not_utf8 = levels.get(Rule::NotUtf8);
-    if not_utf8 != Level::Allow
-        && let Some(form) = rules::not_utf8::wrong_bom(bytes)
-    {
-        return (
-            vec![rules::not_utf8::wrong_bom_diagnostic(bytes, form, not_utf8)],
-            0,
-            None,
-        );
+    // With U005 allowed, a UTF-16/32 file is so on purpose, and its bytes
+    // read as UTF-8 get no finding either.
+    let on = not_utf8 != Level::Allow;
+    if let Some(form) = rules::not_utf8::wrong_bom(bytes) {
+        let d = on.then(|| rules::not_utf8::wrong_bom_diagnostic(bytes, form, not_utf8));
+        return (d.into_iter().collect(), 0, None);
     }
-    if not_utf8 != Level::Allow
-        && let Some(wide) = rules::not_utf8::wide(bytes)
-    {
-        return (
-            vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)],
-            0,
-            None,
-        );
+    if let Some(wide) = rules::not_utf8::wide(bytes) {
+        let d = on.then(|| rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8));
+        return (d.into_iter().collect(), 0, None);
     }
     let scan = match scan::scan_valid(bytes, path, policy, keep) {
         Some(scan) => scan,

@@ -291,3 +291,15 @@ fn a_legacy_file_has_no_phantom_findings() {
         [Rule::InvalidUtf8]
     );
 }
+
+/// Allowing U005 silences UTF-16 text read as UTF-8 as well.
+#[test]
+fn an_allowed_utf16_file_has_no_findings() {
+    let mut utf16 = b"\xFF\xFE".to_vec();
+    utf16.extend("Le café crème\n".encode_utf16().flat_map(u16::to_le_bytes));
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::NotUtf8, Level::Allow);
+    let ds = check(&utf16, Path::new("a.txt"), &policy);
+    assert!(ds.is_empty(), "{ds:#?}");
+    assert_eq!(run(&utf16).len(), 1);
+}

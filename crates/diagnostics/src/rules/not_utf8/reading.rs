@@ -77,7 +77,21 @@ impl Reading {
             ];
             let [b2, b1, (mid, mid_alphabetic), a1, a2] = window;
             let letters_before = r.letters;
-            r.add_known(mid, mid_alphabetic);
+            // `¿` opening a sentence and `€` beside a number are Spanish
+            // punctuation and a price; elsewhere they are what UTF-8 read
+            // as windows-1252 is full of (`ï»¿` is a byte-order mark, `â€`
+            // a quote), and count as symbols.
+            let opening = |(c, _): (char, bool)| c.is_whitespace() || c.is_ascii_punctuation();
+            let digit = |(c, _): (char, bool)| c.is_ascii_digit();
+            let space = |(c, _): (char, bool)| c == ' ';
+            let in_place = match mid {
+                '¿' => opening(b1) && a1.1,
+                '€' => digit(b1) || digit(a1) || space(b1) && digit(b2) || space(a1) && digit(a2),
+                _ => false,
+            };
+            if !in_place {
+                r.add_known(mid, mid_alphabetic);
+            }
             let beside = |(near, near_alphabetic): (char, bool),
                           (_, far_alphabetic): (char, bool)| {
                 near_alphabetic || (near == ' ' && far_alphabetic)
@@ -144,10 +158,10 @@ impl Reading {
 
     /// [`Reading::add`] for a character whose `is_alphabetic` is known.
     fn add_known(&mut self, c: char, alphabetic: bool) {
-        // Typographic quotes, dashes, ellipses, no-break spaces, Spanish
-        // opening marks and the currency, copyright, trademark and degree
-        // signs go with words in any script (`¿Dónde?`, `5 €`, `Marca®`):
-        // neither letters nor evidence against them.
+        // Typographic quotes, dashes, ellipses, no-break spaces, `¡` and
+        // the pound, copyright, trademark and degree signs go with words in
+        // any script (`¡Qué!`, `Marca®`): neither letters nor evidence
+        // against them (`¿` and `€` only in their place, above).
         if c.is_ascii()
             || matches!(
                 c,
@@ -163,9 +177,7 @@ impl Reading {
                     | '\u{201E}'
                     | '\u{2022}'
                     | '\u{2026}'
-                    | '¿'
                     | '¡'
-                    | '€'
                     | '£'
                     | '©'
                     | '®'
