@@ -149,14 +149,16 @@ fn check_unsuppressed(
         );
     }
     let not_utf8 = levels.get(Rule::NotUtf8);
-    if not_utf8 != Level::Allow
-        && let Some(wide) = rules::not_utf8::wide(bytes)
-    {
-        return (
-            vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)],
-            0,
-            None,
-        );
+    // With U005 allowed, a UTF-16/32 file is so on purpose, and its bytes
+    // read as UTF-8 get no finding either.
+    let on = not_utf8 != Level::Allow;
+    if let Some(form) = rules::not_utf8::wrong_bom(bytes) {
+        let d = on.then(|| rules::not_utf8::wrong_bom_diagnostic(bytes, form, not_utf8));
+        return (d.into_iter().collect(), 0, None);
+    }
+    if let Some(wide) = rules::not_utf8::wide(bytes) {
+        let d = on.then(|| rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8));
+        return (d.into_iter().collect(), 0, None);
     }
     let scan = match scan::scan_valid(bytes, path, policy, keep) {
         Some(scan) => scan,
@@ -164,9 +166,10 @@ fn check_unsuppressed(
             // U005 first, on the first ill-formed sequences and a sample:
             // for a legacy file it replaces every finding the full pass
             // would make, at a fraction of that pass's cost.
-            if not_utf8 != Level::Allow
-                && let Some((d, errors)) = rules::not_utf8::legacy_finding(bytes, not_utf8)
-            {
+            // Asked even when U005 is allowed: allowing it says the file is
+            // legacy on purpose, and its bytes read as UTF-8 (one U001 per
+            // byte, characters that are not there) say nothing either.
+            if let Some((d, errors)) = rules::not_utf8::legacy_finding(bytes, not_utf8) {
                 // A declaration that says UTF-8 is still contradicted (U009,
                 // whose fix names what the bytes are).
                 let evidence = rules::charset_mismatch::Evidence {
@@ -182,7 +185,8 @@ fn check_unsuppressed(
                     mismatch,
                     &evidence,
                 );
-                return (std::iter::once(d).chain(declared).collect(), 0, None);
+                let d = (not_utf8 != Level::Allow).then_some(d);
+                return (d.into_iter().chain(declared).collect(), 0, None);
             }
             scan::scan_with_errors(bytes, path, policy, keep)
         }
