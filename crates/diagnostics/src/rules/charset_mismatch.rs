@@ -33,16 +33,6 @@ pub(crate) struct Evidence<'a> {
     pub legacy: Option<&'a str>,
 }
 
-/// The replacement for a declared name: `utf-8`, in the case the file
-/// wrote its name in.
-fn utf8_spelled_like(name: &str) -> &'static str {
-    if name.bytes().any(|b| b.is_ascii_uppercase()) {
-        "UTF-8"
-    } else {
-        "utf-8"
-    }
-}
-
 /// U009 for each declaration in the file that its bytes contradict.
 fn in_file(bytes: &[u8], path: &Path, level: Level, evidence: &Evidence<'_>) -> Vec<Diagnostic> {
     declarations(bytes, path)
@@ -64,12 +54,9 @@ fn declaration_mismatch(
         Fix::unsafe_(
             format!(
                 "change the declaration from `{name}` to `{}` (the bytes are UTF-8)",
-                utf8_spelled_like(name)
+                declaration.syntax.utf8_name(name)
             ),
-            vec![Edit::replace(
-                declaration.at.clone(),
-                utf8_spelled_like(name).as_bytes().to_vec(),
-            )],
+            vec![declaration.to_utf8()],
         )
     };
     let label = format!("declared here: `{name}`");
