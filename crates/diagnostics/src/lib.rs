@@ -108,6 +108,7 @@ fn check_unsuppressed(
             errors: 0,
             first_error: None,
             legacy: None,
+            detected: None,
         };
         return (
             rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence),
@@ -141,6 +142,7 @@ fn check_unsuppressed(
                     errors: errors.count,
                     first_error: errors.first.first().map(|s| s.range()),
                     legacy: d.fix.as_ref().and_then(Fix::transcoded_from),
+                    detected: None,
                 };
                 let declared = rules::charset_mismatch::check(
                     bytes,
@@ -159,6 +161,7 @@ fn check_unsuppressed(
         errors: scan.errors.count,
         first_error: scan.errors.first.first().map(|s| s.range()),
         legacy: None,
+        detected: None,
     };
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;
