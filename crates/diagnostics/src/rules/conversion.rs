@@ -10,10 +10,49 @@ use std::path::Path;
 
 use encoding_rs::Encoding;
 
-use super::declared::declarations;
-use crate::{Edit, Fix};
+use super::declared::{Declaration, declarations, declared_legacy_encoding};
+use crate::{Edit, Fix, LegacyVerdict, Support};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The evidence weighed: a declaration naming an encoding the whole file
+/// decodes in to text ([`declared_legacy_encoding`]) names the file's
+/// encoding, identified, whatever the detector's `detected` verdict says
+/// (the declaration is what the file's readers follow); without one, the
+/// detector's verdict stands. With the verdict: the declaration followed,
+/// and the encoding the detector identified when it is another one (U009
+/// shows both readings).
+pub(crate) fn weigh<'a>(
+    bytes: &'a [u8],
+    path: &Path,
+    detected: Option<LegacyVerdict>,
+) -> Option<(
+    LegacyVerdict,
+    Option<Declaration<'a>>,
+    Option<&'static Encoding>,
+)> {
+    let Some((declaration, encoding)) = declared_legacy_encoding(bytes, path) else {
+        return detected.map(|v| (v, None, None));
+    };
+    let rival = detected
+        .filter(|v| v.support == Support::Identified && v.encoding != encoding)
+        .map(|v| v.encoding);
+    let verdict = LegacyVerdict {
+        encoding,
+        name: encoding.name(),
+        support: Support::Identified,
+    };
+    Some((verdict, Some(declaration), rival))
+}
+
+/// The note of a U005 finding whose encoding `declaration` named.
+pub(crate) fn declared_note(declaration: &Declaration<'_>) -> String {
+    format!(
+        "{} declares `{}`, and the whole file decodes in it to text",
+        declaration.syntax.describe(),
+        declaration.name
+    )
+}
 
 /// The fix converting `bytes`, a file in `encoding` whose bytes after a
 /// UTF-8 byte-order mark decode in it without errors (the caller checked),

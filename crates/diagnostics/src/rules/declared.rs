@@ -220,9 +220,15 @@ pub(crate) fn declared_legacy_encoding<'a>(
 
 /// Whether all of `bytes` decodes in `encoding` without an error, to text:
 /// no control characters but tab, line feed, form feed and carriage return
-/// (a declaration in a binary file names no text). Decoded a block at a
-/// time into a scratch buffer, which is not kept.
+/// (a declaration in a binary file names no text).
 pub(crate) fn decodes_to_text(bytes: &[u8], encoding: &'static Encoding) -> bool {
+    decodes(bytes, encoding, true)
+}
+
+/// Whether all of `bytes` decodes in `encoding` without an error, and,
+/// when `text_only`, to text ([`decodes_to_text`]). Decoded a block at a
+/// time into a scratch buffer, which is not kept.
+pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool) -> bool {
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut scratch = String::with_capacity(64 * 1024);
     let mut rest = bytes;
@@ -230,9 +236,10 @@ pub(crate) fn decodes_to_text(bytes: &[u8], encoding: &'static Encoding) -> bool
         scratch.clear();
         let (result, read) = decoder.decode_to_string_without_replacement(rest, &mut scratch, true);
         rest = &rest[read..];
-        let control = scratch
-            .chars()
-            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r'));
+        let control = text_only
+            && scratch
+                .chars()
+                .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r'));
         if control {
             return false;
         }
