@@ -146,7 +146,7 @@ impl Fix {
         title: impl Into<Cow<'static, str>>,
         len: usize,
     ) -> Fix {
-        Fix::decode_around(encoding, title, &[0..len], Vec::new())
+        Fix::decode_around(encoding, title, std::slice::from_ref(&(0..len)), Vec::new())
     }
 
     /// An unsafe conversion from `encoding` to UTF-8 of the bytes in

@@ -166,7 +166,8 @@ fn check_unsuppressed(
             // for a legacy file it replaces every finding the full pass
             // would make, at a fraction of that pass's cost.
             if not_utf8 != Level::Allow
-                && let Some((d, errors)) = rules::not_utf8::legacy_finding(bytes, not_utf8)
+                && let Some((d, errors, detected)) =
+                    rules::not_utf8::legacy_finding(bytes, path, not_utf8)
             {
                 // A declaration that says UTF-8 is still contradicted (U009,
                 // whose fix names what the bytes are).
@@ -175,7 +176,7 @@ fn check_unsuppressed(
                     errors: errors.count,
                     first_error: errors.first.first().map(|s| s.range()),
                     legacy: d.fix.as_ref().and_then(Fix::transcoded_from),
-                    detected: None,
+                    detected,
                 };
                 let declared = rules::charset_mismatch::check(
                     bytes,
