@@ -143,7 +143,7 @@ fn an_xml_parser_reads_the_same_text_after_conversion() {
     if let Some(before) = before {
         assert_eq!(
             before[1],
-            "Привет, Мир! Съешь же ещё этих мягких французских булок."
+            "Привет, Мир! Съешь же ещё этих мягких французских булок.\n"
         );
         assert_eq!(names.map(read), before);
     }

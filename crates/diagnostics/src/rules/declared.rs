@@ -214,8 +214,20 @@ pub(crate) fn declared_legacy_encoding<'a>(
             && encoding != encoding_rs::REPLACEMENT
             && encoding != encoding_rs::ISO_2022_JP
             && encoding.is_ascii_compatible();
-        (legacy && decodes_to_text(body, encoding)).then_some((d, encoding))
+        (legacy && !mostly_utf8(body) && decodes_to_text(body, encoding)).then_some((d, encoding))
     })
+}
+
+/// Whether well-formed multi-byte characters outnumber the ill-formed
+/// sequences: UTF-8 with defects under a wrong label (a UTF-8 page that
+/// says `iso-8859-1`), which the declaration does not make legacy text.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut characters, mut errors) = (0usize, 0usize);
+    for chunk in utf8lint_codec::Utf8Chunks::new(bytes) {
+        characters += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        errors += usize::from(!chunk.invalid().is_empty());
+    }
+    characters > errors
 }
 
 /// Whether all of `bytes` decodes in `encoding` without an error, to text:
@@ -729,6 +741,12 @@ mod tests {
         assert_eq!(named(b"# coding: klingon\n\xE9\n", "a.py"), None);
         assert_eq!(named(b"# coding: iso-8859-3\n\xA5\n", "a.py"), None);
         assert_eq!(named(b"# coding: latin-1\n\xE9\x01\x02\n", "a.py"), None);
+        // UTF-8 with a defect under a wrong label stays UTF-8.
+        let mut mislabelled = "<meta charset=\"iso-8859-1\"><p>café, crème, déjà"
+            .as_bytes()
+            .to_vec();
+        mislabelled.extend(b" \xFF</p>");
+        assert_eq!(named(&mislabelled, "i.html"), None);
     }
 
     #[test]
