@@ -8,6 +8,7 @@ mod common;
 
 mod config;
 mod conventions;
+mod conversions;
 mod corpus;
 mod cost;
 mod declarations;

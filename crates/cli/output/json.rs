@@ -13,7 +13,9 @@
 //! output is what `serde_json` gives for the same object, with its key
 //! order.
 
-use utf8lint_diagnostics::{Diagnostic, Fix, escape_lossless};
+use std::ops::Range;
+
+use utf8lint_diagnostics::{Diagnostic, Edit, Fix, escape_lossless};
 
 use super::{Region, is_file_level};
 
@@ -85,12 +87,16 @@ pub(super) fn line(out: &mut Vec<u8>, d: &Diagnostic, path: &str, region: &Regio
 
 /// A fix as JSON: its applicability, title and edits. A whole-file
 /// conversion is described (`"kind": "transcode"`, from, to and the span)
-/// rather than embedded: its bytes are the whole file again.
+/// rather than embedded: its bytes are the whole file again. Its
+/// `decoded` stretches are converted, the bytes between them kept, and
+/// its `edits` (declarations made to say UTF-8, a byte-order mark removed)
+/// are ordinary edits.
 fn fix(out: &mut Vec<u8>, fix: &Fix, source: &[u8]) {
     out.extend_from_slice(b"{\"applicability\":");
     string(out, fix.applicability().as_str());
     out.extend_from_slice(b",\"title\":");
     string(out, fix.title());
+    let mut edits: Vec<&Edit> = fix.edits().iter().collect();
     if let Some(from) = fix.transcoded_from() {
         let range = fix.range();
         out.extend_from_slice(b",\"kind\":\"transcode\",\"from\":");
@@ -99,11 +105,30 @@ fn fix(out: &mut Vec<u8>, fix: &Fix, source: &[u8]) {
         number(out, range.start);
         out.extend_from_slice(b",\"byte_end\":");
         number(out, range.end);
-        out.push(b'}');
-        return;
+        let mut decoded: Vec<Range<usize>> = edits
+            .iter()
+            .filter(|e| e.literal().is_none())
+            .map(|e| e.range())
+            .collect();
+        if decoded.is_empty() {
+            // Converted in one piece when the fix was made (UTF-16,
+            // ISO-2022-JP): its one edit is the whole file again.
+            decoded.push(range);
+            edits.clear();
+        } else {
+            edits.retain(|e| e.literal().is_some());
+        }
+        out.extend_from_slice(b",\"decoded\":");
+        array(out, &decoded, |out, r| {
+            out.push(b'[');
+            number(out, r.start);
+            out.push(b',');
+            number(out, r.end);
+            out.push(b']');
+        });
     }
     out.extend_from_slice(b",\"edits\":");
-    array(out, fix.edits(), |out, e| {
+    array(out, &edits, |out, e| {
         let range = e.range();
         out.extend_from_slice(b"{\"byte_start\":");
         number(out, range.start);

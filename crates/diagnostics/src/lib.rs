@@ -141,6 +141,7 @@ fn check_unsuppressed(
             errors: 0,
             first_error: None,
             legacy: None,
+            detected: None,
         };
         return (
             rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence),
@@ -169,7 +170,9 @@ fn check_unsuppressed(
             // Asked even when U005 is allowed: allowing it says the file is
             // legacy on purpose, and its bytes read as UTF-8 (one U001 per
             // byte, characters that are not there) say nothing either.
-            if let Some((d, errors)) = rules::not_utf8::legacy_finding(bytes, not_utf8) {
+            if let Some((d, errors, detected)) =
+                rules::not_utf8::legacy_finding(bytes, path, not_utf8)
+            {
                 // A declaration that says UTF-8 is still contradicted (U009,
                 // whose fix names what the bytes are).
                 let evidence = rules::charset_mismatch::Evidence {
@@ -177,6 +180,7 @@ fn check_unsuppressed(
                     errors: errors.count,
                     first_error: errors.first.first().map(|s| s.range()),
                     legacy: d.fix.as_ref().and_then(Fix::transcoded_from),
+                    detected,
                 };
                 let declared = rules::charset_mismatch::check(
                     bytes,
@@ -196,6 +200,7 @@ fn check_unsuppressed(
         errors: scan.errors.count,
         first_error: scan.errors.first.first().map(|s| s.range()),
         legacy: None,
+        detected: None,
     };
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;

@@ -118,6 +118,7 @@ impl std::fmt::Display for Rule {
 
 pub(crate) mod bom;
 pub(crate) mod charset_mismatch;
+pub(crate) mod conversion;
 pub(crate) mod declared;
 pub(crate) mod invalid_utf8;
 pub(crate) mod mojibake;
