@@ -116,14 +116,6 @@ fn mac_byte(c: char) -> Option<u8> {
         .map(|i| 0x80 + i as u8)
 }
 
-/// The Mac Roman characters that start its runs: `¬` `√` `≈` `∆` (`C2`,
-/// `C3`, `C5`, `C6`: Latin-1 and Latin Extended-A letters), `‚` (`E2`:
-/// punctuation) and `Ô` (`EF`). Its other lead bytes read as `«`, `»`,
-/// `–`, `—`, ..., which stand before letters in ordinary text too often to
-/// be evidence (`—Écoute` would be Cyrillic); `ƒ` (`C4`: `č`, `ğ`, `ı`)
-/// is itself UTF-8 `C6 92`, a byte the pass does not stop at.
-const MAC_ROMAN_LEADS: [char; 6] = ['¬', '√', '≈', '∆', '‚', 'Ô'];
-
 /// The byte `c` stands for in `chain` (`80`..`FF`), and whether only
 /// ISO-8859-1 reads it so.
 fn byte_in(c: char, chain: Chain) -> Option<(u8, bool)> {
@@ -133,21 +125,57 @@ fn byte_in(c: char, chain: Chain) -> Option<(u8, bool)> {
     }
 }
 
-/// Whether `c` is something text holds, as a repair gives it: letters of
-/// the Latin, Greek, Cyrillic, Hebrew and Arabic blocks, Latin-1's signs,
-/// and from three bytes on anything but private use and noncharacters.
-/// IPA, spacing modifiers and combining marks (`U+0250`..`U+036F`) and C1
-/// controls are what ordinary Latin-1 pairs decode to by accident.
-fn plausible(c: char) -> bool {
+/// Whether a repair may hold `c` at all: C1 controls, private use and
+/// noncharacters are what byte pairs decode to by accident, never text.
+/// (An inner layer may hold C1 controls: `Ã„Â\u{8D}` is `Ä\u{8D}` is `č`.)
+fn admissible(c: char) -> bool {
     let v = u32::from(c);
-    match c.len_utf8() {
-        2 => {
-            matches!(v, 0xA0..=0x24F | 0x370..=0x3FF | 0x400..=0x52F | 0x5D0..=0x5EA | 0x600..=0x6FF)
-        }
-        3 => !matches!(v, 0xE000..=0xF8FF | 0xFDD0..=0xFDEF | 0xFFFE..=0xFFFF),
-        4 => v < 0xF0000 && (v & 0xFFFE) != 0xFFFE,
-        _ => false,
+    !(matches!(v, 0x80..=0x9F | 0xE000..=0xF8FF | 0xF0000..)
+        || crate::rules::text_chars::is_noncharacter(v))
+}
+
+/// The next UTF-8 sequence that the characters of `chars` stand for in
+/// `chain`: its text and whether an ISO-8859-1-only character was among
+/// them. A surrogate pair written as two three-byte sequences (CESU-8, as
+/// Java's and some databases' "UTF-8" writes astral characters) is one
+/// character.
+fn next_sequence(chars: &mut std::str::CharIndices<'_>, chain: Chain) -> Option<(char, bool)> {
+    let byte = |chars: &mut std::str::CharIndices<'_>| {
+        chars
+            .next()
+            .and_then(|(_, c)| byte_in(c, chain))
+            .filter(|&(b, _)| b >= 0x80)
+    };
+    let (lead, mut latin1) = byte(chars)?;
+    let len = match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let mut sequence = [lead, 0, 0, 0];
+    for slot in sequence.iter_mut().take(len).skip(1) {
+        let (b, l) = byte(chars).filter(|&(b, _)| b <= 0xBF)?;
+        *slot = b;
+        latin1 |= l;
     }
+    if let Ok(text) = std::str::from_utf8(&sequence[..len]) {
+        return text.chars().next().map(|c| (c, latin1));
+    }
+    // A high surrogate (`ED A0`..`ED AF`), then the low one (`ED B0`..).
+    if lead != 0xED || !(0xA0..=0xAF).contains(&sequence[1]) {
+        return None;
+    }
+    let (e, l1) = byte(chars).filter(|&(b, _)| b == 0xED)?;
+    let (b1, l2) = byte(chars).filter(|&(b, _)| (0xB0..=0xBF).contains(&b))?;
+    let (b2, l3) = byte(chars).filter(|&(b, _)| b <= 0xBF)?;
+    let unit = |x: u8, y: u8, z: u8| {
+        (u32::from(x & 0x0F) << 12) | (u32::from(y & 0x3F) << 6) | u32::from(z & 0x3F)
+    };
+    let high = unit(sequence[0], sequence[1], sequence[2]);
+    let low = unit(e, b1, b2);
+    let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+    Some((c, latin1 | l1 | l2 | l3))
 }
 
 /// The repair of one layer of `text` in `chain`: the characters it had
@@ -156,45 +184,216 @@ fn plausible(c: char) -> bool {
 /// bytes of `text` they take, and whether an ISO-8859-1-only character was
 /// among them. Stops at the first character that is no part of a
 /// sequence, so a candidate that starts no run costs a character or two.
-/// Not checked for plausibility: an inner layer may hold C1 controls and
-/// modifiers (`Ã„Â\u{8D}` is `Ä\u{8D}` is `č`).
 fn one_layer(text: &str, chain: Chain) -> Option<(String, usize, bool)> {
     let (mut out, mut used, mut latin1) = (String::new(), 0, false);
     let mut chars = text.char_indices();
-    'runs: loop {
+    loop {
         let mut ahead = chars.clone();
-        let Some((_, c)) = ahead.next() else { break };
-        let Some((lead, only_latin1)) = byte_in(c, chain) else {
+        let Some((c, l)) = next_sequence(&mut ahead, chain) else {
             break;
         };
-        let len = match lead {
-            0xC2..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF4 => 4,
-            _ => break,
-        };
-        let (mut sequence, mut seen_latin1, mut end) = ([lead, 0, 0, 0], only_latin1, 0);
-        for slot in sequence.iter_mut().take(len).skip(1) {
-            match ahead
-                .next()
-                .and_then(|(i, c)| Some((i + c.len_utf8(), byte_in(c, chain)?)))
-            {
-                Some((next, (byte @ 0x80..=0xBF, l))) => {
-                    *slot = byte;
-                    seen_latin1 |= l;
-                    end = next;
-                }
-                _ => break 'runs,
-            }
-        }
-        // Overlong forms and surrogates are no characters.
-        let Ok(decoded) = std::str::from_utf8(&sequence[..len]) else {
-            break;
-        };
-        out.push_str(decoded);
-        (used, latin1, chars) = (end, latin1 | seen_latin1, ahead);
+        out.push(c);
+        used = ahead.offset();
+        latin1 |= l;
+        chars = ahead;
     }
     (used > 0).then_some((out, used, latin1))
+}
+
+/// The second layer of a repair: every run inside `text` repaired, the
+/// characters between them kept (`Ã¢Å’Â£` is `âŒ£` is `⌣`, and a
+/// run's first layer may hold ASCII between its inner runs).
+fn every_run(text: &str, chain: Chain) -> Option<String> {
+    let (mut out, mut at, mut any) = (String::with_capacity(text.len()), 0, false);
+    while let Some(c) = text[at..].chars().next() {
+        match one_layer(&text[at..], chain) {
+            Some((repaired, used, _)) => {
+                out.push_str(&repaired);
+                at += used;
+                any = true;
+            }
+            None => {
+                out.push(c);
+                at += c.len_utf8();
+            }
+        }
+    }
+    any.then_some(out)
+}
+
+/// What a character is, for [`oddness`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// White space, and the invisible format characters (U+FEFF, U+200B..).
+    Space,
+    Digit,
+    Lower,
+    Upper,
+    /// A letter with no case (CJK, Hebrew, Arabic, Hangul...).
+    Caseless,
+    /// A combining mark.
+    Mark,
+    /// IPA letters, spacing modifier letters and phonetic extensions.
+    Modifier,
+    /// C0 and C1 controls.
+    Control,
+    /// Punctuation and symbols (and digits of Latin-1's signs, `¹`, `½`).
+    Symbol,
+}
+
+fn kind(c: char) -> Kind {
+    let v = u32::from(c);
+    if c.is_whitespace() || matches!(v, 0x200B..=0x200F | 0x2060..=0x2064 | 0xFEFF) {
+        Kind::Space
+    } else if c.is_control() {
+        Kind::Control
+    } else if matches!(
+        v,
+        0x300..=0x36F
+            | 0x483..=0x489
+            | 0x591..=0x5BD
+            | 0x610..=0x61A
+            | 0x64B..=0x65F
+            | 0x1AB0..=0x1AFF
+            | 0x1DC0..=0x1DFF
+            | 0x20D0..=0x20FF
+            | 0xFE20..=0xFE2F
+    ) {
+        Kind::Mark
+    } else if matches!(v, 0x250..=0x2FF | 0x1D00..=0x1DBF | 0xA700..=0xA721 | 0xA788..=0xA78A) {
+        Kind::Modifier
+    } else if c.is_ascii_digit() || (c.is_numeric() && v > 0xFF) {
+        Kind::Digit
+    } else if c.is_lowercase() {
+        Kind::Lower
+    } else if c.is_uppercase() {
+        Kind::Upper
+    } else if c.is_alphabetic() {
+        Kind::Caseless
+    } else {
+        Kind::Symbol
+    }
+}
+
+/// A coarse script of a letter, by block: 0 for none; letters of the same
+/// writing system share a number (kana and CJK ideographs are one).
+fn script(c: char) -> u32 {
+    let v = u32::from(c);
+    match v {
+        _ if c.is_ascii_alphabetic() => 1,
+        0xC0..=0x24F | 0x1E00..=0x1EFF => 1,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => 2,
+        0x400..=0x52F => 3,
+        0x530..=0x58F => 4,
+        0x590..=0x5FF => 5,
+        0x600..=0x6FF | 0x750..=0x77F | 0x8A0..=0x8FF => 6,
+        0x3040..=0x30FF | 0x3400..=0x9FFF => 7,
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF => 8,
+        0..=0x7F => 0,
+        _ => 100 + (v >> 7),
+    }
+}
+
+/// Signs that close a word in ordinary text: `Brontë…”`, `MARQUÉ…`,
+/// `10 Å—`, Portuguese `lá´´`, `m²`, `Windows®`.
+const TRAILING: &[char] = &[
+    '…', '”', '’', '»', '›', '—', '–', '´', '¨', '°', 'ª', 'º', '¹', '²', '³', '™', '®', '·', '˝',
+    '“', '‘', '!',
+];
+
+/// Signs that open a word: quotes, currencies, `¿`, `√`, `∆`.
+const LEADING: &[char] = &[
+    '“', '‘', '„', '‚', '«', '‹', '¿', '¡', '—', '–', '£', '€', '¥', '¢', '§', '¶', '•', '·', '¬',
+    '±', '×', '÷', '√', '∆', '∂', '∑', '°', '´', '¨',
+];
+
+/// Signs that stand between two letters of one word: apostrophes,
+/// hyphens, dashes, the middle dot.
+const INFIX: &[char] = &['’', '‘', '´', 'ʼ', '·', '‧', '‐', '‑', '–', '—', '/', '×'];
+
+/// How odd `chars` are as text: my own measure of the pairs a
+/// mis-decoding leaves, in the spirit of ftfy's "badness". One point for
+/// each of: a non-ASCII capital right after a lower-case letter (`fÃ`,
+/// `ƒÅ`, `âŒ`); two adjacent letters of different scripts (`t녔`); a
+/// modifier or IPA letter; a run of signs with a non-ASCII one that sits
+/// between two letters (`Ã©t`, `â€™t`, `n√ßo`, unless it is one apostrophe
+/// or hyphen), that ends a word and is not a closing sign (`Ã©` + space),
+/// or that opens a word and is not an opening sign (`◊ë`). Two for a
+/// combining mark with no base (after a space or at the start), three for
+/// a control. Signs among digits and spaces (`5×£35`, `∆°`) cost nothing.
+fn oddness(chars: &[char]) -> u32 {
+    let kinds: Vec<Kind> = chars.iter().map(|&c| kind(c)).collect();
+    let letter = |k: Kind| matches!(k, Kind::Lower | Kind::Upper | Kind::Caseless | Kind::Mark);
+    let mut odd = 0;
+    for (k, (&c, &kc)) in chars.iter().zip(&kinds).enumerate() {
+        let prev = k.checked_sub(1).map(|p| (chars[p], kinds[p]));
+        odd += match kc {
+            Kind::Control => 3,
+            Kind::Modifier => 1,
+            Kind::Mark if prev.is_none_or(|(_, p)| matches!(p, Kind::Space | Kind::Control)) => 2,
+            _ => 0,
+        };
+        if let Some((p, pk)) = prev {
+            if kc == Kind::Upper && !c.is_ascii() && pk == Kind::Lower {
+                odd += 1;
+            }
+            // Two non-ASCII capitals opening a lower-case word (`ÅŸarkı`).
+            if kc == Kind::Lower
+                && pk == Kind::Upper
+                && !p.is_ascii()
+                && k >= 2
+                && kinds[k - 2] == Kind::Upper
+                && !chars[k - 2].is_ascii()
+                && (k < 3 || kinds[k - 3] != Kind::Upper)
+            {
+                odd += 1;
+            }
+            let (sp, sc) = (script(p), script(c));
+            if letter(pk) && letter(kc) && sp != 0 && sc != 0 && sp != sc {
+                odd += 1;
+            }
+        }
+    }
+    let sign = |k: Kind| matches!(k, Kind::Symbol | Kind::Modifier);
+    let mut k = 0;
+    while k < chars.len() {
+        if !sign(kinds[k]) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < chars.len() && sign(kinds[k]) {
+            k += 1;
+        }
+        let signs = &chars[start..k];
+        let mut wide = signs.iter().filter(|c| !c.is_ascii());
+        let before = start.checked_sub(1).is_some_and(|p| letter(kinds[p]));
+        let after = kinds.get(k).is_some_and(|&n| letter(n));
+        let odd_here = match (before, after) {
+            (true, true) => {
+                !(signs.len() == 1 && INFIX.contains(&signs[0]))
+                    && signs.iter().any(|c| !c.is_ascii())
+            }
+            (true, false) => wide.any(|c| !TRAILING.contains(c)),
+            (false, true) => wide.any(|c| !LEADING.contains(c)),
+            (false, false) => false,
+        };
+        odd += u32::from(odd_here);
+    }
+    odd
+}
+
+/// Characters of context either side of a run that [`oddness`] reads.
+const CONTEXT_CHARS: usize = 3;
+
+/// The oddness of `middle` between `before` and `after` (their nearest
+/// [`CONTEXT_CHARS`] characters).
+fn oddness_between(before: &str, middle: &str, after: &str) -> u32 {
+    let mut chars: Vec<char> = before.chars().rev().take(CONTEXT_CHARS).collect();
+    chars.reverse();
+    chars.extend(middle.chars());
+    chars.extend(after.chars().take(CONTEXT_CHARS));
+    oddness(&chars)
 }
 
 /// Whether `repaired` occurs on `line` as text of its own, not inside other
@@ -226,61 +425,127 @@ pub(crate) enum Candidate {
 }
 
 /// What starts at `offset` of `stretch` (a character boundary).
-pub(crate) fn at(stretch: &str, offset: usize) -> Candidate {
-    match run_at(stretch, offset) {
+/// On a `damaged` line (one that holds a run already) a repair that is
+/// ordinary text in its context is taken even where the original is not
+/// odd by itself (`Ã\u{A0}` for `à`, `Ð´Ð°` for `да`).
+pub(crate) fn at(stretch: &str, offset: usize, damaged: bool) -> Candidate {
+    match run_at(stretch, offset, damaged) {
         None => Candidate::Nothing,
         Some((end, None)) => Candidate::LeftAlone(end),
         Some((_, Some(found))) => Candidate::Damage(found),
     }
 }
 
+/// Whether `c` reads as a UTF-8 lead byte in `chain`.
+fn is_lead_in(c: char, chain: Chain) -> bool {
+    byte_in(c, chain).is_some_and(|(b, _)| (0xC2..=0xF4).contains(&b))
+}
+
+/// A run read in one chain: its length in bytes, the best repair with its
+/// layers and chain, and how much less odd than the original it is.
+struct Reading {
+    used: usize,
+    repaired: String,
+    chain: Chain,
+    layers: u8,
+    gain: u32,
+    /// The repair's oddness between the ASCII around it (the damage
+    /// beside it left out).
+    odd: u32,
+}
+
+/// The run at the start of `text` read in `chain`, with `before` the
+/// line's text before it: the repair (one layer, or two) that is least
+/// odd in its context, and by how much it is less odd than the original.
+fn read(before: &str, text: &str, chain: Chain) -> Option<Reading> {
+    let (raw, used, latin1) = one_layer(text, chain)?;
+    let chain = if latin1 { Chain::Latin1 } else { chain };
+    let after = &text[used..];
+    let original = oddness_between(before, &text[..used], after);
+    let mut best: Option<(String, u8, u32)> = None;
+    let second = every_run(
+        &raw,
+        if chain == Chain::MacRoman {
+            chain
+        } else {
+            Chain::Windows1252
+        },
+    );
+    for (repaired, layers) in [(Some(raw), 1), (second, 2)] {
+        let Some(repaired) = repaired.filter(|r| r.chars().all(admissible)) else {
+            continue;
+        };
+        let odd = oddness_between(before, &repaired, after);
+        // The second layer where it reads as well as the first: the
+        // first is then text that is itself a run (`Ã\u{A0}`).
+        if best.as_ref().is_none_or(|(_, _, b)| odd <= *b) {
+            best = Some((repaired, layers, odd));
+        }
+    }
+    let (repaired, layers, in_context) = best?;
+    let ascii_before = &before[before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii())
+        .last()
+        .map_or(before.len(), |(k, _)| k)..];
+    let ascii_after = &after[..after.find(|c: char| !c.is_ascii()).unwrap_or(after.len())];
+    let odd = oddness_between(ascii_before, &repaired, ascii_after);
+    Some(Reading {
+        used,
+        repaired,
+        chain,
+        layers,
+        gain: original.saturating_sub(in_context),
+        odd,
+    })
+}
+
 /// The run starting at `offset` (its end) and whether it is reported.
-fn run_at(stretch: &str, offset: usize) -> Option<(usize, Option<Found>)> {
+fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<Found>)> {
     let text = stretch.get(offset..)?;
     let first = text.chars().next()?;
-    let chain = if latin_byte(first).is_some_and(|(b, _)| (0xC2..=0xF4).contains(&b)) {
-        Chain::Windows1252
-    } else if MAC_ROMAN_LEADS.contains(&first) {
-        Chain::MacRoman
-    } else {
-        return None;
+    let before_text = &stretch[stretch.floor_char_boundary(offset.saturating_sub(16))..offset];
+    let mut readings = [Chain::Windows1252, Chain::MacRoman]
+        .into_iter()
+        .filter(|&chain| is_lead_in(first, chain))
+        .filter_map(|chain| read(before_text, text, chain));
+    let first_reading = readings.next()?;
+    let reading = match readings.next() {
+        Some(mac) if mac.gain > first_reading.gain => mac,
+        _ => first_reading,
     };
-    let (raw, used, latin1) = one_layer(text, chain)?;
+    let Reading {
+        used,
+        repaired,
+        chain,
+        layers,
+        gain,
+        odd,
+    } = reading;
     let end = offset + used;
-    let chain = if latin1 { Chain::Latin1 } else { chain };
-    // A second layer: the first repair is itself a whole run.
-    let (repaired, layers) = match one_layer(&raw, chain) {
-        Some((inner, inner_used, _)) if inner_used == raw.len() && inner.chars().all(plausible) => {
-            (inner, 2)
-        }
-        _ if raw.chars().all(plausible) => (raw, 1),
-        _ => return Some((end, None)),
-    };
-    let before = stretch[..offset].chars().next_back();
-    let after = text[used..].chars().next();
-    // One two-byte lowercase repair after a capital, in a word that goes on
-    // in capitals or stops (`MAÇÃ` + no-break space): an upper-case word
-    // (`São` goes on in lower case and is damage).
-    let weak = repaired.chars().count() == 1 && repaired.len() == 2;
-    if weak
-        && before.is_some_and(char::is_uppercase)
-        && repaired.chars().all(char::is_lowercase)
-        && !after.is_some_and(char::is_lowercase)
-    {
+    // The repair must read better than what is there: text that is
+    // ordinary as it stands (`Brontë…”`, `5×£35`) is left alone.
+    if gain == 0 && !(damaged && odd == 0) {
         return Some((end, None));
     }
-    // A run sits among ASCII (in a word, between spaces, at a line's
-    // edge): a run's neighbours that are non-ASCII and no part of it are
-    // text in their own right, and the pair is chance (random or
-    // mixed-script text: vim's encrypted sample, `'Ã¤Ã '` in a test).
-    let foreign = |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && !c.is_whitespace());
+    let before = stretch[..offset].chars().next_back();
+    let after = text[used..].chars().next();
+    // A run sits among ASCII or signs: a letter right beside it that is
+    // non-ASCII and no part of it is text in its own right, and the pair is
+    // chance (random or mixed-script text).
+    let foreign = |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && c.is_alphabetic());
     if foreign(before) || foreign(after) {
         return Some((end, None));
     }
-    if chain == Chain::MacRoman && text[first.len_utf8()..].starts_with(MAC_ROMAN_MATH) {
+    if chain == Chain::MacRoman
+        && matches!(first, '√' | '≈' | '∆')
+        && text[first.len_utf8()..].starts_with(MAC_ROMAN_MATH)
+    {
         let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphabetic());
         let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
-        if digit(before) || digit(after) || !(letter(before) || letter(after)) {
+        // (On a damaged line only digits make it mathematics: `∆∞` is `ư`.)
+        if digit(before) || digit(after) || !(damaged || letter(before) || letter(after)) {
             return Some((end, None));
         }
     }
@@ -400,7 +665,7 @@ pub(crate) fn may_start_run(bytes: &[u8], i: usize) -> bool {
         // (`Ô`, a Mac Roman lead, before any non-ASCII byte.)
         0xC3 => match bytes.get(i + 1) {
             Some(0x94) => next_non_ascii(i + 2),
-            Some(0x82..=0xB4) => matches!(bytes.get(i + 2), Some(0xC2 | 0xC5 | 0xC6 | 0xCB | 0xE2)),
+            Some(0x82..=0xBF) => matches!(bytes.get(i + 2), Some(0xC2 | 0xC5 | 0xC6 | 0xCB | 0xE2)),
             _ => false,
         },
         0xC2 => bytes.get(i + 1) == Some(&0xAC) && next_non_ascii(i + 2),
@@ -438,14 +703,19 @@ fn window(bytes: &[u8], from: usize, to: usize) -> (usize, &str) {
 /// around it is decoded on its own (a small window, grown while a run
 /// reaches its end), so a clean file costs the byte search and no
 /// decoding.
-pub(crate) fn run_from(bytes: &[u8], stretch: &Range<usize>, offset: usize) -> Candidate {
+pub(crate) fn run_from(
+    bytes: &[u8],
+    stretch: &Range<usize>,
+    offset: usize,
+    damaged: bool,
+) -> Candidate {
     let (from, to) = (stretch.start, stretch.end);
     let start = offset.saturating_sub(WINDOW).max(from);
     let mut reach = WINDOW;
     loop {
         let end = (offset + reach).min(to);
         let (base, text) = window(bytes, start, end);
-        let outcome = at(text, offset - base);
+        let outcome = at(text, offset - base, damaged);
         let run_end = match &outcome {
             Candidate::Nothing => return outcome,
             Candidate::LeftAlone(e) => *e,
@@ -466,6 +736,106 @@ pub(crate) fn run_from(bytes: &[u8], stretch: &Range<usize>, offset: usize) -> C
     }
 }
 
+/// How far either side of a run its line is searched again at every
+/// character once it holds a run.
+const LINE_SEARCH: usize = 4096;
+
+/// U008 at a candidate `i` ([`may_start_run`]) of `stretch`, with
+/// `next` the offset before which everything was looked at and `searched`
+/// the end of the last line searched at every character: each run found
+/// goes to `found`, and both move past what was looked at.
+///
+/// Two searches beyond the candidate's own, both only where damage is:
+/// a Mac Roman run whose first character the byte search does not stop at
+/// (`◊ë◊î`: it stops at `ë◊`) is tried one character back; and a line that
+/// holds a run is read again at every character, because damage comes by
+/// the line (`mƒÅja` beside a `√ß`, the leftover of a run repaired halfway).
+pub(crate) fn at_candidate(
+    bytes: &[u8],
+    stretch: &Range<usize>,
+    i: usize,
+    next: &mut usize,
+    searched: &mut usize,
+    mut found: impl FnMut(Found),
+) {
+    let run = match run_from(bytes, stretch, i, false) {
+        Candidate::Nothing => match mac_start_before(bytes, i, *next) {
+            Some(j) => run_from(bytes, stretch, j, false),
+            None => Candidate::Nothing,
+        },
+        other => other,
+    };
+    let run = match run {
+        Candidate::Nothing => return,
+        Candidate::LeftAlone(end) => {
+            *next = end;
+            return;
+        }
+        Candidate::Damage(run) => run,
+    };
+    let (start, end) = (run.span.start, run.span.end);
+    // The line from its start: runs before this one that were left alone
+    // are looked at again, now on a damaged line.
+    let floor = stretch
+        .start
+        .max(*searched)
+        .max(start.saturating_sub(LINE_SEARCH));
+    let ceil = stretch.end.min(end + LINE_SEARCH);
+    let line_start = memchr::memrchr(b'\n', &bytes[floor..start]).map_or(floor, |k| floor + k + 1);
+    let line_end = memchr::memchr(b'\n', &bytes[end..ceil]).map_or(ceil, |k| end + k);
+    let mut runs = Vec::new();
+    let reached = every_char(bytes, stretch, line_start..line_end, &mut runs);
+    // The run found first is kept unless a run of the search covers it.
+    let covered = runs
+        .iter()
+        .any(|r| r.span.start < end && start < r.span.end);
+    if !covered {
+        let at = runs.partition_point(|r| r.span.start < start);
+        runs.insert(at, run);
+    }
+    let last = runs.last().map_or(end, |r| r.span.end);
+    runs.into_iter().for_each(&mut found);
+    *next = reached.max(last).max(end);
+    *searched = *next;
+}
+
+/// The start of the character before `i` if it reads as a Mac Roman lead
+/// byte and starts at or after `floor`.
+fn mac_start_before(bytes: &[u8], i: usize, floor: usize) -> Option<usize> {
+    let j = (i.saturating_sub(3)..i)
+        .find(|&j| std::str::from_utf8(&bytes[j..i]).is_ok_and(|t| t.chars().count() == 1))?;
+    let c = std::str::from_utf8(&bytes[j..i]).ok()?.chars().next()?;
+    (j >= floor && is_lead_in(c, Chain::MacRoman)).then_some(j)
+}
+
+/// Every run starting at a character of `range` of a damaged line (whole
+/// runs inside it: one that would reach past its end is not taken);
+/// returns where the search ended.
+fn every_char(
+    bytes: &[u8],
+    stretch: &Range<usize>,
+    range: Range<usize>,
+    found: &mut Vec<Found>,
+) -> usize {
+    let mut k = range.start;
+    while k < range.end {
+        if bytes[k] < 0xC2 {
+            k += 1;
+            continue;
+        }
+        match run_from(bytes, stretch, k, true) {
+            Candidate::Nothing => k += 1,
+            Candidate::LeftAlone(end) => k = end,
+            Candidate::Damage(run) if run.span.end <= range.end => {
+                k = run.span.end;
+                found.push(run);
+            }
+            Candidate::Damage(_) => return k,
+        }
+    }
+    k
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,18 +843,17 @@ mod tests {
     /// Every run in `bytes`, each candidate tried in turn (the chunked
     /// search is `text_scan`'s).
     fn find_in(bytes: &[u8], mut found: impl FnMut(Found)) {
-        let (stretch, mut next) = (0..bytes.len(), 0);
+        let (stretch, mut next, mut searched) = (0..bytes.len(), 0, 0);
         for offset in 0..bytes.len() {
-            if offset < next || !may_start_run(bytes, offset) {
-                continue;
-            }
-            match run_from(bytes, &stretch, offset) {
-                Candidate::Nothing => {}
-                Candidate::LeftAlone(end) => next = end,
-                Candidate::Damage(run) => {
-                    next = run.span.end;
-                    found(run);
-                }
+            if offset >= next && may_start_run(bytes, offset) {
+                at_candidate(
+                    bytes,
+                    &stretch,
+                    offset,
+                    &mut next,
+                    &mut searched,
+                    &mut found,
+                );
             }
         }
     }
@@ -535,6 +904,27 @@ mod tests {
     }
 
     #[test]
+    fn runs_that_read_better_repaired_are_repaired() {
+        // `ƒ` is no candidate: it is found on a line that holds another run.
+        assert_eq!(repair("mƒÅja"), None);
+        assert_eq!(
+            repair("mƒÅja un Fran√ßois"),
+            Some(("ā".into(), "Mac Roman", 1))
+        );
+        assert_eq!(repair("◊ë◊î"), Some(("בה".into(), "Mac Roman", 1)));
+        assert_eq!(repair("ÿ±ÿ≥"), Some(("رس".into(), "Mac Roman", 1)));
+        assert_eq!(
+            repair("(âŒ£Ë›âŒ£)"),
+            Some(("⌣˛⌣".into(), "windows-1252", 1))
+        );
+        assert_eq!(repair("$Ì¶6"), Some(("\u{336}".into(), "windows-1252", 1)));
+        assert_eq!(
+            repair("Hi guys \u{ed}\u{a0}\u{bd}\u{ed}\u{b8}\u{8d} x"),
+            Some(("😍".into(), "ISO-8859-1", 1))
+        );
+    }
+
+    #[test]
     fn legitimate_text_is_left_alone() {
         for text in [
             "SÃO PAULO",
@@ -551,6 +941,12 @@ mod tests {
             "ѫΣНC·R%НӣϓγÏïΩþͺÀGӮh",
             "['zzz ', 'Ã¤Ã ']",
             "\\Ð¢6ҏ«ξϛ9Ðя",
+            "∆°",
+            "pra lá´´",
+            "Offering 5×£35",
+            "Charlotte Brontë…”",
+            "radius of 10 Å—",
+            "IL Y MARQUÉ…",
         ] {
             assert_eq!(repair(text), None, "{text}");
         }
