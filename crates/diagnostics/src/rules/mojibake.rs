@@ -836,6 +836,62 @@ fn every_char(
     k
 }
 
+/// The byte `c` stands for in windows-1250 (the Central European code
+/// page: `NapĂ\u{AD}Ĺˇte` is `Napíšte`), `80`..`FF`.
+fn windows_1250_byte(c: char) -> Option<u8> {
+    let mut buffer = [0u8; 4];
+    let (bytes, _, errors) = encoding_rs::WINDOWS_1250.encode(c.encode_utf8(&mut buffer));
+    match *bytes {
+        [b] if !errors && b >= 0x80 => Some(b),
+        _ => None,
+    }
+}
+
+/// Whether the character at `i` of `bytes` (well-formed around it) is part
+/// of a run of mojibake, read in windows-1252 or ISO-8859-1, Mac Roman or
+/// windows-1250: with up to three characters either side it stands for
+/// bytes among which a UTF-8 sequence (or half a CESU-8 surrogate pair)
+/// covers its own. U011 and U012 ask it for the C1 controls and soft
+/// hyphens they would delete: such a character is U008's, and deleting it
+/// would lose a byte the repair needs.
+pub(crate) fn part_of_run(bytes: &[u8], i: usize) -> bool {
+    let (base, text) = window(bytes, i.saturating_sub(12), (i + 16).min(bytes.len()));
+    let Some(at) = i.checked_sub(base).filter(|&at| text.is_char_boundary(at)) else {
+        return false;
+    };
+    let before: Vec<char> = text[..at].chars().rev().take(3).collect();
+    let after: Vec<char> = text[at..].chars().take(4).collect();
+    let readings: [&dyn Fn(char) -> Option<u8>; 3] = [
+        &|c| latin_byte(c).map(|(b, _)| b),
+        &mac_byte,
+        &windows_1250_byte,
+    ];
+    readings.iter().any(|byte| {
+        let Some(own) = after.first().and_then(|&c| byte(c)) else {
+            return false;
+        };
+        let lead: Vec<u8> = before.iter().map_while(|&c| byte(c)).collect();
+        let mut seq: Vec<u8> = lead.iter().rev().copied().collect();
+        let pos = seq.len();
+        seq.push(own);
+        seq.extend(after[1..].iter().map_while(|&c| byte(c)));
+        (pos.saturating_sub(3)..=pos).any(|s| {
+            let len = match seq[s] {
+                0xC2..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF4 => 4,
+                _ => return false,
+            };
+            let Some(sequence) = seq.get(s..s + len).filter(|_| s + len > pos) else {
+                return false;
+            };
+            let cesu =
+                sequence[0] == 0xED && sequence[1..].iter().all(|b| (0x80..=0xBF).contains(b));
+            cesu || std::str::from_utf8(sequence).is_ok()
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -864,6 +920,19 @@ mod tests {
             out.get_or_insert((f.repaired, f.chain.name(), f.layers));
         });
         out
+    }
+
+    #[test]
+    fn controls_and_soft_hyphens_inside_runs_are_known() {
+        let inside = |text: &str, c: char| part_of_run(text.as_bytes(), text.find(c).unwrap());
+        assert!(inside(
+            "Hi guys \u{ed}\u{a0}\u{bd}\u{ed}\u{b8}\u{8d} x",
+            '\u{8d}'
+        ));
+        assert!(inside("NapĂ\u{ad}Ĺˇte", '\u{ad}'));
+        assert!(inside("doesn\u{e2}\u{80}\u{99}t", '\u{80}'));
+        assert!(!inside("a soft\u{ad}hyphen", '\u{ad}'));
+        assert!(!inside("x \u{85} y", '\u{85}'));
     }
 
     #[test]
