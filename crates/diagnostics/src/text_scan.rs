@@ -26,8 +26,8 @@
 use std::ops::Range;
 use std::path::Path;
 
-use crate::rules::mojibake;
 use crate::rules::text_chars::{self, Levels, Pass};
+use crate::rules::{confusable, mojibake};
 use crate::scan::{Keep, shown_per_rule};
 use crate::{Diagnostic, Level, Policy, Rule};
 
@@ -239,6 +239,8 @@ pub(crate) struct TextScan<'a> {
     mojibake: Option<Capped>,
     /// U014, when on.
     non_ascii: Option<Capped>,
+    /// U016, when on: its own pass over the file, at the end.
+    confusable: Option<Capped>,
     /// Candidates before these offsets are inside something already looked
     /// at (a tag run, a mojibake run, a line U014 reported).
     characters_next: usize,
@@ -273,13 +275,16 @@ impl<'a> TextScan<'a> {
                 .then(|| Pass::new(bytes, path, levels, shown)),
             mojibake: capped(Rule::Mojibake),
             non_ascii: capped(Rule::NonAscii),
+            confusable: capped(Rule::MixedScriptConfusable),
             characters_next: 0,
             mojibake_next: 0,
             mojibake_searched: 0,
             line_end: 0,
         };
-        let wanted =
-            scan.characters.is_some() || scan.mojibake.is_some() || scan.non_ascii.is_some();
+        let wanted = scan.characters.is_some()
+            || scan.mojibake.is_some()
+            || scan.non_ascii.is_some()
+            || scan.confusable.is_some();
         wanted.then_some(scan)
     }
 
@@ -409,6 +414,10 @@ impl<'a> TextScan<'a> {
         }
         if let Some(mut capped) = self.non_ascii {
             text_chars::count_non_ascii_lines(&mut capped);
+            capped.finish(&mut diagnostics, &mut summaries);
+        }
+        if let Some(mut capped) = self.confusable {
+            confusable::pass(self.bytes, &mut capped);
             capped.finish(&mut diagnostics, &mut summaries);
         }
         Found {

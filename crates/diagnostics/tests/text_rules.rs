@@ -115,6 +115,30 @@ fn marks_beside_right_to_left_text_are_silent_and_elsewhere_a_warning() {
     );
 }
 
+/// Right-to-left prose embeds its left-to-right parts (GNOME's Persian and
+/// Hebrew catalogues): outside source code those lines are left alone;
+/// the same controls among Latin text, or in code, are denied.
+#[test]
+fn embeddings_in_right_to_left_prose_are_left_alone() {
+    let persian = "msgstr \"تانژانت وارون برای مقدارهای i و \u{202A}-i\u{202C} تعریف نشده است\"\n";
+    let hebrew = "msgstr[1] \"\u{202B}%d-סיביות\"\n";
+    let uyghur = "msgstr \"\u{202A}UTF-8\u{202C} كودلاش\"\n";
+    for text in [persian, hebrew, uyghur] {
+        assert!(
+            codes(text, "fa.po").is_empty(),
+            "{text}: {:?}",
+            codes(text, "fa.po")
+        );
+    }
+    assert_eq!(codes(persian, "a.py"), ["U010"]);
+    assert_eq!(codes("msgstr \"abc \u{202E}def\"\n", "fa.po"), ["U010"]);
+    // An override is no prose formatting, even among Persian text.
+    assert_eq!(
+        codes("msgstr \"abc \u{202E}def\u{202C} کد\"\n", "fa.po"),
+        ["U010"]
+    );
+}
+
 /// A C1 control or soft hyphen inside mojibake is U008's: U011 and U012
 /// say so and offer no fix that would lose the byte, and `--fix` with
 /// unsafe fixes repairs the run.

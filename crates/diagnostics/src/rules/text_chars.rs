@@ -4,7 +4,9 @@
 //! * U010 `bidi_control`: U+202A..U+202E and U+2066..U+2069, the
 //!   embeddings, overrides and isolates that reorder how code reads
 //!   (Trojan Source, CVE-2021-42574); one finding per line, showing it as
-//!   stored and as a reader sees it;
+//!   stored and as a reader sees it; outside source code, not on a line
+//!   whose every control stands beside a right-to-left letter (the
+//!   formatting of Arabic, Persian, Hebrew prose);
 //! * U011 `invisible_character`: zero-width and invisible characters other
 //!   than U+FEFF (U002's) and other than ZWJ/ZWNJ where a script or an
 //!   emoji sequence needs them; and in source code U+200E, U+200F, U+061C
@@ -473,6 +475,23 @@ impl<'a> Pass<'a> {
         let Ok(text) = std::str::from_utf8(&bytes[line.clone()]) else {
             return 3;
         };
+        // Right-to-left prose (a translation catalogue, a document) embeds
+        // and isolates its left-to-right parts: outside source code, a line
+        // with right-to-left letters whose embeddings and isolates are all
+        // closed, or whose every control stands beside a right-to-left
+        // letter, is that.
+        if !self.is_source()
+            && text.chars().any(is_right_to_left)
+            && (closes_what_it_opens(text)
+                || text
+                    .char_indices()
+                    .filter(|&(_, c)| is_bidi_control(c))
+                    .all(|(k, c)| {
+                        beside_right_to_left(bytes, line.start + k, c.len_utf8(), stretch)
+                    }))
+        {
+            return 3;
+        }
         let d = bidi_diagnostic(text, line.start, i);
         let span = d.span.clone();
         self.bidi.push(|level| Diagnostic { level, ..d }, span);
@@ -493,7 +512,9 @@ fn part_of_mojibake(d: &mut Diagnostic) {
 
 /// Whether the nearest character with a strong direction before or after
 /// the mark at `i..i + len` on its line is right-to-left (Hebrew, Arabic,
-/// Syriac, Thaana...): spaces, punctuation and digits between are skipped.
+/// Syriac, Thaana...): spaces, punctuation and digits between are skipped,
+/// and so are the letters of printf formats (`%d`, `%1$s`), which stand in
+/// for text.
 fn beside_right_to_left(bytes: &[u8], i: usize, len: usize, stretch: &Range<usize>) -> bool {
     use unicode_bidi::BidiClass::{AL, L, R};
     const REACH: usize = 256;
@@ -502,13 +523,55 @@ fn beside_right_to_left(bytes: &[u8], i: usize, len: usize, stretch: &Range<usiz
         return false;
     };
     let at = i - line.start;
-    let strong = |c: char| matches!(unicode_bidi::bidi_class(c), L | R | AL);
-    let rtl = |c: char| matches!(unicode_bidi::bidi_class(c), R | AL);
-    let before = text[..at].chars().rev().take(REACH).find(|&c| strong(c));
-    let after = text
-        .get(at + len..)
-        .and_then(|t| t.chars().take(REACH).find(|&c| strong(c)));
-    before.is_some_and(rtl) || after.is_some_and(rtl)
+    // Each character's direction, strong or not (`None`), in line order.
+    let mut format = false;
+    let directions = text.char_indices().map(|(k, c)| {
+        let neutral = format && (c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '-'));
+        if format && c.is_ascii_alphabetic() {
+            format = false;
+        } else if c == '%' {
+            format = true;
+        } else if !neutral {
+            format = false;
+        }
+        let class = unicode_bidi::bidi_class(c);
+        let strong = !neutral && matches!(class, L | R | AL);
+        (k, strong.then_some(matches!(class, R | AL)))
+    });
+    let (mut before, mut after) = (None, None);
+    for (k, direction) in directions {
+        let Some(rtl) = direction else { continue };
+        if k < at && at - k <= REACH * 4 {
+            before = Some(rtl);
+        } else if k >= at + len {
+            after = Some(rtl);
+            break;
+        }
+    }
+    before == Some(true) || after == Some(true)
+}
+
+/// A right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko...).
+fn is_right_to_left(c: char) -> bool {
+    use unicode_bidi::BidiClass::{AL, R};
+    !c.is_ascii() && matches!(unicode_bidi::bidi_class(c), R | AL)
+}
+
+/// Whether every embedding and isolate `text` opens is closed on it, in
+/// order, and it holds no override (U+202D, U+202E), which prose does not
+/// need.
+fn closes_what_it_opens(text: &str) -> bool {
+    let mut open = Vec::new();
+    for c in text.chars() {
+        match c {
+            '\u{202A}' | '\u{202B}' | '\u{2066}'..='\u{2068}' => open.push(c),
+            '\u{202C}' if matches!(open.pop(), Some('\u{202A}' | '\u{202B}')) => {}
+            '\u{2069}' if matches!(open.pop(), Some('\u{2066}'..='\u{2068}')) => {}
+            '\u{202C}' | '\u{2069}' | '\u{202D}' | '\u{202E}' => return false,
+            _ => {}
+        }
+    }
+    open.is_empty()
 }
 
 /// The line around `i`, at most 4 KiB either side, inside `stretch`.
