@@ -6,29 +6,33 @@
 //! the run stands for one byte, and those bytes are UTF-8 again.
 //!
 //! Every run starts with the character a UTF-8 lead byte `C2`..`F4` reads
-//! as: in windows-1252 and ISO-8859-1 that is `Â`..`ô`, whose own UTF-8
-//! starts with `C3`; in Mac Roman `¬`, `√`, `≈`, `∆`, `‚` and `Ô`, whose
-//! UTF-8 starts with `C2`, `E2` or `C3`. So the pass only stops at `C2`,
-//! `C3` and `E2` ([`at`]).
+//! as. The byte search ([`may_start_run`], and the codec's fused validator
+//! before it) stops at `Â`..`ÿ` followed by a character whose UTF-8
+//! starts with `C2`, `C5`, `C6`, `CB` or `E2` (windows-1252 and
+//! ISO-8859-1, and Mac Roman's `ÿ±`), at `Ô` and `¬`, and at Mac Roman's
+//! `√`, `≈`, `∆`, `‚`; a Mac Roman run whose first character is no such
+//! stop is tried one character back ([`at_candidate`]).
 //!
-//! Precision over recall. Not flagged, on purpose:
-//! * a lone `Ã` or `Â` (Portuguese `SÃO`, Vietnamese): no UTF-8 character
-//!   follows from it;
-//! * a run whose repair is no plausible text: IPA letters, combining marks
-//!   and C1 controls (`É»` in `«CAFÉ»` would be `ɻ`), private use;
-//! * a single two-byte repair whose case contradicts the word it sits in
-//!   (`MAÇÃ` + no-break space would be `à`);
-//! * runs right beside another non-ASCII character that is no part of them
+//! That a run decodes is not enough: ordinary text is full of pairs some
+//! chain decodes (`×£` is the UTF-8 of `ף`). A run is reported when its
+//! repair is less odd in its context than the original ([`oddness`], a
+//! count of the pairs a mis-decoding leaves: a non-ASCII capital after a
+//! lower-case letter, a sign inside a word, a sign ending a word that no
+//! word ends with, letters of two scripts side by side, modifier letters,
+//! marks with no base, controls). Damage comes by the line: once a line
+//! holds a run, the whole line is searched again at every character, and
+//! a repair with no oddness at all between the ASCII around it is taken
+//! there (`Ã\u{A0}` for `à`). `explain U008` is the model in words, with
+//! what it leaves alone; a test holds the code to it.
+//!
+//! Also not flagged, on purpose:
+//! * runs right beside a non-ASCII letter that is no part of them
 //!   (random or mixed-script text);
-//! * Mac Roman runs next to digits or away from letters (`2√π` is
-//!   mathematics, not `ù`);
+//! * Mac Roman mathematics (`2√π`);
 //! * a line with 3 or more characters that no chain's byte reads as
 //!   (`ξ`, `я`, `中`): text in other scripts, among which `Ð¢` is chance;
 //! * a line that also holds the repair (`"Ã©" => "é"`): a table of
-//!   repairs, mojibake on purpose;
-//! * damage no standard chain explains (`FranȺois`, `MontrȨal` in the
-//!   seeds: one letter of an unusual block inside an ASCII word, whose
-//!   bytes were lost): there is nothing exact to repair it to.
+//!   repairs, mojibake on purpose.
 
 use std::ops::Range;
 
@@ -322,10 +326,16 @@ const INFIX: &[char] = &['’', '‘', '´', 'ʼ', '·', '‧', '‐', '‑', '�
 /// combining mark with no base (after a space or at the start), three for
 /// a control. Signs among digits and spaces (`5×£35`, `∆°`) cost nothing.
 fn oddness(chars: &[char]) -> u32 {
-    let kinds: Vec<Kind> = chars.iter().map(|&c| kind(c)).collect();
+    let mut all_kinds = [Kind::Space; MAX_JUDGED_CHARS];
+    let kinds = &mut all_kinds[..chars.len().min(MAX_JUDGED_CHARS)];
+    for (k, &c) in kinds.iter_mut().zip(chars) {
+        *k = kind(c);
+    }
+    let kinds = &*kinds;
+    let chars = &chars[..kinds.len()];
     let letter = |k: Kind| matches!(k, Kind::Lower | Kind::Upper | Kind::Caseless | Kind::Mark);
     let mut odd = 0;
-    for (k, (&c, &kc)) in chars.iter().zip(&kinds).enumerate() {
+    for (k, (&c, &kc)) in chars.iter().zip(kinds).enumerate() {
         let prev = k.checked_sub(1).map(|p| (chars[p], kinds[p]));
         odd += match kc {
             Kind::Control => 3,
@@ -389,12 +399,27 @@ const CONTEXT_CHARS: usize = 3;
 /// The oddness of `middle` between `before` and `after` (their nearest
 /// [`CONTEXT_CHARS`] characters).
 fn oddness_between(before: &str, middle: &str, after: &str) -> u32 {
-    let mut chars: Vec<char> = before.chars().rev().take(CONTEXT_CHARS).collect();
-    chars.reverse();
-    chars.extend(middle.chars());
-    chars.extend(after.chars().take(CONTEXT_CHARS));
-    oddness(&chars)
+    let mut chars = ['\0'; MAX_JUDGED_CHARS];
+    let mut n = 0;
+    let start = before
+        .char_indices()
+        .rev()
+        .take(CONTEXT_CHARS)
+        .last()
+        .map_or(before.len(), |(k, _)| k);
+    let all = before[start..]
+        .chars()
+        .chain(middle.chars())
+        .chain(after.chars().take(CONTEXT_CHARS));
+    for (slot, c) in chars.iter_mut().zip(all) {
+        *slot = c;
+        n += 1;
+    }
+    oddness(&chars[..n])
 }
+
+/// The most characters [`oddness`] reads: a judged run and its context.
+const MAX_JUDGED_CHARS: usize = JUDGED + 2 * CONTEXT_CHARS;
 
 /// Whether `repaired` occurs on `line` as text of its own, not inside other
 /// damage (Vietnamese `áº¿` holds an `á` that is no repair's): no
@@ -460,18 +485,24 @@ struct Reading {
 fn read(before: &str, text: &str, chain: Chain) -> Option<Reading> {
     let (raw, used, latin1) = one_layer(text, chain)?;
     let chain = if latin1 { Chain::Latin1 } else { chain };
-    let after = &text[used..];
-    let original = oddness_between(before, &text[..used], after);
+    let inner = if chain == Chain::MacRoman {
+        chain
+    } else {
+        Chain::Windows1252
+    };
+    // A run is judged on its first sequences: oddness is a matter of
+    // neighbours, and a run then costs its context, not its length.
+    let (judged, judged_used, after) = if used > JUDGED {
+        let cut = text.floor_char_boundary(JUDGED);
+        let (judged, judged_used, _) = one_layer(&text[..cut], chain)?;
+        (judged, judged_used, "")
+    } else {
+        (raw.clone(), used, &text[used..])
+    };
+    let original = oddness_between(before, &text[..judged_used], after);
     let mut best: Option<(String, u8, u32)> = None;
-    let second = every_run(
-        &raw,
-        if chain == Chain::MacRoman {
-            chain
-        } else {
-            Chain::Windows1252
-        },
-    );
-    for (repaired, layers) in [(Some(raw), 1), (second, 2)] {
+    let second = every_run(&judged, inner);
+    for (repaired, layers) in [(Some(judged), 1), (second, 2)] {
         let Some(repaired) = repaired.filter(|r| r.chars().all(admissible)) else {
             continue;
         };
@@ -482,7 +513,7 @@ fn read(before: &str, text: &str, chain: Chain) -> Option<Reading> {
             best = Some((repaired, layers, odd));
         }
     }
-    let (repaired, layers, in_context) = best?;
+    let (judged, layers, in_context) = best?;
     let ascii_before = &before[before
         .char_indices()
         .rev()
@@ -490,7 +521,15 @@ fn read(before: &str, text: &str, chain: Chain) -> Option<Reading> {
         .last()
         .map_or(before.len(), |(k, _)| k)..];
     let ascii_after = &after[..after.find(|c: char| !c.is_ascii()).unwrap_or(after.len())];
-    let odd = oddness_between(ascii_before, &repaired, ascii_after);
+    let odd = oddness_between(ascii_before, &judged, ascii_after);
+    let repaired = match (layers, used > JUDGED) {
+        (1, false) => judged,
+        (1, true) => raw,
+        _ => every_run(&raw, inner)?,
+    };
+    if used > JUDGED && !repaired.chars().all(admissible) {
+        return None;
+    }
     Some(Reading {
         used,
         repaired,
@@ -501,19 +540,26 @@ fn read(before: &str, text: &str, chain: Chain) -> Option<Reading> {
     })
 }
 
+/// The bytes of a long run that [`read`] judges it on.
+const JUDGED: usize = 96;
+
 /// The run starting at `offset` (its end) and whether it is reported.
 fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<Found>)> {
     let text = stretch.get(offset..)?;
     let first = text.chars().next()?;
     let before_text = &stretch[stretch.floor_char_boundary(offset.saturating_sub(16))..offset];
-    let mut readings = [Chain::Windows1252, Chain::MacRoman]
-        .into_iter()
-        .filter(|&chain| is_lead_in(first, chain))
-        .filter_map(|chain| read(before_text, text, chain));
-    let first_reading = readings.next()?;
-    let reading = match readings.next() {
-        Some(mac) if mac.gain > first_reading.gain => mac,
-        _ => first_reading,
+    let taken = |r: &Reading| r.gain > 0 || (damaged && r.odd == 0);
+    let read_in = |chain| {
+        is_lead_in(first, chain)
+            .then(|| read(before_text, text, chain))
+            .flatten()
+    };
+    // The reading that gains most; Mac Roman where windows-1252 explains
+    // nothing, or less well.
+    let reading = match (read_in(Chain::Windows1252), read_in(Chain::MacRoman)) {
+        (Some(w), Some(m)) if m.gain > w.gain || (m.gain == w.gain && taken(&m) && !taken(&w)) => m,
+        (Some(w), _) => w,
+        (None, m) => m?,
     };
     let Reading {
         used,
@@ -576,7 +622,7 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
 
 /// How far around a run its line is read for the guards: a run's context,
 /// so that a run costs the same on a 32 MiB line as on a short one.
-const LINE_CONTEXT: usize = 256;
+const LINE_CONTEXT: usize = 128;
 
 /// The line around `offset` in `stretch`, at most [`LINE_CONTEXT`] bytes
 /// either side of it.
@@ -784,15 +830,15 @@ pub(crate) fn at_candidate(
     let line_start = memchr::memrchr(b'\n', &bytes[floor..start]).map_or(floor, |k| floor + k + 1);
     let line_end = memchr::memchr(b'\n', &bytes[end..ceil]).map_or(ceil, |k| end + k);
     let mut runs = Vec::new();
-    let reached = every_char(bytes, stretch, line_start..line_end, &mut runs);
-    // The run found first is kept unless a run of the search covers it.
-    let covered = runs
-        .iter()
-        .any(|r| r.span.start < end && start < r.span.end);
-    if !covered {
-        let at = runs.partition_point(|r| r.span.start < start);
-        runs.insert(at, run);
-    }
+    let k = every_char(bytes, stretch, line_start..start, &mut runs);
+    // A run of the search that starts before the one found first and
+    // covers it (`Œ≥œÅŒÆŒ≥œÅŒ∑`, found at its `œÅ`) replaces it.
+    let reached = if k < start {
+        every_char(bytes, stretch, k..line_end, &mut runs)
+    } else {
+        runs.push(run);
+        every_char(bytes, stretch, end..line_end, &mut runs)
+    };
     let last = runs.last().map_or(end, |r| r.span.end);
     runs.into_iter().for_each(&mut found);
     *next = reached.max(last).max(end);
