@@ -185,7 +185,10 @@ fn real_multilingual_trees_give_no_mojibake_and_no_deny() {
                 }
                 if matches!(
                     d.rule,
-                    Rule::Mojibake | Rule::MixedScriptConfusable | Rule::BidiControl
+                    Rule::Mojibake
+                        | Rule::MixedScriptConfusable
+                        | Rule::BidiControl
+                        | Rule::InvisibleCharacter
                 ) {
                     shown.push(at);
                 }

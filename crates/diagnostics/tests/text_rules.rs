@@ -185,6 +185,7 @@ fn characters_inside_mojibake_are_left_to_its_repair() {
 #[test]
 fn joiners_that_scripts_and_emoji_need_are_silent() {
     for text in [
+        "ស្វាគមន៍\u{200B}មកកាន់ ສະບາຍດີ\u{200B}ທຸກຄົນ\n",
         "Family: 👨\u{200D}👩\u{200D}👧 and 🏳\u{FE0F}\u{200D}🌈 flags\n",
         "Persian: می\u{200C}خواهم و نامه\u{200C}ها\n",
         "Hindi: क्\u{200D}ष and क्\u{200C}ष\n",

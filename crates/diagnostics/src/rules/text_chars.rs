@@ -265,6 +265,18 @@ impl<'a> Pass<'a> {
                 }
                 len
             }
+            0x200B
+                if [
+                    char_before(self.bytes, i),
+                    char_at(self.bytes, i + len).map(|(c, _)| c),
+                ]
+                .into_iter()
+                .any(|c| c.is_some_and(written_without_spaces)) =>
+            {
+                // Thai, Lao, Khmer, Myanmar and CJK text marks its word
+                // breaks with U+200B: that is what the character is for.
+                len
+            }
             0x200B | 0xAD | 0x180E | 0x115F | 0x1160 | 0x3164 | 0xFFA0 => {
                 self.invisible_char(c, span);
                 len
@@ -549,6 +561,16 @@ fn beside_right_to_left(bytes: &[u8], i: usize, len: usize, stretch: &Range<usiz
         }
     }
     before == Some(true) || after == Some(true)
+}
+
+/// A letter of a script written without spaces between words (Thai, Lao,
+/// Tibetan, Myanmar, Khmer, kana and CJK ideographs), where U+200B marks
+/// where a line may break.
+fn written_without_spaces(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x0E00..=0x0EFF | 0x0F00..=0x0FFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x3040..=0x30FF | 0x3400..=0x9FFF
+    )
 }
 
 /// A right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko...).
