@@ -81,6 +81,8 @@ declare_rules! {
     NonAscii = "U014", "non_ascii", Allow, "every line with a non-ASCII character, for documents that must be ASCII (enable per glob)";
     /// An inline suppression that suppresses nothing.
     UnusedSuppression = "U015", "unused_suppression", Warn, "a suppression comment (`utf8lint: allow(...)`, `file-allow(...)`) that suppresses nothing, names no rule, or is malformed";
+    /// A word that mixes scripts into a look-alike (UTS #39).
+    MixedScriptConfusable = "U016", "mixed_script_confusable", Warn, "an identifier-like word mixing scripts into a look-alike of another word (Cyrillic `а` in a Latin word: UTS #39 mixed-script confusables)";
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.
@@ -118,6 +120,7 @@ impl std::fmt::Display for Rule {
 
 pub(crate) mod bom;
 pub(crate) mod charset_mismatch;
+pub(crate) mod confusable;
 pub(crate) mod conversion;
 pub(crate) mod declared;
 pub(crate) mod invalid_utf8;
