@@ -156,6 +156,11 @@ impl EditorConfigFile {
         found
     }
 
+    /// Whether a section speaks of `charset` (set or `unset`).
+    pub(crate) fn says_charset(&self) -> bool {
+        self.sections.iter().any(|s| s.charset.is_some())
+    }
+
     /// Whether [`EditorConfigFile::charset_for`] gives the same answer for
     /// every file of a directory: each section that speaks of `charset`
     /// is `[*]`.
