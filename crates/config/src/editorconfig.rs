@@ -30,8 +30,13 @@ struct EcSection {
     /// `None` when the section says nothing of `charset`.
     charset: Option<SectionCharset>,
     /// The section's glob is `*`, which matches every path with a last
-    /// component: matched without ec4rs's matcher.
+    /// component: matched without a regular expression.
     every_file: bool,
+    /// The section's glob, compiled by the specification's rules (ec4rs
+    /// 1.2.0's matcher misses `[a/*/x.txt]` for `a/b/x.txt`); `None` when
+    /// the headers could not be lined up with ec4rs's sections, which then
+    /// match them.
+    glob: Option<crate::ec_glob::EcGlob>,
 }
 
 #[derive(Clone)]
@@ -114,6 +119,7 @@ impl EditorConfigFile {
                 header,
                 charset,
                 every_file: false,
+                glob: None,
             });
         }
         // The `*` shortcut only where every section's glob is known as
@@ -122,6 +128,22 @@ impl EditorConfigFile {
         if globs.len() == sections.len() {
             for (section, glob) in sections.iter_mut().zip(globs) {
                 section.every_file = glob == "*";
+                // Only sections that speak of `charset` are ever matched.
+                if section.charset.is_some() && !section.every_file {
+                    let line = headers
+                        .iter()
+                        .find(|(_, h)| *h == section.header)
+                        .map(|(l, _)| *l);
+                    section.glob = Some(crate::ec_glob::EcGlob::new(glob).map_err(|e| {
+                        err(
+                            line,
+                            format!(
+                                "section {} is not a glob: {e}",
+                                crate::shorten(&section.header)
+                            ),
+                        )
+                    })?);
+                }
             }
         }
         Ok(EditorConfigFile {
@@ -178,6 +200,8 @@ impl EcSection {
             // matched from the path's end: it holds for every path that
             // has a last component (`every_file_is_what_ec4rs_says`).
             relative.components().next_back().is_some()
+        } else if let Some(glob) = &self.glob {
+            glob.matches(&crate::toml_file::path_bytes(relative))
         } else {
             self.section.applies_to(relative)
         }

@@ -9,6 +9,7 @@
 //! reads the file system, and it reads only configuration files, once per
 //! directory (the [`Resolver`] caches them).
 
+mod ec_glob;
 mod editorconfig;
 mod owner;
 mod settings;

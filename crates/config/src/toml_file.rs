@@ -212,7 +212,16 @@ fn star_match(glob: &[u8], text: &[u8]) -> bool {
 /// A glob's regular expression compiled as globset compiles it (bytes,
 /// `.` matching a newline, its size limits), or why it cannot be.
 pub(crate) fn compile_glob_regex(regex: &str) -> Result<regex_automata::meta::Regex, String> {
+    compile_regex(regex, false)
+}
+
+/// [`compile_glob_regex`], with capture groups when `captures`.
+pub(crate) fn compile_regex(
+    regex: &str,
+    captures: bool,
+) -> Result<regex_automata::meta::Regex, String> {
     use regex_automata::meta::Regex;
+    use regex_automata::nfa::thompson::WhichCaptures;
     let syntax = regex_automata::util::syntax::Config::new()
         .utf8(false)
         .dot_matches_new_line(true);
@@ -220,7 +229,11 @@ pub(crate) fn compile_glob_regex(regex: &str) -> Result<regex_automata::meta::Re
     // or backtracking engines (a configuration may have 100,000 globs,
     // each kept compiled).
     let config = Regex::config()
-        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
+        .which_captures(if captures {
+            WhichCaptures::All
+        } else {
+            WhichCaptures::None
+        })
         .onepass(false)
         .backtrack(false)
         .utf8_empty(false)
@@ -244,12 +257,12 @@ pub(crate) fn compile_glob_regex(regex: &str) -> Result<regex_automata::meta::Re
 /// A path's bytes as a glob sees them: on Unix the bytes themselves;
 /// elsewhere its text with `/` separators, as globset reads it.
 #[cfg(unix)]
-fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Borrowed(path.as_os_str().as_encoded_bytes())
 }
 
 #[cfg(not(unix))]
-fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Owned(path.to_string_lossy().replace('\\', "/").into_bytes())
 }
 
