@@ -54,6 +54,11 @@ impl EcGlob {
         self.ranges.iter().enumerate().all(|(i, &(min, max))| {
             caps.get_group(i + 1)
                 .and_then(|span| std::str::from_utf8(&relative[span.range()]).ok())
+                // Written as the number is written: `060` is not 60.
+                .filter(|n| {
+                    let digits = n.trim_start_matches(['+', '-']);
+                    digits == "0" || !digits.starts_with('0')
+                })
                 .and_then(|n| n.parse::<i64>().ok())
                 .is_some_and(|n| min <= n && n <= max)
         })
