@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use common::{Client, codes, file_uri};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// Text with a U+FEFF inside a line: one U002 under the defaults.
 const FEFF_TEXT: &str = "a\u{FEFF}b\n";
