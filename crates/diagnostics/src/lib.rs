@@ -108,7 +108,16 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         Some(suppressions) => {
-            suppressions.apply(found, summaries, policy.levels.get(Rule::UnusedSuppression))
+            let cap = match keep {
+                Keep::Shown => shown_per_rule(policy.max_per_rule),
+                Keep::Every => 0,
+            };
+            suppressions.apply(
+                found,
+                summaries,
+                policy.levels.get(Rule::UnusedSuppression),
+                cap,
+            )
         }
     }
 }
