@@ -54,7 +54,7 @@ pub(crate) enum Format {
     Human,
     /// One line each: `path:line:col: level[CODE] message`.
     Concise,
-    /// JSON Lines, one object per diagnostic (schema in the README).
+    /// JSON Lines, one object per diagnostic (schema in docs/output-formats.md).
     Json,
     /// SARIF 2.1.0, as GitHub code scanning accepts it.
     Sarif,
@@ -189,7 +189,7 @@ pub(crate) struct CheckArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
-    // Output for big repositories (issue 17): see `crate::report`.
+    // Output for big repositories: see `crate::report`.
     /// Print counts per rule and per file instead of the findings (human
     /// or JSON format).
     #[arg(long, conflicts_with = "diff")]

@@ -1,4 +1,4 @@
-//! The conventions users bring from other tools (issue 17): the colour
+//! The conventions users bring from other tools: the colour
 //! variables (bixense.com/clicolors, no-color.org), and one line after
 //! clap's error for an option ruff, typos or ripgrep has and utf8lint
 //! spells differently.

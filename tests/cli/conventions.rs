@@ -1,4 +1,4 @@
-//! The conventions users bring from ruff, typos and ripgrep (issue 17):
+//! The conventions users bring from ruff, typos and ripgrep:
 //! `--fix` on standard input, `CLICOLOR_FORCE` and `NO_COLOR`, a line
 //! after clap's error for another tool's option, shell completions and the
 //! man page.
