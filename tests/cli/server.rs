@@ -74,11 +74,13 @@ struct Lsp {
 
 impl Lsp {
     fn start(dir: &std::path::Path) -> Lsp {
-        let mut child = cmd(dir)
-            .args(["lsp", "--stdio"])
+        Lsp::spawn(cmd(dir).args(["lsp", "--stdio"]).stderr(Stdio::null()))
+    }
+
+    fn spawn(command: &mut std::process::Command) -> Lsp {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
             .spawn()
             .unwrap();
         let input = child.stdin.take();
@@ -192,4 +194,80 @@ fn read_message(output: &mut impl BufRead) -> String {
     let mut body = vec![0; len];
     output.read_exact(&mut body).unwrap();
     String::from_utf8(body).unwrap()
+}
+
+/// What `utf8lint lsp` writes on stderr for a session that initializes
+/// (with `trace`, from a client whose name holds an escape sequence and a
+/// bidi override), sends `$/setTrace` with `then` if given, a frame that is
+/// not JSON, then `exit`.
+fn lsp_log(trace: &str, then: Option<&str>, env: Option<&str>) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = cmd(dir.path());
+    command.env_remove("UTF8LINT_LOG");
+    if let Some(level) = env {
+        command.env("UTF8LINT_LOG", level);
+    }
+    let mut lsp = Lsp::spawn(command.arg("lsp").stderr(Stdio::piped()));
+    lsp.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"capabilities":{{}},"trace":"{trace}","clientInfo":{{"name":"ed\u001b[2Jit\u202eor"}}}}}}"#
+    ));
+    let answer = read_frame(&mut lsp.output);
+    assert!(answer.contains(r#""capabilities""#), "{answer}");
+    if let Some(value) = then {
+        lsp.send(&format!(
+            r#"{{"jsonrpc":"2.0","method":"$/setTrace","params":{{"value":"{value}"}}}}"#
+        ));
+    }
+    lsp.send("{not json");
+    lsp.send(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    drop(lsp.input.take());
+    let mut log = String::new();
+    let mut stderr = lsp.child.stderr.take().unwrap();
+    stderr.read_to_string(&mut log).unwrap();
+    assert_eq!(lsp.code(), Some(1));
+    log
+}
+
+#[test]
+fn lsp_logs_are_escaped_and_follow_the_trace_setting_or_utf8lint_log() {
+    let quiet = lsp_log("off", None, None);
+    assert!(
+        quiet.contains("utf8lint lsp: warning: transport: message body is not a JSON object"),
+        "{quiet}"
+    );
+    assert!(!quiet.contains("initialize from"), "{quiet}");
+    assert!(!quiet.contains("stopping"), "{quiet}");
+    let chatty = lsp_log("messages", None, None);
+    assert!(
+        chatty.contains("utf8lint lsp: info: initialize from ed"),
+        "{chatty}"
+    );
+    assert!(chatty.contains("\\u{202E}"), "{chatty}");
+    assert!(
+        !chatty.contains('\u{1b}') && !chatty.contains('\u{202e}'),
+        "{chatty:?}"
+    );
+    assert!(
+        chatty.contains("utf8lint lsp: info: stopping: Exit"),
+        "{chatty}"
+    );
+    // UTF8LINT_LOG wins over the client's setting, both ways.
+    // `$/setTrace` changes the level at run time.
+    let raised = lsp_log("off", Some("messages"), None);
+    assert!(!raised.contains("initialize from"), "{raised}");
+    assert!(
+        raised.contains("utf8lint lsp: info: stopping: Exit"),
+        "{raised}"
+    );
+    let forced = lsp_log("off", None, Some("debug"));
+    assert!(
+        forced.contains("utf8lint lsp: info: initialize from"),
+        "{forced}"
+    );
+    assert!(
+        forced.contains("utf8lint lsp: debug: the client's trace setting (Off) is ignored"),
+        "{forced}"
+    );
+    let silenced = lsp_log("verbose", None, Some("off"));
+    assert_eq!(silenced, "");
 }

@@ -4,7 +4,8 @@
 //!
 //! * `transport.rs`: stdin re-framing, so a frame that is not valid UTF-8
 //!   or not JSON-RPC never ends the server; `lifecycle.rs` how the server
-//!   ends (`exit`, end of input, a closed output) and its exit code.
+//!   ends (`exit`, end of input, a closed output) and its exit code;
+//!   `log.rs` the logs (`tracing` on stderr, at the client's trace level).
 //! * `server.rs`: the thin `LanguageServer` impl; `session.rs` the state and
 //!   the per-document workers; `document.rs` the rope and what is placed in
 //!   it; `convert.rs` positions; `mapping.rs` disk bytes ↔ editor text;
@@ -22,6 +23,7 @@ mod data;
 mod disk;
 mod document;
 mod lifecycle;
+mod log;
 mod mapping;
 mod publish;
 mod server;
@@ -59,6 +61,7 @@ where
         let (repairs, lifecycle) = (repairs.clone(), lifecycle.clone());
         LspService::build(move |client| Server::with_lifecycle(client, repairs, lifecycle))
             .custom_method(EXIT_AS_REQUEST, Server::exit_sent_as_request)
+            .custom_method("$/setTrace", Server::set_trace)
             .finish()
     };
     let serving = LspServer::new(
@@ -74,19 +77,22 @@ where
             if !lifecycle.output_closed()
                 && tokio::time::timeout(GRACE, &mut serving).await.is_err()
             {
-                eprintln!(
-                    "utf8lint lsp: requests still unanswered {} s after the end of the input: dropped",
+                tracing::warn!(
+                    "requests still unanswered {} s after the end of the input: dropped",
                     GRACE.as_secs()
                 );
             }
         }
     }
-    lifecycle.ending()
+    let ending = lifecycle.ending();
+    tracing::info!("stopping: {ending:?}, exit code {}", ending.code());
+    ending
 }
 
 /// `utf8lint lsp`: serves stdin/stdout on a tokio runtime; returns the exit
 /// code (0 after `shutdown` and `exit`, else 1).
 pub fn run() -> anyhow::Result<u8> {
+    log::init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

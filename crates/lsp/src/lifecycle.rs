@@ -147,7 +147,7 @@ impl<O: AsyncWrite> Output<O> {
     fn failed(&mut self, what: &str, e: &io::Error) {
         if !self.closed {
             self.closed = true;
-            eprintln!("utf8lint lsp: {what} the output failed ({e}): stopping");
+            tracing::info!("{what} the output failed ({e}): stopping");
             self.lifecycle.note_output_closed();
         }
     }

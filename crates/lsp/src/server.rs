@@ -43,6 +43,11 @@ impl Server {
         }
     }
 
+    /// `$/setTrace`: the client's trace setting changed.
+    pub(crate) async fn set_trace(&self, params: SetTraceParams) {
+        crate::log::set_trace(params.value);
+    }
+
     /// What the transport renamed an `exit` sent with an `id` to: refused,
     /// as `exit` is a notification; the server goes on.
     pub(crate) async fn exit_sent_as_request(&self) -> Result<()> {
@@ -73,6 +78,17 @@ fn roots(params: &InitializeParams) -> Vec<PathBuf> {
 #[tower_lsp::async_trait]
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        if let Some(trace) = params.trace {
+            crate::log::set_trace(trace);
+        }
+        match &params.client_info {
+            Some(ClientInfo {
+                name,
+                version: Some(version),
+            }) => tracing::info!("initialize from {name} {version}"),
+            Some(ClientInfo { name, .. }) => tracing::info!("initialize from {name}"),
+            None => tracing::info!("initialize"),
+        }
         let encoding = self.session.initialize(
             &params.capabilities,
             roots(&params),
@@ -135,7 +151,7 @@ impl LanguageServer for Server {
             let client = self.session.client.clone();
             tokio::spawn(async move {
                 if let Err(e) = client.register_capability(vec![registration]).await {
-                    eprintln!("utf8lint lsp: could not register file watchers: {e}");
+                    tracing::warn!("could not register file watchers: {e}");
                 }
             });
         }
@@ -150,6 +166,7 @@ impl LanguageServer for Server {
 
     async fn shutdown(&self) -> Result<()> {
         // tower-lsp calls this only once, and only after `initialize`.
+        tracing::info!("shutdown");
         self.lifecycle.note_shutdown();
         Ok(())
     }

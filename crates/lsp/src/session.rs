@@ -189,9 +189,10 @@ impl Session {
                     let base = self.lock().roots.first().cloned();
                     let settings =
                         Settings::from_json(values.first().unwrap_or(&Value::Null), base);
+                    tracing::debug!("settings from the client: {:?}", settings.overrides);
                     self.lock().settings = settings;
                 }
-                Err(e) => eprintln!("utf8lint lsp: workspace/configuration failed: {e}"),
+                Err(e) => tracing::warn!("workspace/configuration failed: {e}"),
             }
         }
         self.ready.send_replace(true);
@@ -246,12 +247,12 @@ impl Session {
             let mut state = self.lock();
             let encoding = state.encoding;
             let Some(doc) = state.docs.get_mut(uri) else {
-                eprintln!("utf8lint lsp: didChange for {uri}, which is not open: ignored");
+                tracing::warn!("didChange for {uri}, which is not open: ignored");
                 return;
             };
             if version <= doc.version {
-                eprintln!(
-                    "utf8lint lsp: didChange for {uri}: version {version} after {}",
+                tracing::warn!(
+                    "didChange for {uri}: version {version} after {}",
                     doc.version
                 );
             }
@@ -263,8 +264,8 @@ impl Session {
                         let (end, c2) =
                             convert::offset_in(&doc.rope, range.end, encoding, doc.raw());
                         if c1 || c2 {
-                            eprintln!(
-                                "utf8lint lsp: didChange for {uri}: range {range:?} is outside the text, clamped"
+                            tracing::warn!(
+                                "didChange for {uri}: range {range:?} is outside the text, clamped"
                             );
                         }
                         doc.edit(start.min(end), end.max(start), &change.text);
@@ -381,8 +382,8 @@ impl Session {
                         .get_mut(&uri)
                         .filter(|d| d.generation == generation)
                     else {
-                        eprintln!(
-                            "utf8lint lsp: {uri} was closed or reopened during its check: result dropped"
+                        tracing::debug!(
+                            "{uri} was closed or reopened during its check: result dropped"
                         );
                         return;
                     };
@@ -390,7 +391,7 @@ impl Session {
                     let log = std::mem::take(&mut doc.log);
                     match result {
                         Ok(result) => result.install(doc, &log),
-                        Err(e) => eprintln!("utf8lint lsp: check of {uri} failed: {e}"),
+                        Err(e) => tracing::error!("check of {uri} failed: {e}"),
                     }
                 }
                 Job::Publish(snapshot) => {

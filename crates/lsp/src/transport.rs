@@ -135,8 +135,8 @@ impl<R> Reframe<R> {
         loop {
             let Some(blank) = memchr::memmem::find(&self.input, b"\r\n\r\n") else {
                 if self.input.len() > MAX_HEADER {
-                    eprintln!(
-                        "utf8lint lsp: transport: dropping {} bytes with no header end",
+                    tracing::warn!(
+                        "transport: dropping {} bytes with no header end",
                         self.input.len()
                     );
                     self.log.note_frame();
@@ -152,7 +152,7 @@ impl<R> Reframe<R> {
                     // LF-only header, or the rest of a body whose length was
                     // too small): resynchronise at the next `Content-Length`
                     // after the start, never after this "header"'s end.
-                    eprintln!("utf8lint lsp: transport: {why}; skipped to the next Content-Length");
+                    tracing::warn!("transport: {why}; skipped to the next Content-Length");
                     self.log.note_frame();
                     self.skip_to_next_header(1);
                     continue;
@@ -170,8 +170,8 @@ impl<R> Reframe<R> {
                 // A complete header inside the declared body: the length was
                 // too large (or the frame truncated), and taking it all would
                 // swallow good frames.
-                eprintln!(
-                    "utf8lint lsp: transport: Content-Length {length} runs into the next header; body cut there"
+                tracing::warn!(
+                    "transport: Content-Length {length} runs into the next header; body cut there"
                 );
                 self.log.note_frame();
                 next
@@ -258,8 +258,8 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
             }
             if this.eof {
                 if !this.input.is_empty() {
-                    eprintln!(
-                        "utf8lint lsp: transport: {} bytes of an incomplete frame at end of input",
+                    tracing::info!(
+                        "transport: {} bytes of an incomplete frame at end of input",
                         this.input.len()
                     );
                     this.input = Vec::new();
@@ -282,7 +282,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
                 Poll::Ready(Err(e)) => {
                     // tower-lsp would answer it with a parse error and stop
                     // reading: end the input instead, which ends the server.
-                    eprintln!("utf8lint lsp: transport: reading the input failed ({e}): stopping");
+                    tracing::warn!("transport: reading the input failed ({e}): stopping");
                     this.eof = true;
                 }
                 Poll::Pending => return Poll::Pending,
@@ -411,8 +411,8 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>
     let mut raw_subparts = 0;
     if utf8lint_codec::from_utf8(&body).is_err() {
         raw_subparts = utf8lint_codec::subparts(&body).count();
-        eprintln!(
-            "utf8lint lsp: transport: message body held {raw_subparts} ill-formed UTF-8 sequence(s); replaced with U+FFFD"
+        tracing::warn!(
+            "transport: message body held {raw_subparts} ill-formed UTF-8 sequence(s); replaced with U+FFFD"
         );
         log.note_frame();
         body = Cow::Owned(
@@ -425,7 +425,7 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>
         && serde_json::from_slice::<IgnoredAny>(&body).is_ok()
         && let Err(e) = serde_json::from_slice::<serde_json::Value>(&body)
     {
-        eprintln!("utf8lint lsp: transport: {e}; lone surrogate escapes replaced with \\uFFFD");
+        tracing::warn!("transport: {e}; lone surrogate escapes replaced with \\uFFFD");
         log.note_frame();
         body = Cow::Owned(replace_lone_surrogates(&body));
     }
@@ -436,8 +436,8 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>
                 // tower-lsp reads `"id": null` as an id too.
                 (true, Some(id)) => {
                     log.note_frame();
-                    eprintln!(
-                        "utf8lint lsp: transport: `exit` sent as a request (with an id): answered with an error"
+                    tracing::warn!(
+                        "transport: `exit` sent as a request (with an id): answered with an error"
                     );
                     let message = serde_json::json!({
                         "jsonrpc": "2.0", "id": id, "method": EXIT_AS_REQUEST
@@ -469,14 +469,14 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>
         }
         Ok(probe) => {
             log.note_frame();
-            eprintln!(
-                "utf8lint lsp: transport: a JSON value that is not a valid JSON-RPC 2.0 message (version, method or id), answered with an error"
+            tracing::warn!(
+                "transport: a JSON value that is not a valid JSON-RPC 2.0 message (version, method or id), answered with an error"
             );
             (Cow::Owned(placeholder(probe.id.filter(valid_id))), false)
         }
         Err(e) => {
             log.note_frame();
-            eprintln!("utf8lint lsp: transport: message body is not a JSON object ({e}), dropped");
+            tracing::warn!("transport: message body is not a JSON object ({e}), dropped");
             (Cow::Owned(placeholder(None)), false)
         }
     }
