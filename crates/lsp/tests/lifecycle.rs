@@ -275,3 +275,22 @@ async fn a_client_that_stops_reading_ends_the_server() {
     assert_eq!((ending, ending.code()), (Ending::OutputClosed, 1));
     assert!(took < END_BOUND);
 }
+
+/// The answers cannot be written (the client does not read, yet keeps the
+/// pipe open): once the input ends, the server waits two seconds for them,
+/// then stops anyway.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn end_of_input_ends_a_server_whose_answers_cannot_be_written() {
+    let mut c = Raw::start_stuck();
+    c.send(initialize(1)).await;
+    c.send(notification("initialized", json!({}))).await;
+    c.send(did_open()).await;
+    c.send(hover(2)).await;
+    c.close_input().await;
+    let (ending, took, _) = c.ended().await;
+    assert_eq!((ending, ending.code()), (Ending::InputEnded, 1));
+    assert!(
+        took >= Duration::from_millis(1500) && took < END_BOUND,
+        "{took:?}"
+    );
+}

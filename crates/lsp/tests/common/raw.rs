@@ -97,6 +97,22 @@ impl Raw {
         }
     }
 
+    /// A server whose output is never read, though its reading end stays
+    /// open: its writes block once the 64-byte pipe is full.
+    pub(crate) fn start_stuck() -> Raw {
+        let (client_out, server_in) = tokio::io::duplex(1 << 20);
+        let (server_out, client_in) = tokio::io::duplex(64);
+        let server = tokio::spawn(utf8lint_lsp::serve(server_in, server_out));
+        let (_, incoming) = mpsc::unbounded_channel();
+        Raw {
+            writer: Arc::new(Mutex::new(Some(client_out))),
+            reader: Some(client_in),
+            incoming,
+            seen: Vec::new(),
+            server,
+        }
+    }
+
     pub(crate) async fn send_raw(&mut self, bytes: &[u8]) {
         if let Some(w) = self.writer.lock().await.as_mut() {
             // The server may have ended (after `exit`): nothing to write to.
