@@ -36,10 +36,10 @@ use crate::output::OutputOptions;
 use crate::settings::{ConfigSource, Overrides, Resolver};
 
 /// `utf8lint lsp`: the language server on standard input and output. Its
-/// errors are the server's; standard output belongs to the protocol.
+/// errors are the server's; standard output belongs to the protocol. Exits
+/// with 0 after `shutdown` and `exit`, else 1 (`exit` alone, end of input).
 fn lsp() -> anyhow::Result<u8> {
-    utf8lint_lsp::run().context("the language server stopped")?;
-    Ok(0)
+    utf8lint_lsp::run().context("the language server stopped")
 }
 
 fn main() -> ExitCode {
