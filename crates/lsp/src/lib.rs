@@ -15,6 +15,7 @@
 // Private: the crate's interface is `serve`, `run`, `Server` and
 // `RepairLog`; everything else may change with the server.
 mod actions;
+mod allow;
 mod config;
 mod convert;
 mod data;
