@@ -149,6 +149,17 @@ pub(crate) fn on_line(syntax: &Syntax, rope: &Rope, line: usize, rule: &str) -> 
     let this = text_of(line);
     let content = this.trim_end_matches(['\n', '\r']);
     let line_start = rope.line_to_char(line);
+    // Nothing may trail a `#!` line (the kernel passes it to the
+    // interpreter as an argument) or precede it or an XML declaration.
+    let first_line_fixed = line == 0
+        && (content.starts_with("#!")
+            || content
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("<?xml"));
+    if first_line_fixed {
+        return None;
+    }
     let (starts_in_string, ends_in_string) = string_state(syntax, rope, line);
     if starts_in_string || (syntax.yaml && in_block_scalar(rope, line)) {
         return None;
@@ -437,6 +448,12 @@ mod tests {
             Some("echo a \\\n  b  # utf8lint: allow(stray_feff)\n")
         );
         assert_eq!(allow_line("a.sh", "echo \\\n  a \\\n  b\n", 1), None);
+        // A `#!` line or an XML declaration stays first and alone.
+        assert_eq!(allow_line("a.sh", "#!/bin/sh\necho\n", 0), None);
+        assert_eq!(
+            allow_line("a.xml", "<?xml version=\"1.0\"?>\n<a/>\n", 0),
+            None
+        );
         // YAML block scalar text, and a key beside it.
         let yaml = "k: |\n  text\nj: v\n";
         assert_eq!(allow_line("a.yml", yaml, 1), None);

@@ -209,3 +209,40 @@ async fn json_is_allowed_in_utf8lint_toml() {
         .await;
     assert_eq!(after["version"], 1);
 }
+
+/// A fix only a rewrite of the file can make: "Fix all" runs
+/// `utf8lint.fixAll` with the rule. A `#!` line takes no trailing comment
+/// and nothing above it: only the file-level allow is offered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fix_all_on_disk_and_no_comment_on_a_shebang_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
+    let uri = write(dir.path(), "run.sh", b"\xEF\xBB\xBF#!/bin/sh\necho hi\n");
+    c.open(&uri, "#!/bin/sh\necho hi\n").await;
+    let diags = c.diagnostics_for(&uri, 1).await;
+    assert_eq!(codes(&diags), ["U003"], "{diags:?}");
+    let found = actions(&mut c, &uri, &diags[0]).await;
+    let titles: Vec<&str> = found.iter().filter_map(|a| a["title"].as_str()).collect();
+    assert!(!titles.iter().any(|t| t.ends_with("on this line")), "{titles:?}");
+    let file = titled(&found, "Allow `forbidden_bom` in this file");
+    let edit = &file["edit"]["documentChanges"][0]["edits"][0];
+    assert_eq!(edit["newText"], "# utf8lint: file-allow(forbidden_bom)\n");
+    assert_eq!(edit["range"]["start"], json!({"line": 1, "character": 0}));
+    let fix_all = titled(
+        &found,
+        "Fix all `forbidden_bom` findings in this file (rewrites the file on disk)",
+    );
+    let command = &fix_all["command"];
+    assert_eq!(command["command"], "utf8lint.fixAll");
+    let answer = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": command["command"], "arguments": command["arguments"]}),
+        )
+        .await;
+    assert_eq!(answer["result"]["applied"], 1, "{answer}");
+    assert_eq!(
+        std::fs::read(dir.path().join("run.sh")).unwrap(),
+        b"#!/bin/sh\necho hi\n"
+    );
+}

@@ -414,6 +414,9 @@ async function hover(wb) {
   for (const part of ["byte `\\xFF` never appears in UTF-8", "bytes 4..5 of the file on disk", "is not part of UTF-8 at all", "U001 explained"]) {
     check(text.includes(part), `the hover lacks ${JSON.stringify(part)}:\n${text}`);
   }
+  // The headline once: VS Code shows the diagnostic's, the server's hover does not repeat it.
+  const headlines = text.split("byte `\\xFF` never appears in UTF-8").length - 1;
+  check(headlines === 1, `the hover shows the headline ${headlines} times:\n${text}`);
   await wb.shot("3-hover");
   await page.mouse.move(5, 5);
   return text;
