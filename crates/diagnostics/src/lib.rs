@@ -99,8 +99,9 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
 /// finding with no cap and no summary, for applying every fix in one run
 /// (not for display: its size grows with the file's findings).
 ///
-/// Inline suppressions (`utf8lint: allow(rule)` on a finding's line or the
-/// line before, `utf8lint: file-allow(rule)` in the first lines) are
+/// Inline suppressions (`utf8lint: allow(rule)` trailing on a finding's
+/// line or alone on the line before, `utf8lint: file-allow(rule)` in the
+/// first lines) are
 /// applied here, so every front end honours them; a suppression that does
 /// nothing is reported as [`Rule::UnusedSuppression`].
 pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Vec<Diagnostic> {

@@ -17,6 +17,7 @@
 // Private: the crate's interface is `serve`, `run`, `Ending`, `Server` and
 // `RepairLog`; everything else may change with the server.
 mod actions;
+mod allow;
 mod config;
 mod convert;
 mod data;
