@@ -17,6 +17,7 @@ mod explain;
 mod fix;
 mod fix_all;
 mod formats;
+mod generated;
 mod hostile;
 mod levels;
 mod outputs;
