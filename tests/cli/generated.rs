@@ -85,3 +85,86 @@ fn generate_check_names_the_stale_file_and_the_command() {
     assert!(!readme.contains("stale"));
     assert_eq!(code(&run(dir.path(), ["generate", "--check"])), 0);
 }
+
+/// What `rules --format json` says of each rule's fixes holds for the
+/// findings of the byte fixtures and of a sample of every rule: a rule
+/// with no fix offers none, one that always has a fix offers it every time,
+/// and the fixes are as safe as the table says.
+#[test]
+fn the_fixability_column_holds_for_real_findings() {
+    let samples = tree(&[
+        ("utf8lint.toml", b"[bom]\n\"*.csv\" = \"require\"\n"),
+        ("missing.csv", b"a,b\n"),
+        ("replaced.txt", "lost \u{FFFD} byte\n".as_bytes()),
+        ("mojibake.md", "caf\u{C3}\u{A9} au lait\n".as_bytes()),
+        (
+            "declared.xml",
+            b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>caf\xC3\xA9</a>\n",
+        ),
+        ("bidi.py", "x = 1 # \u{202E} reversed\n".as_bytes()),
+        (
+            "zwsp.txt",
+            "zero\u{200B}width, soft\u{AD}hyphen\n".as_bytes(),
+        ),
+        ("nonchar.txt", "a\u{FDD0}b\n".as_bytes()),
+        ("unused.py", b"x = 1  # utf8lint: allow(stray_feff)\n"),
+    ]);
+    let mut findings = Vec::new();
+    // The repository's own utf8lint.toml allows the fixtures' findings:
+    // they are read in isolation.
+    for (dir, config, path) in [
+        (samples.path(), "--trust-config", "."),
+        (&repo(), "--isolated", "tests/fixtures"),
+    ] {
+        let out = run(
+            dir,
+            [
+                "check",
+                config,
+                "--no-skip-binary",
+                "-W",
+                "non_ascii",
+                "--format",
+                "json-lines",
+                path,
+            ],
+        );
+        findings.extend(json_lines(&out));
+    }
+    let rules: Vec<serde_json::Value> =
+        serde_json::from_str(&stdout(&run(&repo(), ["rules", "--format", "json"]))).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for finding in &findings {
+        let code = finding["code"].as_str().unwrap();
+        seen.insert(code.to_owned());
+        let rule = rules.iter().find(|r| r["code"] == code).unwrap();
+        let fix = &finding["fix"];
+        match rule["fix_availability"].as_str().unwrap() {
+            "none" => assert!(
+                fix.is_null(),
+                "{code} has no fix, says the table: {finding}"
+            ),
+            "always" => assert!(
+                !fix.is_null(),
+                "{code} always has a fix, says the table: {finding}"
+            ),
+            _ => {}
+        }
+        let applicability = fix["applicability"].as_str();
+        match (rule["fix_safety"].as_str(), applicability) {
+            (Some("safe"), Some(a)) | (Some("unsafe"), Some(a)) => {
+                assert_eq!(Some(a), rule["fix_safety"].as_str(), "{code}: {finding}")
+            }
+            _ => {}
+        }
+    }
+    // Every rule but U006 (a name that is not UTF-8, which not every file
+    // system can hold) was seen.
+    for rule in &rules {
+        let code = rule["code"].as_str().unwrap();
+        assert!(
+            code == "U006" || seen.contains(code),
+            "no sample of {code}: {seen:?}"
+        );
+    }
+}
