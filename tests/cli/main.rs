@@ -18,6 +18,7 @@ mod explain;
 mod fix;
 mod fix_all;
 mod formats;
+mod generated;
 mod hostile;
 mod hostile_config;
 mod levels;

@@ -25,14 +25,14 @@ pub use locate::{Locator, Position};
 pub use policy::{
     BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, Policy, PolicySource, builtin_bom_rule,
 };
-pub use render::{RenderOptions, render_concise, render_human};
-pub use rules::Rule;
+pub use render::{FixVia, RenderOptions, render_concise, render_human};
 pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{
     BinaryEvidence, LegacyVerdict, Sniff, Support, Wide, WideForm, legacy_verdict, sniff,
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
+pub use rules::{FixSafety, Fixability, Rule, Status};
 pub use scan::{Keep, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, shown_per_rule};
 pub use suppress::FILE_ALLOW_LINES;
 pub use text::{
