@@ -73,7 +73,7 @@ pub(crate) enum Format {
     Human,
     /// One line each: `path:line:col: level[CODE] message`.
     Concise,
-    /// A JSON array, one object per diagnostic (schema in the README).
+    /// A JSON array, one object per diagnostic (schema in docs/output-formats.md).
     Json,
     /// JSON Lines: the same objects, one per line.
     JsonLines,
@@ -220,7 +220,7 @@ pub(crate) struct CheckArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
-    // Output for big repositories (issue 17): see `crate::report`.
+    // Output for big repositories: see `crate::report`.
     /// Print counts per rule and per file instead of the findings (human
     /// or JSON format).
     #[arg(long, conflicts_with = "diff")]

@@ -1,5 +1,5 @@
 //! U009 `charset_mismatch` and `.editorconfig` charsets utf8lint cannot
-//! use (issue 13): declarations the bytes contradict, from both sides.
+//! use: declarations the bytes contradict, from both sides.
 
 use std::process::Command;
 
@@ -96,7 +96,7 @@ fn editorconfig_latin1_over_utf8_text_is_a_mismatch_and_unknown_charsets_are_sai
     );
 }
 
-/// Declarations inside files (issue 14), every syntax from both sides:
+/// Declarations inside files, every syntax from both sides:
 /// a legacy name over UTF-8 multi-byte text, UTF-8 over bytes that are not
 /// UTF-8, UTF-16 in an 8-bit file, a BOM against a declaration; and the
 /// right declarations, and declarations where their format does not look,

@@ -1,4 +1,4 @@
-//! Accepting known exceptions without ignoring whole files (issue 17):
+//! Accepting known exceptions without ignoring whole files:
 //! inline suppressions, per-path levels, nested configuration and the
 //! baseline, end to end.
 

@@ -1,4 +1,4 @@
-//! The PyPI package (issue 17): `pyproject.toml` builds a wheel with
+//! The PyPI package: `pyproject.toml` builds a wheel with
 //! maturin (`bindings = "bin"`); the wheel installs into a fresh virtual
 //! environment and its `utf8lint` runs; the pre-commit mirror's
 //! `language: python` hook installs that wheel and runs it.

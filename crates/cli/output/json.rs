@@ -1,5 +1,5 @@
 //! `--format json`: JSON Lines, one object per diagnostic. The schema is
-//! documented field by field in the README ("JSON Lines schema"); keep the
+//! documented field by field in docs/output-formats.md; keep the
 //! two in step.
 //!
 //! Written straight into bytes, field by field, rather than built as a

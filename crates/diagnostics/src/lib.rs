@@ -28,11 +28,7 @@ pub use policy::{
 pub use render::{FixVia, RenderOptions, render_concise, render_human};
 pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{
-    BINARY_SNIFF_BYTES, BinaryEvidence, LEGACY_SAMPLE_BYTES, LEGACY_SCAN_BYTES, LegacyVerdict,
-    MAX_UTF8_LIKE_PERCENT, MAX_UTF8_PER_ERROR, MIN_BINARY_CONTROL_PERCENT,
-    MIN_DETECTOR_MARGIN_PERCENT, MIN_DETECTOR_SCORE, MIN_LEGACY_LETTER_PERCENT,
-    MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT, Sniff, Support, Wide, WideForm,
-    detector_identifies, legacy_verdict, sniff,
+    BinaryEvidence, LegacyVerdict, Sniff, Support, Wide, WideForm, legacy_verdict, sniff,
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
@@ -45,6 +41,43 @@ pub use text::{
 
 use std::ops::Range;
 use std::path::Path;
+
+/// The U005 verdict's crate-private thresholds, for this crate's own
+/// integration tests (which enable the `testing` feature) to pin from both
+/// sides: not an API.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod testing {
+    use crate::rules::not_utf8 as u005;
+
+    /// See the constant of the same name in the verdict.
+    pub const MIN_LEGACY_NON_ASCII: usize = u005::MIN_LEGACY_NON_ASCII;
+    /// See the constant of the same name in the verdict.
+    pub const MIN_LEGACY_LETTER_PERCENT: usize = u005::MIN_LEGACY_LETTER_PERCENT;
+    /// See the constant of the same name in the sniff.
+    pub const MIN_BINARY_CONTROL_PERCENT: usize = u005::MIN_BINARY_CONTROL_PERCENT;
+    /// See the constant of the same name in the sniff.
+    pub const BINARY_SNIFF_BYTES: usize = u005::BINARY_SNIFF_BYTES;
+    /// See the constant of the same name in the verdict.
+    pub const MIN_ONE_SCRIPT_PERCENT: usize = u005::MIN_ONE_SCRIPT_PERCENT;
+    /// See the constant of the same name in the sample.
+    pub const LEGACY_SAMPLE_BYTES: usize = u005::LEGACY_SAMPLE_BYTES;
+    /// See the constant of the same name in the sample.
+    pub const LEGACY_SCAN_BYTES: usize = u005::LEGACY_SCAN_BYTES;
+    /// See the constant of the same name in the detector.
+    pub const MIN_DETECTOR_SCORE: i64 = u005::MIN_DETECTOR_SCORE;
+    /// See the constant of the same name in the detector.
+    pub const MIN_DETECTOR_MARGIN_PERCENT: i64 = u005::MIN_DETECTOR_MARGIN_PERCENT;
+    /// See the constant of the same name in the verdict.
+    pub const MAX_UTF8_LIKE_PERCENT: usize = u005::MAX_UTF8_LIKE_PERCENT;
+    /// See the constant of the same name in the verdict.
+    pub const MAX_UTF8_PER_ERROR: usize = u005::MAX_UTF8_PER_ERROR;
+
+    /// Whether the detector's score identifies its guess over a rival.
+    pub fn detector_identifies(score: i64, rival: Option<i64>) -> bool {
+        u005::detector_identifies(score, rival)
+    }
+}
 
 /// Checks one file's bytes under `policy`, for a report. `path` picks the
 /// built-in BOM rule when the policy has none (JSON, `.php`, ...); it is

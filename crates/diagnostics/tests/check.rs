@@ -496,7 +496,7 @@ fn fixes_remove_what_they_fix() {
     }
 }
 
-/// Latin-1 bytes inside UTF-8 text (issue 13): the repair writes what the
+/// Latin-1 bytes inside UTF-8 text: the repair writes what the
 /// message says the byte is, where that is certain enough (a letter or a
 /// typographic quote touching a word); U+FFFD stays the alternative. The
 /// rest keeps U+FFFD alone.

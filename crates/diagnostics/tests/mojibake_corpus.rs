@@ -1,9 +1,9 @@
-//! The generated mojibake corpus (issue #14): real sentences in twelve
+//! The generated mojibake corpus: real sentences in twelve
 //! languages and scripts passed through every standard mis-decoding chain
 //! (the UTF-8 bytes read as windows-1252, ISO-8859-1 or Mac Roman and
 //! encoded again, once or twice), checked by U008; the recall per chain and
 //! whether each repair gives back exactly the sentence are printed as a
-//! table (README.md, "Mojibake") and held to floors. The same sentences
+//! table (docs/text-rules.md) and held to floors. The same sentences
 //! undamaged, and legitimate text that looks suspicious, give no finding.
 //!
 //!     cargo test -p utf8lint-diagnostics --test mojibake_corpus -- --nocapture
@@ -182,7 +182,7 @@ fn the_mojibake_table() {
         );
         rows.push((label, row));
     }
-    // The floors measured when the table was written (README.md).
+    // The floors measured when the table was written (docs/text-rules.md).
     for (label, floor) in [
         ("windows-1252", 12),
         ("windows-1252 twice", 12),

@@ -1,4 +1,4 @@
-//! U010..U014 (issue #15): bidi controls, invisible and control
+//! U010..U014: bidi controls, invisible and control
 //! characters, noncharacters, ASCII-only documents. Trojan Source examples
 //! written from the paper's description, scripts that need joiners, every
 //! control and noncharacter, tag smuggling, clean multilingual text.

@@ -3,7 +3,7 @@
 //! tower-lsp 0.20 reads frames with a codec that does `str::from_utf8(body)?`
 //! and `serde_json::from_str`, and its `FramedRead` stops for good after the
 //! first error: one bad frame ends the server. Neovim sends such a frame for
-//! a buffer opened with `++bad=keep` (SPEC.md section 4).
+//! a buffer opened with `++bad=keep` (docs/spec.md).
 //!
 //! [`Reframe`] sits between stdin and tower-lsp. It parses each
 //! `Content-Length` frame itself and hands on only frames tower-lsp can

@@ -178,7 +178,7 @@ macro_rules! declare_rules {
 }
 
 declare_rules! {
-    /// Ill-formed UTF-8 sequences (SPEC.md section 2).
+    /// Ill-formed UTF-8 sequences (docs/spec.md).
     [Stable, fix: Always(Unsafe)]
     InvalidUtf8 = "U001", "invalid_utf8", Deny, "ill-formed UTF-8 sequence";
     /// U+FEFF anywhere after the first byte.
