@@ -37,10 +37,10 @@ use crate::output::OutputOptions;
 use crate::settings::{ConfigSource, Overrides, Resolver};
 
 /// `utf8lint lsp`: the language server on standard input and output. Its
-/// errors are the server's; standard output belongs to the protocol.
+/// errors are the server's; standard output belongs to the protocol. Exits
+/// with 0 after `shutdown` and `exit`, else 1 (`exit` alone, end of input).
 fn lsp() -> anyhow::Result<u8> {
-    utf8lint_lsp::run().context("the language server stopped")?;
-    Ok(0)
+    utf8lint_lsp::run().context("the language server stopped")
 }
 
 fn main() -> ExitCode {
@@ -103,27 +103,36 @@ fn main() -> ExitCode {
     }
 }
 
-/// Whether standard output was closed when the process started (`>&-`).
-/// The Rust runtime then opens `/dev/null` read-write in its place, which a
-/// shell never does for `>/dev/null` (write-only): that pair is the sign.
-#[cfg(unix)]
+/// Whether standard output was closed when the process started (`>&-`),
+/// as [`STDOUT_CLOSED_AT_START`] saw it before the Rust runtime put
+/// `/dev/null` in its place. A `/dev/null` opened read-write by the caller
+/// (Python's `subprocess.DEVNULL`, Node's `stdio: 'ignore'`) is an open
+/// standard output like any other.
 fn stdout_was_closed() -> bool {
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::MetadataExt;
-    let stdout = io::stdout();
-    let fd = stdout.as_fd();
-    let read_write = rustix::fs::fcntl_getfl(fd)
-        .is_ok_and(|flags| flags & rustix::fs::OFlags::RWMODE == rustix::fs::OFlags::RDWR);
-    let null = std::fs::metadata("/dev/null").ok();
-    let ours = rustix::fs::fstat(fd).ok();
-    read_write
-        && matches!((null, ours), (Some(null), Some(ours)) if null.rdev() == ours.st_rdev && null.ino() == ours.st_ino)
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
 }
 
-#[cfg(not(unix))]
-fn stdout_was_closed() -> bool {
-    false
+/// Set before `main`, by [`note_closed_stdout`], if descriptor 1 was not
+/// open. Where no constructor runs, nothing is taken for closed.
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Runs from `.init_array`, before the Rust runtime's start-up, which
+/// opens `/dev/null` on a closed descriptor 0-2 (and leaves nothing to tell
+/// it from one the caller opened).
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+extern "C" fn note_closed_stdout() {
+    // F_GETFD only reads the descriptor's flags; it fails (EBADF) exactly
+    // when descriptor 1 is not open.
+    if rustix::io::fcntl_getfd(rustix::stdio::stdout()).is_err() {
+        STDOUT_CLOSED_AT_START.store(true, Ordering::Relaxed);
+    }
 }
+
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
@@ -199,6 +208,22 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             );
         }
     }
+    // Before anything is read or written: `-o` naming an input (or the
+    // baseline) would replace it with the report.
+    let report_file = match &args.output_file {
+        Some(output) => {
+            let others: Vec<(&str, &std::path::Path)> = [
+                ("baseline", args.baseline.as_deref()),
+                ("baseline to write", args.write_baseline.as_deref()),
+                ("configuration file", args.config.as_deref()),
+            ]
+            .into_iter()
+            .filter_map(|(what, p)| Some((what, p?)))
+            .collect();
+            report::refuse_clobber(output, &paths, &others)?
+        }
+        None => None,
+    };
     if args.follow && args.fix {
         bail!("--fix does not work with --follow: it never writes through symbolic links");
     }
@@ -229,6 +254,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     ctx.statistics = args.statistics;
     ctx.excludes = exclude::overrides(args)?;
     ctx.force_exclude = args.force_exclude;
+    ctx.report_file = report_file;
     ctx.baseline = match (&args.baseline, &args.write_baseline) {
         (Some(file), _) => Some(baseline::Baseline::read(file)?),
         (None, Some(file)) => Some(baseline::Baseline::for_writing(file)?),

@@ -8,6 +8,7 @@ mod common;
 
 mod config;
 mod conventions;
+mod conversions;
 mod corpus;
 mod cost;
 mod declarations;
@@ -19,8 +20,10 @@ mod fix_all;
 mod formats;
 mod generated;
 mod hostile;
+mod hostile_config;
 mod levels;
 mod outputs;
+mod outputs_clobber;
 mod precommit;
 mod reading;
 mod server;

@@ -223,6 +223,9 @@ declare_rules! {
     /// An inline suppression that suppresses nothing.
     [Stable, fix: None]
     UnusedSuppression = "U015", "unused_suppression", Warn, "a suppression comment (`utf8lint: allow(...)`, `file-allow(...)`) that suppresses nothing, names no rule, or is malformed";
+    /// A word that mixes scripts into a look-alike (UTS #39).
+    [Stable, fix: None]
+    MixedScriptConfusable = "U016", "mixed_script_confusable", Warn, "an identifier-like word mixing scripts into a look-alike of another word (Cyrillic `а` in a Latin word: UTS #39 mixed-script confusables)";
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.
@@ -260,6 +263,8 @@ impl std::fmt::Display for Rule {
 
 pub(crate) mod bom;
 pub(crate) mod charset_mismatch;
+pub(crate) mod confusable;
+pub(crate) mod conversion;
 pub(crate) mod declared;
 pub(crate) mod invalid_utf8;
 pub(crate) mod mojibake;
