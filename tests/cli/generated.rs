@@ -108,6 +108,10 @@ fn the_fixability_column_holds_for_real_findings() {
         ),
         ("nonchar.txt", "a\u{FDD0}b\n".as_bytes()),
         ("unused.py", b"x = 1  # utf8lint: allow(stray_feff)\n"),
+        (
+            "confusable.txt",
+            "log in to p\u{430}ypal today\n".as_bytes(),
+        ),
     ]);
     let mut findings = Vec::new();
     // The repository's own utf8lint.toml allows the fixtures' findings:

@@ -195,8 +195,10 @@ impl Session {
                 Err(e) => tracing::warn!("workspace/configuration failed: {e}"),
             }
         }
-        self.ready.send_replace(true);
+        // Work marked before the workers waiting for the settings wake, so
+        // that they take it in the pass they were waiting to run.
         self.recheck_all();
+        self.ready.send_replace(true);
     }
 
     /// Waits until the client's settings are in, or [`READY_TIMEOUT`].
