@@ -29,4 +29,5 @@ mod suppress;
 mod text_rules;
 mod trust;
 mod walk;
+mod walk_fix_stress;
 mod writer;
