@@ -2,6 +2,7 @@
 //! a tree built in a temporary directory or on the committed byte fixtures
 //! under `tests/fixtures/`.
 
+mod announced_edits;
 mod big_repo;
 mod bom_require;
 mod common;
