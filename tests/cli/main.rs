@@ -13,6 +13,7 @@ mod corpus;
 mod cost;
 mod declarations;
 mod diff;
+mod diff_long_line;
 mod exclude;
 mod explain;
 mod fix;
