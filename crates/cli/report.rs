@@ -1,4 +1,4 @@
-//! Output for big repositories (issue 17): counts per rule (`RuleCounts`,
+//! Output for big repositories: counts per rule (`RuleCounts`,
 //! kept in `check::Stats` for every run, for the summary's by-rule line),
 //! counts per file (`FileCounts`, kept only for `--statistics`), their
 //! human and JSON tables, and the report's destination (standard output,

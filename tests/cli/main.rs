@@ -9,6 +9,7 @@ mod common;
 
 mod config;
 mod conventions;
+mod conversions;
 mod corpus;
 mod cost;
 mod declarations;
@@ -19,6 +20,7 @@ mod explain;
 mod fix;
 mod fix_all;
 mod formats;
+mod generated;
 mod hostile;
 mod hostile_config;
 mod levels;

@@ -152,9 +152,7 @@ pub struct LevelValue(pub Level);
 impl<'de> Deserialize<'de> for LevelValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         parsed(deserializer, |text| {
-            Level::parse(text)
-                .map(LevelValue)
-                .ok_or_else(|| "must be \"allow\", \"warn\" or \"deny\"".to_owned())
+            Level::parse_or_explain(text).map(LevelValue)
         })
     }
 }
@@ -437,7 +435,7 @@ mod tests {
         let all = problems.join("\n");
         for key in [
             "utf8lint.lints.not_a_rule: no rule named",
-            "utf8lint.lints.U002: must be",
+            "utf8lint.lints.U002: unknown level `loud`: the levels are",
             "utf8lint.bom.[: not a valid glob",
             "utf8lint.bom.*.json: must be",
             "utf8lint.max-per-file:",

@@ -7,9 +7,13 @@
 //! `/* */`, `<!-- -->`, `;`, `--`, `%`). Formats without comments (JSON)
 //! use per-path levels in `utf8lint.toml` instead.
 //!
-//! * `utf8lint: allow(...)` suppresses the named rules' findings that
-//!   start on its own line or on the line after it (a trailing comment, or
-//!   a comment line above the finding).
+//! * `utf8lint: allow(...)` after code on its line (a trailing comment)
+//!   suppresses the named rules' findings that start on that line; alone
+//!   on its line (nothing but the comment there), it suppresses those that
+//!   start on the next line, as ESLint's `-next-line` form. A comment is
+//!   alone when only whitespace and comment openers (`#`, `//`, `/*`,
+//!   `<!--`, `--`, `;`, `%`, ...) come before the marker, and nothing but
+//!   whitespace follows a block comment's closer (`*/`, `-->`) after it.
 //! * `utf8lint: file-allow(...)` in the first [`FILE_ALLOW_LINES`] lines
 //!   suppresses the named rules in the whole file.
 //!
@@ -58,8 +62,12 @@ struct Line {
     start: usize,
     /// Just past its `\n` (or the end of the file).
     end: usize,
-    /// Just past the next line's `\n`: findings before this are covered.
+    /// Just past the next line's `\n`.
     next_end: usize,
+    /// Only comment openers and whitespace before its first marker.
+    alone_before: bool,
+    /// Nothing but the comment after its last suppression.
+    alone_after: bool,
     /// The rules its suppressions name.
     allowed: u64,
     /// Those that suppressed something.
@@ -221,7 +229,10 @@ impl Suppressions {
                     Scope::LateFile
                 }
             } else {
-                Scope::Line(found.line_of(bytes, at))
+                let i = found.line_of(bytes, at);
+                found.lines[i].alone_after =
+                    only_comment_after(&bytes[span.end..found.lines[i].end]);
+                Scope::Line(i)
             };
             let directive = Directive {
                 span,
@@ -263,6 +274,8 @@ impl Suppressions {
             start,
             end,
             next_end,
+            alone_before: only_comment_before(&bytes[start..at]),
+            alone_after: true,
             allowed: 0,
             used: 0,
         });
@@ -278,7 +291,7 @@ impl Suppressions {
         let after = self.lines.partition_point(|l| l.start <= offset);
         for i in (after.saturating_sub(2)..after).rev() {
             let line = &mut self.lines[i];
-            if line.allowed & b != 0 && offset < line.next_end {
+            if line.allowed & b != 0 && line.reach().contains(&offset) {
                 line.used |= b;
                 return true;
             }
@@ -440,7 +453,8 @@ impl Suppressions {
             return None;
         }
         let place = match d.scope {
-            Scope::Line(_) => "on this line or the next",
+            Scope::Line(i) if self.lines[i].alone() => "on the next line",
+            Scope::Line(_) => "on this line",
             _ => "in this file",
         };
         Some(
@@ -473,6 +487,61 @@ fn unused_summary(span: Range<usize>, count: usize, cap: usize, level: Level) ->
     ))
 }
 
+impl Line {
+    /// Whether the line holds nothing but comments.
+    fn alone(&self) -> bool {
+        self.alone_before && self.alone_after
+    }
+
+    /// The bytes whose findings its suppressions cover: its own line for a
+    /// trailing comment, the next line for a comment alone on its line.
+    fn reach(&self) -> Range<usize> {
+        if self.alone() {
+            self.end..self.next_end
+        } else {
+            self.start..self.end
+        }
+    }
+}
+
+/// Whether `prefix` (a line up to a marker) holds only whitespace and the
+/// characters comment openers are made of: `#`, `//`, `/*`, `*`, `<!--`,
+/// `--`, `;`, `%`, `!`, `{-`, `(*`, `--[[`, `'`, `"`, `::`, `..`.
+fn only_comment_before(prefix: &[u8]) -> bool {
+    prefix.iter().all(|b| {
+        b.is_ascii_whitespace()
+            || matches!(
+                b,
+                b'#' | b'/'
+                    | b'*'
+                    | b';'
+                    | b'%'
+                    | b'!'
+                    | b'-'
+                    | b'<'
+                    | b'{'
+                    | b'('
+                    | b'['
+                    | b'\''
+                    | b'"'
+                    | b':'
+                    | b'.'
+            )
+    })
+}
+
+/// Whether `rest` (a line after a suppression) is still the comment: no
+/// block comment closer (`*/`, `-->`, `-}`, `*)`, `]]`) followed by
+/// anything but whitespace. A line comment runs to the end of the line, so
+/// a reason written after the suppression is part of it.
+fn only_comment_after(rest: &[u8]) -> bool {
+    let closer_end = [&b"*/"[..], b"-->", b"-}", b"*)", b"]]"]
+        .iter()
+        .filter_map(|c| memmem::rfind(rest, c).map(|at| at + c.len()))
+        .max();
+    closer_end.is_none_or(|end| rest[end..].iter().all(u8::is_ascii_whitespace))
+}
+
 /// The rules named in a suppression's list, and the names that are none.
 fn names(list: &[u8]) -> (Vec<Rule>, Vec<String>) {
     let (mut rules, mut unknown) = (Vec::new(), Vec::new());
@@ -499,14 +568,75 @@ mod tests {
     }
 
     #[test]
-    fn allow_covers_its_line_and_the_next_only() {
+    fn a_comment_alone_on_its_line_covers_the_next_line_only() {
         let text = b"a\n# utf8lint: allow(stray_feff)\nb X\nc X\n";
         let s = Suppressions::find(text).unwrap();
         let on = |at| finding(Rule::StrayFeff, at);
-        let kept = s.apply(vec![on(2), on(34), on(38)], 0, Level::Warn, 0);
-        // The comment's own line (2) and the next (34) are suppressed; the
-        // line after that (38) is not.
-        assert_eq!(kept.iter().map(|d| d.span.start).collect::<Vec<_>>(), [38]);
+        let kept = s.apply(vec![on(0), on(2), on(34), on(38)], 0, Level::Warn, 0);
+        // The next line (34) is suppressed; the line before (0), the
+        // comment's own line (2) and the line after the next (38) are not.
+        assert_eq!(
+            kept.iter().map(|d| d.span.start).collect::<Vec<_>>(),
+            [0, 2, 38]
+        );
+    }
+
+    #[test]
+    fn a_trailing_comment_covers_its_own_line_only() {
+        let text = b"x = 1  # utf8lint: allow(stray_feff)\ny X\n";
+        let s = Suppressions::find(text).unwrap();
+        let on = |at| finding(Rule::StrayFeff, at);
+        let kept = s.apply(vec![on(4), on(39)], 0, Level::Warn, 0);
+        assert_eq!(kept.iter().map(|d| d.span.start).collect::<Vec<_>>(), [39]);
+    }
+
+    #[test]
+    fn which_comments_are_alone_on_their_line() {
+        // (line, whether a finding on the next line is covered)
+        let cases: [(&[u8], bool); 14] = [
+            (b"# utf8lint: allow(U002)", true),
+            (b"  // utf8lint: allow(U002)", true),
+            (b"/// utf8lint: allow(U002)", true),
+            (b"<!-- utf8lint: allow(U002) -->", true),
+            (b"/* utf8lint: allow(U002) */", true),
+            (b" * utf8lint: allow(U002)", true),
+            (b"-- utf8lint: allow(U002)", true),
+            (b";; utf8lint: allow(U002)", true),
+            (b"% utf8lint: allow(U002)", true),
+            (b"utf8lint: allow(U002)", true),
+            (b"# utf8lint: allow(U002) because the test needs it", true),
+            (b"/* utf8lint: allow(U002) */ int x;", false),
+            (b"x  # utf8lint: allow(U002)", false),
+            (b"}); // utf8lint: allow(U002)", false),
+        ];
+        for (line, next) in cases {
+            let mut text = line.to_vec();
+            text.extend_from_slice(b"\r\nX\n");
+            let s = Suppressions::find(&text).unwrap();
+            let kept = s.apply(
+                vec![finding(Rule::StrayFeff, line.len() + 2)],
+                0,
+                Level::Warn,
+                0,
+            );
+            let covered = kept.iter().all(|d| d.rule != Rule::StrayFeff);
+            assert_eq!(covered, next, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn unused_says_which_line_it_meant() {
+        let text = b"# utf8lint: allow(U002)\nx\ny # utf8lint: allow(U002)\n";
+        let s = Suppressions::find(text).unwrap();
+        let kept = s.apply(Vec::new(), 0, Level::Warn, 0);
+        let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "unused suppression: no `stray_feff` finding on the next line",
+                "unused suppression: no `stray_feff` finding on this line",
+            ]
+        );
     }
 
     #[test]
