@@ -72,7 +72,7 @@ fn a_walked_directory_never_checks_or_fixes_the_report_file() {
             "check",
             "--fix",
             "--format",
-            "json",
+            "json-lines",
             "-o",
             "report.json",
             ".",
@@ -90,12 +90,12 @@ fn a_walked_directory_never_checks_or_fixes_the_report_file() {
     std::fs::write(dir.path().join("a.json"), BAD).unwrap();
     let o = run(
         dir.path(),
-        ["check", "--format", "json", "-o", "report.json", "."],
+        ["check", "--format", "json-lines", "-o", "report.json", "."],
     );
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     let o = run(
         dir.path(),
-        ["check", "--format", "json", "-o", "report.json", "."],
+        ["check", "--format", "json-lines", "-o", "report.json", "."],
     );
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     let report = std::fs::read_to_string(dir.path().join("report.json")).unwrap();
