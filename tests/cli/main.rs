@@ -2,6 +2,7 @@
 //! a tree built in a temporary directory or on the committed byte fixtures
 //! under `tests/fixtures/`.
 
+mod announced_edits;
 mod big_repo;
 mod bom_require;
 mod common;
@@ -13,6 +14,7 @@ mod corpus;
 mod cost;
 mod declarations;
 mod diff;
+mod diff_long_line;
 mod exclude;
 mod explain;
 mod fix;
@@ -31,4 +33,5 @@ mod suppress;
 mod text_rules;
 mod trust;
 mod walk;
+mod walk_fix_stress;
 mod writer;
