@@ -86,7 +86,10 @@ fn a_walked_directory_never_checks_or_fixes_the_report_file() {
     );
     assert_eq!(std::fs::read(dir.path().join("a.json")).unwrap(), FIXED);
     // `json` is one array: no finding left is `[]`.
-    assert_eq!(std::fs::read(dir.path().join("report.json")).unwrap(), b"[]\n");
+    assert_eq!(
+        std::fs::read(dir.path().join("report.json")).unwrap(),
+        b"[]\n"
+    );
     // Written with a finding in it, it is still not checked.
     std::fs::write(dir.path().join("a.json"), BAD).unwrap();
     let o = run(
