@@ -319,3 +319,29 @@ fn the_json_fix_of_a_conversion_is_what_fix_writes() {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p>café crème</p>\n<q>déjà</q>\n".as_bytes()
     );
 }
+
+/// A UTF-16 XML file says so in its declaration: converted to UTF-8, the
+/// declaration says UTF-8 too, and the parser reads the same text.
+#[test]
+fn a_utf16_xml_file_is_converted_with_its_declaration() {
+    let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<p>Grüße, Привет, 日本語</p>\n";
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(xml.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let dir = tree(&[("wide.xml", &utf16)]);
+    let read = || {
+        output(
+            dir.path(),
+            "xmllint",
+            &["--xpath", "string(/p)", "wide.xml"],
+        )
+    };
+    let before = tool("xmllint").then(read);
+    let after = convert(dir.path(), &["wide.xml"]);
+    assert_eq!(after[0], xml.replace("UTF-16", "UTF-8"));
+    if let Some(before) = before {
+        assert_eq!(before, "Grüße, Привет, 日本語\n");
+        assert_eq!(read(), before);
+    }
+}

@@ -154,7 +154,9 @@ fn check_unsuppressed(
         && let Some(wide) = rules::not_utf8::wide(bytes)
     {
         return (
-            vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)],
+            vec![rules::not_utf8::wide_diagnostic(
+                bytes, path, wide, not_utf8,
+            )],
             0,
             None,
         );
@@ -203,7 +205,7 @@ fn check_unsuppressed(
     if text.iso_2022_escape
         && not_utf8 != Level::Allow
         && scan.errors.count == 0
-        && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, not_utf8)
+        && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, path, not_utf8)
     {
         return (vec![d], 0, None);
     }
