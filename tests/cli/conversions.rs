@@ -261,7 +261,7 @@ fn a_bom_before_latin1_text_is_removed_and_utf8_lines_are_kept() {
 }
 
 /// What the JSON report says the fix does is what `--fix` writes: the
-/// `decoded` stretches converted, the `edits` applied, the rest kept.
+/// `decode_from` edits converted, the literal ones applied, the rest kept.
 #[test]
 fn the_json_fix_of_a_conversion_is_what_fix_writes() {
     let xml: &[u8] = b"\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<p>caf\xE9 cr\xE8me</p>\n<q>d\xC3\xA9j\xC3\xA0</q>\n";
@@ -279,24 +279,24 @@ fn the_json_fix_of_a_conversion_is_what_fix_writes() {
     assert_eq!(fix["kind"], "transcode");
     let encoding = encoding_rs::Encoding::for_label(fix["from"].as_str().unwrap().as_bytes())
         .expect("a known encoding");
-    // Rebuild the file from the report alone.
+    // Rebuild the file from the report alone: every edit is either a
+    // stretch decoded from `from` (`decode_from`) or literal bytes.
     let mut pieces: Vec<(usize, usize, Vec<u8>)> = Vec::new();
-    for r in fix["decoded"].as_array().unwrap() {
-        let (s, e) = (
-            r[0].as_u64().unwrap() as usize,
-            r[1].as_u64().unwrap() as usize,
-        );
-        let text = encoding.decode_without_bom_handling(&xml[s..e]).0;
-        pieces.push((s, e, text.into_owned().into_bytes()));
-    }
     for e in fix["edits"].as_array().unwrap() {
-        let hex = e["replacement_hex"].as_str().unwrap();
-        let bytes = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-            .collect();
         let at = |k: &str| e[k].as_u64().unwrap() as usize;
-        pieces.push((at("byte_start"), at("byte_end"), bytes));
+        let (s, end) = (at("byte_start"), at("byte_end"));
+        let bytes = if e["decode_from"].is_string() {
+            assert_eq!(e["decode_from"], fix["from"]);
+            let text = encoding.decode_without_bom_handling(&xml[s..end]).0;
+            text.into_owned().into_bytes()
+        } else {
+            let hex = e["replacement_hex"].as_str().unwrap();
+            (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                .collect()
+        };
+        pieces.push((s, end, bytes));
     }
     pieces.sort();
     let mut rebuilt = Vec::new();

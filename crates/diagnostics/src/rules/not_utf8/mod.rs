@@ -7,8 +7,8 @@ mod sample;
 mod sniff;
 mod verdict;
 
-pub(crate) use self::sniff::wide;
 pub use self::sniff::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
+pub(crate) use self::sniff::{wide, wrong_bom};
 pub(crate) use self::verdict::MIN_LEGACY_NON_ASCII;
 pub use self::verdict::{LegacyVerdict, Support, legacy_verdict};
 #[cfg(feature = "testing")]
@@ -239,6 +239,33 @@ pub(crate) fn iso_2022_jp_diagnostic(
         super::conversion::declarations_to_utf8(text.into_owned().into_bytes(), path),
     ));
     Some(d)
+}
+
+/// The U005 diagnostic for a UTF-16 byte-order mark in front of UTF-8
+/// text ([`wrong_bom`]): the mark is wrong, not the text, and the fix
+/// removes the mark.
+pub(crate) fn wrong_bom_diagnostic(bytes: &[u8], form: WideForm, level: Level) -> Diagnostic {
+    let name = form.name();
+    let len = Signature::detect(bytes).map_or(2, Signature::len);
+    let mut d = Diagnostic::new(
+        Rule::NotUtf8,
+        level,
+        0..len,
+        format!("this file starts with the {name} byte-order mark, but its text is UTF-8"),
+    )
+    .with_label(format!(
+        "`{}` is the {name} byte-order mark",
+        escape_bytes(&bytes[..len], 4)
+    ))
+    .with_note(format!(
+        "the bytes after it are well-formed UTF-8 with no NUL byte; read as {name}, as the mark says, they are garbage"
+    ))
+    .with_help("remove the mark: the text needs none");
+    d.fix = Some(Fix::unsafe_(
+        format!("remove the {name} byte-order mark (the text after it is UTF-8)"),
+        vec![Edit::delete(0..len)],
+    ));
+    d
 }
 
 /// The U005 diagnostic for a wide file.
