@@ -245,7 +245,10 @@ const FRENCH: &str = "Le café est prêt, déjà servi à l'hôtel.\nLa crème b
 fn a_bom_before_latin1_text_is_removed_and_utf8_lines_are_kept() {
     let latin1 = encoded(FRENCH, encoding_rs::WINDOWS_1252);
     let bom = [&b"\xEF\xBB\xBF"[..], &latin1].concat();
+    // Declared, so that the verdict is the declaration's whatever the
+    // detector makes of a file in two encodings.
     let mixed = [
+        &b"vim: set fileencoding=latin1 :\n"[..],
         &latin1[..],
         &latin1,
         "ajouté plus tard: déjà vu, œuvre — fin\n".as_bytes(),
@@ -256,7 +259,9 @@ fn a_bom_before_latin1_text_is_removed_and_utf8_lines_are_kept() {
     assert_eq!(after[0], FRENCH);
     assert_eq!(
         after[1],
-        format!("{FRENCH}{FRENCH}ajouté plus tard: déjà vu, œuvre — fin\n")
+        format!(
+            "vim: set fileencoding=utf-8 :\n{FRENCH}{FRENCH}ajouté plus tard: déjà vu, œuvre — fin\n"
+        )
     );
 }
 
