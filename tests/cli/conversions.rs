@@ -245,7 +245,10 @@ const FRENCH: &str = "Le café est prêt, déjà servi à l'hôtel.\nLa crème b
 fn a_bom_before_latin1_text_is_removed_and_utf8_lines_are_kept() {
     let latin1 = encoded(FRENCH, encoding_rs::WINDOWS_1252);
     let bom = [&b"\xEF\xBB\xBF"[..], &latin1].concat();
+    // Declared, so that the verdict is the declaration's whatever the
+    // detector makes of a file in two encodings.
     let mixed = [
+        &b"vim: set fileencoding=latin1 :\n"[..],
         &latin1[..],
         &latin1,
         "ajouté plus tard: déjà vu, œuvre — fin\n".as_bytes(),
@@ -256,7 +259,9 @@ fn a_bom_before_latin1_text_is_removed_and_utf8_lines_are_kept() {
     assert_eq!(after[0], FRENCH);
     assert_eq!(
         after[1],
-        format!("{FRENCH}{FRENCH}ajouté plus tard: déjà vu, œuvre — fin\n")
+        format!(
+            "vim: set fileencoding=utf-8 :\n{FRENCH}{FRENCH}ajouté plus tard: déjà vu, œuvre — fin\n"
+        )
     );
 }
 
@@ -318,4 +323,30 @@ fn the_json_fix_of_a_conversion_is_what_fix_writes() {
         written,
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<p>café crème</p>\n<q>déjà</q>\n".as_bytes()
     );
+}
+
+/// A UTF-16 XML file says so in its declaration: converted to UTF-8, the
+/// declaration says UTF-8 too, and the parser reads the same text.
+#[test]
+fn a_utf16_xml_file_is_converted_with_its_declaration() {
+    let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<p>Grüße, Привет, 日本語</p>\n";
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(xml.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let dir = tree(&[("wide.xml", &utf16)]);
+    let read = || {
+        output(
+            dir.path(),
+            "xmllint",
+            &["--xpath", "string(/p)", "wide.xml"],
+        )
+    };
+    let before = tool("xmllint").then(read);
+    let after = convert(dir.path(), &["wide.xml"]);
+    assert_eq!(after[0], xml.replace("UTF-16", "UTF-8"));
+    if let Some(before) = before {
+        assert_eq!(before, "Grüße, Привет, 日本語\n");
+        assert_eq!(read(), before);
+    }
 }

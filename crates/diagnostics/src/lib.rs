@@ -168,7 +168,7 @@ fn check_unsuppressed(
         return (d.into_iter().collect(), 0, None);
     }
     if let Some(wide) = rules::not_utf8::wide(bytes) {
-        let d = on.then(|| rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8));
+        let d = on.then(|| rules::not_utf8::wide_diagnostic(bytes, path, wide, not_utf8));
         return (d.into_iter().collect(), 0, None);
     }
     let scan = match scan::scan_valid(bytes, path, policy, keep) {
@@ -218,7 +218,7 @@ fn check_unsuppressed(
     if text.iso_2022_escape
         && not_utf8 != Level::Allow
         && scan.errors.count == 0
-        && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, not_utf8)
+        && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, path, not_utf8)
     {
         return (vec![d], 0, None);
     }

@@ -331,3 +331,50 @@ pub(crate) fn check(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::declared::declared_legacy_encoding;
+
+    /// A declaration U005 followed while the detector read another
+    /// encoding: both readings of the first non-ASCII stretch are shown.
+    #[test]
+    fn a_disagreement_shows_both_readings() {
+        let (text, _, _) = encoding_rs::ISO_8859_2
+            .encode("# coding: iso-8859-2\ns = 'Árvíztűrő tükörfúrógép, a szőlő érik'\n");
+        let (declaration, declared) = declared_legacy_encoding(&text, Path::new("a.py")).unwrap();
+        let first = text.iter().position(|&b| b >= 0x80).unwrap();
+        let d = disagreement(
+            &text,
+            &declaration,
+            declared,
+            encoding_rs::WINDOWS_1252,
+            first,
+            Level::Deny,
+        )
+        .unwrap();
+        assert_eq!(
+            d.message,
+            "the PEP 263 coding cookie says `iso-8859-2`, but the text reads as windows-1252"
+        );
+        assert_eq!(
+            d.notes,
+            [
+                "as ISO-8859-2: `s = 'Árvíztűrő tükörfúrógép, a szőlő érik'`",
+                "as windows-1252: `s = 'Árvíztûrõ tükörfúrógép, a szõlõ érik'`"
+            ]
+        );
+        assert!(d.fix.is_none());
+        // Readings that agree on these bytes: nothing to say.
+        let same = disagreement(
+            &text,
+            &declaration,
+            declared,
+            encoding_rs::WINDOWS_1250,
+            first,
+            Level::Deny,
+        );
+        assert!(same.is_none());
+    }
+}

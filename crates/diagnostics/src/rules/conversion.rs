@@ -93,6 +93,22 @@ pub(crate) fn conversion(bytes: &[u8], path: &Path, encoding: &'static Encoding)
     Fix::decode_around(encoding, title, &decoded, edits)
 }
 
+/// `text`, a file already converted to UTF-8 as a whole (from UTF-16,
+/// UTF-32 or ISO-2022-JP), with every declaration in it that names
+/// another encoding made to say UTF-8, as [`conversion`] does.
+pub(crate) fn declarations_to_utf8(text: Vec<u8>, path: &Path) -> Vec<u8> {
+    let edits: Vec<Edit> = declarations(&text, path)
+        .into_iter()
+        .filter(|d| d.encoding().is_some_and(|e| e != encoding_rs::UTF_8))
+        .map(|d| d.to_utf8())
+        .collect();
+    if edits.is_empty() {
+        return text;
+    }
+    let fix = Fix::unsafe_("", edits);
+    crate::apply_fixes(&text, [&fix]).bytes
+}
+
 /// The stretches of `bytes` from `start` to decode, and how many lines
 /// are left out of them: a line that is well-formed UTF-8 is kept when its
 /// non-ASCII characters read as text in the script of the legacy text
@@ -263,6 +279,20 @@ mod tests {
         assert!(
             text.contains("\\usepackage[utf8]{inputenc}\n\\begin{document}\ndéjà\n"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn a_file_converted_whole_gets_its_declarations_rewritten() {
+        let text = b"<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<a>caf\xC3\xA9</a>\n".to_vec();
+        assert_eq!(
+            declarations_to_utf8(text, Path::new("a.xml")),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>café</a>\n".as_bytes()
+        );
+        let html = b"<meta charset=\"utf-8\"><p>x</p>".to_vec();
+        assert_eq!(
+            declarations_to_utf8(html.clone(), Path::new("a.html")),
+            html
         );
     }
 

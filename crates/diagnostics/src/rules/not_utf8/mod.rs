@@ -204,7 +204,11 @@ fn with_range_note(mut d: Diagnostic, error_ranges: &[Range<usize>]) -> Diagnost
 /// sequences switch to Japanese. The text pass saw a designation; here the
 /// whole file must decode in ISO-2022-JP without an error, to Japanese
 /// text (at least `MIN_LEGACY_NON_ASCII` characters, letters of one script).
-pub(crate) fn iso_2022_jp_diagnostic(bytes: &[u8], level: Level) -> Option<Diagnostic> {
+pub(crate) fn iso_2022_jp_diagnostic(
+    bytes: &[u8],
+    path: &std::path::Path,
+    level: Level,
+) -> Option<Diagnostic> {
     if bytes.len() > MAX_TRANSCODE {
         return None;
     }
@@ -232,7 +236,7 @@ pub(crate) fn iso_2022_jp_diagnostic(bytes: &[u8], level: Level) -> Option<Diagn
         encoding.name(),
         "convert the file from ISO-2022-JP to UTF-8 (rewrites every escape sequence and the text between them)",
         bytes.len(),
-        text.into_owned().into_bytes(),
+        super::conversion::declarations_to_utf8(text.into_owned().into_bytes(), path),
     ));
     Some(d)
 }
@@ -265,7 +269,12 @@ pub(crate) fn wrong_bom_diagnostic(bytes: &[u8], form: WideForm, level: Level) -
 }
 
 /// The U005 diagnostic for a wide file.
-pub(crate) fn wide_diagnostic(bytes: &[u8], wide: Wide, level: Level) -> Diagnostic {
+pub(crate) fn wide_diagnostic(
+    bytes: &[u8],
+    path: &std::path::Path,
+    wide: Wide,
+    level: Level,
+) -> Diagnostic {
     let name = wide.form.name();
     let (span, label, evidence) = if wide.by_signature {
         let len = Signature::detect(bytes).map_or(2, Signature::len);
@@ -314,7 +323,10 @@ pub(crate) fn wide_diagnostic(bytes: &[u8], wide: Wide, level: Level) -> Diagnos
     {
         d.fix = Some(Fix::unsafe_(
             format!("convert the file from {name} to UTF-8 (rewrites every byte)"),
-            vec![Edit::replace(0..bytes.len(), text.into_bytes())],
+            vec![Edit::replace(
+                0..bytes.len(),
+                super::conversion::declarations_to_utf8(text.into_bytes(), path),
+            )],
         ));
     }
     if d.fix.is_none() {
