@@ -25,14 +25,14 @@ pub use locate::{Locator, Position};
 pub use policy::{
     BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, Policy, PolicySource, builtin_bom_rule,
 };
-pub use render::{RenderOptions, render_concise, render_human};
-pub use rules::Rule;
+pub use render::{FixVia, RenderOptions, render_concise, render_human};
 pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{
     BinaryEvidence, LegacyVerdict, Sniff, Support, Wide, WideForm, legacy_verdict, sniff,
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
+pub use rules::{FixSafety, Fixability, Rule, Status};
 pub use scan::{Keep, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, shown_per_rule};
 pub use suppress::FILE_ALLOW_LINES;
 pub use text::{
@@ -99,8 +99,9 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
 /// finding with no cap and no summary, for applying every fix in one run
 /// (not for display: its size grows with the file's findings).
 ///
-/// Inline suppressions (`utf8lint: allow(rule)` on a finding's line or the
-/// line before, `utf8lint: file-allow(rule)` in the first lines) are
+/// Inline suppressions (`utf8lint: allow(rule)` trailing on a finding's
+/// line or alone on the line before, `utf8lint: file-allow(rule)` in the
+/// first lines) are
 /// applied here, so every front end honours them; a suppression that does
 /// nothing is reported as [`Rule::UnusedSuppression`].
 pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Vec<Diagnostic> {
@@ -108,7 +109,16 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         Some(suppressions) => {
-            suppressions.apply(found, summaries, policy.levels.get(Rule::UnusedSuppression))
+            let cap = match keep {
+                Keep::Shown => shown_per_rule(policy.max_per_rule),
+                Keep::Every => 0,
+            };
+            suppressions.apply(
+                found,
+                summaries,
+                policy.levels.get(Rule::UnusedSuppression),
+                cap,
+            )
         }
     }
 }
@@ -141,6 +151,7 @@ fn check_unsuppressed(
             errors: 0,
             first_error: None,
             legacy: None,
+            detected: None,
         };
         return (
             rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence),
@@ -169,7 +180,9 @@ fn check_unsuppressed(
             // Asked even when U005 is allowed: allowing it says the file is
             // legacy on purpose, and its bytes read as UTF-8 (one U001 per
             // byte, characters that are not there) say nothing either.
-            if let Some((d, errors)) = rules::not_utf8::legacy_finding(bytes, not_utf8) {
+            if let Some((d, errors, detected)) =
+                rules::not_utf8::legacy_finding(bytes, path, not_utf8)
+            {
                 // A declaration that says UTF-8 is still contradicted (U009,
                 // whose fix names what the bytes are).
                 let evidence = rules::charset_mismatch::Evidence {
@@ -177,6 +190,7 @@ fn check_unsuppressed(
                     errors: errors.count,
                     first_error: errors.first.first().map(|s| s.range()),
                     legacy: d.fix.as_ref().and_then(Fix::transcoded_from),
+                    detected,
                 };
                 let declared = rules::charset_mismatch::check(
                     bytes,
@@ -196,6 +210,7 @@ fn check_unsuppressed(
         errors: scan.errors.count,
         first_error: scan.errors.first.first().map(|s| s.range()),
         legacy: None,
+        detected: None,
     };
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;

@@ -39,12 +39,20 @@ const MAX_TRANSCODE: usize = 64 * 1024 * 1024;
 /// ([`Errors::first_of`], all [`legacy_verdict`] asks) and a sample, and
 /// counted whole only then, so that a file that is UTF-8 with defects is
 /// counted once, by the full pass.
-pub(crate) fn legacy_finding(bytes: &[u8], level: Level) -> Option<(Diagnostic, Errors)> {
+pub(crate) fn legacy_finding(
+    bytes: &[u8],
+    path: &std::path::Path,
+    level: Level,
+) -> Option<(Diagnostic, Errors, Option<&'static Encoding>)> {
     let head = Errors::first_of(bytes);
-    let verdict = legacy_verdict(bytes, head.count, &head.first)?;
+    let detected = legacy_verdict(bytes, head.count, &head.first);
+    // A declaration the file decodes in comes before the detector.
+    let (verdict, declaration, rival) = super::conversion::weigh(bytes, path, detected)?;
     let errors = Errors::of(bytes);
-    let d = legacy_diagnostic(bytes, verdict, &errors, level)?;
-    Some((d, errors))
+    let mut d = legacy_diagnostic(bytes, path, verdict, &errors, level)?;
+    d.notes
+        .extend(declaration.as_ref().map(super::conversion::declared_note));
+    Some((d, errors, rival))
 }
 
 /// The U005 diagnostic for a file that is not UTF-8 but decodes cleanly in
@@ -52,6 +60,7 @@ pub(crate) fn legacy_finding(bytes: &[u8], level: Level) -> Option<(Diagnostic, 
 /// file's ill-formed sequences. `None` only if there are none.
 fn legacy_diagnostic(
     bytes: &[u8],
+    path: &std::path::Path,
     verdict: LegacyVerdict,
     errors: &Errors,
     level: Level,
@@ -129,12 +138,9 @@ fn legacy_diagnostic(
     let mut d = with_range_note(d, error_ranges);
     // The verdict read a sample; the fix is for the whole file, so the
     // whole file must decode.
-    if bytes.len() <= MAX_TRANSCODE && decodes_without_errors(bytes, encoding) {
-        d.fix = Some(Fix::decode(
-            encoding,
-            format!("convert the file from {iconv} to UTF-8 (rewrites every non-ASCII byte)"),
-            bytes.len(),
-        ));
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.len() <= MAX_TRANSCODE && decodes_without_errors(body, encoding) {
+        d.fix = Some(super::conversion::conversion(bytes, path, encoding));
     } else {
         d.help
             .push(format!("convert it: `iconv -f {iconv} -t UTF-8`"));
