@@ -151,7 +151,21 @@ pub fn legacy_verdict(
             support: Support::Identified,
         });
     }
-    let support = if reading.running_text() && !mostly_rare_han(encoding, &sample) {
+    // Running text is judged on the lines that are not UTF-8 already: a
+    // mostly legacy file's UTF-8 lines read in the legacy encoding are
+    // mojibake (`cafÃ©`), not the legacy text.
+    let legacy_lines: Vec<u8> = sample
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|line| std::str::from_utf8(line).is_err())
+        .flatten()
+        .copied()
+        .collect();
+    let running = if legacy_lines.len() == sample.len() {
+        reading.running_text()
+    } else {
+        Reading::of(&encoding.decode_without_bom_handling(&legacy_lines).0).running_text()
+    };
+    let support = if running && !mostly_rare_han(encoding, &sample) {
         detector.support(guess, &sample, &text)
     } else {
         // Letters, but not text of their script: an encoding the detector
