@@ -1,5 +1,5 @@
 //! `--diff`: the planned fixes of one file as a unified diff that
-//! `git apply` and `patch -p1` accept (issue 17): headers `--- a/PATH` and
+//! `git apply` and `patch -p1` accept: headers `--- a/PATH` and
 //! `+++ b/PATH`, hunks `@@ -l,n +l,n @@` with three lines of context, the
 //! lines' bytes as they are (an invalid byte stays that byte: the diff is
 //! of the file, not of a reading of it), and `\ No newline at end of file`

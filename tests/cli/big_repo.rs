@@ -1,4 +1,4 @@
-//! Output for big repositories (issue 17): `--statistics`, `--exit-zero`,
+//! Output for big repositories: `--statistics`, `--exit-zero`,
 //! `--output-file`, `--files`, hidden files checked by default, the
 //! summary's counts by rule.
 

@@ -1,4 +1,4 @@
-//! `require` never lets a safe fix break a file (issue 12): a catch-all
+//! `require` never lets a safe fix break a file: a catch-all
 //! `require` does not apply to formats that forbid a byte-order mark, and
 //! one that names them is reported with an unsafe fix only.
 

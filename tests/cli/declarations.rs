@@ -1,5 +1,5 @@
 //! U009 `charset_mismatch` and `.editorconfig` charsets utf8lint cannot
-//! use (issue 13): declarations the bytes contradict, from both sides.
+//! use: declarations the bytes contradict, from both sides.
 
 use std::process::Command;
 
@@ -96,7 +96,7 @@ fn editorconfig_latin1_over_utf8_text_is_a_mismatch_and_unknown_charsets_are_sai
     );
 }
 
-/// Declarations inside files (issue 14), every syntax from both sides:
+/// Declarations inside files, every syntax from both sides:
 /// a legacy name over UTF-8 multi-byte text, UTF-8 over bytes that are not
 /// UTF-8, UTF-16 in an 8-bit file, a BOM against a declaration; and the
 /// right declarations, and declarations where their format does not look,
@@ -219,4 +219,77 @@ fn a_utf8_declaration_over_legacy_bytes() {
             .contains("says `UTF-8`, but the file is not UTF-8")
     );
     assert!(stdout(&o).contains("windows-1252"), "{}", stdout(&o));
+}
+
+/// A declaration the file decodes in names its encoding before the
+/// detector does, including one the detector does not know; when the
+/// detector read another encoding, U009 shows the text in both readings.
+#[test]
+fn a_declaration_comes_before_the_detector_and_a_disagreement_shows_both_readings() {
+    let russian = "Москва и Санкт-Петербург. Россия, Владимир, Ольга, Юрий и Елена. \
+                   Съешь же ещё этих мягких французских булок, да выпей чаю. \
+                   Широкая электрификация южных губерний даст мощный толчок подъёму сельского хозяйства.\n";
+    let hungarian = "Árvíztűrő tükörfúrógép. Ősszel a fűzfák levelei hullanak, \
+                     a szőlő érik, és a gyerekek örülnek a hűvös időnek.\n";
+    let (mac, _, _) = encoding_rs::X_MAC_CYRILLIC.encode(russian);
+    let (latin2, _, _) = encoding_rs::ISO_8859_2.encode(hungarian);
+    let dir = tree(&[
+        (
+            "mac.xml",
+            &[
+                &b"<?xml version=\"1.0\" encoding=\"x-mac-cyrillic\"?>\n<p>"[..],
+                &mac.repeat(3),
+                b"</p>\n",
+            ]
+            .concat(),
+        ),
+        (
+            "hu.py",
+            &[
+                &b"# coding: iso-8859-2\ns = '''\n"[..],
+                &latin2.repeat(3),
+                b"'''\n",
+            ]
+            .concat(),
+        ),
+    ]);
+    let o = run(dir.path(), ["check", "--format", "json", "."]);
+    let lines = json_lines(&o);
+    let of = |path: &str, code: &str| {
+        lines
+            .iter()
+            .find(|d| d["path"] == path && d["code"] == code)
+            .unwrap_or_else(|| panic!("no {code} for {path}: {}", stdout(&o)))
+    };
+    let u005 = of("mac.xml", "U005");
+    assert_eq!(u005["fix"]["from"], "x-mac-cyrillic");
+    let notes = u005["notes"].to_string();
+    assert!(
+        notes.contains("the XML declaration declares `x-mac-cyrillic`"),
+        "{notes}"
+    );
+    assert_eq!(of("hu.py", "U005")["fix"]["from"], "ISO-8859-2");
+    // The detector reads the Hungarian as windows-1252 (`û` for `ű`): both
+    // readings are shown at the declaration.
+    let u009 = of("hu.py", "U009");
+    assert_eq!(
+        u009["message"],
+        "the PEP 263 coding cookie says `iso-8859-2`, but the text reads as windows-1252"
+    );
+    assert_eq!(
+        u009["notes"],
+        serde_json::json!([
+            "as ISO-8859-2: `Árvíztűrő tükörfúrógép. Ősszel a fűzfák levelei`",
+            "as windows-1252: `Árvíztûrõ tükörfúrógép. Õsszel a fûzfák levelei`"
+        ])
+    );
+    assert_eq!(u009["fix"], serde_json::Value::Null);
+    // The Russian names no rival: nothing to say beside U005.
+    assert!(
+        !lines
+            .iter()
+            .any(|d| d["path"] == "mac.xml" && d["code"] == "U009"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -1,5 +1,5 @@
 //! `--diff` is a unified diff that `git apply` and `patch -p1` accept
-//! (issue 17): applied by the real tools, it gives the bytes `--fix` writes.
+//! and, applied by the real tools, gives the bytes `--fix` writes.
 
 use std::path::Path;
 use std::process::Command;

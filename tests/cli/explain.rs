@@ -2,7 +2,7 @@
 
 use crate::common::*;
 
-const RULES: [(&str, &str, &str); 15] = [
+const RULES: [(&str, &str, &str); 16] = [
     ("U001", "invalid_utf8", "deny"),
     ("U002", "stray_feff", "warn"),
     ("U003", "forbidden_bom", "deny"),
@@ -18,6 +18,7 @@ const RULES: [(&str, &str, &str); 15] = [
     ("U013", "noncharacter", "warn"),
     ("U014", "non_ascii", "allow"),
     ("U015", "unused_suppression", "warn"),
+    ("U016", "mixed_script_confusable", "warn"),
 ];
 
 #[test]

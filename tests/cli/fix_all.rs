@@ -1,5 +1,5 @@
 //! `--fix` applies every fix in one run, not only those of the findings
-//! shown (issue 12): the display cap (50 per rule) and the absolute
+//! shown: the display cap (50 per rule) and the absolute
 //! ceiling limit what is printed, never what is fixed.
 
 use crate::common::*;

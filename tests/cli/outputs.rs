@@ -1,4 +1,4 @@
-//! Odd inputs and outputs (issue 12): a closed or full standard output is
+//! Odd inputs and outputs: a closed or full standard output is
 //! exit 2 with a message, a full standard error never a panic; a named
 //! procfs file or process substitution is read to its end.
 

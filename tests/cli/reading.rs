@@ -1,4 +1,4 @@
-//! Reading files that change under the scan (issue 11): a file truncated,
+//! Reading files that change under the scan: a file truncated,
 //! regrown or removed while it is checked is reported as trouble and the
 //! scan goes on; nothing crashes (no mmap, so no SIGBUS).
 

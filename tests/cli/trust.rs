@@ -1,5 +1,5 @@
 //! Configuration a repository does not own is not applied without
-//! `--trust-config` (issue 12): a utf8lint.toml above the repository root
+//! `--trust-config`: a utf8lint.toml above the repository root
 //! (a shared temporary directory, a CI workspace), and configuration files
 //! owned by another user.
 

@@ -27,7 +27,7 @@ fn gitignore_hidden_and_no_ignore() {
         (".dot.json", BAD),
         (".git/objects/o.json", BAD),
     ]);
-    // Hidden files are checked by default (issue 17: a linter is not a
+    // Hidden files are checked by default (a linter is not a
     // search tool); `.git` is never entered.
     let out = run(dir.path(), ["check", "--format", "json"]);
     assert_eq!(
@@ -100,7 +100,7 @@ fn binary_files_are_skipped_and_listed_with_verbose() {
         ("blob.dat", b"\x7FELF\x02\x01\x01\x00\x00\x00\xC0\xFF"),
         ("ok.txt", b"fine\n"),
     ]);
-    let out = run(dir.path(), ["check", "--format", "json"]);
+    let out = run(dir.path(), ["check", "--format", "json-lines"]);
     assert_eq!(code(&out), 0);
     assert!(out.stdout.is_empty());
     assert!(
@@ -326,7 +326,7 @@ fn stdin_with_stdin_filename() {
         &[
             "check",
             "--format",
-            "json",
+            "json-lines",
             "--stdin-filename",
             "notes.txt",
             "-",
@@ -352,8 +352,8 @@ fn stdin_with_stdin_filename() {
         BAD,
     );
     assert_eq!(findings(&out), [("x.json".to_owned(), "U003".to_owned())]);
-    // Fixing standard input prints the fixed bytes (issue 17;
-    // tests/cli/conventions.rs has the rest). `<stdin>` has the text
+    // Fixing standard input prints the fixed bytes (more in
+    // tests/cli/conventions.rs). `<stdin>` has the text
     // policy, where a leading BOM is allowed: nothing to fix.
     let out = check(&["check", "--fix", "-"], BAD);
     assert_eq!((code(&out), out.stdout.as_slice()), (0, BAD));
@@ -442,7 +442,7 @@ fn a_fifo_never_hangs_the_scan() {
     // Walked: not a regular file, not opened.
     let out = run(dir.path(), ["check", "--format", "json"]);
     assert_eq!(paths(&out), ["a.json"]);
-    // Named: a named input is always read and checked (issue 12), as
+    // Named: a named input is always read and checked, as
     // `<(cat bad.json)` would be.
     let writer = {
         let fifo = fifo.clone();
@@ -469,7 +469,7 @@ fn other_owners_files_are_still_read() {
         .status()
         .unwrap();
     assert!(touched.success());
-    // O_NOATIME is gone (portable reads, issue 11): the access time may
+    // Reads are portable (no O_NOATIME): the access time may
     // move, and the files are read whoever owns them.
     let out = run(dir.path(), ["check", "--format", "json", "."]);
     assert_eq!(paths(&out), ["a.json", "sub/b.json"], "{}", stderr(&out));

@@ -14,7 +14,7 @@ h.eq(h.read(path), '{"a": 1}\n', 'file on disk after the fix')
 -- The server re-read the file: the finding is gone.
 h.wait_diagnostics(buf, function(ds) return #ds == 0 end, 'no diagnostics after the fix')
 -- The server said it rewrote the file; the buffer was re-read, so 'bomb'
--- follows the file and saving does not put the BOM back (issue 16).
+-- follows the file and saving does not put the BOM back.
 h.ok(vim.wait(5000, function() return not vim.bo[buf].bomb end, 20), "'bomb' cleared after the fix")
 vim.cmd.write()
 h.eq(h.read(path), '{"a": 1}\n', 'file on disk after :w')

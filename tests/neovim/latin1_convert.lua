@@ -1,6 +1,6 @@
 -- A whole file in Latin-1: Neovim opens it as latin1 and shows it right.
 -- The U005 code action converts it to UTF-8 on disk; the buffer is then
--- re-read as UTF-8, so that the next :w keeps the conversion (issue 16).
+-- re-read as UTF-8, so that the next :w keeps the conversion.
 local h = dofile(os.getenv('UTF8LINT_NVIM_DIR') .. '/helper.lua')
 h.start()
 local path = h.root .. '/latin1.txt'

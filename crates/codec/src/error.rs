@@ -1,6 +1,6 @@
 use core::fmt;
 
-/// Why a maximal subpart is ill-formed (SPEC.md section 2).
+/// Why a maximal subpart is ill-formed (`docs/spec.md`, "Errors, one per maximal subpart").
 ///
 /// Every maximal subpart has exactly one kind; the kinds are the machine
 /// truth that messages are built on.
@@ -36,7 +36,7 @@ impl ErrorKind {
         ErrorKind::Truncated,
     ];
 
-    /// The snake_case name used in machine-readable output and in SPEC.md.
+    /// The snake_case name used in machine-readable output and in `docs/spec.md`.
     pub const fn as_str(self) -> &'static str {
         match self {
             ErrorKind::UnexpectedContinuation => "unexpected_continuation",

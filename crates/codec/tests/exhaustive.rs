@@ -1,6 +1,6 @@
 //! Exhaustive checks: every input of 1, 2 and 3 bytes against
 //! `core::str::from_utf8`, `core::str::Utf8Chunks` and an independent
-//! classifier written from the tables of SPEC.md, each alone (errors found
+//! classifier written from the tables of docs/spec.md, each alone (errors found
 //! by the scalar stepper), after 40 bytes of ASCII and between 40 bytes of
 //! ASCII on each side (the first error found by the SIMD path, in simdutf8's
 //! short-input fallback and in its SIMD code); every scalar value through
@@ -39,9 +39,9 @@ impl Found {
 }
 
 // ---------------------------------------------------------------------------
-// An independent classifier, written from SPEC.md sections 1 and 2 only.
+// An independent classifier, written from docs/spec.md's two tables only.
 
-/// Unicode Table 3-7 (SPEC.md section 1): the lead byte range and the ranges
+/// Unicode Table 3-7 (docs/spec.md): the lead byte range and the ranges
 /// of the bytes that follow it.
 /// An inclusive byte range.
 type Span = (u8, u8);
@@ -62,7 +62,7 @@ fn within(b: u8, (lo, hi): Span) -> bool {
     lo <= b && b <= hi
 }
 
-/// Every maximal subpart with its class, by SPEC.md section 2's table.
+/// Every maximal subpart with its class, by docs/spec.md's table of classes.
 fn classify(bytes: &[u8]) -> Found {
     let mut found = Found::new();
     let mut i = 0;
@@ -309,7 +309,7 @@ fn every_3_byte_input_e0_to_ff() {
 
 #[test]
 fn three_byte_sweep_sees_every_class() {
-    // The classifier itself on the SPEC.md examples, so the sweeps above
+    // The classifier itself on the docs/spec.md examples, so the sweeps above
     // compare against something right.
     assert_eq!(
         classify(b"\xC0\x80").as_slice(),

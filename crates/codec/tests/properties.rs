@@ -100,7 +100,7 @@ fn any_input() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![3 => utf8ish(), 2 => mostly_valid(), 1 => vec(any::<u8>(), 0..2000)]
 }
 
-/// The class a subpart must have by SPEC.md section 2, from its bytes and the
+/// The class a subpart must have by docs/spec.md's table, from its bytes and the
 /// byte after it.
 fn expected_kind(bytes: &[u8], sub: &Subpart) -> ErrorKind {
     if sub.len > 1 {

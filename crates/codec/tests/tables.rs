@@ -1,6 +1,6 @@
 //! Hand-written byte tables: Unicode Table 3-7 row by row, every error class,
 //! errors interleaved with characters of every length, the examples of
-//! SPEC.md section 2 and RFC 3629 section 7, LossyMap, Signature and
+//! docs/spec.md and RFC 3629 section 7, LossyMap, Signature and
 //! interpret. Every input is also checked against `core::str::from_utf8`,
 //! `core::str::Utf8Chunks` and `String::from_utf8_lossy` as oracles.
 
@@ -121,7 +121,7 @@ fn check(bytes: &[u8], want: &[Expected]) {
 }
 
 // ---------------------------------------------------------------------------
-// Unicode Table 3-7 (SPEC.md section 1)
+// Unicode Table 3-7 (docs/spec.md, "Well-formed UTF-8")
 
 /// One row: lead bytes, the range of the second byte, number of bytes.
 struct Row {
@@ -325,7 +325,7 @@ fn table_3_7_just_outside_every_row() {
 }
 
 // ---------------------------------------------------------------------------
-// The six classes (SPEC.md section 2)
+// The six classes (docs/spec.md, "Errors, one per maximal subpart")
 
 #[test]
 fn unexpected_continuation() {
@@ -658,7 +658,7 @@ fn errors_at_every_distance_around_the_scalar_window() {
 }
 
 // ---------------------------------------------------------------------------
-// SPEC.md section 2 examples
+// The examples of docs/spec.md
 
 #[test]
 fn spec_section_2_examples() {
@@ -709,9 +709,8 @@ fn spec_section_2_examples() {
 }
 
 // ---------------------------------------------------------------------------
-// RFC 3629 section 7 examples. The seed summary (seeds/004) only says "View
-// the original"; the examples are those of RFC 3629 section 7, quoted in
-// draft-yergeau-rfc2279bis-01 (seeds/000) section 7.
+// RFC 3629 section 7 examples (also in draft-yergeau-rfc2279bis-01
+// section 7).
 
 #[test]
 fn rfc_3629_section_7_examples() {

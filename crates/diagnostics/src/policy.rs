@@ -2,7 +2,7 @@
 //! from, the lint levels, the charset the project declares, and the cap on
 //! diagnostics. The caller (the config crate, the CLI, the language server)
 //! resolves it; [`builtin_bom_rule`] is the last resort, keyed by file name
-//! and content, from SPEC.md section 3.
+//! and content, from docs/spec.md, "Byte-order marks".
 
 use std::path::{Path, PathBuf};
 
@@ -43,7 +43,7 @@ impl BomPolicy {
 /// Where a policy came from, so that a message can say why.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PolicySource {
-    /// utf8lint's own knowledge of a format (SPEC.md section 3).
+    /// utf8lint's own knowledge of a format (docs/spec.md, "Byte-order marks").
     Builtin {
         /// The format, e.g. `JSON`.
         format: &'static str,
@@ -186,7 +186,7 @@ struct Format {
     reference: &'static str,
 }
 
-/// The formats of SPEC.md section 3 that have a rule, by extension.
+/// The formats of docs/spec.md's table that have a rule, by extension.
 const FORMATS: &[Format] = &[
     Format {
         format: "JSON",

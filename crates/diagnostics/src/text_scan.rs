@@ -26,8 +26,8 @@
 use std::ops::Range;
 use std::path::Path;
 
-use crate::rules::mojibake::{self, Candidate as Run};
 use crate::rules::text_chars::{self, Levels, Pass};
+use crate::rules::{confusable, mojibake};
 use crate::scan::{Keep, shown_per_rule};
 use crate::{Diagnostic, Level, Policy, Rule};
 
@@ -113,7 +113,7 @@ fn is_candidate(b: u8, b1: u8, b2: u8, b3: u8, characters: bool, mojibake: bool)
     let character = control | (b == 0x7F) | c2 | d8 | e1 | general | e3 | ef | astral;
     let second = (b2 == 0xC2) | (b2 == 0xC5) | (b2 == 0xC6) | (b2 == 0xCB) | (b2 == 0xE2);
     let latin =
-        (b == 0xC3) & (((0x82..=0xB4).contains(&b1) & second) | ((b1 == 0x94) & (b2 >= 0x80)));
+        (b == 0xC3) & (((0x82..=0xBF).contains(&b1) & second) | ((b1 == 0x94) & (b2 >= 0x80)));
     let not_sign = (b == 0xC2) & (b1 == 0xAC) & (b2 >= 0x80);
     // `‚` (`E2 80 9A`), `√` (`E2 88 9A`), `∆` (`E2 88 86`), `≈` (`E2 89 88`).
     let mac = (b == 0xE2)
@@ -239,10 +239,14 @@ pub(crate) struct TextScan<'a> {
     mojibake: Option<Capped>,
     /// U014, when on.
     non_ascii: Option<Capped>,
+    /// U016, when on: its own pass over the file, at the end.
+    confusable: Option<Capped>,
     /// Candidates before these offsets are inside something already looked
     /// at (a tag run, a mojibake run, a line U014 reported).
     characters_next: usize,
     mojibake_next: usize,
+    /// The end of the last line U008 searched at every character.
+    mojibake_searched: usize,
     line_end: usize,
 }
 
@@ -271,12 +275,16 @@ impl<'a> TextScan<'a> {
                 .then(|| Pass::new(bytes, path, levels, shown)),
             mojibake: capped(Rule::Mojibake),
             non_ascii: capped(Rule::NonAscii),
+            confusable: capped(Rule::MixedScriptConfusable),
             characters_next: 0,
             mojibake_next: 0,
+            mojibake_searched: 0,
             line_end: 0,
         };
-        let wanted =
-            scan.characters.is_some() || scan.mojibake.is_some() || scan.non_ascii.is_some();
+        let wanted = scan.characters.is_some()
+            || scan.mojibake.is_some()
+            || scan.non_ascii.is_some()
+            || scan.confusable.is_some();
         wanted.then_some(scan)
     }
 
@@ -353,15 +361,11 @@ impl<'a> TextScan<'a> {
             && let Some(capped) = &mut self.mojibake
             && mojibake::may_start_run(bytes, i)
         {
-            match mojibake::run_from(bytes, stretch, i) {
-                Run::Nothing => {}
-                Run::LeftAlone(end) => self.mojibake_next = end,
-                Run::Damage(run) => {
-                    self.mojibake_next = run.span.end;
-                    let span = run.span.clone();
-                    capped.push(|level| mojibake::diagnostic(bytes, run, level), span);
-                }
-            }
+            let (next, searched) = (&mut self.mojibake_next, &mut self.mojibake_searched);
+            mojibake::at_candidate(bytes, stretch, i, next, searched, |run| {
+                let span = run.span.clone();
+                capped.push(|level| mojibake::diagnostic(bytes, run, level), span);
+            });
         }
     }
 
@@ -410,6 +414,10 @@ impl<'a> TextScan<'a> {
         }
         if let Some(mut capped) = self.non_ascii {
             text_chars::count_non_ascii_lines(&mut capped);
+            capped.finish(&mut diagnostics, &mut summaries);
+        }
+        if let Some(mut capped) = self.confusable {
+            confusable::pass(self.bytes, &mut capped);
             capped.finish(&mut diagnostics, &mut summaries);
         }
         Found {

@@ -1,7 +1,7 @@
-//! The generated verdict corpus (issue #13): realistic text in every legacy
+//! The generated verdict corpus: realistic text in every legacy
 //! family at several sizes, UTF-8 with defects and binary data, each run
 //! through `check`. Prints a precision/recall table per family and holds
-//! the floors measured when it was written (README.md, "Encoding verdicts").
+//! the floors measured when it was written (docs/encoding-verdicts.md).
 //!
 //! A verdict is right when the unsafe fix it offers gives exactly the
 //! original text in UTF-8: the name alone could be right while the fix

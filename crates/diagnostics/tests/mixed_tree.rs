@@ -1,7 +1,7 @@
 //! The U005 verdicts on a mixed tree of real repositories (git, vim,
 //! wasmtime, rust-analyzer), checked by hand once and kept as names, hashes
 //! and expected verdicts in `fixtures/mixed-verdicts.tsv` (the files are
-//! not copied). Runs when `UTF8LINT_MIXED_TREE` or `/work/mixed-tree`
+//! not copied). Runs when `UTF8LINT_MIXED_TREE` or `../mixed-tree`
 //! points at the tree; says plainly that it is skipped otherwise.
 //!
 //! Each row: path, SHA-256 of the file, and the expected U005 message tail
@@ -15,10 +15,12 @@ use utf8lint_diagnostics::{Policy, Rule, check};
 
 const FIXTURE: &str = include_str!("fixtures/mixed-verdicts.tsv");
 
-/// The tree to check: `UTF8LINT_MIXED_TREE`, else `/work/mixed-tree`.
+/// The tree to check: `UTF8LINT_MIXED_TREE`, else `mixed-tree` beside the repository.
 fn tree() -> PathBuf {
-    std::env::var_os("UTF8LINT_MIXED_TREE")
-        .map_or_else(|| PathBuf::from("/work/mixed-tree"), PathBuf::from)
+    std::env::var_os("UTF8LINT_MIXED_TREE").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../mixed-tree"),
+        PathBuf::from,
+    )
 }
 
 /// SHA-256 of a file, by `sha256sum` or `shasum -a 256` (no hashing crate

@@ -1,4 +1,4 @@
-//! U010..U014 (issue #15): bidi controls, invisible and control
+//! U010..U014: bidi controls, invisible and control
 //! characters, noncharacters, ASCII-only documents. Trojan Source examples
 //! written from the paper's description, scripts that need joiners, every
 //! control and noncharacter, tag smuggling, clean multilingual text.
@@ -76,7 +76,7 @@ fn trojan_source_examples_are_bidi_findings_with_both_orders() {
 }
 
 #[test]
-fn marks_are_code_only_in_source_and_prose_is_silent() {
+fn marks_beside_right_to_left_text_are_silent_and_elsewhere_a_warning() {
     let hebrew = "שלום עולם, זהו טקסט בעברית עם סימן \u{200F} כיוון.\n";
     let arabic = "مرحبا بالعالم\u{061C} هذا نص عربي مع علامات: ١٢٣.\n";
     for (text, path) in [(hebrew, "notes.txt"), (arabic, "README.md")] {
@@ -86,13 +86,106 @@ fn marks_are_code_only_in_source_and_prose_is_silent() {
             codes(text, path)
         );
     }
-    // The same mark in source code changes how it reads.
-    assert_eq!(codes("let x = a\u{200F} - b;\n", "a.rs"), ["U010"]);
+    // Beside right-to-left text in code (a string, a comment) a mark is
+    // what it is for, as in unicode-width's and icu_provider's sources.
+    for text in [
+        "let s = \"مرحبا\u{200E}\";\n",
+        "// שלום\u{200F}: greeting\n",
+        "x = 'سلام\u{061C} ۱۲۳'\n",
+        "assert_eq!(width(\"\u{200E}עברית\"), 5);\n",
+    ] {
+        assert!(
+            codes(text, "a.rs").is_empty(),
+            "{text}: {:?}",
+            codes(text, "a.rs")
+        );
+    }
+    // Away from it, a mark reorders nothing but still hides: a warning of
+    // U011, never U010's deny.
+    let ds = findings("let x = a\u{200F} - b;\n", "a.rs");
+    assert_eq!(ds.len(), 1);
+    assert_eq!(
+        (ds[0].rule, ds[0].level),
+        (Rule::InvisibleCharacter, Level::Warn)
+    );
+    assert!(
+        ds[0].notes[0].contains("no right-to-left text"),
+        "{:?}",
+        ds[0].notes
+    );
+}
+
+/// Right-to-left prose embeds its left-to-right parts (GNOME's Persian and
+/// Hebrew catalogues): outside source code those lines are left alone;
+/// the same controls among Latin text, or in code, are denied.
+#[test]
+fn embeddings_in_right_to_left_prose_are_left_alone() {
+    let persian = "msgstr \"تانژانت وارون برای مقدارهای i و \u{202A}-i\u{202C} تعریف نشده است\"\n";
+    let hebrew = "msgstr[1] \"\u{202B}%d-סיביות\"\n";
+    let uyghur = "msgstr \"\u{202A}UTF-8\u{202C} كودلاش\"\n";
+    for text in [persian, hebrew, uyghur] {
+        assert!(
+            codes(text, "fa.po").is_empty(),
+            "{text}: {:?}",
+            codes(text, "fa.po")
+        );
+    }
+    assert_eq!(codes(persian, "a.py"), ["U010"]);
+    assert_eq!(codes("msgstr \"abc \u{202E}def\"\n", "fa.po"), ["U010"]);
+    // An override is no prose formatting, even among Persian text.
+    assert_eq!(
+        codes("msgstr \"abc \u{202E}def\u{202C} کد\"\n", "fa.po"),
+        ["U010"]
+    );
+}
+
+/// A C1 control or soft hyphen inside mojibake is U008's: U011 and U012
+/// say so and offer no fix that would lose the byte, and `--fix` with
+/// unsafe fixes repairs the run.
+#[test]
+fn characters_inside_mojibake_are_left_to_its_repair() {
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::Mojibake, Level::Warn);
+    for (text, path, rule, fixed) in [
+        (
+            "Hi guys \u{ed}\u{a0}\u{bd}\u{ed}\u{b8}\u{8d}\n",
+            "a.txt",
+            Rule::ControlCharacter,
+            Some("Hi guys 😍\n"),
+        ),
+        (
+            "NapĂ\u{ad}Ĺˇte nám\n",
+            "a.txt",
+            Rule::InvisibleCharacter,
+            None,
+        ),
+    ] {
+        let ds = check(text.as_bytes(), Path::new(path), &policy);
+        let d = ds
+            .iter()
+            .find(|d| d.rule == rule)
+            .unwrap_or_else(|| panic!("{text}: {ds:#?}"));
+        assert!(d.fix.is_none(), "{text}: {:?}", d.fix);
+        assert!(
+            d.notes.iter().any(|n| n.contains("part of mojibake")),
+            "{:?}",
+            d.notes
+        );
+        if let Some(fixed) = fixed {
+            let out = apply_fixes(text.as_bytes(), ds.iter().filter_map(|d| d.fix.as_ref()));
+            assert_eq!(String::from_utf8_lossy(&out.bytes), fixed);
+        }
+    }
+    // A soft hyphen in a word and a lone C1 control keep their fixes.
+    let ds = findings("a soft\u{ad}hyphen and \u{85} here\n", "a.txt");
+    assert_eq!(ds.len(), 2, "{ds:#?}");
+    assert!(ds.iter().all(|d| d.fix.is_some()));
 }
 
 #[test]
 fn joiners_that_scripts_and_emoji_need_are_silent() {
     for text in [
+        "ស្វាគមន៍\u{200B}មកកាន់ ສະບາຍດີ\u{200B}ທຸກຄົນ\n",
         "Family: 👨\u{200D}👩\u{200D}👧 and 🏳\u{FE0F}\u{200D}🌈 flags\n",
         "Persian: می\u{200C}خواهم و نامه\u{200C}ها\n",
         "Hindi: क्\u{200D}ष and क्\u{200C}ष\n",
@@ -379,5 +472,45 @@ fn the_seeds_draft_has_idnits_four_lines_and_two_no_break_spaces() {
         others.len(),
         4,
         "idnits: 4 instances of lines with non-ascii characters: {others:?}"
+    );
+}
+
+/// U002 tells the seam of two concatenated files (a U+FEFF opening a line)
+/// from a U+FEFF inside text, which may be meant (sphinx's `texescape.py`
+/// maps it as a key) and is told how to keep it.
+#[test]
+fn a_feff_inside_a_line_is_told_from_the_seam_of_two_files() {
+    let seam = findings("first\n\u{FEFF}second\n", "a.txt");
+    assert_eq!(seam.len(), 1);
+    assert!(
+        seam[0].message.contains("start of a line"),
+        "{}",
+        seam[0].message
+    );
+    assert!(
+        seam[0]
+            .fix
+            .as_ref()
+            .is_some_and(|f| f.applicability() == utf8lint_diagnostics::Applicability::Safe)
+    );
+    let table = findings(
+        "tex_replacements = [\n    ('\u{FEFF}', r'{}'),\n]\n",
+        "texescape.py",
+    );
+    assert_eq!(table.len(), 1, "{table:#?}");
+    let d = &table[0];
+    assert!(d.message.contains("inside a line"), "{}", d.message);
+    assert!(!d.message.contains("stray"), "{}", d.message);
+    assert!(
+        d.help
+            .iter()
+            .any(|h| h.contains("\\u{FEFF}") && h.contains("allow(stray_feff)")),
+        "{:?}",
+        d.help
+    );
+    assert!(
+        d.fix
+            .as_ref()
+            .is_some_and(|f| f.applicability() == utf8lint_diagnostics::Applicability::Unsafe)
     );
 }

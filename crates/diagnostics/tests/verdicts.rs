@@ -3,11 +3,13 @@
 
 use std::path::Path;
 
+use utf8lint_diagnostics::testing::{
+    LEGACY_SAMPLE_BYTES, LEGACY_SCAN_BYTES, MAX_UTF8_LIKE_PERCENT, MAX_UTF8_PER_ERROR,
+    MIN_BINARY_CONTROL_PERCENT, MIN_DETECTOR_MARGIN_PERCENT, MIN_DETECTOR_SCORE,
+    MIN_LEGACY_LETTER_PERCENT, MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT, detector_identifies,
+};
 use utf8lint_diagnostics::{
-    BinaryEvidence, LEGACY_SAMPLE_BYTES, LEGACY_SCAN_BYTES, MAX_UTF8_LIKE_PERCENT,
-    MAX_UTF8_PER_ERROR, MIN_BINARY_CONTROL_PERCENT, MIN_DETECTOR_MARGIN_PERCENT,
-    MIN_DETECTOR_SCORE, MIN_LEGACY_LETTER_PERCENT, MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT,
-    Policy, Rule, Sniff, Wide, WideForm, apply_fixes, check, detector_identifies, sniff,
+    BinaryEvidence, Policy, Rule, Sniff, Wide, WideForm, apply_fixes, check, sniff,
 };
 
 fn verdict_message(bytes: &[u8]) -> Option<String> {

@@ -209,7 +209,7 @@ impl Document {
             // The text the client opened is what it read from the file: the
             // first candidate base, so that edits arriving before the first
             // disk read do not leave the findings placed by line and column
-            // (issue 12). It is used only if the bytes reproduce it.
+            // It is used only if the bytes reproduce it.
             base: Some(rope.clone()),
             rope,
             marks: Vec::new(),

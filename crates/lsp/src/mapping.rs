@@ -1,6 +1,6 @@
 //! Disk bytes ↔ the editor's text.
 //!
-//! The editor's text is not the file (SPEC.md section 4). To place a finding
+//! The editor's text is not the file (docs/spec.md). To place a finding
 //! (a byte span on disk) in the editor, work out how the client decoded the
 //! file by walking the bytes and the text together under each candidate
 //! decoding; the first that reproduces the text exactly gives every byte

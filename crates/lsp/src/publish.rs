@@ -543,10 +543,7 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
     if mark.at >= rope.len_chars() {
         // Never index a rope unchecked: a mark past the text is a bug
         // elsewhere, not a reason to end the server.
-        eprintln!(
-            "utf8lint lsp: U+FEFF mark at {} outside the text, skipped",
-            mark.at
-        );
+        tracing::warn!("U+FEFF mark at {} outside the text, skipped", mark.at);
         return None;
     }
     let line = rope.char_to_line(mark.at);

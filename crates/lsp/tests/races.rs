@@ -54,7 +54,7 @@ async fn close_and_reopen_during_the_first_check_drops_the_old_result() {
     assert_eq!(shutdown["result"], Value::Null);
 }
 
-/// Edits that arrive before the first disk read (issue 12): the text the
+/// Edits that arrive before the first disk read: the text the
 /// client opened matched the file; the findings are placed on it and
 /// follow the edits, whichever comes first, the read or the edits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

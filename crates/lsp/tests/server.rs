@@ -380,7 +380,7 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
         "contentChanges": [{"range": {"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 1}}, "text": "\"k\": 1"}]
     }))
     .await;
-    // Not offered while the buffer differs from the file (issue 16) ...
+    // Not offered while the buffer differs from the file ...
     let dirty_actions = c
         .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": [diags[0]]}}))
         .await;

@@ -6,29 +6,33 @@
 //! the run stands for one byte, and those bytes are UTF-8 again.
 //!
 //! Every run starts with the character a UTF-8 lead byte `C2`..`F4` reads
-//! as: in windows-1252 and ISO-8859-1 that is `Â`..`ô`, whose own UTF-8
-//! starts with `C3`; in Mac Roman `¬`, `√`, `≈`, `∆`, `‚` and `Ô`, whose
-//! UTF-8 starts with `C2`, `E2` or `C3`. So the pass only stops at `C2`,
-//! `C3` and `E2` ([`at`]).
+//! as. The byte search ([`may_start_run`], and the codec's fused validator
+//! before it) stops at `Â`..`ÿ` followed by a character whose UTF-8
+//! starts with `C2`, `C5`, `C6`, `CB` or `E2` (windows-1252 and
+//! ISO-8859-1, and Mac Roman's `ÿ±`), at `Ô` and `¬`, and at Mac Roman's
+//! `√`, `≈`, `∆`, `‚`; a Mac Roman run whose first character is no such
+//! stop is tried one character back ([`at_candidate`]).
 //!
-//! Precision over recall. Not flagged, on purpose:
-//! * a lone `Ã` or `Â` (Portuguese `SÃO`, Vietnamese): no UTF-8 character
-//!   follows from it;
-//! * a run whose repair is no plausible text: IPA letters, combining marks
-//!   and C1 controls (`É»` in `«CAFÉ»` would be `ɻ`), private use;
-//! * a single two-byte repair whose case contradicts the word it sits in
-//!   (`MAÇÃ` + no-break space would be `à`);
-//! * runs right beside another non-ASCII character that is no part of them
+//! That a run decodes is not enough: ordinary text is full of pairs some
+//! chain decodes (`×£` is the UTF-8 of `ף`). A run is reported when its
+//! repair is less odd in its context than the original ([`oddness`], a
+//! count of the pairs a mis-decoding leaves: a non-ASCII capital after a
+//! lower-case letter, a sign inside a word, a sign ending a word that no
+//! word ends with, letters of two scripts side by side, modifier letters,
+//! marks with no base, controls). Damage comes by the line: once a line
+//! holds a run, the whole line is searched again at every character, and
+//! a repair with no oddness at all between the ASCII around it is taken
+//! there (`Ã\u{A0}` for `à`). `explain U008` is the model in words, with
+//! what it leaves alone; a test holds the code to it.
+//!
+//! Also not flagged, on purpose:
+//! * runs right beside a non-ASCII letter that is no part of them
 //!   (random or mixed-script text);
-//! * Mac Roman runs next to digits or away from letters (`2√π` is
-//!   mathematics, not `ù`);
+//! * Mac Roman mathematics (`2√π`);
 //! * a line with 3 or more characters that no chain's byte reads as
 //!   (`ξ`, `я`, `中`): text in other scripts, among which `Ð¢` is chance;
 //! * a line that also holds the repair (`"Ã©" => "é"`): a table of
-//!   repairs, mojibake on purpose;
-//! * damage no standard chain explains (`FranȺois`, `MontrȨal` in the
-//!   seeds: one letter of an unusual block inside an ASCII word, whose
-//!   bytes were lost): there is nothing exact to repair it to.
+//!   repairs, mojibake on purpose.
 
 use std::ops::Range;
 
@@ -116,14 +120,6 @@ fn mac_byte(c: char) -> Option<u8> {
         .map(|i| 0x80 + i as u8)
 }
 
-/// The Mac Roman characters that start its runs: `¬` `√` `≈` `∆` (`C2`,
-/// `C3`, `C5`, `C6`: Latin-1 and Latin Extended-A letters), `‚` (`E2`:
-/// punctuation) and `Ô` (`EF`). Its other lead bytes read as `«`, `»`,
-/// `–`, `—`, ..., which stand before letters in ordinary text too often to
-/// be evidence (`—Écoute` would be Cyrillic); `ƒ` (`C4`: `č`, `ğ`, `ı`)
-/// is itself UTF-8 `C6 92`, a byte the pass does not stop at.
-const MAC_ROMAN_LEADS: [char; 6] = ['¬', '√', '≈', '∆', '‚', 'Ô'];
-
 /// The byte `c` stands for in `chain` (`80`..`FF`), and whether only
 /// ISO-8859-1 reads it so.
 fn byte_in(c: char, chain: Chain) -> Option<(u8, bool)> {
@@ -133,21 +129,57 @@ fn byte_in(c: char, chain: Chain) -> Option<(u8, bool)> {
     }
 }
 
-/// Whether `c` is something text holds, as a repair gives it: letters of
-/// the Latin, Greek, Cyrillic, Hebrew and Arabic blocks, Latin-1's signs,
-/// and from three bytes on anything but private use and noncharacters.
-/// IPA, spacing modifiers and combining marks (`U+0250`..`U+036F`) and C1
-/// controls are what ordinary Latin-1 pairs decode to by accident.
-fn plausible(c: char) -> bool {
+/// Whether a repair may hold `c` at all: C1 controls, private use and
+/// noncharacters are what byte pairs decode to by accident, never text.
+/// (An inner layer may hold C1 controls: `Ã„Â\u{8D}` is `Ä\u{8D}` is `č`.)
+fn admissible(c: char) -> bool {
     let v = u32::from(c);
-    match c.len_utf8() {
-        2 => {
-            matches!(v, 0xA0..=0x24F | 0x370..=0x3FF | 0x400..=0x52F | 0x5D0..=0x5EA | 0x600..=0x6FF)
-        }
-        3 => !matches!(v, 0xE000..=0xF8FF | 0xFDD0..=0xFDEF | 0xFFFE..=0xFFFF),
-        4 => v < 0xF0000 && (v & 0xFFFE) != 0xFFFE,
-        _ => false,
+    !(matches!(v, 0x80..=0x9F | 0xE000..=0xF8FF | 0xF0000..)
+        || crate::rules::text_chars::is_noncharacter(v))
+}
+
+/// The next UTF-8 sequence that the characters of `chars` stand for in
+/// `chain`: its text and whether an ISO-8859-1-only character was among
+/// them. A surrogate pair written as two three-byte sequences (CESU-8, as
+/// Java's and some databases' "UTF-8" writes astral characters) is one
+/// character.
+fn next_sequence(chars: &mut std::str::CharIndices<'_>, chain: Chain) -> Option<(char, bool)> {
+    let byte = |chars: &mut std::str::CharIndices<'_>| {
+        chars
+            .next()
+            .and_then(|(_, c)| byte_in(c, chain))
+            .filter(|&(b, _)| b >= 0x80)
+    };
+    let (lead, mut latin1) = byte(chars)?;
+    let len = match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let mut sequence = [lead, 0, 0, 0];
+    for slot in sequence.iter_mut().take(len).skip(1) {
+        let (b, l) = byte(chars).filter(|&(b, _)| b <= 0xBF)?;
+        *slot = b;
+        latin1 |= l;
     }
+    if let Ok(text) = std::str::from_utf8(&sequence[..len]) {
+        return text.chars().next().map(|c| (c, latin1));
+    }
+    // A high surrogate (`ED A0`..`ED AF`), then the low one (`ED B0`..).
+    if lead != 0xED || !(0xA0..=0xAF).contains(&sequence[1]) {
+        return None;
+    }
+    let (e, l1) = byte(chars).filter(|&(b, _)| b == 0xED)?;
+    let (b1, l2) = byte(chars).filter(|&(b, _)| (0xB0..=0xBF).contains(&b))?;
+    let (b2, l3) = byte(chars).filter(|&(b, _)| b <= 0xBF)?;
+    let unit = |x: u8, y: u8, z: u8| {
+        (u32::from(x & 0x0F) << 12) | (u32::from(y & 0x3F) << 6) | u32::from(z & 0x3F)
+    };
+    let high = unit(sequence[0], sequence[1], sequence[2]);
+    let low = unit(e, b1, b2);
+    let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+    Some((c, latin1 | l1 | l2 | l3))
 }
 
 /// The repair of one layer of `text` in `chain`: the characters it had
@@ -156,46 +188,238 @@ fn plausible(c: char) -> bool {
 /// bytes of `text` they take, and whether an ISO-8859-1-only character was
 /// among them. Stops at the first character that is no part of a
 /// sequence, so a candidate that starts no run costs a character or two.
-/// Not checked for plausibility: an inner layer may hold C1 controls and
-/// modifiers (`Ã„Â\u{8D}` is `Ä\u{8D}` is `č`).
 fn one_layer(text: &str, chain: Chain) -> Option<(String, usize, bool)> {
     let (mut out, mut used, mut latin1) = (String::new(), 0, false);
     let mut chars = text.char_indices();
-    'runs: loop {
+    loop {
         let mut ahead = chars.clone();
-        let Some((_, c)) = ahead.next() else { break };
-        let Some((lead, only_latin1)) = byte_in(c, chain) else {
+        let Some((c, l)) = next_sequence(&mut ahead, chain) else {
             break;
         };
-        let len = match lead {
-            0xC2..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF4 => 4,
-            _ => break,
-        };
-        let (mut sequence, mut seen_latin1, mut end) = ([lead, 0, 0, 0], only_latin1, 0);
-        for slot in sequence.iter_mut().take(len).skip(1) {
-            match ahead
-                .next()
-                .and_then(|(i, c)| Some((i + c.len_utf8(), byte_in(c, chain)?)))
-            {
-                Some((next, (byte @ 0x80..=0xBF, l))) => {
-                    *slot = byte;
-                    seen_latin1 |= l;
-                    end = next;
-                }
-                _ => break 'runs,
-            }
-        }
-        // Overlong forms and surrogates are no characters.
-        let Ok(decoded) = std::str::from_utf8(&sequence[..len]) else {
-            break;
-        };
-        out.push_str(decoded);
-        (used, latin1, chars) = (end, latin1 | seen_latin1, ahead);
+        out.push(c);
+        used = ahead.offset();
+        latin1 |= l;
+        chars = ahead;
     }
     (used > 0).then_some((out, used, latin1))
 }
+
+/// The second layer of a repair: every run inside `text` repaired, the
+/// characters between them kept (`Ã¢Å’Â£` is `âŒ£` is `⌣`, and a
+/// run's first layer may hold ASCII between its inner runs).
+fn every_run(text: &str, chain: Chain) -> Option<String> {
+    let (mut out, mut at, mut any) = (String::with_capacity(text.len()), 0, false);
+    while let Some(c) = text[at..].chars().next() {
+        match one_layer(&text[at..], chain) {
+            Some((repaired, used, _)) => {
+                out.push_str(&repaired);
+                at += used;
+                any = true;
+            }
+            None => {
+                out.push(c);
+                at += c.len_utf8();
+            }
+        }
+    }
+    any.then_some(out)
+}
+
+/// What a character is, for [`oddness`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// White space, and the invisible format characters (U+FEFF, U+200B..).
+    Space,
+    Digit,
+    Lower,
+    Upper,
+    /// A letter with no case (CJK, Hebrew, Arabic, Hangul...).
+    Caseless,
+    /// A combining mark.
+    Mark,
+    /// IPA letters, spacing modifier letters and phonetic extensions.
+    Modifier,
+    /// C0 and C1 controls.
+    Control,
+    /// Punctuation and symbols (and digits of Latin-1's signs, `¹`, `½`).
+    Symbol,
+}
+
+fn kind(c: char) -> Kind {
+    let v = u32::from(c);
+    if c.is_whitespace() || matches!(v, 0x200B..=0x200F | 0x2060..=0x2064 | 0xFEFF) {
+        Kind::Space
+    } else if c.is_control() {
+        Kind::Control
+    } else if matches!(
+        v,
+        0x300..=0x36F
+            | 0x483..=0x489
+            | 0x591..=0x5BD
+            | 0x610..=0x61A
+            | 0x64B..=0x65F
+            | 0x1AB0..=0x1AFF
+            | 0x1DC0..=0x1DFF
+            | 0x20D0..=0x20FF
+            | 0xFE20..=0xFE2F
+    ) {
+        Kind::Mark
+    } else if matches!(v, 0x250..=0x2FF | 0x1D00..=0x1DBF | 0xA700..=0xA721 | 0xA788..=0xA78A) {
+        Kind::Modifier
+    } else if c.is_ascii_digit() || (c.is_numeric() && v > 0xFF) {
+        Kind::Digit
+    } else if c.is_lowercase() {
+        Kind::Lower
+    } else if c.is_uppercase() {
+        Kind::Upper
+    } else if c.is_alphabetic() {
+        Kind::Caseless
+    } else {
+        Kind::Symbol
+    }
+}
+
+/// A coarse script of a letter, by block: 0 for none; letters of the same
+/// writing system share a number (kana and CJK ideographs are one).
+fn script(c: char) -> u32 {
+    let v = u32::from(c);
+    match v {
+        _ if c.is_ascii_alphabetic() => 1,
+        0xC0..=0x24F | 0x1E00..=0x1EFF => 1,
+        0x370..=0x3FF | 0x1F00..=0x1FFF => 2,
+        0x400..=0x52F => 3,
+        0x530..=0x58F => 4,
+        0x590..=0x5FF => 5,
+        0x600..=0x6FF | 0x750..=0x77F | 0x8A0..=0x8FF => 6,
+        0x3040..=0x30FF | 0x3400..=0x9FFF => 7,
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF => 8,
+        0..=0x7F => 0,
+        _ => 100 + (v >> 7),
+    }
+}
+
+/// Signs that close a word in ordinary text: `Brontë…”`, `MARQUÉ…`,
+/// `10 Å—`, Portuguese `lá´´`, `m²`, `Windows®`.
+const TRAILING: &[char] = &[
+    '…', '”', '’', '»', '›', '—', '–', '´', '¨', '°', 'ª', 'º', '¹', '²', '³', '™', '®', '·', '˝',
+    '“', '‘', '!',
+];
+
+/// Signs that open a word: quotes, currencies, `¿`, `√`, `∆`.
+const LEADING: &[char] = &[
+    '“', '‘', '„', '‚', '«', '‹', '¿', '¡', '—', '–', '£', '€', '¥', '¢', '§', '¶', '•', '·', '¬',
+    '±', '×', '÷', '√', '∆', '∂', '∑', '°', '´', '¨',
+];
+
+/// Signs that stand between two letters of one word: apostrophes,
+/// hyphens, dashes, the middle dot.
+const INFIX: &[char] = &['’', '‘', '´', 'ʼ', '·', '‧', '‐', '‑', '–', '—', '/', '×'];
+
+/// How odd `chars` are as text: my own measure of the pairs a
+/// mis-decoding leaves, in the spirit of ftfy's "badness". One point for
+/// each of: a non-ASCII capital right after a lower-case letter (`fÃ`,
+/// `ƒÅ`, `âŒ`); two adjacent letters of different scripts (`t녔`); a
+/// modifier or IPA letter; a run of signs with a non-ASCII one that sits
+/// between two letters (`Ã©t`, `â€™t`, `n√ßo`, unless it is one apostrophe
+/// or hyphen), that ends a word and is not a closing sign (`Ã©` + space),
+/// or that opens a word and is not an opening sign (`◊ë`). Two for a
+/// combining mark with no base (after a space or at the start), three for
+/// a control. Signs among digits and spaces (`5×£35`, `∆°`) cost nothing.
+fn oddness(chars: &[char]) -> u32 {
+    let mut all_kinds = [Kind::Space; MAX_JUDGED_CHARS];
+    let kinds = &mut all_kinds[..chars.len().min(MAX_JUDGED_CHARS)];
+    for (k, &c) in kinds.iter_mut().zip(chars) {
+        *k = kind(c);
+    }
+    let kinds = &*kinds;
+    let chars = &chars[..kinds.len()];
+    let letter = |k: Kind| matches!(k, Kind::Lower | Kind::Upper | Kind::Caseless | Kind::Mark);
+    let mut odd = 0;
+    for (k, (&c, &kc)) in chars.iter().zip(kinds).enumerate() {
+        let prev = k.checked_sub(1).map(|p| (chars[p], kinds[p]));
+        odd += match kc {
+            Kind::Control => 3,
+            Kind::Modifier => 1,
+            Kind::Mark if prev.is_none_or(|(_, p)| matches!(p, Kind::Space | Kind::Control)) => 2,
+            _ => 0,
+        };
+        if let Some((p, pk)) = prev {
+            if kc == Kind::Upper && !c.is_ascii() && pk == Kind::Lower {
+                odd += 1;
+            }
+            // Two non-ASCII capitals opening a lower-case word (`ÅŸarkı`).
+            if kc == Kind::Lower
+                && pk == Kind::Upper
+                && !p.is_ascii()
+                && k >= 2
+                && kinds[k - 2] == Kind::Upper
+                && !chars[k - 2].is_ascii()
+                && (k < 3 || kinds[k - 3] != Kind::Upper)
+            {
+                odd += 1;
+            }
+            let (sp, sc) = (script(p), script(c));
+            if letter(pk) && letter(kc) && sp != 0 && sc != 0 && sp != sc {
+                odd += 1;
+            }
+        }
+    }
+    let sign = |k: Kind| matches!(k, Kind::Symbol | Kind::Modifier);
+    let mut k = 0;
+    while k < chars.len() {
+        if !sign(kinds[k]) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < chars.len() && sign(kinds[k]) {
+            k += 1;
+        }
+        let signs = &chars[start..k];
+        let mut wide = signs.iter().filter(|c| !c.is_ascii());
+        let before = start.checked_sub(1).is_some_and(|p| letter(kinds[p]));
+        let after = kinds.get(k).is_some_and(|&n| letter(n));
+        let odd_here = match (before, after) {
+            (true, true) => {
+                !(signs.len() == 1 && INFIX.contains(&signs[0]))
+                    && signs.iter().any(|c| !c.is_ascii())
+            }
+            (true, false) => wide.any(|c| !TRAILING.contains(c)),
+            (false, true) => wide.any(|c| !LEADING.contains(c)),
+            (false, false) => false,
+        };
+        odd += u32::from(odd_here);
+    }
+    odd
+}
+
+/// Characters of context either side of a run that [`oddness`] reads.
+const CONTEXT_CHARS: usize = 3;
+
+/// The oddness of `middle` between `before` and `after` (their nearest
+/// [`CONTEXT_CHARS`] characters).
+fn oddness_between(before: &str, middle: &str, after: &str) -> u32 {
+    let mut chars = ['\0'; MAX_JUDGED_CHARS];
+    let mut n = 0;
+    let start = before
+        .char_indices()
+        .rev()
+        .take(CONTEXT_CHARS)
+        .last()
+        .map_or(before.len(), |(k, _)| k);
+    let all = before[start..]
+        .chars()
+        .chain(middle.chars())
+        .chain(after.chars().take(CONTEXT_CHARS));
+    for (slot, c) in chars.iter_mut().zip(all) {
+        *slot = c;
+        n += 1;
+    }
+    oddness(&chars[..n])
+}
+
+/// The most characters [`oddness`] reads: a judged run and its context.
+const MAX_JUDGED_CHARS: usize = JUDGED + 2 * CONTEXT_CHARS;
 
 /// Whether `repaired` occurs on `line` as text of its own, not inside other
 /// damage (Vietnamese `áº¿` holds an `á` that is no repair's): no
@@ -226,61 +450,148 @@ pub(crate) enum Candidate {
 }
 
 /// What starts at `offset` of `stretch` (a character boundary).
-pub(crate) fn at(stretch: &str, offset: usize) -> Candidate {
-    match run_at(stretch, offset) {
+/// On a `damaged` line (one that holds a run already) a repair that is
+/// ordinary text in its context is taken even where the original is not
+/// odd by itself (`Ã\u{A0}` for `à`, `Ð´Ð°` for `да`).
+pub(crate) fn at(stretch: &str, offset: usize, damaged: bool) -> Candidate {
+    match run_at(stretch, offset, damaged) {
         None => Candidate::Nothing,
         Some((end, None)) => Candidate::LeftAlone(end),
         Some((_, Some(found))) => Candidate::Damage(found),
     }
 }
 
+/// Whether `c` reads as a UTF-8 lead byte in `chain`.
+fn is_lead_in(c: char, chain: Chain) -> bool {
+    byte_in(c, chain).is_some_and(|(b, _)| (0xC2..=0xF4).contains(&b))
+}
+
+/// A run read in one chain: its length in bytes, the best repair with its
+/// layers and chain, and how much less odd than the original it is.
+struct Reading {
+    used: usize,
+    repaired: String,
+    chain: Chain,
+    layers: u8,
+    gain: u32,
+    /// The repair's oddness between the ASCII around it (the damage
+    /// beside it left out).
+    odd: u32,
+}
+
+/// The run at the start of `text` read in `chain`, with `before` the
+/// line's text before it: the repair (one layer, or two) that is least
+/// odd in its context, and by how much it is less odd than the original.
+fn read(before: &str, text: &str, chain: Chain) -> Option<Reading> {
+    let (raw, used, latin1) = one_layer(text, chain)?;
+    let chain = if latin1 { Chain::Latin1 } else { chain };
+    let inner = if chain == Chain::MacRoman {
+        chain
+    } else {
+        Chain::Windows1252
+    };
+    // A run is judged on its first sequences: oddness is a matter of
+    // neighbours, and a run then costs its context, not its length.
+    let (judged, judged_used, after) = if used > JUDGED {
+        let cut = text.floor_char_boundary(JUDGED);
+        let (judged, judged_used, _) = one_layer(&text[..cut], chain)?;
+        (judged, judged_used, "")
+    } else {
+        (raw.clone(), used, &text[used..])
+    };
+    let original = oddness_between(before, &text[..judged_used], after);
+    let mut best: Option<(String, u8, u32)> = None;
+    let second = every_run(&judged, inner);
+    for (repaired, layers) in [(Some(judged), 1), (second, 2)] {
+        let Some(repaired) = repaired.filter(|r| r.chars().all(admissible)) else {
+            continue;
+        };
+        let odd = oddness_between(before, &repaired, after);
+        // The second layer where it reads as well as the first: the
+        // first is then text that is itself a run (`Ã\u{A0}`).
+        if best.as_ref().is_none_or(|(_, _, b)| odd <= *b) {
+            best = Some((repaired, layers, odd));
+        }
+    }
+    let (judged, layers, in_context) = best?;
+    let ascii_before = &before[before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii())
+        .last()
+        .map_or(before.len(), |(k, _)| k)..];
+    let ascii_after = &after[..after.find(|c: char| !c.is_ascii()).unwrap_or(after.len())];
+    let odd = oddness_between(ascii_before, &judged, ascii_after);
+    let repaired = match (layers, used > JUDGED) {
+        (1, false) => judged,
+        (1, true) => raw,
+        _ => every_run(&raw, inner)?,
+    };
+    if used > JUDGED && !repaired.chars().all(admissible) {
+        return None;
+    }
+    Some(Reading {
+        used,
+        repaired,
+        chain,
+        layers,
+        gain: original.saturating_sub(in_context),
+        odd,
+    })
+}
+
+/// The bytes of a long run that [`read`] judges it on.
+const JUDGED: usize = 96;
+
 /// The run starting at `offset` (its end) and whether it is reported.
-fn run_at(stretch: &str, offset: usize) -> Option<(usize, Option<Found>)> {
+fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<Found>)> {
     let text = stretch.get(offset..)?;
     let first = text.chars().next()?;
-    let chain = if latin_byte(first).is_some_and(|(b, _)| (0xC2..=0xF4).contains(&b)) {
-        Chain::Windows1252
-    } else if MAC_ROMAN_LEADS.contains(&first) {
-        Chain::MacRoman
-    } else {
-        return None;
+    let before_text = &stretch[stretch.floor_char_boundary(offset.saturating_sub(16))..offset];
+    let taken = |r: &Reading| r.gain > 0 || (damaged && r.odd == 0);
+    let read_in = |chain| {
+        is_lead_in(first, chain)
+            .then(|| read(before_text, text, chain))
+            .flatten()
     };
-    let (raw, used, latin1) = one_layer(text, chain)?;
+    // The reading that gains most; Mac Roman where windows-1252 explains
+    // nothing, or less well.
+    let reading = match (read_in(Chain::Windows1252), read_in(Chain::MacRoman)) {
+        (Some(w), Some(m)) if m.gain > w.gain || (m.gain == w.gain && taken(&m) && !taken(&w)) => m,
+        (Some(w), _) => w,
+        (None, m) => m?,
+    };
+    let Reading {
+        used,
+        repaired,
+        chain,
+        layers,
+        gain,
+        odd,
+    } = reading;
     let end = offset + used;
-    let chain = if latin1 { Chain::Latin1 } else { chain };
-    // A second layer: the first repair is itself a whole run.
-    let (repaired, layers) = match one_layer(&raw, chain) {
-        Some((inner, inner_used, _)) if inner_used == raw.len() && inner.chars().all(plausible) => {
-            (inner, 2)
-        }
-        _ if raw.chars().all(plausible) => (raw, 1),
-        _ => return Some((end, None)),
-    };
-    let before = stretch[..offset].chars().next_back();
-    let after = text[used..].chars().next();
-    // One two-byte lowercase repair after a capital, in a word that goes on
-    // in capitals or stops (`MAÇÃ` + no-break space): an upper-case word
-    // (`São` goes on in lower case and is damage).
-    let weak = repaired.chars().count() == 1 && repaired.len() == 2;
-    if weak
-        && before.is_some_and(char::is_uppercase)
-        && repaired.chars().all(char::is_lowercase)
-        && !after.is_some_and(char::is_lowercase)
-    {
+    // The repair must read better than what is there: text that is
+    // ordinary as it stands (`Brontë…”`, `5×£35`) is left alone.
+    if gain == 0 && !(damaged && odd == 0) {
         return Some((end, None));
     }
-    // A run sits among ASCII (in a word, between spaces, at a line's
-    // edge): a run's neighbours that are non-ASCII and no part of it are
-    // text in their own right, and the pair is chance (random or
-    // mixed-script text: vim's encrypted sample, `'Ã¤Ã '` in a test).
-    let foreign = |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && !c.is_whitespace());
+    let before = stretch[..offset].chars().next_back();
+    let after = text[used..].chars().next();
+    // A run sits among ASCII or signs: a letter right beside it that is
+    // non-ASCII and no part of it is text in its own right, and the pair is
+    // chance (random or mixed-script text).
+    let foreign = |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && c.is_alphabetic());
     if foreign(before) || foreign(after) {
         return Some((end, None));
     }
-    if chain == Chain::MacRoman && text[first.len_utf8()..].starts_with(MAC_ROMAN_MATH) {
+    if chain == Chain::MacRoman
+        && matches!(first, '√' | '≈' | '∆')
+        && text[first.len_utf8()..].starts_with(MAC_ROMAN_MATH)
+    {
         let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphabetic());
         let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
-        if digit(before) || digit(after) || !(letter(before) || letter(after)) {
+        // (On a damaged line only digits make it mathematics: `∆∞` is `ư`.)
+        if digit(before) || digit(after) || !(damaged || letter(before) || letter(after)) {
             return Some((end, None));
         }
     }
@@ -311,7 +622,7 @@ fn run_at(stretch: &str, offset: usize) -> Option<(usize, Option<Found>)> {
 
 /// How far around a run its line is read for the guards: a run's context,
 /// so that a run costs the same on a 32 MiB line as on a short one.
-const LINE_CONTEXT: usize = 256;
+const LINE_CONTEXT: usize = 128;
 
 /// The line around `offset` in `stretch`, at most [`LINE_CONTEXT`] bytes
 /// either side of it.
@@ -400,7 +711,7 @@ pub(crate) fn may_start_run(bytes: &[u8], i: usize) -> bool {
         // (`Ô`, a Mac Roman lead, before any non-ASCII byte.)
         0xC3 => match bytes.get(i + 1) {
             Some(0x94) => next_non_ascii(i + 2),
-            Some(0x82..=0xB4) => matches!(bytes.get(i + 2), Some(0xC2 | 0xC5 | 0xC6 | 0xCB | 0xE2)),
+            Some(0x82..=0xBF) => matches!(bytes.get(i + 2), Some(0xC2 | 0xC5 | 0xC6 | 0xCB | 0xE2)),
             _ => false,
         },
         0xC2 => bytes.get(i + 1) == Some(&0xAC) && next_non_ascii(i + 2),
@@ -438,14 +749,19 @@ fn window(bytes: &[u8], from: usize, to: usize) -> (usize, &str) {
 /// around it is decoded on its own (a small window, grown while a run
 /// reaches its end), so a clean file costs the byte search and no
 /// decoding.
-pub(crate) fn run_from(bytes: &[u8], stretch: &Range<usize>, offset: usize) -> Candidate {
+pub(crate) fn run_from(
+    bytes: &[u8],
+    stretch: &Range<usize>,
+    offset: usize,
+    damaged: bool,
+) -> Candidate {
     let (from, to) = (stretch.start, stretch.end);
     let start = offset.saturating_sub(WINDOW).max(from);
     let mut reach = WINDOW;
     loop {
         let end = (offset + reach).min(to);
         let (base, text) = window(bytes, start, end);
-        let outcome = at(text, offset - base);
+        let outcome = at(text, offset - base, damaged);
         let run_end = match &outcome {
             Candidate::Nothing => return outcome,
             Candidate::LeftAlone(e) => *e,
@@ -466,6 +782,162 @@ pub(crate) fn run_from(bytes: &[u8], stretch: &Range<usize>, offset: usize) -> C
     }
 }
 
+/// How far either side of a run its line is searched again at every
+/// character once it holds a run.
+const LINE_SEARCH: usize = 4096;
+
+/// U008 at a candidate `i` ([`may_start_run`]) of `stretch`, with
+/// `next` the offset before which everything was looked at and `searched`
+/// the end of the last line searched at every character: each run found
+/// goes to `found`, and both move past what was looked at.
+///
+/// Two searches beyond the candidate's own, both only where damage is:
+/// a Mac Roman run whose first character the byte search does not stop at
+/// (`◊ë◊î`: it stops at `ë◊`) is tried one character back; and a line that
+/// holds a run is read again at every character, because damage comes by
+/// the line (`mƒÅja` beside a `√ß`, the leftover of a run repaired halfway).
+pub(crate) fn at_candidate(
+    bytes: &[u8],
+    stretch: &Range<usize>,
+    i: usize,
+    next: &mut usize,
+    searched: &mut usize,
+    mut found: impl FnMut(Found),
+) {
+    let run = match run_from(bytes, stretch, i, false) {
+        Candidate::Nothing => match mac_start_before(bytes, i, *next) {
+            Some(j) => run_from(bytes, stretch, j, false),
+            None => Candidate::Nothing,
+        },
+        other => other,
+    };
+    let run = match run {
+        Candidate::Nothing => return,
+        Candidate::LeftAlone(end) => {
+            *next = end;
+            return;
+        }
+        Candidate::Damage(run) => run,
+    };
+    let (start, end) = (run.span.start, run.span.end);
+    // The line from its start: runs before this one that were left alone
+    // are looked at again, now on a damaged line.
+    let floor = stretch
+        .start
+        .max(*searched)
+        .max(start.saturating_sub(LINE_SEARCH));
+    let ceil = stretch.end.min(end + LINE_SEARCH);
+    let line_start = memchr::memrchr(b'\n', &bytes[floor..start]).map_or(floor, |k| floor + k + 1);
+    let line_end = memchr::memchr(b'\n', &bytes[end..ceil]).map_or(ceil, |k| end + k);
+    let mut runs = Vec::new();
+    let k = every_char(bytes, stretch, line_start..start, &mut runs);
+    // A run of the search that starts before the one found first and
+    // covers it (`Œ≥œÅŒÆŒ≥œÅŒ∑`, found at its `œÅ`) replaces it.
+    let reached = if k < start {
+        every_char(bytes, stretch, k..line_end, &mut runs)
+    } else {
+        runs.push(run);
+        every_char(bytes, stretch, end..line_end, &mut runs)
+    };
+    let last = runs.last().map_or(end, |r| r.span.end);
+    runs.into_iter().for_each(&mut found);
+    *next = reached.max(last).max(end);
+    *searched = *next;
+}
+
+/// The start of the character before `i` if it reads as a Mac Roman lead
+/// byte and starts at or after `floor`.
+fn mac_start_before(bytes: &[u8], i: usize, floor: usize) -> Option<usize> {
+    let j = (i.saturating_sub(3)..i)
+        .find(|&j| std::str::from_utf8(&bytes[j..i]).is_ok_and(|t| t.chars().count() == 1))?;
+    let c = std::str::from_utf8(&bytes[j..i]).ok()?.chars().next()?;
+    (j >= floor && is_lead_in(c, Chain::MacRoman)).then_some(j)
+}
+
+/// Every run starting at a character of `range` of a damaged line (whole
+/// runs inside it: one that would reach past its end is not taken);
+/// returns where the search ended.
+fn every_char(
+    bytes: &[u8],
+    stretch: &Range<usize>,
+    range: Range<usize>,
+    found: &mut Vec<Found>,
+) -> usize {
+    let mut k = range.start;
+    while k < range.end {
+        if bytes[k] < 0xC2 {
+            k += 1;
+            continue;
+        }
+        match run_from(bytes, stretch, k, true) {
+            Candidate::Nothing => k += 1,
+            Candidate::LeftAlone(end) => k = end,
+            Candidate::Damage(run) if run.span.end <= range.end => {
+                k = run.span.end;
+                found.push(run);
+            }
+            Candidate::Damage(_) => return k,
+        }
+    }
+    k
+}
+
+/// The byte `c` stands for in windows-1250 (the Central European code
+/// page: `NapĂ\u{AD}Ĺˇte` is `Napíšte`), `80`..`FF`.
+fn windows_1250_byte(c: char) -> Option<u8> {
+    let mut buffer = [0u8; 4];
+    let (bytes, _, errors) = encoding_rs::WINDOWS_1250.encode(c.encode_utf8(&mut buffer));
+    match *bytes {
+        [b] if !errors && b >= 0x80 => Some(b),
+        _ => None,
+    }
+}
+
+/// Whether the character at `i` of `bytes` (well-formed around it) is part
+/// of a run of mojibake, read in windows-1252 or ISO-8859-1, Mac Roman or
+/// windows-1250: with up to three characters either side it stands for
+/// bytes among which a UTF-8 sequence (or half a CESU-8 surrogate pair)
+/// covers its own. U011 and U012 ask it for the C1 controls and soft
+/// hyphens they would delete: such a character is U008's, and deleting it
+/// would lose a byte the repair needs.
+pub(crate) fn part_of_run(bytes: &[u8], i: usize) -> bool {
+    let (base, text) = window(bytes, i.saturating_sub(12), (i + 16).min(bytes.len()));
+    let Some(at) = i.checked_sub(base).filter(|&at| text.is_char_boundary(at)) else {
+        return false;
+    };
+    let before: Vec<char> = text[..at].chars().rev().take(3).collect();
+    let after: Vec<char> = text[at..].chars().take(4).collect();
+    let readings: [&dyn Fn(char) -> Option<u8>; 3] = [
+        &|c| latin_byte(c).map(|(b, _)| b),
+        &mac_byte,
+        &windows_1250_byte,
+    ];
+    readings.iter().any(|byte| {
+        let Some(own) = after.first().and_then(|&c| byte(c)) else {
+            return false;
+        };
+        let lead: Vec<u8> = before.iter().map_while(|&c| byte(c)).collect();
+        let mut seq: Vec<u8> = lead.iter().rev().copied().collect();
+        let pos = seq.len();
+        seq.push(own);
+        seq.extend(after[1..].iter().map_while(|&c| byte(c)));
+        (pos.saturating_sub(3)..=pos).any(|s| {
+            let len = match seq[s] {
+                0xC2..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF4 => 4,
+                _ => return false,
+            };
+            let Some(sequence) = seq.get(s..s + len).filter(|_| s + len > pos) else {
+                return false;
+            };
+            let cesu =
+                sequence[0] == 0xED && sequence[1..].iter().all(|b| (0x80..=0xBF).contains(b));
+            cesu || std::str::from_utf8(sequence).is_ok()
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,18 +945,17 @@ mod tests {
     /// Every run in `bytes`, each candidate tried in turn (the chunked
     /// search is `text_scan`'s).
     fn find_in(bytes: &[u8], mut found: impl FnMut(Found)) {
-        let (stretch, mut next) = (0..bytes.len(), 0);
+        let (stretch, mut next, mut searched) = (0..bytes.len(), 0, 0);
         for offset in 0..bytes.len() {
-            if offset < next || !may_start_run(bytes, offset) {
-                continue;
-            }
-            match run_from(bytes, &stretch, offset) {
-                Candidate::Nothing => {}
-                Candidate::LeftAlone(end) => next = end,
-                Candidate::Damage(run) => {
-                    next = run.span.end;
-                    found(run);
-                }
+            if offset >= next && may_start_run(bytes, offset) {
+                at_candidate(
+                    bytes,
+                    &stretch,
+                    offset,
+                    &mut next,
+                    &mut searched,
+                    &mut found,
+                );
             }
         }
     }
@@ -495,6 +966,19 @@ mod tests {
             out.get_or_insert((f.repaired, f.chain.name(), f.layers));
         });
         out
+    }
+
+    #[test]
+    fn controls_and_soft_hyphens_inside_runs_are_known() {
+        let inside = |text: &str, c: char| part_of_run(text.as_bytes(), text.find(c).unwrap());
+        assert!(inside(
+            "Hi guys \u{ed}\u{a0}\u{bd}\u{ed}\u{b8}\u{8d} x",
+            '\u{8d}'
+        ));
+        assert!(inside("NapĂ\u{ad}Ĺˇte", '\u{ad}'));
+        assert!(inside("doesn\u{e2}\u{80}\u{99}t", '\u{80}'));
+        assert!(!inside("a soft\u{ad}hyphen", '\u{ad}'));
+        assert!(!inside("x \u{85} y", '\u{85}'));
     }
 
     #[test]
@@ -535,6 +1019,27 @@ mod tests {
     }
 
     #[test]
+    fn runs_that_read_better_repaired_are_repaired() {
+        // `ƒ` is no candidate: it is found on a line that holds another run.
+        assert_eq!(repair("mƒÅja"), None);
+        assert_eq!(
+            repair("mƒÅja un Fran√ßois"),
+            Some(("ā".into(), "Mac Roman", 1))
+        );
+        assert_eq!(repair("◊ë◊î"), Some(("בה".into(), "Mac Roman", 1)));
+        assert_eq!(repair("ÿ±ÿ≥"), Some(("رس".into(), "Mac Roman", 1)));
+        assert_eq!(
+            repair("(âŒ£Ë›âŒ£)"),
+            Some(("⌣˛⌣".into(), "windows-1252", 1))
+        );
+        assert_eq!(repair("$Ì¶6"), Some(("\u{336}".into(), "windows-1252", 1)));
+        assert_eq!(
+            repair("Hi guys \u{ed}\u{a0}\u{bd}\u{ed}\u{b8}\u{8d} x"),
+            Some(("😍".into(), "ISO-8859-1", 1))
+        );
+    }
+
+    #[test]
     fn legitimate_text_is_left_alone() {
         for text in [
             "SÃO PAULO",
@@ -551,6 +1056,12 @@ mod tests {
             "ѫΣНC·R%НӣϓγÏïΩþͺÀGӮh",
             "['zzz ', 'Ã¤Ã ']",
             "\\Ð¢6ҏ«ξϛ9Ðя",
+            "∆°",
+            "pra lá´´",
+            "Offering 5×£35",
+            "Charlotte Brontë…”",
+            "radius of 10 Å—",
+            "IL Y MARQUÉ…",
         ] {
             assert_eq!(repair(text), None, "{text}");
         }

@@ -1,5 +1,8 @@
 //! U002 `stray_feff`: U+FEFF anywhere after the first byte. At the start of
-//! a line it is the seam of two files concatenated with their signatures.
+//! a line it is the seam of two files concatenated with their signatures;
+//! inside a word, a deprecated word joiner; elsewhere inside a line, text
+//! pasted with its signature or a U+FEFF written on purpose (the help says
+//! how to keep it).
 
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
@@ -38,10 +41,20 @@ pub fn diagnostic(bytes: &[u8], offset: usize, level: Level) -> Diagnostic {
                 vec![Edit::replace(span, WORD_JOINER)],
             ))
     } else {
-        Diagnostic::new(Rule::StrayFeff, level, span.clone(), "stray U+FEFF ZERO WIDTH NO-BREAK SPACE")
-            .with_label(label)
-            .with_note("an invisible character, almost always a byte-order mark left behind when text was pasted or files joined")
-            .with_fix(Fix::unsafe_("delete the stray U+FEFF", vec![Edit::delete(span)]))
+        // Inside a line and not inside a word: pasted with text copied
+        // from a file that began with a BOM, or put there on purpose (a
+        // table that lists U+FEFF as a key, as sphinx's `texescape.py`
+        // does); not the seam of two files, which starts a line.
+        Diagnostic::new(
+            Rule::StrayFeff,
+            level,
+            span.clone(),
+            "U+FEFF ZERO WIDTH NO-BREAK SPACE inside a line",
+        )
+        .with_label(label)
+        .with_note("an invisible character: pasted along with text that began with a byte-order mark, or written on purpose")
+        .with_help("if it is meant, write it as an escape the file's language reads (`\\u{FEFF}` in Rust, `\\ufeff` in Python, JSON or JavaScript), or allow `stray_feff` on this line (`utf8lint: allow(stray_feff)`)")
+        .with_fix(Fix::unsafe_("delete the U+FEFF", vec![Edit::delete(span)]))
     }
 }
 

@@ -1,13 +1,19 @@
 //! The characters that are valid UTF-8 and still wrong in text, found in
 //! one pass over the well-formed stretches of a file:
 //!
-//! * U010 `bidi_control`: U+202A..U+202E and U+2066..U+2069 anywhere, and
-//!   U+200E, U+200F, U+061C in source code, where they reorder how code
-//!   reads (Trojan Source, CVE-2021-42574); one finding per line, showing
-//!   it as stored and as a reader sees it;
+//! * U010 `bidi_control`: U+202A..U+202E and U+2066..U+2069, the
+//!   embeddings, overrides and isolates that reorder how code reads
+//!   (Trojan Source, CVE-2021-42574); one finding per line, showing it as
+//!   stored and as a reader sees it; outside source code, not on a line
+//!   whose every control stands beside a right-to-left letter (the
+//!   formatting of Arabic, Persian, Hebrew prose);
 //! * U011 `invisible_character`: zero-width and invisible characters other
 //!   than U+FEFF (U002's) and other than ZWJ/ZWNJ where a script or an
-//!   emoji sequence needs them;
+//!   emoji sequence needs them; and in source code U+200E, U+200F, U+061C
+//!   with no right-to-left letter as the nearest strong character on
+//!   either side (beside one, a mark is what right-to-left text needs);
+//!   a C1 control (U012) or soft hyphen inside mojibake is reported with
+//!   no fix, since U008 repairs the run it belongs to;
 //! * U012 `control_character`: C0 controls other than tab, LF, FF and CR
 //!   (and ESC starting a terminal sequence), DEL, and C1 controls, which in
 //!   UTF-8 text are nearly always windows-1252 read as ISO-8859-1;
@@ -221,7 +227,15 @@ impl<'a> Pass<'a> {
         let span = i..i + len;
         match v {
             0x202A..=0x202E | 0x2066..=0x2069 => self.bidi_line(i, stretch),
-            0x200E | 0x200F | 0x061C if self.is_source() => self.bidi_line(i, stretch),
+            0x200E | 0x200F | 0x061C => {
+                // A mark beside right-to-left text is what marks are for
+                // (an LRM after an Arabic word, in prose or in a string);
+                // in code with no such text around it, it is invisible.
+                if self.is_source() && !beside_right_to_left(self.bytes, i, len, stretch) {
+                    self.invisible_char(c, span);
+                }
+                len
+            }
             // NUL is binary data's mark: the binary sniff's, not this rule's.
             0x00 => len,
             0x01..=0x1F | 0x7F => {
@@ -230,7 +244,10 @@ impl<'a> Pass<'a> {
             }
             0x80..=0x9F => {
                 if self.control.wants() {
-                    let d = c1_diagnostic(c, span.clone());
+                    let mut d = c1_diagnostic(c, span.clone());
+                    if crate::rules::mojibake::part_of_run(self.bytes, i) {
+                        part_of_mojibake(&mut d);
+                    }
                     self.control.push(|level| Diagnostic { level, ..d }, span);
                 }
                 len
@@ -246,6 +263,18 @@ impl<'a> Pass<'a> {
                 {
                     self.invisible_char(c, span);
                 }
+                len
+            }
+            0x200B
+                if [
+                    char_before(self.bytes, i),
+                    char_at(self.bytes, i + len).map(|(c, _)| c),
+                ]
+                .into_iter()
+                .any(|c| c.is_some_and(written_without_spaces)) =>
+            {
+                // Thai, Lao, Khmer, Myanmar and CJK text marks its word
+                // breaks with U+200B: that is what the character is for.
                 len
             }
             0x200B | 0xAD | 0x180E | 0x115F | 0x1160 | 0x3164 | 0xFFA0 => {
@@ -355,6 +384,7 @@ impl<'a> Pass<'a> {
         let in_identifier = c == '\u{200B}'
             && word(char_before(bytes, span.start))
             && word(char_at(bytes, span.end).map(|(c, _)| c));
+        let mojibake = c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, span.start);
         let fix = if in_identifier {
             Fix::safe(
                 format!("delete {} inside the word", code(c)),
@@ -380,7 +410,13 @@ impl<'a> Pass<'a> {
                 "an invisible character: text that looks the same compares, searches and runs differently"
             }
         };
-        let d = Diagnostic::new(
+        let why = match c {
+            '\u{200E}' | '\u{200F}' | '\u{61C}' => {
+                "a directional mark with no right-to-left text beside it: it reorders nothing here, and code that looks the same compares differently"
+            }
+            _ => why,
+        };
+        let mut d = Diagnostic::new(
             Rule::InvisibleCharacter,
             Level::Warn,
             span.clone(),
@@ -389,6 +425,9 @@ impl<'a> Pass<'a> {
         .with_label(format!("{} here", code(c)))
         .with_note(why)
         .with_fix(fix);
+        if mojibake {
+            part_of_mojibake(&mut d);
+        }
         self.invisible.push(|level| Diagnostic { level, ..d }, span);
     }
 
@@ -448,11 +487,113 @@ impl<'a> Pass<'a> {
         let Ok(text) = std::str::from_utf8(&bytes[line.clone()]) else {
             return 3;
         };
-        let d = bidi_diagnostic(text, line.start, i, self.is_source());
+        // Right-to-left prose (a translation catalogue, a document) embeds
+        // and isolates its left-to-right parts: outside source code, a line
+        // with right-to-left letters whose embeddings and isolates are all
+        // closed, or whose every control stands beside a right-to-left
+        // letter, is that.
+        if !self.is_source()
+            && text.chars().any(is_right_to_left)
+            && (closes_what_it_opens(text)
+                || text
+                    .char_indices()
+                    .filter(|&(_, c)| is_bidi_control(c))
+                    .all(|(k, c)| {
+                        beside_right_to_left(bytes, line.start + k, c.len_utf8(), stretch)
+                    }))
+        {
+            return 3;
+        }
+        let d = bidi_diagnostic(text, line.start, i);
         let span = d.span.clone();
         self.bidi.push(|level| Diagnostic { level, ..d }, span);
         3
     }
+}
+
+/// A C1 control or soft hyphen that is part of a run of mojibake belongs
+/// to U008: its finding says so and offers no fix, since deleting or
+/// replacing it loses a byte the repair needs.
+fn part_of_mojibake(d: &mut Diagnostic) {
+    d.notes.push(
+        "it is part of mojibake (UTF-8 read in a legacy code page): repair the run (`mojibake`), do not delete it"
+            .to_owned(),
+    );
+    d.fix = None;
+}
+
+/// Whether the nearest character with a strong direction before or after
+/// the mark at `i..i + len` on its line is right-to-left (Hebrew, Arabic,
+/// Syriac, Thaana...): spaces, punctuation and digits between are skipped,
+/// and so are the letters of printf formats (`%d`, `%1$s`), which stand in
+/// for text.
+fn beside_right_to_left(bytes: &[u8], i: usize, len: usize, stretch: &Range<usize>) -> bool {
+    use unicode_bidi::BidiClass::{AL, L, R};
+    const REACH: usize = 256;
+    let line = line_around(bytes, i, stretch);
+    let Ok(text) = std::str::from_utf8(&bytes[line.clone()]) else {
+        return false;
+    };
+    let at = i - line.start;
+    // Each character's direction, strong or not (`None`), in line order.
+    let mut format = false;
+    let directions = text.char_indices().map(|(k, c)| {
+        let neutral = format && (c.is_ascii_alphanumeric() || matches!(c, '$' | '.' | '-'));
+        if format && c.is_ascii_alphabetic() {
+            format = false;
+        } else if c == '%' {
+            format = true;
+        } else if !neutral {
+            format = false;
+        }
+        let class = unicode_bidi::bidi_class(c);
+        let strong = !neutral && matches!(class, L | R | AL);
+        (k, strong.then_some(matches!(class, R | AL)))
+    });
+    let (mut before, mut after) = (None, None);
+    for (k, direction) in directions {
+        let Some(rtl) = direction else { continue };
+        if k < at && at - k <= REACH * 4 {
+            before = Some(rtl);
+        } else if k >= at + len {
+            after = Some(rtl);
+            break;
+        }
+    }
+    before == Some(true) || after == Some(true)
+}
+
+/// A letter of a script written without spaces between words (Thai, Lao,
+/// Tibetan, Myanmar, Khmer, kana and CJK ideographs), where U+200B marks
+/// where a line may break.
+fn written_without_spaces(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x0E00..=0x0EFF | 0x0F00..=0x0FFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x3040..=0x30FF | 0x3400..=0x9FFF
+    )
+}
+
+/// A right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko...).
+fn is_right_to_left(c: char) -> bool {
+    use unicode_bidi::BidiClass::{AL, R};
+    !c.is_ascii() && matches!(unicode_bidi::bidi_class(c), R | AL)
+}
+
+/// Whether every embedding and isolate `text` opens is closed on it, in
+/// order, and it holds no override (U+202D, U+202E), which prose does not
+/// need.
+fn closes_what_it_opens(text: &str) -> bool {
+    let mut open = Vec::new();
+    for c in text.chars() {
+        match c {
+            '\u{202A}' | '\u{202B}' | '\u{2066}'..='\u{2068}' => open.push(c),
+            '\u{202C}' if matches!(open.pop(), Some('\u{202A}' | '\u{202B}')) => {}
+            '\u{2069}' if matches!(open.pop(), Some('\u{2066}'..='\u{2068}')) => {}
+            '\u{202C}' | '\u{2069}' | '\u{202D}' | '\u{202E}' => return false,
+            _ => {}
+        }
+    }
+    open.is_empty()
 }
 
 /// The line around `i`, at most 4 KiB either side, inside `stretch`.
@@ -473,20 +614,19 @@ fn line_around(bytes: &[u8], i: usize, stretch: &Range<usize>) -> Range<usize> {
     start..end
 }
 
-fn is_bidi_control(c: char, source: bool) -> bool {
+fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-        || (source && matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}'))
 }
 
 /// The U010 finding for a line (`text`, starting at byte `base`) whose
 /// first bidi control is at byte `first`.
-fn bidi_diagnostic(text: &str, base: usize, first: usize, source: bool) -> Diagnostic {
+fn bidi_diagnostic(text: &str, base: usize, first: usize) -> Diagnostic {
     let mut controls = Vec::new();
     let mut edits = Vec::new();
     // The embedding and isolate stack, for what is left open at the end.
     let mut open: Vec<char> = Vec::new();
     for (k, c) in text.char_indices() {
-        if !is_bidi_control(c, source) {
+        if !is_bidi_control(c) {
             continue;
         }
         if !controls.contains(&c) {

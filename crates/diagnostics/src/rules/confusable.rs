@@ -1,0 +1,246 @@
+//! U016 `mixed_script_confusable`: an identifier-like word that mixes
+//! scripts the way Unicode Technical Standard #39 calls mixed-script
+//! confusable: a Latin word with a Cyrillic `а` in it (`sayНello` beside
+//! `sayHello`, CVE-2021-42694), or a Cyrillic word with a Latin `o`. The
+//! tables are the `unicode-security` crate's, which rustc's
+//! `confusable_idents` and `mixed_script_confusables` lints are built on.
+//!
+//! A word is a run of letters, digits, marks and `_`. It is reported when
+//! it is not single-script (UTS #39's resolved script set is empty), it
+//! has a main script with at least two letters, and every character of
+//! its other scripts is one UTS #39 lists as confusable across scripts
+//! (`is_potential_mixed_script_confusable_char`): so `Δx`, `μs` and `API-ключ`
+//! (two words) are left alone, and `pаypal` is not. The finding shows the
+//! word's skeleton, the string every confusable spelling of it maps to.
+//!
+//! Its own pass, not the text pass's candidates: the lead bytes of Greek,
+//! Cyrillic, Armenian and Hebrew letters (`CD`..`D7`) are ordinary text
+//! there. One branch-free test per 64-byte chunk finds the first such byte
+//! (ASCII files and files in other scripts stop there); only the lines
+//! holding one are split into words.
+
+use std::collections::HashMap;
+
+use unicode_security::mixed_script::AugmentedScriptSet;
+use unicode_security::{MixedScript, is_potential_mixed_script_confusable_char, skeleton};
+
+use crate::text_scan::Capped;
+use crate::{Diagnostic, Level, Rule};
+
+/// Bytes per step of the byte test.
+const CHUNK: usize = 64;
+
+/// The lead bytes of the two-byte letters of Greek (`CD`..`CF`), Cyrillic
+/// (`D0`..`D4`), Armenian (`D4`..`D6`) and Hebrew (`D6`, `D7`): the
+/// scripts whose letters UTS #39 lists as confusable with Latin ones.
+#[inline(always)]
+fn is_lead(b: u8) -> bool {
+    b.wrapping_sub(0xCD) <= 0xD7 - 0xCD
+}
+
+/// The first offset at or after `from` of a line holding a lead byte.
+fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let mut chunks = rest.chunks_exact(CHUNK);
+    let mut base = from;
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |any, &b| any | is_lead(b)) {
+            return chunk.iter().position(|&b| is_lead(b)).map(|k| base + k);
+        }
+        base += CHUNK;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| is_lead(b))
+        .map(|k| base + k)
+}
+
+/// U016 over `bytes`: each line holding a lead byte, split into words.
+/// Lines that are not well-formed UTF-8 are skipped (U001 reports them).
+pub(crate) fn pass(bytes: &[u8], out: &mut Capped) {
+    let mut from = 0;
+    while let Some(i) = next_lead(bytes, from) {
+        let start = memchr::memrchr(b'\n', &bytes[from..i]).map_or(from, |k| from + k + 1);
+        let end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |k| i + k + 1);
+        if let Ok(line) = std::str::from_utf8(&bytes[start..end]) {
+            line_words(line, start, out);
+        }
+        from = end;
+    }
+}
+
+/// Whether `c` belongs in an identifier-like word.
+fn in_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || is_mark(c)
+}
+
+/// Combining marks of the scripts the pass reads (and the general ones):
+/// they count for no script, even where Unicode calls them alphabetic
+/// (Hebrew points).
+fn is_mark(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x300..=0x36F
+            | 0x483..=0x489
+            | 0x591..=0x5C7
+            | 0x610..=0x61A
+            | 0x64B..=0x65F
+            | 0x670
+            | 0x6D6..=0x6ED
+            | 0x1AB0..=0x1AFF
+            | 0x1DC0..=0x1DFF
+            | 0x20D0..=0x20FF
+            | 0xFE20..=0xFE2F
+    )
+}
+
+/// A letter that counts for its script.
+fn is_letter(c: char) -> bool {
+    c.is_alphabetic() && !is_mark(c)
+}
+
+fn line_words(line: &str, base: usize, out: &mut Capped) {
+    let mut word_start = None;
+    for (k, c) in line.char_indices().chain([(line.len(), ' ')]) {
+        match (in_word(c), word_start) {
+            (true, None) => word_start = Some(k),
+            (false, Some(mut s)) => {
+                word_start = None;
+                // An escape or a format (`\nΤο`, `%sδεν` in a catalogue):
+                // its letter is no part of the word after it.
+                if matches!(line[..s].chars().next_back(), Some('\\' | '%')) {
+                    s += line[s..].chars().next().map_or(0, char::len_utf8);
+                }
+                let word = &line[s..k];
+                if !word.is_ascii()
+                    && let Some(d) = confusable(word, base + s)
+                {
+                    let span = d.span.clone();
+                    out.push(|level| Diagnostic { level, ..d }, span);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The one script of `c`, if it has exactly one (not Common, not
+/// Inherited, not shared between scripts).
+fn script_of(c: char) -> Option<&'static str> {
+    let set = AugmentedScriptSet::for_char(c).base;
+    if set.is_common() || set.is_inherited() || set.len() != 1 {
+        return None;
+    }
+    set.iter().next().map(|s| s.full_name())
+}
+
+/// The finding for `word` (at byte `at` of the file), if it is a
+/// mixed-script confusable.
+fn confusable(word: &str, at: usize) -> Option<Diagnostic> {
+    if word.is_single_script() {
+        return None;
+    }
+    let mut counts: HashMap<&'static str, usize> = HashMap::new();
+    for c in word.chars().filter(|&c| is_letter(c)) {
+        if let Some(script) = script_of(c) {
+            *counts.entry(script).or_default() += 1;
+        }
+    }
+    // The main script: the most letters, Latin on a tie.
+    let (&main, &letters) = counts
+        .iter()
+        .max_by_key(|&(&script, &n)| (n, script == "Latin"))?;
+    if letters < 2 || counts.len() < 2 {
+        return None;
+    }
+    let others: Vec<char> = word
+        .chars()
+        .filter(|&c| is_letter(c) && script_of(c).is_some_and(|s| s != main))
+        .collect();
+    if !others
+        .iter()
+        .all(|&c| is_potential_mixed_script_confusable_char(c))
+    {
+        return None;
+    }
+    let mut scripts: Vec<&str> = counts.keys().copied().filter(|&s| s != main).collect();
+    scripts.sort_unstable();
+    let foreign: Vec<String> = others
+        .iter()
+        .map(|&c| {
+            format!(
+                "U+{:04X} `{c}` ({})",
+                u32::from(c),
+                script_of(c).unwrap_or("")
+            )
+        })
+        .collect();
+    let shown: String = skeleton(word).collect();
+    let span = at..at + word.len();
+    Some(
+        Diagnostic::new(
+            Rule::MixedScriptConfusable,
+            Level::Warn,
+            span,
+            format!(
+                "`{word}` mixes {main} with {}: it looks like `{shown}`",
+                scripts.join(" and ")
+            ),
+        )
+        .with_label(format!("a {main} word with {}", foreign.join(", ")))
+        .with_note(format!(
+            "Unicode Technical Standard #39: `{word}` is a mixed-script confusable; its skeleton, the form every look-alike spelling maps to, is `{shown}`"
+        ))
+        .with_help(format!(
+            "write the word in one script (here {main}); if the mix is meant, allow `mixed_script_confusable` on this line"
+        )),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(line: &str) -> Vec<String> {
+        let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
+        pass(line.as_bytes(), &mut out);
+        out.kept.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn mixed_script_words_are_found_with_their_skeleton() {
+        assert_eq!(
+            found("if (p\u{430}ypal == 1) {}\n"),
+            ["`pаypal` mixes Latin with Cyrillic: it looks like `paypal`"]
+        );
+        assert_eq!(found("void say\u{41D}ello() {}").len(), 1);
+        // A Cyrillic word with a Latin `o` in it.
+        assert_eq!(found("переменная п\u{6F}езд = 1;").len(), 1);
+    }
+
+    #[test]
+    fn single_script_words_and_scripts_side_by_side_are_left_alone() {
+        for text in [
+            "Съешь же ещё этих мягких французских булок",
+            "Η γρήγορη καφέ αλεπού, API-ключ, Windows и Linux",
+            "let Δx = 2.0; // 5 μs, αβγ, Ω",
+            "שלום עולם hello",
+            "plain ASCII only",
+            "кВт·ч, мкм, Qt-библиотека",
+            "msgstr \"\\nΤο έργο %sδεν\"",
+            "a\u{591}\u{316}\u{59A}b a\u{5B0}\u{5B1}b",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    #[test]
+    fn the_byte_test_finds_leads_past_a_chunk() {
+        let mut text = "a".repeat(200);
+        text.push_str(" p\u{430}ypal\n");
+        assert_eq!(found(&text).len(), 1);
+        assert_eq!(next_lead(b"abc", 0), None);
+        assert_eq!(next_lead("xя".as_bytes(), 0), Some(1));
+    }
+}

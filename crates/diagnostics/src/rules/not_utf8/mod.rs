@@ -1,0 +1,346 @@
+//! U005 `not_utf8`: the whole file is in another encoding. One diagnostic
+//! naming the likely encoding instead of one U001 per byte.
+
+mod detector;
+mod reading;
+mod sample;
+mod sniff;
+mod verdict;
+
+pub use self::sniff::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
+pub(crate) use self::sniff::{wide, wrong_bom};
+pub(crate) use self::verdict::MIN_LEGACY_NON_ASCII;
+pub use self::verdict::{LegacyVerdict, Support, legacy_verdict};
+#[cfg(feature = "testing")]
+pub(crate) use self::{
+    detector::{MIN_DETECTOR_MARGIN_PERCENT, MIN_DETECTOR_SCORE, detector_identifies},
+    reading::{MIN_LEGACY_LETTER_PERCENT, MIN_ONE_SCRIPT_PERCENT},
+    sample::{LEGACY_SAMPLE_BYTES, LEGACY_SCAN_BYTES},
+    sniff::{BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT},
+    verdict::{MAX_UTF8_LIKE_PERCENT, MAX_UTF8_PER_ERROR},
+};
+
+use std::ops::Range;
+
+use encoding_rs::Encoding;
+use utf8lint_codec::Signature;
+
+use self::reading::Reading;
+use self::sniff::transcode_wide;
+use crate::scan::Errors;
+use crate::text::escape_bytes;
+use crate::{Diagnostic, Edit, Fix, Level, Rule};
+
+/// Files up to this size get a transcoding fix; larger ones a help line.
+const MAX_TRANSCODE: usize = 64 * 1024 * 1024;
+
+/// U005 for a file with ill-formed bytes, if it is legacy text, with all
+/// of its ill-formed sequences: judged on the first few of them
+/// ([`Errors::first_of`], all [`legacy_verdict`] asks) and a sample, and
+/// counted whole only then, so that a file that is UTF-8 with defects is
+/// counted once, by the full pass.
+pub(crate) fn legacy_finding(
+    bytes: &[u8],
+    path: &std::path::Path,
+    level: Level,
+) -> Option<(Diagnostic, Errors, Option<&'static Encoding>)> {
+    let head = Errors::first_of(bytes);
+    let detected = legacy_verdict(bytes, head.count, &head.first);
+    // A declaration the file decodes in comes before the detector.
+    let (verdict, declaration, rival) = super::conversion::weigh(bytes, path, detected)?;
+    let errors = Errors::of(bytes);
+    let mut d = legacy_diagnostic(bytes, path, verdict, &errors, level)?;
+    d.notes
+        .extend(declaration.as_ref().map(super::conversion::declared_note));
+    Some((d, errors, rival))
+}
+
+/// The U005 diagnostic for a file that is not UTF-8 but decodes cleanly in
+/// a legacy encoding, as [`legacy_verdict`] said: `errors` are all of the
+/// file's ill-formed sequences. `None` only if there are none.
+fn legacy_diagnostic(
+    bytes: &[u8],
+    path: &std::path::Path,
+    verdict: LegacyVerdict,
+    errors: &Errors,
+    level: Level,
+) -> Option<Diagnostic> {
+    let (error_count, first_errors, error_ranges) =
+        (errors.count, &errors.first[..], &errors.ranges[..]);
+    let LegacyVerdict {
+        encoding,
+        name,
+        support,
+    } = verdict;
+    let first = first_errors.first()?;
+    let (shown, as_legacy) = legacy_char_at(bytes, first.offset, encoding);
+    let iconv = encoding.name();
+    let sequences = format!(
+        "{error_count} ill-formed UTF-8 sequence{}",
+        if error_count == 1 { "" } else { "s" }
+    );
+    let mut d = match support {
+        Support::Identified => Diagnostic::new(
+            Rule::NotUtf8,
+            level,
+            first.range(),
+            format!("this file is not UTF-8: it looks like {name}{}", describe_encoding(encoding)),
+        )
+        .with_label(format!("`{}` is `{as_legacy}` in {iconv}", escape_bytes(shown, 4)))
+        .with_note(format!(
+            "{sequences}, and the non-ASCII lines decode cleanly as {iconv}, to letters of one script"
+        ))
+        .with_help(if encoding == encoding_rs::WINDOWS_1252 {
+            // The one legacy encoding EditorConfig can declare.
+            format!(
+                "if it is meant to stay {name}, say so in .editorconfig (`charset = latin1`) so that tools know"
+            )
+        } else {
+            format!(
+                "if it is meant to stay {name}: EditorConfig cannot declare it (only latin1 among legacy encodings), so list the file in `.utf8lintignore`"
+            )
+        }),
+        Support::Unidentified { rival } => {
+            let mut d = Diagnostic::new(
+                Rule::NotUtf8,
+                level,
+                first.range(),
+                "this file is not UTF-8: its non-ASCII text is in an 8-bit legacy encoding that the text does not identify",
+            )
+            .with_label(format!(
+                "`{}` would be `{as_legacy}` in {iconv}, the detector's best guess",
+                escape_bytes(shown, 4)
+            ))
+            .with_note(format!(
+                "{sequences}, and the non-ASCII lines read as words in {iconv}{}, but the text is too short or too list-like to tell which encoding it is",
+                match rival {
+                    Some(rival) => format!(" and almost as well in {rival}"),
+                    None => String::new(),
+                }
+            ))
+            .with_help(
+                "find out which encoding it is (its language, the tool that wrote it), then convert it: `iconv -f ENCODING -t UTF-8`; no fix is offered because a wrong guess writes mojibake",
+            );
+            d.subparts = first_errors.to_vec();
+            d.related = error_ranges.iter().skip(1).cloned().collect();
+            return Some(with_range_note(d, error_ranges));
+        }
+    };
+    d.subparts = first_errors.to_vec();
+    // Every ill-formed stretch after the first (adjacent ones merged): what
+    // `invalid_utf8` would have reported, kept in one finding.
+    d.related = error_ranges.iter().skip(1).cloned().collect();
+    let mut d = with_range_note(d, error_ranges);
+    // The verdict read a sample; the fix is for the whole file, so the
+    // whole file must decode.
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.len() <= MAX_TRANSCODE && decodes_without_errors(body, encoding) {
+        d.fix = Some(super::conversion::conversion(bytes, path, encoding));
+    } else {
+        d.help
+            .push(format!("convert it: `iconv -f {iconv} -t UTF-8`"));
+    }
+    Some(d)
+}
+
+/// Whether all of `bytes` decodes in `encoding` without an error, decoded
+/// a block at a time into a scratch buffer: the converted file is not
+/// kept (the fix decodes it again if it is applied or shown).
+fn decodes_without_errors(bytes: &[u8], encoding: &'static Encoding) -> bool {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut scratch = vec![0u8; 64 * 1024];
+    let mut rest = bytes;
+    loop {
+        let (result, read, _) =
+            decoder.decode_to_utf8_without_replacement(rest, &mut scratch, true);
+        rest = &rest[read..];
+        match result {
+            encoding_rs::DecoderResult::InputEmpty => return true,
+            encoding_rs::DecoderResult::OutputFull => {}
+            encoding_rs::DecoderResult::Malformed(..) => return false,
+        }
+    }
+}
+
+/// The legacy character that starts at `offset` (one to four bytes in the
+/// multi-byte encodings: a UTF-8 subpart is often only its lead byte) and
+/// what it decodes to, for the label.
+fn legacy_char_at<'b>(
+    bytes: &'b [u8],
+    offset: usize,
+    encoding: &'static Encoding,
+) -> (&'b [u8], String) {
+    let window = bytes
+        .get(offset..bytes.len().min(offset + 4))
+        .unwrap_or_default();
+    for len in 1..=window.len() {
+        if let Some(text) =
+            encoding.decode_without_bom_handling_and_without_replacement(&window[..len])
+            && !text.is_empty()
+        {
+            return (&window[..len], text.into_owned());
+        }
+    }
+    let one = &window[..window.len().min(1)];
+    (
+        one,
+        encoding.decode_without_bom_handling(one).0.into_owned(),
+    )
+}
+
+/// Says so when the list of ill-formed stretches was cut at its cap.
+fn with_range_note(mut d: Diagnostic, error_ranges: &[Range<usize>]) -> Diagnostic {
+    if error_ranges.len() >= crate::scan::MAX_ERROR_RANGES {
+        d.notes.push(format!(
+            "the first {} stretches of ill-formed bytes are listed; there are more",
+            crate::scan::MAX_ERROR_RANGES
+        ));
+    }
+    d
+}
+
+/// The U005 diagnostic for a file in ISO-2022-JP: 7-bit bytes (valid
+/// UTF-8, so no ill-formed sequence starts a legacy verdict) whose escape
+/// sequences switch to Japanese. The text pass saw a designation; here the
+/// whole file must decode in ISO-2022-JP without an error, to Japanese
+/// text (at least `MIN_LEGACY_NON_ASCII` characters, letters of one script).
+pub(crate) fn iso_2022_jp_diagnostic(bytes: &[u8], level: Level) -> Option<Diagnostic> {
+    if bytes.len() > MAX_TRANSCODE {
+        return None;
+    }
+    let encoding = encoding_rs::ISO_2022_JP;
+    let text = encoding.decode_without_bom_handling_and_without_replacement(bytes)?;
+    let reading = Reading::of(&text);
+    if reading.non_ascii < MIN_LEGACY_NON_ASCII || !reading.plausible() {
+        return None;
+    }
+    let at = memchr::memchr(0x1B, bytes)?;
+    let escape = &bytes[at..bytes.len().min(at + 3)];
+    let mut d = Diagnostic::new(
+        Rule::NotUtf8,
+        level,
+        at..at + escape.len(),
+        "this file is not UTF-8: it is ISO-2022-JP (Japanese), a 7-bit encoding",
+    )
+    .with_label(format!("`{}` switches to Japanese", escape_bytes(escape, 3)))
+    .with_note(format!(
+        "its bytes are ASCII, so they are well-formed UTF-8, but only ISO-2022-JP reads them as text: {} Japanese characters between escape sequences",
+        reading.non_ascii
+    ))
+    .with_help("if it is meant to stay ISO-2022-JP (mail, old Japanese documents), list the file in `.utf8lintignore`");
+    d.fix = Some(Fix::transcode(
+        encoding.name(),
+        "convert the file from ISO-2022-JP to UTF-8 (rewrites every escape sequence and the text between them)",
+        bytes.len(),
+        text.into_owned().into_bytes(),
+    ));
+    Some(d)
+}
+
+/// The U005 diagnostic for a UTF-16 byte-order mark in front of UTF-8
+/// text ([`wrong_bom`]): the mark is wrong, not the text, and the fix
+/// removes the mark.
+pub(crate) fn wrong_bom_diagnostic(bytes: &[u8], form: WideForm, level: Level) -> Diagnostic {
+    let name = form.name();
+    let len = Signature::detect(bytes).map_or(2, Signature::len);
+    let mut d = Diagnostic::new(
+        Rule::NotUtf8,
+        level,
+        0..len,
+        format!("this file starts with the {name} byte-order mark, but its text is UTF-8"),
+    )
+    .with_label(format!(
+        "`{}` is the {name} byte-order mark",
+        escape_bytes(&bytes[..len], 4)
+    ))
+    .with_note(format!(
+        "the bytes after it are well-formed UTF-8 with no NUL byte; read as {name}, as the mark says, they are garbage"
+    ))
+    .with_help("remove the mark: the text needs none");
+    d.fix = Some(Fix::unsafe_(
+        format!("remove the {name} byte-order mark (the text after it is UTF-8)"),
+        vec![Edit::delete(0..len)],
+    ));
+    d
+}
+
+/// The U005 diagnostic for a wide file.
+pub(crate) fn wide_diagnostic(bytes: &[u8], wide: Wide, level: Level) -> Diagnostic {
+    let name = wide.form.name();
+    let (span, label, evidence) = if wide.by_signature {
+        let len = Signature::detect(bytes).map_or(2, Signature::len);
+        (
+            0..len,
+            format!(
+                "`{}` {name} byte-order mark",
+                escape_bytes(&bytes[..len], 4)
+            ),
+            format!("the file starts with the {name} byte-order mark"),
+        )
+    } else {
+        let len = bytes.len().min(8);
+        (
+            0..len,
+            format!(
+                "`{}`: NUL bytes in a fixed pattern",
+                escape_bytes(&bytes[..len], 8)
+            ),
+            if wide.by_decoding {
+                format!(
+                    "its NUL bytes are the high bytes of ASCII characters in {name}, and it decodes as {name} to letters of one script"
+                )
+            } else {
+                format!(
+                    "every {} byte is NUL, the pattern of {name} text with no byte-order mark",
+                    if matches!(wide.form, WideForm::Utf16Le | WideForm::Utf16Be) {
+                        "other"
+                    } else {
+                        "fourth"
+                    }
+                )
+            },
+        )
+    };
+    let mut d = Diagnostic::new(Rule::NotUtf8, level, span, format!("this file is {name}, not UTF-8"))
+        .with_label(label)
+        .with_note(evidence)
+        .with_note("UTF-8 tools, diffs and editors that assume UTF-8 will see it as binary or as garbage")
+        .with_help(format!(
+            "if it is meant to stay {name}, say so in .editorconfig (`charset = {}`) so that tools know",
+            name.to_ascii_lowercase()
+        ));
+    if bytes.len() <= MAX_TRANSCODE
+        && let Some(text) = transcode_wide(bytes, wide)
+    {
+        d.fix = Some(Fix::unsafe_(
+            format!("convert the file from {name} to UTF-8 (rewrites every byte)"),
+            vec![Edit::replace(0..bytes.len(), text.into_bytes())],
+        ));
+    }
+    if d.fix.is_none() {
+        d.help
+            .push(format!("convert it: `iconv -f {name} -t UTF-8`"));
+    }
+    d
+}
+
+fn describe_encoding(encoding: &'static Encoding) -> &'static str {
+    match encoding.name() {
+        "windows-1252" => " (Western European)",
+        "windows-1250" | "ISO-8859-2" => " (Central European)",
+        "windows-1251" | "KOI8-R" | "KOI8-U" | "IBM866" | "ISO-8859-5" | "x-mac-cyrillic" => {
+            " (Cyrillic)"
+        }
+        "windows-1253" | "ISO-8859-7" => " (Greek)",
+        "windows-1254" => " (Turkish)",
+        "windows-1255" | "ISO-8859-8" => " (Hebrew)",
+        "windows-1256" | "ISO-8859-6" => " (Arabic)",
+        "windows-1257" | "ISO-8859-4" | "ISO-8859-13" => " (Baltic)",
+        "windows-874" => " (Thai)",
+        "Shift_JIS" | "EUC-JP" | "ISO-2022-JP" => " (Japanese)",
+        "GBK" | "gb18030" => " (Simplified Chinese)",
+        "Big5" => " (Traditional Chinese)",
+        "EUC-KR" => " (Korean)",
+        _ => "",
+    }
+}

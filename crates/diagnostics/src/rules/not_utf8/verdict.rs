@@ -1,0 +1,403 @@
+//! The legacy verdict: whether a file with ill-formed UTF-8 is text in a
+//! legacy encoding, and which, on evidence taken in order (UTF-8 first).
+
+use encoding_rs::Encoding;
+use utf8lint_codec::{Subpart, Utf8Chunks};
+
+use super::detector::Detector;
+use super::reading::Reading;
+use super::sample::non_ascii_lines;
+use super::sniff::{
+    BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, binary_signature, control_percent,
+};
+
+/// A legacy verdict needs at least this many bytes in ill-formed sequences
+/// in the sample: one to three stray bytes (`ok \xFF\xFE bytes`) are
+/// defects in UTF-8 text, not evidence of an encoding, whatever well-formed
+/// characters stand around them.
+pub(crate) const MIN_LEGACY_NON_ASCII: usize = 4;
+
+/// Ill-formed bytes only in this many last bytes of the file are a
+/// character cut at the end (`price: 5 \xE2\x82`): UTF-8 with a defect.
+const CUT_AT_END_BYTES: usize = 3;
+
+/// A legacy verdict: the encoding to decode with and the name a user knows
+/// it by (`KOI8-R or KOI8-U` when the text cannot tell them apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LegacyVerdict {
+    /// The encoding whose decoder reads the file (the detector's guess).
+    pub encoding: &'static Encoding,
+    /// The family's user-facing name.
+    pub name: &'static str,
+    /// How well the detector's guess is supported: only an identified
+    /// encoding is named as the file's and offered as a transcoding.
+    pub support: Support,
+}
+
+/// How well the text supports the detector's guess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Support {
+    /// Enough words, and clearly more than any other reading
+    /// (`detector_identifies`).
+    Identified,
+    /// The file is legacy text (the verdict's other evidence holds), but
+    /// which encoding the text does not tell: short, or a list of letters
+    /// (a spelling table) that several encodings read as words. `rival` is
+    /// the best other encoding that reads it as different text.
+    Unidentified {
+        /// The runner-up's name, if any encoding reads it differently.
+        rival: Option<&'static str>,
+    },
+}
+
+/// Decides whether a file with ill-formed UTF-8 is in a legacy encoding,
+/// and which: UTF-8 first, and a legacy verdict only on evidence (see the
+/// constants above). Reads a bounded sample, whatever the file's size.
+/// `first_errors` are the file's first ill-formed sequences and
+/// `error_count` how many it has, or any number above `first_errors.len()`
+/// when it has more than those: the verdict asks only whether they are
+/// all in `first_errors`, so a caller need not count them all first.
+pub fn legacy_verdict(
+    bytes: &[u8],
+    error_count: usize,
+    first_errors: &[Subpart],
+) -> Option<LegacyVerdict> {
+    if error_count == 0
+        || cut_at_end(bytes, error_count, first_errors)
+        || binary_signature(bytes).is_some()
+    {
+        return None;
+    }
+    if control_percent(&bytes[..bytes.len().min(BINARY_SNIFF_BYTES)]) >= MIN_BINARY_CONTROL_PERCENT
+    {
+        return None;
+    }
+    let (sample, whole) = non_ascii_lines(bytes);
+    // Counted in the ill-formed sequences only: a well-formed emoji next to
+    // two stray bytes is no evidence of an encoding (it made `abc \xFF def`
+    // plus `😀 x\xFFy` "IBM866").
+    let ill_formed = IllFormed::of(&sample);
+    if ill_formed.bytes < MIN_LEGACY_NON_ASCII {
+        return None;
+    }
+    // One byte value repeated (`\xC0` a million times, padding) is data:
+    // text in any encoding uses more than one letter.
+    let mut seen = [false; 128];
+    for &b in sample.iter().filter(|b| !b.is_ascii()) {
+        seen[usize::from(b & 0x7F)] = true;
+    }
+    if seen.iter().filter(|&&s| s).count() < 2 {
+        return None;
+    }
+    // UTF-8 first: well-formed multi-byte characters that read as text
+    // (`é`, `ж`, `中`) among the errors say UTF-8 with defects. Legacy text
+    // makes some by accident, but they are no text: IBM866 `ра` (`E0 A0`)
+    // and windows-874 Thai start three-byte forms of Samaritan, Devanagari,
+    // ... scattered over scripts.
+    let errors = ill_formed.count;
+    let as_utf8 = well_formed_reading(&sample);
+    // Or well-formed characters outnumber the errors, whatever they are
+    // (vim's crash input: thousands of `U+180C` and a few errors).
+    if as_utf8.non_ascii * MAX_UTF8_PER_ERROR > errors && as_utf8.plausible()
+        || as_utf8.non_ascii > errors
+    {
+        return None;
+    }
+    // Overlong-looking pairs (`\xC0\xB8`, Cyrillic `Аё` in windows-1251;
+    // `\xE0\x80\xAF` in Shift_JIS kanji) occur in legacy text now and then,
+    // so one such error is no evidence against it; errors that mostly read
+    // as broken UTF-8 (`a/\xC0\xAE\xC0\xAE/b`, CESU-8 pairs) are.
+    if ill_formed.utf8_like_percent() >= MAX_UTF8_LIKE_PERCENT {
+        return None;
+    }
+    // Only now the detector, the costliest step (tens of nanoseconds a
+    // byte): the tests above need no guess, and most files with ill-formed
+    // bytes are UTF-8 with defects that they settle.
+    let detector = Detector::read(&sample, whole);
+    let guess = detector.guess();
+    if guess == encoding_rs::UTF_8 {
+        return None;
+    }
+    let encoding = guess;
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut text =
+        String::with_capacity(decoder.max_utf8_buffer_length_without_replacement(sample.len())?);
+    let (result, _) = decoder.decode_to_string_without_replacement(&sample, &mut text, whole);
+    if result != encoding_rs::DecoderResult::InputEmpty {
+        return None;
+    }
+    let (encoding, text) = if encoding == encoding_rs::WINDOWS_1252 && iso_8859_15_letters(&text) {
+        let latin9 = encoding_rs::ISO_8859_15;
+        (
+            latin9,
+            latin9.decode_without_bom_handling(&sample).0.into_owned(),
+        )
+    } else {
+        (encoding, text)
+    };
+    let reading = Reading::of(&text);
+    if !reading.plausible_words() {
+        return None;
+    }
+    if let Some(hungarian) = hungarian(encoding, &sample) {
+        return Some(LegacyVerdict {
+            encoding: hungarian,
+            name: hungarian.name(),
+            support: Support::Identified,
+        });
+    }
+    let support = if reading.running_text() && !mostly_rare_han(encoding, &sample) {
+        detector.support(guess, &sample, &text)
+    } else {
+        // Letters, but not text of their script: an encoding the detector
+        // does not know, read in a neighbour's (no conversion is offered).
+        Support::Unidentified { rival: None }
+    };
+    Some(LegacyVerdict {
+        encoding,
+        name: family_name(encoding, &sample, &text),
+        support,
+    })
+}
+
+/// Share (percent) of the ill-formed sequences with a UTF-8-like reading
+/// (overlong, encoded surrogate, RFC 2279 forms) from which they come from
+/// a broken UTF-8 encoder, not a legacy charset.
+pub(crate) const MAX_UTF8_LIKE_PERCENT: usize = 25;
+
+/// A sample's ill-formed sequences, counted in one pass (the verdict asked
+/// three, and finding the sequences in legacy text, where nearly every
+/// non-ASCII byte is one, was a tenth of its time).
+struct IllFormed {
+    /// How many.
+    count: usize,
+    /// Their bytes.
+    bytes: usize,
+    /// How many read as broken UTF-8 (overlong, encoded surrogate, RFC 2279).
+    utf8_like: usize,
+}
+
+impl IllFormed {
+    fn of(sample: &[u8]) -> IllFormed {
+        let mut found = IllFormed {
+            count: 0,
+            bytes: 0,
+            utf8_like: 0,
+        };
+        // The end of the last RFC 2279 form: its continuation bytes are
+        // subparts of their own, but one sequence of a broken encoder
+        // (`\xF8\x88\x80\x80\x80` is one, not five).
+        let mut form_end = 0;
+        for sub in utf8lint_codec::subparts(sample) {
+            found.bytes += usize::from(sub.len);
+            if sub.offset < form_end {
+                continue;
+            }
+            found.count += 1;
+            let reading = utf8lint_codec::interpret(&sample[sub.offset..]);
+            if let Some(utf8lint_codec::Interpretation::Rfc2279 { len, .. }) = reading {
+                form_end = sub.offset + usize::from(len);
+            }
+            found.utf8_like += usize::from(reading.is_some());
+        }
+        found
+    }
+
+    /// Percent of the sequences that read as broken UTF-8.
+    fn utf8_like_percent(&self) -> usize {
+        (self.utf8_like * 100).checked_div(self.count).unwrap_or(0)
+    }
+}
+
+/// More than one well-formed multi-byte UTF-8 character that reads as
+/// text per this many errors makes the file UTF-8 with defects; fewer are
+/// accidents of legacy text (`Ã©` is both windows-1252 and UTF-8 `é`).
+pub(crate) const MAX_UTF8_PER_ERROR: usize = 8;
+
+/// The well-formed multi-byte characters of `sample`, as text.
+fn well_formed_reading(sample: &[u8]) -> Reading {
+    let mut reading = Reading::default();
+    for chunk in Utf8Chunks::new(sample) {
+        for c in chunk.valid().chars() {
+            reading.add(c);
+        }
+    }
+    reading
+}
+
+/// True when every ill-formed sequence sits in the last bytes of the file:
+/// a multi-byte character cut short by a truncation.
+fn cut_at_end(bytes: &[u8], error_count: usize, first_errors: &[Subpart]) -> bool {
+    error_count == first_errors.len()
+        && first_errors
+            .iter()
+            .all(|s| s.offset + CUT_AT_END_BYTES >= bytes.len())
+}
+
+/// True when a windows-1252 reading has the symbols ISO-8859-15 replaced
+/// by its own letters where text has those letters: `½` for `œ` (`¨` for
+/// `š`, ...) between two letters (`c½ur`) or starting a word (`½uvre`,
+/// `¼uvre`), or `¤` for `€` beside a number (`5 ¤`, `¤10`). The text is
+/// then ISO-8859-15, which chardetng does not guess.
+fn iso_8859_15_letters(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    // Letters of words, not `µ` or `º` in a table of symbols.
+    let word_letter = |c: char| {
+        c.is_ascii_alphabetic() || (c.is_alphabetic() && ('\u{C0}'..='\u{FF}').contains(&c))
+    };
+    let at = |i: usize| chars.get(i).copied().unwrap_or(' ');
+    (0..chars.len()).any(|i| {
+        let (before, c, after) = (i.checked_sub(1).map_or(' ', at), chars[i], at(i + 1));
+        let between_letters = matches!(c, '¤' | '¦' | '¨' | '´' | '¸' | '¼' | '½' | '¾')
+            && word_letter(before)
+            && word_letter(after);
+        // `1½ cup` is a fraction: only a word's first letter counts.
+        let starts_word = matches!(c, '¦' | '¨' | '¼' | '½' | '¾')
+            && !before.is_alphanumeric()
+            && after.is_lowercase()
+            && word_letter(after);
+        let digit_near = |j: Option<usize>, k: Option<usize>| {
+            j.map(at).is_some_and(|c| c.is_ascii_digit())
+                || j.map(at) == Some(' ') && k.map(at).is_some_and(|c| c.is_ascii_digit())
+        };
+        let euro = c == '¤'
+            && (digit_near(i.checked_sub(1), i.checked_sub(2))
+                || digit_near(Some(i + 1), Some(i + 2)));
+        between_letters || starts_word || euro
+    })
+}
+
+/// At most this share (percent) of a CJK reading's Han characters may be
+/// of the rare level of the encoding's character set (GB2312's level 2,
+/// Big5's less frequent characters, JIS X 0208's level 2, the hanja of
+/// KS X 1001, GBK's and UHC's extensions): everyday text draws nearly all
+/// of its characters from the frequent level, while text in another CJK
+/// encoding (EUC-TW read as GBK) scatters over both.
+pub(crate) const MAX_RARE_HAN_PERCENT: usize = 30;
+
+/// Whether a CJK reading of `sample` is mostly rare characters
+/// ([`MAX_RARE_HAN_PERCENT`]), over at least 20 Han characters, told by
+/// their lead bytes.
+fn mostly_rare_han(encoding: &'static Encoding, sample: &[u8]) -> bool {
+    use encoding_rs::{BIG5, EUC_JP, EUC_KR, GB18030, GBK, SHIFT_JIS};
+    type Levels = fn(u8, u8) -> Option<bool>;
+    // For a lead and trail byte: Some(true) rare, Some(false) frequent,
+    // None for kana, hangul-free symbols and single bytes.
+    let levels: Levels = if encoding == GBK || encoding == GB18030 {
+        |lead, trail| match (lead, trail) {
+            (0xB0..=0xD7, 0xA1..=0xFE) => Some(false),
+            (0xD8..=0xF7, 0xA1..=0xFE) => Some(true),
+            (0x81..=0xFE, 0x40..=0xFE) => Some(true),
+            _ => None,
+        }
+    } else if encoding == BIG5 {
+        |lead, _| match lead {
+            0xA4..=0xC6 => Some(false),
+            0xC9..=0xF9 => Some(true),
+            _ => None,
+        }
+    } else if encoding == SHIFT_JIS {
+        |lead, _| match lead {
+            0x88..=0x98 => Some(false),
+            0x99..=0x9F | 0xE0..=0xEA => Some(true),
+            _ => None,
+        }
+    } else if encoding == EUC_JP {
+        |lead, _| match lead {
+            0xB0..=0xCF => Some(false),
+            0xD0..=0xF4 => Some(true),
+            _ => None,
+        }
+    } else if encoding == EUC_KR {
+        |lead, trail| match (lead, trail) {
+            (0xB0..=0xC8, 0xA1..=0xFE) => Some(false),
+            (0xCA..=0xFD, 0xA1..=0xFE) => Some(true),
+            (0x81..=0xC6, 0x41..=0xA0) => Some(true),
+            _ => None,
+        }
+    } else {
+        return false;
+    };
+    let (mut frequent, mut rare) = (0usize, 0usize);
+    let mut i = 0;
+    while i + 1 < sample.len() {
+        let (lead, trail) = (sample[i], sample[i + 1]);
+        if lead < 0x80 {
+            i += 1;
+            continue;
+        }
+        match levels(lead, trail) {
+            Some(true) => rare += 1,
+            Some(false) => frequent += 1,
+            None => {}
+        }
+        // EUC-JP's three-byte forms start with 0x8F: their first two bytes
+        // count as one rare character, the third starts over.
+        i += 2;
+    }
+    let han = frequent + rare;
+    han >= 20 && rare * 100 > MAX_RARE_HAN_PERCENT * han
+}
+
+/// Hungarian text in windows-1250 or ISO-8859-2 (the two agree on its
+/// letters), which chardetng scores about as high in windows-1252: the
+/// readings differ only where Hungarian has `ő` and `ű` and windows-1252
+/// `õ` and `û`. Told by the letters only one has: the sample's letters read
+/// in windows-1250 are all of the Hungarian alphabet, with `ő`, which no
+/// other language has (the Portuguese and Estonian that write `õ` also
+/// write `ã`, `ç` or `ä`, and French `û` comes with `è` or `à`). The
+/// encoding to name (the guess if it is one of the two), or `None`.
+fn hungarian(guess: &'static Encoding, sample: &[u8]) -> Option<&'static Encoding> {
+    let central = [encoding_rs::WINDOWS_1250, encoding_rs::ISO_8859_2];
+    let western = [encoding_rs::WINDOWS_1252, encoding_rs::ISO_8859_15];
+    if !central.contains(&guess) && !western.contains(&guess) {
+        return None;
+    }
+    let read = if central.contains(&guess) {
+        guess
+    } else {
+        encoding_rs::WINDOWS_1250
+    };
+    let text = read.decode_without_bom_handling_and_without_replacement(sample)?;
+    let mut letters = text.chars().filter(|c| !c.is_ascii() && c.is_alphabetic());
+    let hungarian = |c: char| "áéíóöőúüűÁÉÍÓÖŐÚÜŰ".contains(c);
+    (text.contains(['ő', 'Ő']) && letters.all(hungarian)).then_some(read)
+}
+
+/// The name users know the family by, where encoding_rs's name is one of
+/// several the bytes cannot tell apart.
+fn family_name(encoding: &'static Encoding, sample: &[u8], text: &str) -> &'static str {
+    let c1_bytes = sample.iter().any(|b| (0x80..=0x9F).contains(b));
+    if encoding == encoding_rs::WINDOWS_1252 && !c1_bytes {
+        "ISO-8859-1 or windows-1252"
+    } else if encoding == encoding_rs::WINDOWS_874 && !c1_bytes {
+        "TIS-620 or windows-874"
+    } else if encoding == encoding_rs::KOI8_U || encoding == encoding_rs::KOI8_R {
+        // The two differ only in the Ukrainian and Belarusian letters.
+        if text.contains(['є', 'і', 'ї', 'ґ', 'Є', 'І', 'Ї', 'Ґ', 'ў', 'Ў']) {
+            "KOI8-U"
+        } else {
+            "KOI8-R or KOI8-U"
+        }
+    } else if encoding == encoding_rs::GBK || encoding == encoding_rs::GB18030 {
+        "GBK or GB18030"
+    } else {
+        encoding.name()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_utf8_like_share_counts_sequences() {
+        // `C0 AE` is two maximal subparts, the first with a UTF-8-like reading.
+        assert_eq!(IllFormed::of(b"\xC0\xAE \xE9 \xE8").utf8_like_percent(), 25);
+        assert_eq!(
+            IllFormed::of(b"\xC0\xAE \xE9 \xE8 \xFB").utf8_like_percent(),
+            20
+        );
+        assert_eq!(IllFormed::of(b"plain").utf8_like_percent(), 0);
+    }
+}

@@ -1,0 +1,227 @@
+//! The text rules on real text nobody on the team wrote, kept out of the
+//! repository and read from paths given by environment variables:
+//!
+//! * `UTF8LINT_TROJAN_SOURCE`: a checkout of github.com/nickboucher/trojan-source.
+//!   Every bidi, invisible-character and homoglyph attack is found on its
+//!   line, and nothing else ([`fixtures/trojan_source.tsv`]).
+//! * `UTF8LINT_TEXT_TREES`: directories separated by `:` (translation
+//!   catalogues in Arabic, Persian, Hebrew, Russian, Greek...; code and
+//!   documentation in Russian), named in [`fixtures/text_trees.tsv`] with
+//!   the findings expected of each: no U008 and no deny-level finding, and
+//!   the U016 count measured when the tree was judged.
+//!
+//! Each test says when its data is absent and skips, and fails then if
+//! `UTF8LINT_REQUIRE_CORPUS=1`.
+//!
+//!     UTF8LINT_TROJAN_SOURCE=... cargo test -p utf8lint-diagnostics --test real_text -- --nocapture
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use utf8lint_diagnostics::{Diagnostic, Level, Policy, Rule, check};
+
+const TROJAN: &str = include_str!("fixtures/trojan_source.tsv");
+const TREES: &str = include_str!("fixtures/text_trees.tsv");
+
+/// The directory named by `var`, or `None` after saying so (a failure when
+/// the corpus is required).
+fn data(var: &str) -> Option<Vec<PathBuf>> {
+    match std::env::var_os(var) {
+        Some(v) => Some(std::env::split_paths(&v).collect()),
+        None => {
+            assert!(
+                std::env::var("UTF8LINT_REQUIRE_CORPUS").as_deref() != Ok("1"),
+                "{var} is not set and UTF8LINT_REQUIRE_CORPUS=1"
+            );
+            println!("SKIPPED: {var} is not set");
+            None
+        }
+    }
+}
+
+/// The 1-based line of byte `at`.
+fn line_of(bytes: &[u8], at: usize) -> usize {
+    bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// The policy the trees are judged under: the defaults, with U008 on.
+fn policy() -> Policy {
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::Mojibake, Level::Warn);
+    policy
+}
+
+#[test]
+fn trojan_source_attacks_are_found_on_their_lines_and_nothing_else() {
+    let Some(dirs) = data("UTF8LINT_TROJAN_SOURCE") else {
+        return;
+    };
+    let root = &dirs[0];
+    let mut expected: BTreeMap<(String, usize), Vec<&str>> = BTreeMap::new();
+    for row in TROJAN.lines().filter(|l| !l.starts_with('#')) {
+        let mut cols = row.split('\t');
+        let (Some(path), Some(line), Some(code)) = (cols.next(), cols.next(), cols.next()) else {
+            panic!("bad fixture row {row:?}");
+        };
+        expected
+            .entry((path.to_owned(), line.parse().unwrap()))
+            .or_default()
+            .push(code);
+    }
+    let files: std::collections::BTreeSet<&String> = expected.keys().map(|(p, _)| p).collect();
+    let mut found: BTreeMap<(String, usize), Vec<&str>> = BTreeMap::new();
+    for path in &files {
+        let bytes = std::fs::read(root.join(path.as_str()))
+            .unwrap_or_else(|e| panic!("{}: {e}", root.join(path.as_str()).display()));
+        for d in check(&bytes, Path::new(path.as_str()), &policy()) {
+            found
+                .entry(((*path).clone(), line_of(&bytes, d.span.start)))
+                .or_default()
+                .push(d.rule.code());
+        }
+    }
+    let mut table: BTreeMap<&str, [usize; 2]> = BTreeMap::new();
+    for ((path, line), codes) in &expected {
+        for code in codes {
+            let hit = found
+                .get(&(path.clone(), *line))
+                .is_some_and(|f| f.contains(code));
+            let row = table.entry(code).or_default();
+            row[0] += 1;
+            row[1] += usize::from(hit);
+        }
+    }
+    println!("| rule | attack lines | found |\n|---|---|---|");
+    for (code, [lines, hits]) in &table {
+        println!("| {code} | {lines} | {hits} |");
+    }
+    for (key, codes) in &mut found {
+        codes.sort_unstable();
+        codes.dedup();
+        let mut want = expected.get(key).cloned().unwrap_or_default();
+        want.sort_unstable();
+        assert_eq!(codes, &want, "{}:{}", key.0, key.1);
+    }
+    for (key, want) in &expected {
+        assert!(
+            found.contains_key(key),
+            "{}:{}: {want:?} not found",
+            key.0,
+            key.1
+        );
+    }
+}
+
+/// Every file under `dir` (no `.git`), in order.
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            if path.file_name().is_none_or(|n| n != ".git") {
+                files(&path, out);
+            }
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn real_multilingual_trees_give_no_mojibake_and_no_deny() {
+    let Some(dirs) = data("UTF8LINT_TEXT_TREES") else {
+        return;
+    };
+    let mut rows = Vec::new();
+    println!(
+        "| tree | files | lines with non-ASCII | U008 | U010 | U011 | U016 | deny |\n|---|---|---|---|---|---|---|---|"
+    );
+    for row in TREES
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let [name, _commit, u016] = cols[..] else {
+            panic!("bad fixture row {row:?}");
+        };
+        let Some(dir) = dirs
+            .iter()
+            .find(|d| d.file_name().is_some_and(|n| n == name))
+        else {
+            println!("SKIPPED: {name} is not among UTF8LINT_TEXT_TREES");
+            continue;
+        };
+        let mut paths = Vec::new();
+        files(dir, &mut paths);
+        let (mut counts, mut deny, mut non_ascii) = (BTreeMap::<&str, usize>::new(), Vec::new(), 0);
+        let mut shown: Vec<String> = Vec::new();
+        for path in &paths {
+            let Ok(bytes) = std::fs::read(path) else {
+                continue;
+            };
+            if bytes.contains(&0) {
+                continue;
+            }
+            non_ascii += bytes
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_ascii())
+                .count();
+            let ds: Vec<Diagnostic> = check(&bytes, path, &policy());
+            for d in ds {
+                *counts.entry(d.rule.code()).or_default() += 1;
+                let at = format!(
+                    "{}:{}: {} {}",
+                    path.strip_prefix(dir).unwrap_or(path).display(),
+                    line_of(&bytes, d.span.start),
+                    d.rule.code(),
+                    d.message
+                );
+                if d.level == Level::Deny && d.rule != Rule::NotUtf8 && d.rule != Rule::InvalidUtf8
+                {
+                    deny.push(at.clone());
+                }
+                if matches!(
+                    d.rule,
+                    Rule::Mojibake
+                        | Rule::MixedScriptConfusable
+                        | Rule::BidiControl
+                        | Rule::InvisibleCharacter
+                ) {
+                    shown.push(at);
+                }
+            }
+        }
+        let n = |code| counts.get(code).copied().unwrap_or(0);
+        println!(
+            "| {name} | {} | {non_ascii} | {} | {} | {} | {} | {} |",
+            paths.len(),
+            n("U008"),
+            n("U010"),
+            n("U011"),
+            n("U016"),
+            deny.len()
+        );
+        for s in &shown {
+            println!("    {s}");
+        }
+        rows.push((
+            name,
+            n("U008"),
+            deny,
+            n("U016"),
+            u016.parse::<usize>().unwrap(),
+            non_ascii,
+        ));
+    }
+    let lines: usize = rows.iter().map(|r| r.5).sum();
+    let flagged: usize = rows.iter().map(|r| r.1).sum();
+    println!("U008 false positives: {flagged} in {lines} lines holding non-ASCII text");
+    for (name, u008, deny, u016, want, _) in rows {
+        assert_eq!(u008, 0, "{name}: U008 on clean text");
+        assert!(deny.is_empty(), "{name}: {deny:#?}");
+        assert_eq!(u016, want, "{name}: U016 findings");
+    }
+}
