@@ -122,10 +122,9 @@ static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
 /// it from one the caller opened).
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
 extern "C" fn note_closed_stdout() {
-    // SAFETY: F_GETFD on descriptor 1 only reads its flags; it touches no
-    // memory and is sound whether or not the descriptor is open.
-    let flags = unsafe { libc::fcntl(1, libc::F_GETFD) };
-    if flags == -1 {
+    // F_GETFD only reads the descriptor's flags; it fails (EBADF) exactly
+    // when descriptor 1 is not open.
+    if rustix::io::fcntl_getfd(rustix::stdio::stdout()).is_err() {
         STDOUT_CLOSED_AT_START.store(true, Ordering::Relaxed);
     }
 }

@@ -223,7 +223,10 @@ async fn fix_all_on_disk_and_no_comment_on_a_shebang_line() {
     assert_eq!(codes(&diags), ["U003"], "{diags:?}");
     let found = actions(&mut c, &uri, &diags[0]).await;
     let titles: Vec<&str> = found.iter().filter_map(|a| a["title"].as_str()).collect();
-    assert!(!titles.iter().any(|t| t.ends_with("on this line")), "{titles:?}");
+    assert!(
+        !titles.iter().any(|t| t.ends_with("on this line")),
+        "{titles:?}"
+    );
     let file = titled(&found, "Allow `forbidden_bom` in this file");
     let edit = &file["edit"]["documentChanges"][0]["edits"][0];
     assert_eq!(edit["newText"], "# utf8lint: file-allow(forbidden_bom)\n");
