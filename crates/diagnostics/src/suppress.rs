@@ -739,7 +739,7 @@ mod tests {
         let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
-            ["unused suppression: no `unused_suppression` finding on this line or the next"]
+            ["unused suppression: no `unused_suppression` finding on the next line"]
         );
         // A file-wide one.
         let text = b"# utf8lint: file-allow(unused_suppression)\n\n\nx // utf8lint: allow(U002)\n";
