@@ -179,18 +179,24 @@ async fn bench(size_mb: usize, edits: usize) {
     let warm_uri = tower_lsp::lsp_types::Url::from_file_path(&warm)
         .unwrap()
         .to_string();
-    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-        "textDocument": {"uri": warm_uri, "languageId": "text", "version": 1,
-            "text": utf8lint_codec::decode_lossy(&warm_bytes)}
-    }}))
+    c.send(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": warm_uri, "languageId": "text", "version": 1,
+                "text": utf8lint_codec::decode_lossy(&warm_bytes)}
+        }}),
+    )
     .await;
-    c.wait(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == warm_uri.as_str())
-        .await;
+    c.wait(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == warm_uri.as_str()
+    })
+    .await;
     c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": warm_uri}}})).await;
     c.wait(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == warm_uri.as_str()
-            && m["params"]["diagnostics"].as_array().is_some_and(Vec::is_empty)
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(Vec::is_empty)
     })
     .await;
 
