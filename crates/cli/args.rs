@@ -1,4 +1,5 @@
-//! The command line: `utf8lint check`, `explain`, `rules`.
+//! The command line: `utf8lint check`, `explain`, `rules`, and the
+//! hidden `generate` (the files made from the rule table).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -24,8 +25,14 @@ pub(crate) enum Command {
         /// The rule's code or name.
         rule: String,
     },
-    /// List the rules with their codes, names and default levels.
-    Rules,
+    /// List the rules: code, name, default level, status, fixability and
+    /// summary.
+    Rules {
+        /// `human` (a table) or `json` (an array of objects, one per rule,
+        /// with its explanation).
+        #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
+        format: RulesFormat,
+    },
     /// Print a shell completion script (e.g. `utf8lint completions bash >
     /// ~/.local/share/bash-completion/completions/utf8lint`).
     Completions {
@@ -35,6 +42,18 @@ pub(crate) enum Command {
     /// Print the man page (roff) on standard output (`utf8lint manpage >
     /// utf8lint.1`).
     Manpage,
+    /// Write the files generated from the rule table (the VS Code settings
+    /// schema, the editors' rule lists, docs/rules.md) in the repository
+    /// at ROOT; with --check, only say which differ (exit 1).
+    #[command(hide = true)]
+    Generate {
+        /// The repository's root directory.
+        #[arg(long, value_name = "ROOT", default_value = ".")]
+        root: PathBuf,
+        /// Compare instead of writing.
+        #[arg(long)]
+        check: bool,
+    },
     /// Run the language server on standard input and output (for editors).
     Lsp {
         /// Accepted for the clients that pass it by default: standard input
@@ -54,17 +73,29 @@ pub(crate) enum Format {
     Human,
     /// One line each: `path:line:col: level[CODE] message`.
     Concise,
-    /// JSON Lines, one object per diagnostic (schema in docs/output-formats.md).
+    /// A JSON array, one object per diagnostic (schema in docs/output-formats.md).
     Json,
+    /// JSON Lines: the same objects, one per line.
+    JsonLines,
     /// SARIF 2.1.0, as GitHub code scanning accepts it.
     Sarif,
     /// GitHub Actions workflow commands (`::error file=...`).
     Github,
 }
 
+/// `utf8lint rules --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RulesFormat {
+    /// A table.
+    Human,
+    /// A JSON array, one object per rule.
+    Json,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ColorChoice {
-    /// Colour when standard output is a terminal and NO_COLOR is not set.
+    /// Colour when standard output is a terminal, or FORCE_COLOR or
+    /// CLICOLOR_FORCE is set; never when NO_COLOR is set.
     Auto,
     /// Always colour.
     Always,

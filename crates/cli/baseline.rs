@@ -250,6 +250,12 @@ impl Baseline {
         }
     }
 
+    /// How many findings of this run the baseline held, and so were not
+    /// reported.
+    pub(crate) fn hidden(&self) -> usize {
+        self.matched.lock().map_or(0, |m| m.len())
+    }
+
     /// How many baseline entries of the files checked no finding of this
     /// run matched (fixed or edited since the baseline was written).
     pub(crate) fn gone(&self) -> usize {

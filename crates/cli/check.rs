@@ -64,6 +64,9 @@ pub(crate) struct Context {
     pub excludes: ignore::overrides::Override,
     /// `--force-exclude`: `exclude` in utf8lint.toml applies to named files.
     pub force_exclude: bool,
+    /// The `--output-file` when it exists: the walk leaves it out (the
+    /// report is not an input, and a fix of it would be overwritten).
+    pub report_file: Option<crate::report::FileId>,
     /// Configuration errors already told (the same bad file would otherwise
     /// be reported once per file it governs).
     config_errors: Mutex<HashSet<String>>,
@@ -87,6 +90,7 @@ impl Context {
             baseline: None,
             excludes: ignore::overrides::Override::empty(),
             force_exclude: false,
+            report_file: None,
             config_errors: Mutex::new(HashSet::new()),
         }
     }
@@ -303,8 +307,12 @@ pub(crate) struct LazyName<'a> {
 
 pub(crate) struct Names {
     pub display: String,
-    /// The name when it is UTF-8 and `display` differs from it (it holds a
-    /// control, bidi or invisible character, or a backslash).
+    /// The name when it is UTF-8 without a backslash and `display` differs
+    /// from it (it holds a control, bidi or invisible character). JSON
+    /// gives this, or `display` for every other name: a name without `\`
+    /// as it is, one with `\` or invalid bytes escaped (`\\`, `\xE9`), so
+    /// no two names get the same `path` (a Latin-1 `lat\xE9.txt` and a
+    /// UTF-8 name spelt `lat\xE9.txt` included).
     pub exact: Option<String>,
     pub key: Vec<u8>,
     pub uri: String,
@@ -325,7 +333,7 @@ impl<'a> LazyName<'a> {
             let uri = uri_of(self.ctx, self.path, &key);
             let exact = std::str::from_utf8(&key)
                 .ok()
-                .filter(|exact| *exact != display)
+                .filter(|exact| *exact != display && !exact.contains('\\'))
                 .map(str::to_owned);
             Names {
                 display,

@@ -1,14 +1,16 @@
-//! The conventions users bring from other tools: the colour
-//! variables (bixense.com/clicolors, no-color.org), and one line after
-//! clap's error for an option ruff, typos or ripgrep has and utf8lint
-//! spells differently.
+//! The conventions users bring from other tools: the colour variables
+//! (no-color.org, force-color.org, bixense.com/clicolors), and one line
+//! after clap's error for an option ruff, typos or ripgrep has and
+//! utf8lint spells differently.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 /// Whether `--color auto` colours. `NO_COLOR` (set and not empty) wins over
-/// everything; then `CLICOLOR_FORCE` (set and not `0`) colours even when
-/// output is not a terminal; then `CLICOLOR=0` turns colour off on a
-/// terminal; otherwise a terminal gets colour.
+/// everything, as in uv and pytest; then `FORCE_COLOR` or `CLICOLOR_FORCE`
+/// (set and not empty, `0` or `false`) colours even when output is not a
+/// terminal; then `CLICOLOR=0` turns colour off on a terminal; otherwise a
+/// terminal gets colour. `--color always` and `--color never` win over
+/// every variable.
 pub(crate) fn color_from_env(is_terminal: bool) -> bool {
     color_from(
         |name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()),
@@ -20,7 +22,8 @@ fn color_from(var: impl Fn(&str) -> Option<String>, is_terminal: bool) -> bool {
     if var("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         return false;
     }
-    if var("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") {
+    let forced = |name| var(name).is_some_and(|v| !matches!(v.as_str(), "" | "0" | "false"));
+    if forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") {
         return true;
     }
     if var("CLICOLOR").is_some_and(|v| v == "0") {
@@ -29,12 +32,22 @@ fn color_from(var: impl Fn(&str) -> Option<String>, is_terminal: bool) -> bool {
     is_terminal
 }
 
+/// How the help names fixes: pre-commit sets `PRE_COMMIT=1` for its
+/// hooks, whose users may not have `utf8lint` on `PATH`.
+pub(crate) fn fix_via() -> utf8lint_diagnostics::FixVia {
+    if std::env::var_os("PRE_COMMIT").is_some_and(|v| v == "1") {
+        utf8lint_diagnostics::FixVia::PreCommit
+    } else {
+        utf8lint_diagnostics::FixVia::CommandLine
+    }
+}
+
 /// Options of other linters and what utf8lint uses instead.
 const HABITS: &[(&str, &str)] = &[
     // ruff
     (
         "--output-format",
-        "--format (human, concise, json, sarif, github)",
+        "--format (human, concise, json, json-lines, sarif, github)",
     ),
     (
         "--select",
@@ -74,7 +87,7 @@ const HABITS: &[(&str, &str)] = &[
     ),
     (
         "--preview",
-        "nothing: every rule is stable; `utf8lint rules` lists them",
+        "nothing: every rule runs at its level, preview or not (`utf8lint rules` shows each rule's status)",
     ),
     // typos
     ("--write-changes", "--fix"),
@@ -136,6 +149,25 @@ mod tests {
         assert!(!color_from(env(&[("CLICOLOR", "0")]), true));
         assert!(color_from(
             env(&[("CLICOLOR", "0"), ("CLICOLOR_FORCE", "1")]),
+            false
+        ));
+    }
+
+    #[test]
+    fn force_color_colours_unless_no_color_is_set() {
+        assert!(color_from(env(&[("FORCE_COLOR", "1")]), false));
+        assert!(color_from(env(&[("FORCE_COLOR", "true")]), false));
+        assert!(color_from(env(&[("FORCE_COLOR", "3")]), false));
+        for off in ["", "0", "false"] {
+            assert!(!color_from(env(&[("FORCE_COLOR", off)]), false), "{off:?}");
+            assert!(color_from(env(&[("FORCE_COLOR", off)]), true), "{off:?}");
+        }
+        assert!(!color_from(
+            env(&[("FORCE_COLOR", "1"), ("NO_COLOR", "1")]),
+            true
+        ));
+        assert!(color_from(
+            env(&[("FORCE_COLOR", "1"), ("CLICOLOR", "0")]),
             false
         ));
     }

@@ -17,6 +17,7 @@ mod habits;
 mod output;
 mod progress;
 mod report;
+mod rules;
 mod settings;
 mod walk;
 
@@ -36,10 +37,10 @@ use crate::output::OutputOptions;
 use crate::settings::{ConfigSource, Overrides, Resolver};
 
 /// `utf8lint lsp`: the language server on standard input and output. Its
-/// errors are the server's; standard output belongs to the protocol.
+/// errors are the server's; standard output belongs to the protocol. Exits
+/// with 0 after `shutdown` and `exit`, else 1 (`exit` alone, end of input).
 fn lsp() -> anyhow::Result<u8> {
-    utf8lint_lsp::run().context("the language server stopped")?;
-    Ok(0)
+    utf8lint_lsp::run().context("the language server stopped")
 }
 
 fn main() -> ExitCode {
@@ -80,7 +81,8 @@ fn main() -> ExitCode {
     let result = match parsed.cli.command {
         Command::Check(ref check) => run_check(check, &parsed.levels),
         Command::Explain { ref rule } => explain(rule),
-        Command::Rules => rules(),
+        Command::Rules { format } => rules::print(format),
+        Command::Generate { ref root, check } => generate::generate(root, check),
         Command::Completions { shell } => generate::completions(shell),
         Command::Manpage => generate::manpage(),
         Command::Lsp { .. } => lsp(),
@@ -101,27 +103,36 @@ fn main() -> ExitCode {
     }
 }
 
-/// Whether standard output was closed when the process started (`>&-`).
-/// The Rust runtime then opens `/dev/null` read-write in its place, which a
-/// shell never does for `>/dev/null` (write-only): that pair is the sign.
-#[cfg(unix)]
+/// Whether standard output was closed when the process started (`>&-`),
+/// as [`STDOUT_CLOSED_AT_START`] saw it before the Rust runtime put
+/// `/dev/null` in its place. A `/dev/null` opened read-write by the caller
+/// (Python's `subprocess.DEVNULL`, Node's `stdio: 'ignore'`) is an open
+/// standard output like any other.
 fn stdout_was_closed() -> bool {
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::MetadataExt;
-    let stdout = io::stdout();
-    let fd = stdout.as_fd();
-    let read_write = rustix::fs::fcntl_getfl(fd)
-        .is_ok_and(|flags| flags & rustix::fs::OFlags::RWMODE == rustix::fs::OFlags::RDWR);
-    let null = std::fs::metadata("/dev/null").ok();
-    let ours = rustix::fs::fstat(fd).ok();
-    read_write
-        && matches!((null, ours), (Some(null), Some(ours)) if null.rdev() == ours.st_rdev && null.ino() == ours.st_ino)
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
 }
 
-#[cfg(not(unix))]
-fn stdout_was_closed() -> bool {
-    false
+/// Set before `main`, by [`note_closed_stdout`], if descriptor 1 was not
+/// open. Where no constructor runs, nothing is taken for closed.
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Runs from `.init_array`, before the Rust runtime's start-up, which
+/// opens `/dev/null` on a closed descriptor 0-2 (and leaves nothing to tell
+/// it from one the caller opened).
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+extern "C" fn note_closed_stdout() {
+    // F_GETFD only reads the descriptor's flags; it fails (EBADF) exactly
+    // when descriptor 1 is not open.
+    if rustix::io::fcntl_getfd(rustix::stdio::stdout()).is_err() {
+        STDOUT_CLOSED_AT_START.store(true, Ordering::Relaxed);
+    }
 }
+
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
@@ -136,28 +147,6 @@ fn explain(name: &str) -> anyhow::Result<u8> {
     out.write_all(rule.explanation().as_bytes())?;
     if !rule.explanation().ends_with('\n') {
         out.write_all(b"\n")?;
-    }
-    out.flush()?;
-    Ok(0)
-}
-
-fn rules() -> anyhow::Result<u8> {
-    let mut out = io::stdout().lock();
-    let width = Rule::ALL.iter().map(|r| r.name().len()).max().unwrap_or(0);
-    writeln!(
-        out,
-        "{:<5} {:<width$} {:<5} summary",
-        "code", "name", "level"
-    )?;
-    for rule in Rule::ALL {
-        writeln!(
-            out,
-            "{:<5} {:<width$} {:<5} {}",
-            rule.code(),
-            rule.name(),
-            rule.default_level().as_str(),
-            rule.summary()
-        )?;
     }
     out.flush()?;
     Ok(0)
@@ -219,6 +208,22 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             );
         }
     }
+    // Before anything is read or written: `-o` naming an input (or the
+    // baseline) would replace it with the report.
+    let report_file = match &args.output_file {
+        Some(output) => {
+            let others: Vec<(&str, &std::path::Path)> = [
+                ("baseline", args.baseline.as_deref()),
+                ("baseline to write", args.write_baseline.as_deref()),
+                ("configuration file", args.config.as_deref()),
+            ]
+            .into_iter()
+            .filter_map(|(what, p)| Some((what, p?)))
+            .collect();
+            report::refuse_clobber(output, &paths, &others)?
+        }
+        None => None,
+    };
     if args.follow && args.fix {
         bail!("--fix does not work with --follow: it never writes through symbolic links");
     }
@@ -235,6 +240,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         format: args.format,
         color: use_color(args.color, args.format),
         term_width: term_width(),
+        fix_via: habits::fix_via(),
     };
     if args.fix {
         utf8lint_workspace::remove_temp_files_on_interrupt()
@@ -248,6 +254,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     ctx.statistics = args.statistics;
     ctx.excludes = exclude::overrides(args)?;
     ctx.force_exclude = args.force_exclude;
+    ctx.report_file = report_file;
     ctx.baseline = match (&args.baseline, &args.write_baseline) {
         (Some(file), _) => Some(baseline::Baseline::read(file)?),
         (None, Some(file)) => Some(baseline::Baseline::for_writing(file)?),
@@ -313,6 +320,12 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     let raw_on_terminal = args.output_file.is_none() && io::stdout().is_terminal();
     let mut sarif_results = Vec::new();
     let mut notifications = Vec::new();
+    // The findings as one JSON array, unless standard output holds a diff,
+    // fixed bytes or the statistics instead.
+    let stdin_fixed = args.fix && stdin_count == 1;
+    let mut json_array = (args.format == Format::Json
+        && !(args.statistics || args.diff || stdin_fixed))
+        .then(output::JsonArray::default);
     for report in reports {
         if !report.stderr.is_empty() {
             err.write_all(report.stderr.as_bytes())
@@ -325,7 +338,10 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
                     .map(|l| l.trim_start_matches("utf8lint: error: ").to_owned()),
             );
         }
-        out.write_all(report.stdout.as_bytes())?;
+        match &mut json_array {
+            Some(array) => array.push(out, &report.stdout)?,
+            None => out.write_all(report.stdout.as_bytes())?,
+        }
         if raw_on_terminal {
             out.write_all(&diff::for_terminal(&report.raw))?;
         } else {
@@ -366,6 +382,9 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             )?;
         }
     }
+    if let Some(array) = json_array {
+        array.finish(out)?;
+    }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, &notifications);
         serde_json::to_writer_pretty(&mut *out, &log)?;
@@ -383,8 +402,9 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     let errors = stats.errors.load(Ordering::Relaxed);
     if !args.quiet {
         let fixed_files = stats.fixed_files.load(Ordering::Relaxed);
-        if matches!(fix, FixAction::Write(_)) {
-            let fixed = stats.fixed_findings.load(Ordering::Relaxed);
+        let fixed = stats.fixed_findings.load(Ordering::Relaxed);
+        // Nothing fixed is no news (a hook runs --fix on every commit).
+        if matches!(fix, FixAction::Write(_)) && fixed > 0 {
             writeln!(
                 err,
                 "utf8lint: fixed {fixed} {} in {fixed_files} {}",
@@ -392,7 +412,12 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
                 plural(fixed_files, "file", "files")
             )?;
         }
-        writeln!(err, "{}", summary(stats, started.elapsed().as_secs_f64()))?;
+        let baselined = ctx.baseline.as_ref().map(baseline::Baseline::hidden);
+        writeln!(
+            err,
+            "{}",
+            summary(stats, baselined, started.elapsed().as_secs_f64())
+        )?;
         if let Some(line) = report::by_rule_line(&stats.by_rule) {
             writeln!(err, "{line}")?;
         }
@@ -436,8 +461,9 @@ fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
-/// `utf8lint: checked 3 files (12.0 KiB) in 0.01s: 1 error, 2 warnings; 1 binary file skipped`
-fn summary(stats: &check::Stats, secs: f64) -> String {
+/// `utf8lint: checked 3 files (12.0 KiB) in 0.01s: 1 error, 2 warnings; 4
+/// findings in the baseline not shown; 1 binary file skipped`
+fn summary(stats: &check::Stats, baselined: Option<usize>, secs: f64) -> String {
     let files = stats.files.load(Ordering::Relaxed);
     let bytes = stats.bytes.load(Ordering::Relaxed);
     let errors = stats.errors.load(Ordering::Relaxed);
@@ -451,6 +477,12 @@ fn summary(stats: &check::Stats, secs: f64) -> String {
         plural(errors, "error", "errors"),
         plural(warnings, "warning", "warnings"),
     );
+    if let Some(n) = baselined {
+        line.push_str(&format!(
+            "; {n} {} in the baseline not shown",
+            plural(n as u64, "finding", "findings")
+        ));
+    }
     if skipped > 0 {
         line.push_str(&format!(
             "; {skipped} binary {} skipped",

@@ -298,3 +298,58 @@ impl Sink {
         }
     }
 }
+
+/// A file's identity: its device and inode.
+pub(crate) type FileId = (u64, u64);
+
+/// The identity of the file at `path`, following symbolic links; `None`
+/// when there is none (or elsewhere than Unix).
+pub(crate) fn file_id(path: &Path) -> Option<FileId> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// Refuses an `--output-file` that is also something the run reads or
+/// writes: a file named to be checked (`inputs`), or another file of the
+/// run (`others`: the baseline), by its path made absolute or by its device
+/// and inode (another name for it: a symbolic link, a hard link, `./x`).
+/// Asked before anything is read or written, so a refusal loses nothing.
+/// Returns the output file's identity when it exists, for the walk to
+/// leave it out (it is the report, not an input).
+pub(crate) fn refuse_clobber(
+    output: &Path,
+    inputs: &[PathBuf],
+    others: &[(&str, &Path)],
+) -> anyhow::Result<Option<FileId>> {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let out_abs = absolute(output);
+    let out_id = file_id(output);
+    let same =
+        |other: &Path| absolute(other) == out_abs || (out_id.is_some() && file_id(other) == out_id);
+    let shown = crate::check::display_path(output).0;
+    for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
+        if same(input) {
+            anyhow::bail!(
+                "--output-file {shown} is also a file to check ({}): the report would replace it; write the report elsewhere",
+                crate::check::display_path(input).0
+            );
+        }
+    }
+    for (what, other) in others {
+        if same(other) {
+            anyhow::bail!(
+                "--output-file {shown} is also the {what} ({}): write the report elsewhere",
+                crate::check::display_path(other).0
+            );
+        }
+    }
+    Ok(out_id)
+}

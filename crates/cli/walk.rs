@@ -67,8 +67,10 @@ pub(crate) fn run(
             Box::new(move |entry| {
                 match entry {
                     Ok(entry) => {
-                        if entry.file_type().is_some_and(|t| t.is_file()) {
-                            check::check_file(ctx, &mut c.worker, entry.path(), entry.depth() == 0);
+                        if entry.file_type().is_some_and(|t| t.is_file())
+                            && !is_report_file(ctx, &entry)
+                        {
+                            check_walked(ctx, &mut c.worker, entry.path(), entry.depth() == 0);
                         }
                     }
                     Err(err) => {
@@ -85,6 +87,42 @@ pub(crate) fn run(
     let mut reports = sink.into_inner().unwrap_or_else(|e| e.into_inner());
     reports.sort_by(|a, b| a.key.cmp(&b.key));
     reports
+}
+
+/// Checks one walked file. A bug that panics while checking it is that
+/// file's trouble (exit 2, a message naming it), not the end of the walk:
+/// a panic in one of the walk's threads would abort every other file's
+/// check and fix, and the walker itself (`ignore`'s `WalkParallel::visit`
+/// unwraps its threads' results).
+fn check_walked(ctx: &Context, worker: &mut Worker, path: &std::path::Path, explicit: bool) {
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        check::check_file(ctx, worker, path, explicit);
+    }));
+    if checked.is_err() {
+        let (shown, key) = check::display_path(path);
+        check::report_trouble(
+            ctx,
+            worker,
+            key,
+            format!("{shown}: internal error while checking it (a bug: please report it)"),
+        );
+    }
+}
+
+/// Whether `entry` is the `--output-file`: its inode, which the directory
+/// listing gave, first, then its device.
+fn is_report_file(ctx: &Context, entry: &ignore::DirEntry) -> bool {
+    let Some((_, ino)) = ctx.report_file else {
+        return false;
+    };
+    #[cfg(unix)]
+    let same_inode = entry.ino() == Some(ino);
+    #[cfg(not(unix))]
+    let same_inode = {
+        let _ = ino;
+        false
+    };
+    same_inode && crate::report::file_id(entry.path()) == ctx.report_file
 }
 
 fn error_path(err: &ignore::Error) -> Option<PathBuf> {

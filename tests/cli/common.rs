@@ -66,10 +66,18 @@ pub(crate) fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
     dir
 }
 
-/// Parses JSON Lines output.
+/// The diagnostics of `--format json` (an array) or `--format json-lines`
+/// (an object a line) output; `tests/cli/conventions.rs` checks which
+/// format prints which.
 pub(crate) fn json_lines(o: &Output) -> Vec<serde_json::Value> {
-    stdout(o)
-        .lines()
+    let text = stdout(o);
+    if text.starts_with('[') {
+        return match serde_json::from_str(&text) {
+            Ok(serde_json::Value::Array(items)) => items,
+            _ => panic!("not a JSON array: {text:?}"),
+        };
+    }
+    text.lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
         .collect()
 }

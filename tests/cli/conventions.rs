@@ -1,7 +1,8 @@
-//! The conventions users bring from ruff, typos and ripgrep:
-//! `--fix` on standard input, `CLICOLOR_FORCE` and `NO_COLOR`, a line
-//! after clap's error for another tool's option, shell completions and the
-//! man page.
+//! The conventions users bring from ruff, typos, ripgrep and uv: `--fix`
+//! on standard input, `FORCE_COLOR`, `CLICOLOR_FORCE` and `NO_COLOR`, a
+//! line after clap's error for another tool's option, shell completions and
+//! the man page, ruff's output format names (`json` an array, `json-lines`),
+//! `rules --format json`, levels, the baseline's count in the summary.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -15,6 +16,8 @@ fn run_stdin(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> std::process:
     c.args(args)
         .env_remove("CLICOLOR_FORCE")
         .env_remove("CLICOLOR")
+        .env_remove("FORCE_COLOR")
+        .env_remove("PRE_COMMIT")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -117,7 +120,7 @@ fn options_from_other_tools_get_a_pointer() {
     for (args, want) in [
         (
             &["check", "--output-format", "json"][..],
-            "utf8lint uses --format (human, concise, json, sarif, github) instead of --output-format",
+            "utf8lint uses --format (human, concise, json, json-lines, sarif, github) instead of --output-format",
         ),
         (
             &["check", "--output-format=json"][..],
@@ -250,4 +253,245 @@ fn the_man_page_covers_the_subcommands_and_their_options() {
     } else {
         eprintln!("NOTICE: groff not found; the man page was checked as text only");
     }
+}
+
+#[test]
+fn force_color_colours_a_pipe_and_no_color_still_wins() {
+    let input = b"\xEF\xBB\xBF{}";
+    let args = ["check", "--stdin-filename", "x.json"];
+    let coloured = |env: &[(&str, &str)]| stdout(&run_stdin(&args, input, env)).contains("\u{1b}[");
+    assert!(!coloured(&[]));
+    assert!(coloured(&[("FORCE_COLOR", "1")]));
+    assert!(coloured(&[("FORCE_COLOR", "true")]));
+    for not_forced in ["", "0", "false"] {
+        assert!(!coloured(&[("FORCE_COLOR", not_forced)]), "{not_forced:?}");
+    }
+    assert!(
+        !coloured(&[("FORCE_COLOR", "1"), ("NO_COLOR", "1")]),
+        "NO_COLOR wins"
+    );
+    let never = run_stdin(
+        &["check", "--color", "never", "--stdin-filename", "x.json"],
+        input,
+        &[("FORCE_COLOR", "1")],
+    );
+    assert!(!stdout(&never).contains('\u{1b}'), "--color never wins");
+    // Machine formats are never coloured.
+    let json = run_stdin(
+        &["check", "--format", "json", "--stdin-filename", "x.json"],
+        input,
+        &[("FORCE_COLOR", "1")],
+    );
+    assert!(!stdout(&json).contains('\u{1b}'));
+}
+
+#[test]
+fn json_is_one_array_and_json_lines_an_object_a_line() {
+    let dir = tree(&[
+        ("a.json", b"\xEF\xBB\xBF{}\n"),
+        ("b.txt", b"x\xFFy\n\xFE\n"),
+        ("clean.txt", b"fine\n"),
+    ]);
+    let lines = run(dir.path(), ["check", "--format", "json-lines"]);
+    assert_eq!(code(&lines), 1);
+    let text = stdout(&lines);
+    let objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect();
+    assert_eq!(objects.len(), 3, "{text}");
+    assert!(objects.iter().all(|o| o.is_object()));
+
+    let array = run(dir.path(), ["check", "--format", "json"]);
+    assert_eq!(code(&array), 1);
+    let text = stdout(&array);
+    let parsed: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
+    assert_eq!(
+        parsed.as_array().expect("an array"),
+        &objects,
+        "the same objects, in the same order"
+    );
+    assert!(text.starts_with("[\n{\"path\":\"a.json\""), "{text}");
+    assert!(text.ends_with("}\n]\n"), "{text}");
+
+    // Nothing found: an empty array, and JSON Lines print nothing.
+    let clean = run(dir.path(), ["check", "--format", "json", "clean.txt"]);
+    assert_eq!((code(&clean), stdout(&clean).as_str()), (0, "[]\n"));
+    let clean = run(dir.path(), ["check", "--format", "json-lines", "clean.txt"]);
+    assert_eq!((code(&clean), stdout(&clean).as_str()), (0, ""));
+
+    // A diff on standard output stays a diff; --statistics stays one
+    // document of its own.
+    let diff = run(
+        dir.path(),
+        ["check", "--format", "json", "--diff", "a.json"],
+    );
+    assert!(stdout(&diff).starts_with("--- "), "{}", stdout(&diff));
+    let stats = run(dir.path(), ["check", "--format", "json", "--statistics"]);
+    let stats: serde_json::Value = serde_json::from_str(&stdout(&stats)).unwrap();
+    assert!(stats["rules"].is_array(), "{stats}");
+
+    // `jsonl` is not a name of ruff's: refused with the names listed.
+    let other = run(dir.path(), ["check", "--format", "jsonl"]);
+    assert_eq!(code(&other), 2);
+    assert!(stderr(&other).contains("json-lines"), "{}", stderr(&other));
+}
+
+#[test]
+fn rules_are_listed_as_a_table_or_as_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), ["rules", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let rules: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(rules.len() >= 15, "{}", rules.len());
+    let first = &rules[0];
+    assert_eq!(first["code"], "U001");
+    assert_eq!(first["name"], "invalid_utf8");
+    assert_eq!(first["default_level"], "deny");
+    assert_eq!(first["status"], "stable");
+    assert_eq!(first["fix_availability"], "always");
+    assert_eq!(first["fix_safety"], "unsafe");
+    assert!(first["explanation"].as_str().unwrap().starts_with("# U001"));
+    let path = rules.iter().find(|r| r["code"] == "U006").unwrap();
+    assert_eq!(path["fix_availability"], "none");
+    assert!(path["fix_safety"].is_null());
+    for rule in &rules {
+        for key in [
+            "code",
+            "name",
+            "default_level",
+            "status",
+            "fix_availability",
+            "summary",
+            "url",
+        ] {
+            assert!(rule[key].is_string(), "{key} of {rule}");
+        }
+        assert!(["allow", "warn", "deny"].contains(&rule["default_level"].as_str().unwrap()));
+        assert!(["stable", "preview"].contains(&rule["status"].as_str().unwrap()));
+        // Each rule's explanation is what `explain` prints.
+        let code = rule["code"].as_str().unwrap();
+        let explained = run(dir.path(), ["explain", code]);
+        assert_eq!(stdout(&explained), rule["explanation"].as_str().unwrap());
+    }
+
+    let table = stdout(&run(dir.path(), ["rules"]));
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    assert_eq!(
+        header,
+        ["code", "name", "level", "status", "fix", "summary"]
+    );
+    assert_eq!(lines.count(), rules.len());
+    let u002 = table.lines().find(|l| l.starts_with("U002")).unwrap();
+    assert_eq!(
+        u002.split_whitespace().collect::<Vec<_>>().join(" "),
+        "U002 stray_feff warn stable always, safe or unsafe U+FEFF after the start of the file",
+        "{table}"
+    );
+}
+
+#[test]
+fn levels_other_than_allow_warn_deny_are_refused_with_the_one_meant() {
+    for (written, meant) in [("off", "allow"), ("error", "deny"), ("warning", "warn")] {
+        let dir = tree(&[
+            (
+                "utf8lint.toml",
+                format!("[lints]\nstray_feff = \"{written}\"\n").as_bytes(),
+            ),
+            ("a.txt", b"x\n"),
+        ]);
+        let out = run(dir.path(), ["check"]);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 2, "{err}");
+        assert!(
+            err.contains(&format!(
+                "unknown level `{written}`: the levels are \"allow\", \"warn\" and \"deny\" (for `{written}`, use \"{meant}\")"
+            )),
+            "{err}"
+        );
+    }
+    let dir = tree(&[
+        (
+            "utf8lint.toml",
+            b"[per-file-lints]\n\"*.txt\" = { stray_feff = \"loud\" }\n",
+        ),
+        ("a.txt", b"x\n"),
+    ]);
+    let out = run(dir.path(), ["check"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out)
+            .contains("unknown level `loud`: the levels are \"allow\", \"warn\" and \"deny\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_summary_counts_the_findings_the_baseline_holds() {
+    let dir = tree(&[
+        ("a.txt", b"x\xFFy\n\xFE\n"),
+        ("b.json", b"\xEF\xBB\xBF{}\n"),
+    ]);
+    let out = run(dir.path(), ["check", "--write-baseline", "base.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run(dir.path(), ["check", "--baseline", "base.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("0 errors, 0 warnings; 3 findings in the baseline not shown"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(dir.path().join("c.txt"), b"\xFF\n").unwrap();
+    let out = run(dir.path(), ["check", "--baseline", "base.json"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("1 error, 0 warnings; 3 findings in the baseline not shown"),
+        "{}",
+        stderr(&out)
+    );
+    // Without a baseline, no such clause.
+    let out = run(dir.path(), ["check"]);
+    assert!(!stderr(&out).contains("baseline"), "{}", stderr(&out));
+}
+
+#[test]
+fn fix_says_nothing_when_nothing_was_fixed() {
+    let dir = tree(&[("a.txt", b"fine\n"), ("b.json", b"\xEF\xBB\xBF{}\n")]);
+    let out = run(dir.path(), ["check", "--fix", "a.txt"]);
+    assert_eq!(code(&out), 0);
+    assert!(!stderr(&out).contains("fixed"), "{}", stderr(&out));
+    let out = run(dir.path(), ["check", "--fix", "."]);
+    assert!(
+        stderr(&out).contains("fixed 1 finding in 1 file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn under_pre_commit_the_help_names_the_hooks_not_the_command() {
+    let dir = tree(&[("b.json", b"\xEF\xBB\xBF{}\n"), ("c.txt", b"x\xFFy\n")]);
+    let out = run(dir.path(), ["check", "."]);
+    assert!(
+        stdout(&out).contains("(safe fix: `utf8lint check --fix`)"),
+        "{}",
+        stdout(&out)
+    );
+    let out = cmd(dir.path())
+        .args(["check", "."])
+        .env("PRE_COMMIT", "1")
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(!text.contains("utf8lint check --fix"), "{text}");
+    assert!(
+        text.contains("(safe fix: the `utf8lint-fix` hook, or `args: [--fix]` on this one)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(unsafe fix: `args: [--fix, --unsafe-fixes]` on the hook)"),
+        "{text}"
+    );
 }

@@ -220,3 +220,56 @@ fn a_utf8_declaration_over_legacy_bytes() {
     );
     assert!(stdout(&o).contains("windows-1252"), "{}", stdout(&o));
 }
+
+/// A declaration the file decodes in names its encoding before the
+/// detector does, including one the detector does not know.
+#[test]
+fn a_declaration_names_the_encoding_before_the_detector() {
+    let russian = "Москва и Санкт-Петербург. Россия, Владимир, Ольга, Юрий и Елена. \
+                   Съешь же ещё этих мягких французских булок, да выпей чаю. \
+                   Широкая электрификация южных губерний даст мощный толчок подъёму сельского хозяйства.\n";
+    let hungarian = "Árvíztűrő tükörfúrógép. Ősszel a fűzfák levelei hullanak, \
+                     a szőlő érik, és a gyerekek örülnek a hűvös időnek.\n";
+    let (mac, _, _) = encoding_rs::X_MAC_CYRILLIC.encode(russian);
+    let (latin2, _, _) = encoding_rs::ISO_8859_2.encode(hungarian);
+    let dir = tree(&[
+        (
+            "mac.xml",
+            &[
+                &b"<?xml version=\"1.0\" encoding=\"x-mac-cyrillic\"?>\n<p>"[..],
+                &mac.repeat(3),
+                b"</p>\n",
+            ]
+            .concat(),
+        ),
+        (
+            "hu.py",
+            &[
+                &b"# coding: iso-8859-2\ns = '''\n"[..],
+                &latin2.repeat(3),
+                b"'''\n",
+            ]
+            .concat(),
+        ),
+    ]);
+    let o = run(dir.path(), ["check", "--format", "json", "."]);
+    let lines = json_lines(&o);
+    let of = |path: &str, code: &str| {
+        lines
+            .iter()
+            .find(|d| d["path"] == path && d["code"] == code)
+            .unwrap_or_else(|| panic!("no {code} for {path}: {}", stdout(&o)))
+    };
+    let u005 = of("mac.xml", "U005");
+    assert_eq!(u005["fix"]["from"], "x-mac-cyrillic");
+    let notes = u005["notes"].to_string();
+    assert!(
+        notes.contains("the XML declaration declares `x-mac-cyrillic`"),
+        "{notes}"
+    );
+    assert_eq!(of("hu.py", "U005")["fix"]["from"], "ISO-8859-2");
+    assert_eq!(
+        of("hu.py", "U005")["notes"][1],
+        "the PEP 263 coding cookie declares `iso-8859-2`, and the whole file decodes in it to text"
+    );
+}

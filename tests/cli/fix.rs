@@ -205,10 +205,8 @@ fn unsafe_transcoding_is_idempotent_and_never_guessed() {
     table.extend((0xC0..=0xFEu8).filter(|&b| b != 0xD7 && b != 0xF7));
     table.push(b'\n');
     let dir = tree(&[("fr.txt", &latin1), ("table.aff", &table)]);
-    for (run_number, fixed) in [
-        (1, "fixed 1 finding in 1 file"),
-        (2, "fixed 0 findings in 0 files"),
-    ] {
+    // The second run fixes nothing, and says nothing about fixing.
+    for (run_number, fixed) in [(1, Some("fixed 1 finding in 1 file")), (2, None)] {
         let out = run(
             dir.path(),
             ["check", "--fix", "--unsafe-fixes", "--format", "json"],
@@ -221,10 +219,18 @@ fn unsafe_transcoding_is_idempotent_and_never_guessed() {
             [("table.aff".to_owned(), "U005".to_owned())],
             "run {run_number}"
         );
-        assert!(
-            stderr(&out).contains(fixed),
+        assert_eq!(
+            stderr(&out).contains("fixed"),
+            fixed.is_some(),
             "run {run_number}: {}",
             stderr(&out)
         );
+        if let Some(fixed) = fixed {
+            assert!(
+                stderr(&out).contains(fixed),
+                "run {run_number}: {}",
+                stderr(&out)
+            );
+        }
     }
 }

@@ -2,24 +2,30 @@
 //! a tree built in a temporary directory or on the committed byte fixtures
 //! under `tests/fixtures/`.
 
+mod announced_edits;
 mod big_repo;
 mod bom_require;
 mod common;
 
 mod config;
 mod conventions;
+mod conversions;
 mod corpus;
 mod cost;
 mod declarations;
 mod diff;
+mod diff_long_line;
 mod exclude;
 mod explain;
 mod fix;
 mod fix_all;
 mod formats;
+mod generated;
 mod hostile;
+mod hostile_config;
 mod levels;
 mod outputs;
+mod outputs_clobber;
 mod precommit;
 mod reading;
 mod server;
@@ -27,4 +33,5 @@ mod suppress;
 mod text_rules;
 mod trust;
 mod walk;
+mod walk_fix_stress;
 mod writer;

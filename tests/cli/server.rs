@@ -56,24 +56,218 @@ fn lsp_accepts_the_flags_clients_pass_by_default() {
 /// The body of the next response the server writes.
 fn read_frame(output: &mut impl BufRead) -> String {
     loop {
-        let mut len = 0;
-        loop {
-            let mut line = String::new();
-            assert!(output.read_line(&mut line).unwrap() > 0, "the server ended");
-            if line == "\r\n" {
-                break;
-            }
-            if let Some(n) = line.strip_prefix("Content-Length: ") {
-                len = n.trim().parse().unwrap();
-            }
-        }
-        let mut body = vec![0; len];
-        output.read_exact(&mut body).unwrap();
-        let body = String::from_utf8(body).unwrap();
+        let body = read_message(output);
         // A response: an id and no method (the server's own requests, such
         // as `client/registerCapability`, have both).
         if body.contains(r#""id""#) && !body.contains(r#""method""#) {
             return body;
         }
     }
+}
+
+/// A running `utf8lint lsp`, its input and output.
+struct Lsp {
+    child: std::process::Child,
+    input: Option<std::process::ChildStdin>,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Lsp {
+    fn start(dir: &std::path::Path) -> Lsp {
+        Lsp::spawn(cmd(dir).args(["lsp", "--stdio"]).stderr(Stdio::null()))
+    }
+
+    fn spawn(command: &mut std::process::Command) -> Lsp {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take();
+        let output = std::io::BufReader::new(child.stdout.take().unwrap());
+        Lsp {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, body: &str) {
+        let input = self.input.as_mut().unwrap();
+        input.write_all(frame(body).as_bytes()).unwrap();
+        input.flush().unwrap();
+    }
+
+    /// `initialize` from a client that answers `workspace/configuration`.
+    fn initialize(&mut self) {
+        self.send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"workspace":{"configuration":true}}}}"#);
+        let answer = read_frame(&mut self.output);
+        assert!(answer.contains(r#""capabilities""#), "{answer}");
+    }
+
+    /// The exit code, once the server ended (at most 10 s from now).
+    fn code(mut self) -> Option<i32> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                panic!("utf8lint lsp still running 10 s later");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+#[test]
+fn lsp_exit_without_shutdown_exits_with_1_even_with_the_input_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lsp = Lsp::start(dir.path());
+    lsp.initialize();
+    lsp.send(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    // The input stays open: `exit` alone ends the server.
+    assert_eq!(lsp.code(), Some(1));
+    let mut lsp = Lsp::start(dir.path());
+    lsp.initialize();
+    lsp.send(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown","params":null}"#);
+    let shut = read_frame(&mut lsp.output);
+    assert!(shut.contains(r#""result":null"#), "{shut}");
+    lsp.send(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    assert_eq!(lsp.code(), Some(0));
+}
+
+#[test]
+fn lsp_ends_at_end_of_input_while_its_configuration_request_is_pending() {
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..10 {
+        let mut lsp = Lsp::start(dir.path());
+        lsp.initialize();
+        lsp.send(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#);
+        // Wait for the server's request for the settings; never answer it.
+        let mut asked = String::new();
+        while !asked.contains("workspace/configuration") {
+            asked = read_message(&mut lsp.output);
+        }
+        drop(lsp.input.take());
+        assert_eq!(lsp.code(), Some(1), "round {round}");
+    }
+}
+
+#[test]
+fn lsp_refuses_exit_sent_as_a_request_and_still_ends_at_end_of_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lsp = Lsp::start(dir.path());
+    lsp.initialize();
+    lsp.send(r#"{"jsonrpc":"2.0","id":77,"method":"exit"}"#);
+    let refused = read_frame(&mut lsp.output);
+    assert!(
+        refused.contains(r#""id":77"#) && refused.contains("-32600"),
+        "{refused}"
+    );
+    // Still reading: a request after it is answered.
+    lsp.send(r#"{"jsonrpc":"2.0","id":3,"method":"shutdown"}"#);
+    let shut = read_frame(&mut lsp.output);
+    assert!(
+        shut.contains(r#""id":3"#) && shut.contains(r#""result":null"#),
+        "{shut}"
+    );
+    drop(lsp.input.take());
+    assert_eq!(lsp.code(), Some(1));
+}
+
+/// The body of the next message the server writes, whatever it is.
+fn read_message(output: &mut impl BufRead) -> String {
+    let mut len = 0;
+    loop {
+        let mut line = String::new();
+        assert!(output.read_line(&mut line).unwrap() > 0, "the server ended");
+        if line == "\r\n" {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            len = n.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; len];
+    output.read_exact(&mut body).unwrap();
+    String::from_utf8(body).unwrap()
+}
+
+/// What `utf8lint lsp` writes on stderr for a session that initializes
+/// (with `trace`, from a client whose name holds an escape sequence and a
+/// bidi override), sends `$/setTrace` with `then` if given, a frame that is
+/// not JSON, then `exit`.
+fn lsp_log(trace: &str, then: Option<&str>, env: Option<&str>) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = cmd(dir.path());
+    command.env_remove("UTF8LINT_LOG");
+    if let Some(level) = env {
+        command.env("UTF8LINT_LOG", level);
+    }
+    let mut lsp = Lsp::spawn(command.arg("lsp").stderr(Stdio::piped()));
+    lsp.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"capabilities":{{}},"trace":"{trace}","clientInfo":{{"name":"ed\u001b[2Jit\u202eor"}}}}}}"#
+    ));
+    let answer = read_frame(&mut lsp.output);
+    assert!(answer.contains(r#""capabilities""#), "{answer}");
+    if let Some(value) = then {
+        lsp.send(&format!(
+            r#"{{"jsonrpc":"2.0","method":"$/setTrace","params":{{"value":"{value}"}}}}"#
+        ));
+    }
+    lsp.send("{not json");
+    lsp.send(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    drop(lsp.input.take());
+    let mut log = String::new();
+    let mut stderr = lsp.child.stderr.take().unwrap();
+    stderr.read_to_string(&mut log).unwrap();
+    assert_eq!(lsp.code(), Some(1));
+    log
+}
+
+#[test]
+fn lsp_logs_are_escaped_and_follow_the_trace_setting_or_utf8lint_log() {
+    let quiet = lsp_log("off", None, None);
+    assert!(
+        quiet.contains("utf8lint lsp: warning: transport: message body is not a JSON object"),
+        "{quiet}"
+    );
+    assert!(!quiet.contains("initialize from"), "{quiet}");
+    assert!(!quiet.contains("stopping"), "{quiet}");
+    let chatty = lsp_log("messages", None, None);
+    assert!(
+        chatty.contains("utf8lint lsp: info: initialize from ed"),
+        "{chatty}"
+    );
+    assert!(chatty.contains("\\u{202E}"), "{chatty}");
+    assert!(
+        !chatty.contains('\u{1b}') && !chatty.contains('\u{202e}'),
+        "{chatty:?}"
+    );
+    assert!(
+        chatty.contains("utf8lint lsp: info: stopping: Exit"),
+        "{chatty}"
+    );
+    // UTF8LINT_LOG wins over the client's setting, both ways.
+    // `$/setTrace` changes the level at run time.
+    let raised = lsp_log("off", Some("messages"), None);
+    assert!(!raised.contains("initialize from"), "{raised}");
+    assert!(
+        raised.contains("utf8lint lsp: info: stopping: Exit"),
+        "{raised}"
+    );
+    let forced = lsp_log("off", None, Some("debug"));
+    assert!(
+        forced.contains("utf8lint lsp: info: initialize from"),
+        "{forced}"
+    );
+    assert!(
+        forced.contains("utf8lint lsp: debug: the client's trace setting (Off) is ignored"),
+        "{forced}"
+    );
+    let silenced = lsp_log("verbose", None, Some("off"));
+    assert_eq!(silenced, "");
 }

@@ -29,7 +29,7 @@ fn f(path: &str, code: &str, line: u64) -> (String, String, u64) {
 }
 
 #[test]
-fn inline_allow_covers_its_line_and_the_next_and_reports_what_it_did_not_use() {
+fn inline_allow_reaches_its_own_line_when_trailing_and_the_next_when_alone() {
     let dir = tree(&[
         (
             "a.py",
@@ -59,7 +59,7 @@ fn inline_allow_covers_its_line_and_the_next_and_reports_what_it_did_not_use() {
     // The comment on line 2 named U001 too, which line 3 does not have.
     assert_eq!(
         lines[0]["message"],
-        "unused suppression: no `invalid_utf8` finding on this line or the next"
+        "unused suppression: no `invalid_utf8` finding on the next line"
     );
     assert_eq!(lines[3]["message"], "suppression names no rule: `nope`");
     assert_eq!(code(&out), 1, "the unsuppressed U001 fails the run");
@@ -68,6 +68,32 @@ fn inline_allow_covers_its_line_and_the_next_and_reports_what_it_did_not_use() {
     let out = check_json(dir.path(), &["-A", "unused_suppression", "-A", "U001"]);
     assert_eq!(found(&out), []);
     assert_eq!(code(&out), 0);
+}
+
+#[test]
+fn a_trailing_allow_never_hides_the_next_line() {
+    // A BOM-shaped U+FEFF allowed at the end of line 1, and a real stray
+    // one on line 2: line 2's is reported, as is a trailing suppression
+    // with nothing on its own line (the defect is on the line after).
+    let dir = tree(&[(
+        "a.py",
+        "x = '\u{FEFF}'  # utf8lint: allow(stray_feff)\ny = 'a\u{FEFF}b'\nz = 1  # utf8lint: allow(stray_feff)\nw = '\u{FEFF}'\n".as_bytes(),
+    )]);
+    let out = check_json(dir.path(), &[]);
+    assert_eq!(
+        found(&out),
+        [
+            f("a.py", "U002", 2),
+            f("a.py", "U015", 3),
+            f("a.py", "U002", 4)
+        ],
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        json_lines(&out)[1]["message"],
+        "unused suppression: no `stray_feff` finding on this line"
+    );
 }
 
 #[test]
@@ -154,7 +180,7 @@ fn per_file_lints_silence_fixtures_and_nested_configuration_extends() {
     let out = run(dir.path(), ["check", "tests/other.txt"]);
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).contains("utf8lint.toml:2: per-file-lints.x/**.invalid_utf8: must be"),
+        stderr(&out).contains("utf8lint.toml:2: per-file-lints.x/**.invalid_utf8: unknown level `sometimes`: the levels are \"allow\", \"warn\" and \"deny\""),
         "{}",
         stderr(&out)
     );

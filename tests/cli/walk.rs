@@ -100,7 +100,7 @@ fn binary_files_are_skipped_and_listed_with_verbose() {
         ("blob.dat", b"\x7FELF\x02\x01\x01\x00\x00\x00\xC0\xFF"),
         ("ok.txt", b"fine\n"),
     ]);
-    let out = run(dir.path(), ["check", "--format", "json"]);
+    let out = run(dir.path(), ["check", "--format", "json-lines"]);
     assert_eq!(code(&out), 0);
     assert!(out.stdout.is_empty());
     assert!(
@@ -326,7 +326,7 @@ fn stdin_with_stdin_filename() {
         &[
             "check",
             "--format",
-            "json",
+            "json-lines",
             "--stdin-filename",
             "notes.txt",
             "-",

@@ -128,6 +128,7 @@ fn the_wheel_installs_into_a_fresh_venv_and_runs() {
     check_output("pip install", &out);
 
     let installed = venv.join("bin/utf8lint");
+    assert_stripped(&installed);
     let files = tree(&[("bad.json", b"\xEF\xBB\xBF{}\n"), ("ok.txt", b"fine\n")]);
     let out = Command::new(&installed)
         .current_dir(files.path())
@@ -203,4 +204,51 @@ fn without_utf8lint_on_path() -> std::ffi::OsString {
         .filter(|dir| !dir.join("utf8lint").exists())
         .collect();
     std::env::join_paths(kept).unwrap()
+}
+
+/// The binary has no symbol table and no debug information
+/// (`[tool.maturin] strip = true`), as `readelf -S` lists its sections
+/// (`objdump -h` leaves `.symtab` out); the GLIBC symbol versions it needs
+/// (`objdump -T`) are printed for the record.
+fn assert_stripped(binary: &Path) {
+    if !cfg!(target_os = "linux") || !have("readelf") || !have("objdump") {
+        eprintln!(
+            "NOTICE: readelf or objdump not found (or not Linux): the wheel's binary was not checked for symbols"
+        );
+        return;
+    }
+    let out = Command::new("readelf")
+        .arg("-SW")
+        .arg(binary)
+        .output()
+        .unwrap();
+    check_output("readelf -S", &out);
+    let sections = stdout(&out);
+    for section in [".symtab", ".debug_info", ".debug_line"] {
+        assert!(
+            !sections.contains(section),
+            "the wheel's binary has a {section} section (not stripped):\n{sections}"
+        );
+    }
+    let out = Command::new("objdump")
+        .arg("-T")
+        .arg(binary)
+        .output()
+        .unwrap();
+    let mut glibc: Vec<(u32, u32)> = stdout(&out)
+        .split("GLIBC_")
+        .skip(1)
+        .filter_map(|v| {
+            let v: String = v
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            let (major, minor) = v.split_once('.')?;
+            Some((major.parse().ok()?, minor.split('.').next()?.parse().ok()?))
+        })
+        .collect();
+    glibc.sort_unstable();
+    if let Some((major, minor)) = glibc.last() {
+        eprintln!("the wheel's binary, built here, needs glibc {major}.{minor} or later");
+    }
 }

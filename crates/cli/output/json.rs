@@ -1,5 +1,5 @@
-//! `--format json`: JSON Lines, one object per diagnostic. The schema is
-//! documented field by field in docs/output-formats.md; keep the
+//! `--format json` and `json-lines`: one object per diagnostic. The schema
+//! is documented field by field in docs/output-formats.md; keep the
 //! two in step.
 //!
 //! Written straight into bytes, field by field, rather than built as a
@@ -13,7 +13,7 @@
 //! output is what `serde_json` gives for the same object, with its key
 //! order.
 
-use utf8lint_diagnostics::{Diagnostic, Fix, escape_lossless};
+use utf8lint_diagnostics::{Diagnostic, Edit, Fix, escape_lossless};
 
 use super::{Region, is_file_level};
 
@@ -83,15 +83,20 @@ pub(super) fn line(out: &mut Vec<u8>, d: &Diagnostic, path: &str, region: &Regio
     out.push(b'}');
 }
 
-/// A fix as JSON: its applicability, title and edits. A whole-file
-/// conversion is described (`"kind": "transcode"`, from, to and the span)
-/// rather than embedded: its bytes are the whole file again.
+/// A fix as JSON: its applicability, title and edits, which are exactly
+/// what `--fix` writes. A whole-file conversion also says so (`"kind":
+/// "transcode"`, from, to and the span), and each of its edits that is a
+/// range of the file decoded to UTF-8 is described by the encoding
+/// (`"decode_from"`) rather than embedded: its bytes are the whole file
+/// again. Its other edits (an encoding declaration rewritten) are written
+/// as any fix's are.
 fn fix(out: &mut Vec<u8>, fix: &Fix, source: &[u8]) {
     out.extend_from_slice(b"{\"applicability\":");
     string(out, fix.applicability().as_str());
     out.extend_from_slice(b",\"title\":");
     string(out, fix.title());
-    if let Some(from) = fix.transcoded_from() {
+    let transcoded_from = fix.transcoded_from();
+    if let Some(from) = transcoded_from {
         let range = fix.range();
         out.extend_from_slice(b",\"kind\":\"transcode\",\"from\":");
         string(out, from);
@@ -99,8 +104,6 @@ fn fix(out: &mut Vec<u8>, fix: &Fix, source: &[u8]) {
         number(out, range.start);
         out.extend_from_slice(b",\"byte_end\":");
         number(out, range.end);
-        out.push(b'}');
-        return;
     }
     out.extend_from_slice(b",\"edits\":");
     array(out, fix.edits(), |out, e| {
@@ -109,6 +112,12 @@ fn fix(out: &mut Vec<u8>, fix: &Fix, source: &[u8]) {
         number(out, range.start);
         out.extend_from_slice(b",\"byte_end\":");
         number(out, range.end);
+        if let Some(from) = transcoded_from.filter(|from| is_decoded(e, from, source)) {
+            out.extend_from_slice(b",\"decode_from\":");
+            string(out, from);
+            out.push(b'}');
+            return;
+        }
         out.extend_from_slice(b",\"replacement_hex\":\"");
         let replacement = e.replacement(source);
         hex(out, &replacement);
@@ -117,6 +126,29 @@ fn fix(out: &mut Vec<u8>, fix: &Fix, source: &[u8]) {
         out.push(b'}');
     });
     out.push(b'}');
+}
+
+/// Whether `edit` puts in place of its range that range of `source`
+/// decoded from the encoding `from` (WHATWG's name) to UTF-8, so that
+/// `"decode_from"` describes it exactly. An edit that holds no bytes is
+/// such a decoding; one that holds many is compared with the decoding.
+fn is_decoded(edit: &Edit, from: &str, source: &[u8]) -> bool {
+    let Some(literal) = edit.literal() else {
+        return true;
+    };
+    // A declaration's few bytes are written out; only a range's
+    // conversion is worth describing.
+    if literal.len() < 64 {
+        return false;
+    }
+    let Some(encoding) = encoding_rs::Encoding::for_label(from.as_bytes()) else {
+        return false;
+    };
+    let Some(bytes) = source.get(edit.range()) else {
+        return false;
+    };
+    let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
+    !had_errors && text.as_bytes() == literal
 }
 
 /// `[a,b,...]`, each item written by `item`.

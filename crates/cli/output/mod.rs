@@ -7,7 +7,7 @@ mod json;
 pub(crate) mod sarif;
 
 use utf8lint_diagnostics::{
-    Diagnostic, Locator, Position, RenderOptions, Rule, render_concise, render_human,
+    Diagnostic, FixVia, Locator, Position, RenderOptions, Rule, render_concise, render_human,
 };
 
 use crate::args::Format;
@@ -18,6 +18,7 @@ pub(crate) struct OutputOptions {
     pub format: Format,
     pub color: bool,
     pub term_width: usize,
+    pub fix_via: FixVia,
 }
 
 /// Where a diagnostic starts and ends, for people (1-based).
@@ -55,6 +56,7 @@ pub(crate) fn render_file(
         let render = RenderOptions {
             color: options.color,
             term_width: options.term_width,
+            fix_via: options.fix_via,
         };
         for d in diagnostics {
             text.push_str(&render_human(d, bytes, name.display, &mut locator, &render));
@@ -76,7 +78,7 @@ pub(crate) fn render_file(
                 text.push_str(&render_concise(d, name.display, &region.start));
                 text.push('\n');
             }
-            Format::Json => {
+            Format::Json | Format::JsonLines => {
                 json::line(&mut json_lines, d, name.exact, &region, bytes);
                 json_lines.push(b'\n');
             }
@@ -94,4 +96,34 @@ pub(crate) fn render_file(
 /// it (its region is then left out where a format allows).
 pub(crate) fn is_file_level(d: &Diagnostic) -> bool {
     d.rule == Rule::NonUtf8Path
+}
+
+/// `--format json`: the files' JSON Lines (each file's diagnostics are
+/// rendered as JSON Lines by the worker that checked it) written as one
+/// JSON array, an object per line, `[]` when there is none.
+#[derive(Default)]
+pub(crate) struct JsonArray {
+    started: bool,
+}
+
+impl JsonArray {
+    /// Writes one file's JSON Lines as elements of the array.
+    pub(crate) fn push(
+        &mut self,
+        out: &mut dyn std::io::Write,
+        lines: &str,
+    ) -> std::io::Result<()> {
+        // A JSON string holds no raw newline: each one ends an object.
+        for object in lines.split_terminator('\n') {
+            out.write_all(if self.started { b",\n" } else { b"[\n" })?;
+            self.started = true;
+            out.write_all(object.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Closes the array.
+    pub(crate) fn finish(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        out.write_all(if self.started { b"\n]\n" } else { b"[]\n" })
+    }
 }

@@ -30,8 +30,13 @@ struct EcSection {
     /// `None` when the section says nothing of `charset`.
     charset: Option<SectionCharset>,
     /// The section's glob is `*`, which matches every path with a last
-    /// component: matched without ec4rs's matcher.
+    /// component: matched without a regular expression.
     every_file: bool,
+    /// The section's glob, compiled by the specification's rules (ec4rs
+    /// 1.2.0's matcher misses `[a/*/x.txt]` for `a/b/x.txt`); `None` when
+    /// the headers could not be lined up with ec4rs's sections, which then
+    /// match them.
+    glob: Option<crate::ec_glob::EcGlob>,
 }
 
 #[derive(Clone)]
@@ -114,6 +119,7 @@ impl EditorConfigFile {
                 header,
                 charset,
                 every_file: false,
+                glob: None,
             });
         }
         // The `*` shortcut only where every section's glob is known as
@@ -122,6 +128,22 @@ impl EditorConfigFile {
         if globs.len() == sections.len() {
             for (section, glob) in sections.iter_mut().zip(globs) {
                 section.every_file = glob == "*";
+                // Only sections that speak of `charset` are ever matched.
+                if section.charset.is_some() && !section.every_file {
+                    let line = headers
+                        .iter()
+                        .find(|(_, h)| *h == section.header)
+                        .map(|(l, _)| *l);
+                    section.glob = Some(crate::ec_glob::EcGlob::new(glob).map_err(|e| {
+                        err(
+                            line,
+                            format!(
+                                "section {} is not a glob: {e}",
+                                crate::shorten(&section.header)
+                            ),
+                        )
+                    })?);
+                }
             }
         }
         Ok(EditorConfigFile {
@@ -156,6 +178,11 @@ impl EditorConfigFile {
         found
     }
 
+    /// Whether a section speaks of `charset` (set or `unset`).
+    pub(crate) fn says_charset(&self) -> bool {
+        self.sections.iter().any(|s| s.charset.is_some())
+    }
+
     /// Whether [`EditorConfigFile::charset_for`] gives the same answer for
     /// every file of a directory: each section that speaks of `charset`
     /// is `[*]`.
@@ -173,6 +200,8 @@ impl EcSection {
             // matched from the path's end: it holds for every path that
             // has a last component (`every_file_is_what_ec4rs_says`).
             relative.components().next_back().is_some()
+        } else if let Some(glob) = &self.glob {
+            glob.matches(&crate::toml_file::path_bytes(relative))
         } else {
             self.section.applies_to(relative)
         }
@@ -277,10 +306,163 @@ mod tests {
             header: String::new(),
             charset: None,
             every_file: true,
+            glob: None,
         };
         for path in paths {
             assert_eq!(ours.applies_to(path), star.applies_to(path), "{path:?}");
         }
+    }
+
+    /// The glob cases of EditorConfig's core test suite
+    /// (`editorconfig/editorconfig-core-test`, `glob/*.in` and
+    /// `glob/CMakeLists.txt`): each section glob with paths (relative to
+    /// the `.editorconfig`) it must and must not match.
+    const CORE_GLOB_CASES: &[(&str, &[&str], &[&str])] = &[
+        // star.in
+        ("a*e.c", &["ace.c", "ae.c", "abcde.c"], &["a/e.c"]),
+        (
+            "Bar/*",
+            &["Bar/foo.txt", "Bar/.editorconfig"],
+            &["bat/Bar/foo.txt", "bat/Bar/.editorconfig"],
+        ),
+        ("*", &[".editorconfig", "a/e.c", "x"], &[]),
+        // question.in
+        ("som?.c", &["some.c"], &["som.c", "something.c", "som/.c"]),
+        // brackets.in
+        ("[ab].a", &["a.a"], &["c.a"]),
+        ("[!ab].b", &["c.b"], &["a.b"]),
+        ("[d-g].c", &["f.c"], &["h.c"]),
+        ("[!d-g].d", &["h.d"], &["f.d"]),
+        ("[abd-g].e", &["e.e"], &["c.e"]),
+        ("[-ab].f", &["-.f"], &["c.f"]),
+        ("[\\]ab].g", &["].g"], &["c.g"]),
+        ("[ab]].g", &["b].g"], &["c].g"]),
+        ("[!\\]ab].g", &["c.g"], &["].g"]),
+        ("[!ab]].g", &["c].g"], &["a].g"]),
+        ("ab[e/]cd.i", &["ab[e/]cd.i"], &["ab/cd.i", "abecd.i"]),
+        ("ab[/c", &["ab[/c"], &[]),
+        // braces.in
+        (
+            "*.{py,js,html}",
+            &["test.py", "test.js", "test.html"],
+            &["test.pyc"],
+        ),
+        ("{single}.b", &["{single}.b"], &[".b"]),
+        ("{}.c", &["{}.c"], &[".c"]),
+        ("a{b,c,}.d", &["a.d", "ab.d", "ac.d"], &["a,.d"]),
+        ("a{,b,,c,}.e", &["a.e", "ab.e", "ac.e"], &["a,,.e"]),
+        ("{.f", &["{.f"], &[".f"]),
+        (
+            "{word,{also},this}.g",
+            &["word.g", "{also}.g", "this.g"],
+            &["word,this}.g", "{also,this}.g"],
+        ),
+        (
+            "{{a,b},c}.k",
+            &["a.k", "b.k", "c.k"],
+            &["{{a,b},c}.k", "{a,b}.k"],
+        ),
+        (
+            "{a,{b,c}}.l",
+            &["a.l", "b.l", "c.l"],
+            &["{a,{b,c}}.l", "{b,c}.l"],
+        ),
+        ("{},b}.h", &["{},b}.h"], &["b.h"]),
+        (
+            "{{,b,c{d}.i",
+            &["{{,b,c{d}.i"],
+            &["{.i", "b.i", "c{d.i", ".i"],
+        ),
+        ("{a\\,b,cd}.txt", &["a,b.txt", "cd.txt"], &["a.txt"]),
+        ("{e,\\},f}.txt", &["e.txt", "}.txt", "f.txt"], &["g.txt"]),
+        ("{g,\\\\,i}.txt", &["g.txt", "\\.txt", "i.txt"], &["h.txt"]),
+        (
+            "{some,a{*c,b}[ef]}.j",
+            &["some.j", "abe.j", "abf.j", "a.cf.j", "ace.j"],
+            &["abg.j", "acg.j", "abcg.j", "ae.j", ".j"],
+        ),
+        (
+            "{3..120}",
+            &["3", "15", "60", "120"],
+            &["1", "5a", "121", "060"],
+        ),
+        (
+            "{aardvark..antelope}",
+            &["{aardvark..antelope}"],
+            &["a", "aardvark", "agreement", "antelope", "antimatter"],
+        ),
+        // star_star.in
+        (
+            "a**z.c",
+            &[
+                "a/z.c", "amnz.c", "am/nz.c", "a/mnz.c", "amn/z.c", "a/mn/z.c",
+            ],
+            &[],
+        ),
+        (
+            "b/**z.c",
+            &["b/z.c", "b/mnz.c", "b/mn/z.c"],
+            &["bmnz.c", "bm/nz.c", "bmn/z.c"],
+        ),
+        (
+            "c**/z.c",
+            &["c/z.c", "cmn/z.c", "c/mn/z.c"],
+            &["cmnz.c", "cm/nz.c", "c/mnz.c"],
+        ),
+        (
+            "d/**/z.c",
+            &["d/z.c", "d/mn/z.c", "d/m/n/z.c"],
+            &["dmnz.c", "dm/nz.c", "d/mnz.c", "dmn/z.c"],
+        ),
+        // utf8char.in
+        ("中文.txt", &["中文.txt", "sub/中文.txt"], &["中.txt"]),
+        // What EditorConfig's own library applies and ec4rs did not.
+        (
+            "a/*/x.txt",
+            &["a/b/x.txt"],
+            &["a/x.txt", "a/b/c/x.txt", "z/a/b/x.txt"],
+        ),
+    ];
+
+    #[test]
+    fn section_globs_match_as_editorconfig_core_tests_say() {
+        for (glob, yes, no) in CORE_GLOB_CASES {
+            let compiled = crate::ec_glob::EcGlob::new(glob).unwrap();
+            for path in *yes {
+                assert!(
+                    compiled.matches(path.as_bytes()),
+                    "[{glob}] must match {path}"
+                );
+            }
+            for path in *no {
+                assert!(
+                    !compiled.matches(path.as_bytes()),
+                    "[{glob}] must not match {path}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_section_with_a_slash_applies_below_the_file_s_directory() {
+        let text = "[a/*/x.txt]\ncharset = latin1\n[a/**/y.txt]\ncharset = latin1\n";
+        let file = EditorConfigFile::parse(text, Path::new("/p/.editorconfig")).unwrap();
+        for (path, set) in [
+            ("a/b/x.txt", true),
+            ("a/b/c/x.txt", false),
+            ("a/b/c/y.txt", true),
+            ("q/a/b/x.txt", false),
+        ] {
+            assert_eq!(file.charset_for(Path::new(path)).is_some(), set, "{path}");
+        }
+        // Braces nested too deeply are an error naming the file and line.
+        let deep = format!(
+            "[x]\nroot_key = 1\n[{}a{}]\ncharset = utf-8\n",
+            "{".repeat(100),
+            "}".repeat(100)
+        );
+        let err = EditorConfigFile::parse(&deep, Path::new("/p/.editorconfig")).unwrap_err();
+        assert_eq!(err.line, Some(3), "{err}");
     }
 
     /// Headers are found as ec4rs finds sections: a `[*]` header with a

@@ -8,7 +8,25 @@
 //! This is the only crate besides the CLI and the language server that
 //! reads the file system, and it reads only configuration files, once per
 //! directory (the [`Resolver`] caches them).
+//!
+//! A configuration file is read as an input is ([`read_config_file`]): a
+//! regular file only (a FIFO, device or socket is refused, also behind a
+//! symbolic link, and opened non-blocking in case one is swapped in), at
+//! most [`MAX_CONFIG_BYTES`]; a glob that does not compile (400 nested
+//! braces exceed the regex parser's nesting) is an error naming the file
+//! and the line, in the CLI and the server alike.
+//!
+//! Cost: reading a configuration is linear in its size (key lines found
+//! through a line index, each glob compiled once, globs of literal text and
+//! single `*`s matched without a regular expression); a directory's chain
+//! adds one shared link per configuration file, built in a loop from the
+//! nearest known ancestor (no recursion on a path's depth, and no copy of
+//! the chain above); resolving a file walks the links that apply to it.
+//! So a tree costs time linear in its configuration plus the sum of its
+//! paths' lengths, and memory linear in its configuration files
+//! (`scripts/bench-config` doubles both).
 
+mod ec_glob;
 mod editorconfig;
 mod owner;
 mod settings;
@@ -94,7 +112,8 @@ impl std::fmt::Display for ConfigError {
             write!(f, ":{line}")?;
         }
         if let Some(key) = &self.key {
-            write!(f, ": {}", utf8lint_diagnostics::escape_shown(key))?;
+            // A key may be a glob of any length: quoted, cut short.
+            write!(f, ": {}", utf8lint_diagnostics::escape_shown(&shorten(key)))?;
         }
         write!(f, ": {}", utf8lint_diagnostics::escape_shown(&self.message))
     }
@@ -117,33 +136,92 @@ pub struct FileSettings {
 }
 
 /// The configuration files that apply to one directory.
+///
+/// Each list is a chain of links shared with the parent directory's (a
+/// directory adds at most one link to each), so a tree of nested
+/// configuration files costs memory linear in their number, not in the sum
+/// of their depths.
 #[derive(Debug, Default)]
 struct DirChain {
     /// The `utf8lint.toml` files that apply, each with its directory: the
-    /// nearest last, and none above one that says `root = true` or above
+    /// nearest first, and none above one that says `root = true` or above
     /// the repository root.
-    tomls: Vec<(PathBuf, Arc<ConfigFile>)>,
-    /// `.editorconfig` files, nearest first, up to and including a root one.
-    editorconfigs: Vec<(PathBuf, Arc<EditorConfigFile>)>,
+    tomls: Option<Arc<Link<ConfigFile>>>,
+    /// The `.editorconfig` files that say something of `charset`, nearest
+    /// first, up to and including a root one (the others cannot change a
+    /// file's settings: they are left out).
+    editorconfigs: Option<Arc<Link<EditorConfigFile>>>,
     /// No glob of these files looks at a file's name: every file of the
     /// directory gets the same settings (unless the overrides have globs).
     per_directory: bool,
 }
 
-impl DirChain {
-    /// Whether the globs of `tomls` and `editorconfigs` (those that
-    /// [`Resolver::settings_in`] matches) leave every file of the directory
-    /// the same settings: no `[bom]`, `[per-file-lints]` or `exclude` glob,
-    /// and `charset` only in `[*]` sections.
-    fn globs_are_per_directory(&self) -> bool {
-        self.tomls
-            .iter()
-            .all(|(_, c)| c.bom.is_empty() && c.per_file.is_empty() && c.exclude.is_empty())
-            && self
-                .editorconfigs
-                .iter()
-                .all(|(_, ec)| ec.charset_is_per_directory())
+/// One configuration file of a [`DirChain`], and the ones above it.
+#[derive(Debug)]
+struct Link<T> {
+    /// The file's directory.
+    dir: PathBuf,
+    file: Arc<T>,
+    /// Its directory is an ancestor of (or is) every directory whose chain
+    /// holds this link: a file's path relative to it is the file's path
+    /// after `dir` (not so for `--config FILE` elsewhere).
+    above: bool,
+    /// Whether this file or one further up has globs that look at a
+    /// file's name.
+    per_file_globs: bool,
+    next: Option<Arc<Link<T>>>,
+}
+
+impl<T> Link<T> {
+    /// The links from this one up, nearest first.
+    fn iter(&self) -> impl Iterator<Item = &Link<T>> {
+        std::iter::successors(Some(self), |link| link.next.as_deref())
     }
+}
+
+impl<T> Drop for Link<T> {
+    /// Unlinks the chain above one at a time: dropped link by link in
+    /// recursion, a chain of 3,000 nested directories would overflow the
+    /// stack.
+    fn drop(&mut self) {
+        let mut next = self.next.take();
+        while let Some(link) = next {
+            match Arc::try_unwrap(link) {
+                Ok(mut link) => next = link.next.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// The links of `head` and up, root-most first.
+fn root_first<T>(head: &Option<Arc<Link<T>>>) -> Vec<&Link<T>> {
+    let mut links: Vec<&Link<T>> = head.iter().flat_map(|link| link.iter()).collect();
+    links.reverse();
+    links
+}
+
+/// `absolute` relative to `dir`, the directory of a configuration file
+/// that applies to it. For an ancestor (`above`), the bytes after
+/// `dir`'s, taken without comparing: a path 3,000 directories deep would
+/// otherwise cost a comparison of 3,000 components per configuration
+/// file above it.
+fn relative_to<'a>(absolute: &'a Path, dir: &Path, above: bool) -> &'a Path {
+    #[cfg(unix)]
+    if above {
+        use std::os::unix::ffi::OsStrExt;
+        let (path, dir) = (absolute.as_os_str().as_bytes(), dir.as_os_str().as_bytes());
+        let skip = if dir.ends_with(b"/") {
+            dir.len()
+        } else {
+            dir.len() + 1
+        };
+        if path.len() >= skip && (dir.ends_with(b"/") || path[dir.len()] == b'/') {
+            return Path::new(std::ffi::OsStr::from_bytes(&path[skip..]));
+        }
+    }
+    let _ = above;
+    absolute.strip_prefix(dir).unwrap_or(absolute)
 }
 
 /// Reads configuration files for a [`Resolver`].
@@ -163,21 +241,132 @@ pub struct ByPath;
 
 impl ConfigReader for ByPath {
     fn read_config(&mut self, dir: &Path, name: &str) -> std::io::Result<Option<Vec<u8>>> {
-        let path = dir.join(name);
-        // Nearly every directory has neither file, and a stat that finds
-        // nothing costs less than an open that finds nothing (1.4 against
-        // 2.0 us for the mixed tree's directories, which a scan asks twice
-        // each). Any other answer: the open says what it says.
-        if let Err(e) = std::fs::metadata(&path)
-            && e.kind() == std::io::ErrorKind::NotFound
-        {
-            return Ok(None);
-        }
-        match std::fs::read(&path) {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e),
-        }
+        read_config_file(&dir.join(name))
+    }
+}
+
+/// The largest configuration file read: a `utf8lint.toml` of 100,000
+/// `[per-file-lints]` entries is about 5 MiB.
+pub const MAX_CONFIG_BYTES: u64 = 16 << 20;
+
+/// Reads the configuration file at `path` as an input is read: only a
+/// regular file (a symbolic link to one is followed, one to a FIFO, a
+/// device or a socket is refused: reading those could block forever or
+/// never end), at most [`MAX_CONFIG_BYTES`]. `None` when there is no such
+/// file, or a directory by that name.
+pub fn read_config_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    // Nearly every directory has neither file, and a stat that finds
+    // nothing costs less than an open that finds nothing (1.4 against
+    // 2.0 us for the mixed tree's directories, which a scan asks twice
+    // each).
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if cannot_exist(&e) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if meta.is_dir() {
+        return Ok(None);
+    }
+    check_regular(&meta)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // Swapped for a FIFO between the stat and the open, the file would
+    // block the open: without a writer, a non-blocking open returns.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        rustix::fs::OFlags::NONBLOCK.bits() as i32,
+    );
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) if cannot_exist(&e) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    check_regular(&meta)?;
+    let too_big = || {
+        std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "larger than the {} MiB a configuration file may have",
+                MAX_CONFIG_BYTES >> 20
+            ),
+        )
+    };
+    if meta.len() > MAX_CONFIG_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(too_big());
+    }
+    Ok(Some(bytes))
+}
+
+/// Whether `e` says there is no file at the path: none by that name, a
+/// directory on the way that is a file, or a path too long to name one
+/// (an editor may open a path of thousands of components that is nowhere).
+fn cannot_exist(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        e.kind(),
+        ErrorKind::NotFound | ErrorKind::NotADirectory | ErrorKind::InvalidFilename
+    )
+}
+
+/// An error unless `meta` is a regular file's.
+fn check_regular(meta: &std::fs::Metadata) -> std::io::Result<()> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    let kind = file_kind(&meta.file_type());
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("not a regular file but {kind}; a configuration file must be a regular file"),
+    ))
+}
+
+#[cfg(unix)]
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+#[cfg(not(unix))]
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+/// At most this many characters of a value from a configuration file are
+/// quoted in a message.
+const SHOWN_CHARS: usize = 100;
+
+/// `value`, cut to [`SHOWN_CHARS`] characters with a count of the rest: a
+/// message quotes what a configuration file says, and a file may say 5 MB.
+pub(crate) fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
+    match value.char_indices().nth(SHOWN_CHARS) {
+        None => std::borrow::Cow::Borrowed(value),
+        Some((cut, _)) => std::borrow::Cow::Owned(format!(
+            "{}... ({} bytes in all)",
+            &value[..cut],
+            value.len()
+        )),
     }
 }
 
@@ -212,8 +401,14 @@ pub struct Resolver {
     generation: AtomicU64,
     /// Configuration files ignored as untrusted, each with why, in the
     /// order found; drained by [`Resolver::take_notes`].
-    ignored: Mutex<Vec<(PathBuf, String)>>,
+    /// With the set of their paths: a file is noted once, and a tree may
+    /// give thousands (an unknown `charset` in every directory).
+    ignored: Mutex<Ignored>,
 }
+
+/// Configuration files ignored, each with why (emptied once noted), in the
+/// order found, and the set of their paths.
+type Ignored = (Vec<(PathBuf, String)>, std::collections::HashSet<PathBuf>);
 
 /// A directory's configuration, or why it could not be read.
 type ChainResult = Result<Arc<DirChain>, ConfigError>;
@@ -289,7 +484,7 @@ impl Resolver {
                         .unwrap_or_else(|| "settings".into()),
                 ),
                 line: None,
-                key: Some(format!("{table}.\"{glob}\"")),
+                key: Some(format!("{table}.\"{}\"", shorten(glob))),
                 message: format!("not a valid glob: {e}"),
             })
         };
@@ -313,7 +508,7 @@ impl Resolver {
             explicit,
             chains: RwLock::new(HashMap::new()),
             generation: AtomicU64::new(0),
-            ignored: Mutex::new(Vec::new()),
+            ignored: Mutex::new(Default::default()),
         })
     }
 
@@ -324,6 +519,7 @@ impl Resolver {
             return Vec::new();
         };
         ignored
+            .0
             .iter_mut()
             .filter(|(_, why)| !why.is_empty())
             .map(|(path, why)| {
@@ -338,9 +534,9 @@ impl Resolver {
     /// Records that `path` was ignored, once.
     fn ignore(&self, path: PathBuf, why: String) {
         if let Ok(mut ignored) = self.ignored.lock()
-            && !ignored.iter().any(|(p, _)| *p == path)
+            && ignored.1.insert(path.clone())
         {
-            ignored.push((path, why));
+            ignored.0.push((path, why));
         }
     }
 
@@ -462,13 +658,15 @@ impl Resolver {
         let mut skip_binary = true;
 
         // .editorconfig: the root-most file first, so nearer ones win.
-        let mut charset = None;
-        for (ec_dir, file) in chain.editorconfigs.iter().rev() {
-            let relative = absolute().strip_prefix(ec_dir).unwrap_or(absolute());
-            if let Some(setting) = file.charset_for(relative) {
-                charset = Some(setting);
-            }
-        }
+        // Asked nearest first: the first that sets it wins.
+        let charset = chain
+            .editorconfigs
+            .iter()
+            .flat_map(|l| l.iter())
+            .find_map(|link| {
+                link.file
+                    .charset_for(relative_to(absolute(), &link.dir, link.above))
+            });
         if let Some(setting) = charset {
             let source = PolicySource::EditorConfig {
                 path: setting.path.clone(),
@@ -497,12 +695,14 @@ impl Resolver {
                 }
                 other => {
                     // The specification says to ignore unknown values; a
-                    // user who wrote `shift_jis` should hear that it was.
+                    // user who wrote `shift_jis` should hear that it was
+                    // (the value and the section quoted, cut short).
                     self.ignore(
                         PathBuf::from(format!("{}:{}", setting.path.display(), setting.line)),
                         format!(
-                            "`charset = {other}` in section `{}` is not a value EditorConfig defines (latin1, utf-8, utf-8-bom, utf-16be, utf-16le), so it declares nothing; EditorConfig cannot declare other encodings",
-                            setting.section
+                            "`charset = {}` in section `{}` is not a value EditorConfig defines (latin1, utf-8, utf-8-bom, utf-16be, utf-16le), so it declares nothing; EditorConfig cannot declare other encodings",
+                            shorten(other),
+                            shorten(&setting.section)
                         ),
                     );
                 }
@@ -511,8 +711,10 @@ impl Resolver {
 
         // utf8lint.toml files, the root-most first, so nearer ones win;
         // each file's globs are relative to its own directory.
-        for (toml_dir, config) in &chain.tomls {
-            let relative = absolute().strip_prefix(toml_dir).unwrap_or(absolute());
+        let tomls = root_first(&chain.tomls);
+        for link in &tomls {
+            let config = &link.file;
+            let relative = relative_to(absolute(), &link.dir, link.above);
             for (rule, level, _) in &config.lints {
                 policy.levels.set(*rule, *level);
             }
@@ -579,85 +781,128 @@ impl Resolver {
                 },
             });
         }
-        let excluded = chain.tomls.iter().find_map(|(toml_dir, config)| {
+        let excluded = tomls.iter().find_map(|link| {
+            let config = &link.file;
             if config.exclude.is_empty() {
                 return None;
             }
-            let relative = absolute().strip_prefix(toml_dir).ok()?;
+            let relative = if link.above {
+                relative_to(absolute(), &link.dir, true)
+            } else {
+                absolute().strip_prefix(&link.dir).ok()?
+            };
             let glob = config.excludes(relative)?;
             Some(format!("{}: exclude \"{glob}\"", config.path.display()))
         });
         FileSettings {
             policy,
             skip_binary,
-            config_file: chain.tomls.last().map(|(_, c)| c.path.clone()),
+            config_file: chain.tomls.as_ref().map(|link| link.file.path.clone()),
             excluded,
         }
     }
 
-    fn chain(
-        &self,
-        dir: &Path,
-        reader: &mut dyn ConfigReader,
-    ) -> Result<Arc<DirChain>, ConfigError> {
-        if let Some(found) = self
-            .chains
-            .read()
-            .ok()
-            .and_then(|c| c.get(dir.as_os_str()).cloned())
-        {
-            return found;
-        }
-        let built = self.build_chain(dir, reader);
-        if let Ok(mut chains) = self.chains.write() {
-            chains.insert(dir.as_os_str().to_owned(), built.clone());
-        }
-        built
-    }
-
-    fn build_chain(
-        &self,
-        dir: &Path,
-        reader: &mut dyn ConfigReader,
-    ) -> Result<Arc<DirChain>, ConfigError> {
+    /// The configuration of `dir`: from the cache, or built from the
+    /// nearest cached ancestor down, one directory at a time (a loop, not
+    /// a recursion: a client may name a path thousands of directories
+    /// deep).
+    fn chain(&self, dir: &Path, reader: &mut dyn ConfigReader) -> ChainResult {
         if self.overrides.source == ConfigSource::Isolated {
             return Ok(Arc::new(DirChain {
                 per_directory: true,
                 ..DirChain::default()
             }));
         }
-        // Reuse the parent's chain, then add this directory's own files.
-        let parent = match dir.parent() {
-            Some(parent) if parent != dir => Some(self.chain(parent, reader)?),
-            _ => None,
+        let cached = |dir: &Path| {
+            self.chains
+                .read()
+                .ok()
+                .and_then(|c| c.get(dir.as_os_str()).cloned())
         };
+        if let Some(found) = cached(dir) {
+            return found;
+        }
+        // The directories to build, nearest first, and the configuration
+        // of the nearest one above them that is known (`None`: the root).
+        let mut missing = vec![dir];
+        let mut above: Option<ChainResult> = None;
+        let mut at = dir;
+        while let Some(up) = at.parent().filter(|up| *up != at) {
+            if let Some(found) = cached(up) {
+                above = Some(found);
+                break;
+            }
+            missing.push(up);
+            at = up;
+        }
+        for &dir in missing.iter().rev() {
+            // A directory under one whose configuration is broken shares
+            // its error, as its files would be resolved through it.
+            let built = match &above {
+                Some(Err(e)) => Err(e.clone()),
+                Some(Ok(parent)) => self.build_chain(dir, reader, Some(parent)),
+                None => self.build_chain(dir, reader, None),
+            };
+            if let Ok(mut chains) = self.chains.write() {
+                chains.insert(dir.as_os_str().to_owned(), built.clone());
+            }
+            above = Some(built);
+        }
+        above.unwrap_or_else(|| unreachable!("`missing` holds `dir`"))
+    }
+
+    /// The configuration of `dir`, whose parent's is `parent`.
+    fn build_chain(
+        &self,
+        dir: &Path,
+        reader: &mut dyn ConfigReader,
+        parent: Option<&DirChain>,
+    ) -> ChainResult {
         let mut chain = DirChain::default();
-        if self.explicit.is_some() {
+        if let Some((explicit_dir, config)) = &self.explicit {
             // `--config`: the named file replaces discovery; .editorconfig
             // files are still read.
-            chain.tomls = self.explicit.iter().cloned().collect();
+            chain.tomls = Some(Arc::new(Link {
+                dir: explicit_dir.clone(),
+                per_file_globs: has_name_globs(config),
+                file: config.clone(),
+                above: false,
+                next: None,
+            }));
         } else {
-            self.discover_toml(dir, reader, parent.as_deref(), &mut chain)?;
+            self.discover_toml(dir, reader, parent, &mut chain)?;
         }
         let own_ec = read_optional(reader, dir, ".editorconfig")?
             .filter(|_| self.trusted_owner(dir, ".editorconfig"))
             .map(|text| EditorConfigFile::parse(&text, &dir.join(".editorconfig")))
             .transpose()?;
-        let mut is_root = false;
-        if let Some(ec) = own_ec {
-            is_root = ec.is_root;
-            chain.editorconfigs.push((dir.to_path_buf(), Arc::new(ec)));
-        }
-        if !is_root && let Some(parent) = &parent {
-            chain
+        let inherited = parent.and_then(|p| p.editorconfigs.clone());
+        chain.editorconfigs = match own_ec {
+            // A root file ends the chain; one that says nothing of
+            // `charset` changes nothing and is left out.
+            Some(ec) if ec.says_charset() => {
+                let next = if ec.is_root { None } else { inherited };
+                Some(Arc::new(Link {
+                    dir: dir.to_path_buf(),
+                    per_file_globs: !ec.charset_is_per_directory()
+                        || next.as_ref().is_some_and(|n| n.per_file_globs),
+                    file: Arc::new(ec),
+                    above: true,
+                    next,
+                }))
+            }
+            Some(ec) if ec.is_root => None,
+            _ => inherited,
+        };
+        chain.per_directory = !chain.tomls.as_ref().is_some_and(|l| l.per_file_globs)
+            && !chain
                 .editorconfigs
-                .extend(parent.editorconfigs.iter().cloned());
-        }
-        chain.per_directory = chain.globs_are_per_directory();
+                .as_ref()
+                .is_some_and(|l| l.per_file_globs);
         Ok(Arc::new(chain))
     }
 
-    /// The `utf8lint.toml` files for `dir`: its own, after its parent's
+    /// The `utf8lint.toml` files for `dir`: its own, before its parent's
     /// (`parent`) unless it says `root = true` or `dir` is a repository's
     /// root.
     fn discover_toml(
@@ -674,17 +919,17 @@ impl Resolver {
         // A nested utf8lint.toml extends the ones above it, unless it says
         // `root = true`; nothing above the repository root applies.
         let own_root = own_toml.as_ref().is_some_and(|c| c.root);
-        let inherited = parent.map(|p| p.tomls.clone()).unwrap_or_default();
-        if !own_root && !inherited.is_empty() {
+        let inherited = parent.and_then(|p| p.tomls.clone());
+        if !own_root && let Some(inherited) = inherited {
             // A repository's root: what lies above it is not the project's.
             // Looked for only when something above would apply (most trees
             // have no utf8lint.toml: one failed lookup fewer per directory).
             let repo_root = !self.overrides.trust_all_config
                 && std::fs::symlink_metadata(dir.join(".git")).is_ok();
             if repo_root {
-                for (above, _) in &inherited {
+                for above in inherited.iter() {
                     self.ignore(
-                        above.join(CONFIG_FILE_NAME),
+                        above.dir.join(CONFIG_FILE_NAME),
                         format!(
                             "it is above the repository root {}; pass --trust-config to apply it",
                             dir.display()
@@ -692,14 +937,28 @@ impl Resolver {
                     );
                 }
             } else {
-                chain.tomls = inherited;
+                chain.tomls = Some(inherited);
             }
         }
         if let Some(config) = own_toml {
-            chain.tomls.push((dir.to_path_buf(), Arc::new(config)));
+            let next = chain.tomls.take();
+            chain.tomls = Some(Arc::new(Link {
+                dir: dir.to_path_buf(),
+                per_file_globs: has_name_globs(&config)
+                    || next.as_ref().is_some_and(|n| n.per_file_globs),
+                file: Arc::new(config),
+                above: true,
+                next,
+            }));
         }
         Ok(())
     }
+}
+
+/// Whether a `utf8lint.toml` has globs that look at a file's name:
+/// `[bom]`, `[per-file-lints]` or `exclude`.
+fn has_name_globs(config: &ConfigFile) -> bool {
+    !(config.bom.is_empty() && config.per_file.is_empty() && config.exclude.is_empty())
 }
 
 /// `--config FILE`, read and parsed, with the directory its globs are
@@ -714,7 +973,11 @@ fn read_explicit(cwd: &Path, file: &Path) -> Result<(PathBuf, Arc<ConfigFile>), 
         key: None,
         message,
     };
-    let bytes = std::fs::read(&absolute).map_err(|e| error(format!("cannot read: {e}")))?;
+    let bytes = match read_config_file(&absolute) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Err(error("cannot read: no such file".into())),
+        Err(e) => return Err(error(format!("cannot read: {e}"))),
+    };
     let text = utf8_text(bytes, file)?;
     let config = parse_config(&text, file)?;
     // Without `..`, as the files' paths are (`Resolver::absolute`).

@@ -152,9 +152,7 @@ pub struct LevelValue(pub Level);
 impl<'de> Deserialize<'de> for LevelValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         parsed(deserializer, |text| {
-            Level::parse(text)
-                .map(LevelValue)
-                .ok_or_else(|| "must be \"allow\", \"warn\" or \"deny\"".to_owned())
+            Level::parse_or_explain(text).map(LevelValue)
         })
     }
 }
@@ -209,15 +207,23 @@ impl<'de> Deserialize<'de> for PolicyValue {
     }
 }
 
-/// A glob that compiles (as `.gitignore` reads one).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GlobKey(pub String);
+/// A glob that compiles (as `.gitignore` reads one), compiled once.
+#[derive(Clone, Debug)]
+pub struct GlobKey(pub String, pub(crate) PathGlob);
+
+impl PartialEq for GlobKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for GlobKey {}
 
 impl<'de> Deserialize<'de> for GlobKey {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         parsed(deserializer, |glob| {
             PathGlob::new(glob)
-                .map(|_| GlobKey(glob.to_owned()))
+                .map(|matcher| GlobKey(glob.to_owned(), matcher))
                 .map_err(|e| format!("not a valid glob: {e}"))
         })
     }
@@ -275,6 +281,27 @@ pub(crate) fn line_of(text: &str, offset: usize) -> usize {
         .iter()
         .filter(|b| **b == b'\n')
         .count()
+}
+
+/// The 1-based lines of many offsets of one text, each found in
+/// logarithmic time: the line starts are listed once.
+pub(crate) struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    pub(crate) fn new(text: &str) -> LineIndex {
+        LineIndex(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
+    /// The 1-based line of byte `offset`.
+    pub(crate) fn line(&self, offset: usize) -> usize {
+        1 + self.0.partition_point(|&newline| newline < offset)
+    }
 }
 
 /// Reads an editor's `utf8lint` settings section leniently: each entry
@@ -408,7 +435,7 @@ mod tests {
         let all = problems.join("\n");
         for key in [
             "utf8lint.lints.not_a_rule: no rule named",
-            "utf8lint.lints.U002: must be",
+            "utf8lint.lints.U002: unknown level `loud`: the levels are",
             "utf8lint.bom.[: not a valid glob",
             "utf8lint.bom.*.json: must be",
             "utf8lint.max-per-file:",

@@ -3,14 +3,14 @@
 //! (`settings.rs`). Strict: an unknown key or value is an error that names
 //! the file, the line and the key.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use globset::GlobMatcher;
 use toml::de::{DeTable, DeValue};
 use utf8lint_diagnostics::{BomPolicy, Level, Rule};
 
 use crate::ConfigError;
-use crate::settings::{line_of, parse_toml};
+use crate::settings::{LineIndex, parse_toml};
 
 /// The name of the configuration file.
 pub const CONFIG_FILE_NAME: &str = "utf8lint.toml";
@@ -93,24 +93,51 @@ impl BomEntry {
 
 /// A glob as `.gitignore` reads one: without a `/` it matches a file name in
 /// any directory; with one, a path relative to the file that holds it.
+///
+/// globset parses it and writes its regular expression; the expression is
+/// compiled here, with globset's limits, because globset's own matcher
+/// panics on one that does not compile (400 nested braces exceed the
+/// parser's nesting limit): here that is an error naming the glob.
 #[derive(Clone, Debug)]
 pub struct PathGlob {
     matcher: GlobMatcher,
     basename_only: bool,
 }
 
+/// How a [`PathGlob`] is matched.
+#[derive(Clone, Debug)]
+enum GlobMatcher {
+    /// Literal text and single `*`s, nothing else (`*.txt`, `docs/*.md`,
+    /// `vendor`): matched component by component without a regular
+    /// expression, which costs 30 us to compile and kilobytes to keep (a
+    /// configuration may have 100,000 of them).
+    Simple(Box<[u8]>),
+    Regex(regex_automata::meta::Regex),
+}
+
+/// globset's limit on a compiled glob.
+const GLOB_SIZE_LIMIT: usize = 10 << 20;
+
 impl PathGlob {
-    pub(crate) fn new(pattern: &str) -> Result<PathGlob, globset::Error> {
+    /// Compiles `pattern`; the error says why it is not a glob utf8lint
+    /// can use.
+    pub(crate) fn new(pattern: &str) -> Result<PathGlob, String> {
         let trimmed = pattern.strip_prefix('/').unwrap_or(pattern);
         // `vendor/` names a directory, as in .gitignore; matched as its path.
         let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
         let basename_only = !pattern.contains('/');
-        let glob = globset::GlobBuilder::new(trimmed)
-            .literal_separator(true)
-            .backslash_escape(true)
-            .build()?;
+        let matcher = if is_simple(trimmed) {
+            GlobMatcher::Simple(trimmed.as_bytes().into())
+        } else {
+            let glob = globset::GlobBuilder::new(trimmed)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .map_err(|e| e.kind().to_string())?;
+            GlobMatcher::Regex(compile_glob_regex(glob.regex())?)
+        };
         Ok(PathGlob {
-            matcher: glob.compile_matcher(),
+            matcher,
             basename_only,
         })
     }
@@ -119,11 +146,124 @@ impl PathGlob {
         if self.basename_only {
             relative
                 .file_name()
-                .is_some_and(|name| self.matcher.is_match(name))
+                .is_some_and(|name| self.matches_bytes(&path_bytes(Path::new(name))))
         } else {
-            self.matcher.is_match(relative)
+            self.matches_bytes(&path_bytes(relative))
         }
     }
+
+    fn matches_bytes(&self, path: &[u8]) -> bool {
+        match &self.matcher {
+            GlobMatcher::Regex(regex) => regex.is_match(path),
+            GlobMatcher::Simple(glob) => {
+                // `*` never matches `/` (`literal_separator`): the same
+                // number of components, each matching its own.
+                let mut globs = glob.split(|&b| b == b'/');
+                let mut parts = path.split(|&b| b == b'/');
+                loop {
+                    match (globs.next(), parts.next()) {
+                        (None, None) => return true,
+                        (Some(g), Some(p)) if star_match(g, p) => {}
+                        _ => return false,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether `glob` is only literal text and single `*`s, which
+/// [`GlobMatcher::Simple`] matches as globset would.
+fn is_simple(glob: &str) -> bool {
+    !glob.contains("**")
+        && !glob
+            .bytes()
+            .any(|b| matches!(b, b'?' | b'[' | b']' | b'{' | b'}' | b'\\'))
+}
+
+/// Whether `text` matches `glob`, whose only special byte is `*` (any run
+/// of bytes): the linear wildcard match that backs up to the last `*`.
+fn star_match(glob: &[u8], text: &[u8]) -> bool {
+    let (mut g, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match glob.get(g) {
+            Some(b'*') => {
+                star = Some((g, t));
+                g += 1;
+            }
+            Some(&b) if b == text[t] => {
+                g += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((star_g, star_t)) => {
+                    star = Some((star_g, star_t + 1));
+                    g = star_g + 1;
+                    t = star_t + 1;
+                }
+                None => return false,
+            },
+        }
+    }
+    glob[g..].iter().all(|&b| b == b'*')
+}
+
+/// A glob's regular expression compiled as globset compiles it (bytes,
+/// `.` matching a newline, its size limits), or why it cannot be.
+pub(crate) fn compile_glob_regex(regex: &str) -> Result<regex_automata::meta::Regex, String> {
+    compile_regex(regex, false)
+}
+
+/// [`compile_glob_regex`], with capture groups when `captures`.
+pub(crate) fn compile_regex(
+    regex: &str,
+    captures: bool,
+) -> Result<regex_automata::meta::Regex, String> {
+    use regex_automata::meta::Regex;
+    use regex_automata::nfa::thompson::WhichCaptures;
+    let syntax = regex_automata::util::syntax::Config::new()
+        .utf8(false)
+        .dot_matches_new_line(true);
+    // Only whether it matches is asked: no capture states, no one-pass
+    // or backtracking engines (a configuration may have 100,000 globs,
+    // each kept compiled).
+    let config = Regex::config()
+        .which_captures(if captures {
+            WhichCaptures::All
+        } else {
+            WhichCaptures::None
+        })
+        .onepass(false)
+        .backtrack(false)
+        .utf8_empty(false)
+        .nfa_size_limit(Some(GLOB_SIZE_LIMIT))
+        .hybrid_cache_capacity(GLOB_SIZE_LIMIT);
+    Regex::builder()
+        .syntax(syntax)
+        .configure(config)
+        .build(regex)
+        .map_err(|e| {
+            // The parser's own words quote the whole expression: say what
+            // is wrong in a bounded sentence instead.
+            if e.size_limit().is_some() {
+                "too large once compiled (over 10 MiB): simplify it".to_owned()
+            } else {
+                "too complex to compile (nested too deeply or too large): simplify it".to_owned()
+            }
+        })
+}
+
+/// A path's bytes as a glob sees them: on Unix the bytes themselves;
+/// elsewhere its text with `/` separators, as globset reads it.
+#[cfg(unix)]
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Borrowed(path.as_os_str().as_encoded_bytes())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Owned(path.to_string_lossy().replace('\\', "/").into_bytes())
 }
 
 /// Parses the text of a `utf8lint.toml` read from `path`, through the one
@@ -149,38 +289,35 @@ pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> 
             (rule.0, level.0, line)
         })
         .collect();
-    let glob_error = |table: &str, glob: &str, e: globset::Error| ConfigError {
-        path: path.to_path_buf(),
-        line: Some(lines.get(Some(table), glob)),
-        key: Some(format!("{table}.{glob}")),
-        message: format!("not a valid glob: {e}"),
-    };
-    let mut per_file = Vec::new();
-    for (glob, levels) in settings.per_file_levels() {
-        let matcher = PathGlob::new(glob).map_err(|e| glob_error("per-file-lints", glob, e))?;
-        per_file.push(PerFileEntry {
-            glob: glob.to_owned(),
-            levels,
-            line: lines.get(Some("per-file-lints"), glob),
-            matcher,
-        });
-    }
-    let mut bom = Vec::new();
-    for (glob, policy) in settings.bom_entries() {
-        let matcher = PathGlob::new(glob).map_err(|e| glob_error("bom", glob, e))?;
-        bom.push(BomEntry {
-            glob: glob.to_owned(),
-            policy,
-            line: lines.get(Some("bom"), glob),
-            matcher,
-        });
-    }
+    // The globs were compiled as the settings were read.
+    let per_file = settings
+        .per_file_lints
+        .0
+        .iter()
+        .map(|(glob, levels)| PerFileEntry {
+            glob: glob.0.clone(),
+            levels: levels.0.clone(),
+            line: lines.get(Some("per-file-lints"), &glob.0),
+            matcher: glob.1.clone(),
+        })
+        .collect();
+    let bom = settings
+        .bom
+        .0
+        .iter()
+        .map(|(glob, policy)| BomEntry {
+            glob: glob.0.clone(),
+            policy: policy.0,
+            line: lines.get(Some("bom"), &glob.0),
+            matcher: glob.1.clone(),
+        })
+        .collect();
     let mut exclude = Vec::new();
     for glob in settings.exclude.iter().flatten() {
         let matcher = PathGlob::new(glob).map_err(|e| ConfigError {
             path: path.to_path_buf(),
             line: Some(lines.get(None, "exclude")),
-            key: Some(format!("exclude: {glob}")),
+            key: Some(format!("exclude: {}", crate::shorten(glob))),
             message: format!("not a valid glob: {e}"),
         })?;
         exclude.push((glob.clone(), matcher));
@@ -197,24 +334,25 @@ pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> 
     })
 }
 
-/// Where each key of a TOML document starts, by table and key.
-struct KeyLines(Vec<(Option<String>, String, usize)>);
+/// Where each key of a TOML document starts, by table and key (the last
+/// one when a key repeats): built and asked in time linear in the text.
+struct KeyLines(HashMap<(Option<String>, String), usize>);
 
 impl KeyLines {
     fn of(text: &str) -> KeyLines {
-        let mut out = Vec::new();
+        let mut out = HashMap::new();
+        let index = LineIndex::new(text);
         if let Ok(table) = DeTable::parse(text) {
             for (key, value) in table.get_ref() {
                 let name: &str = key.get_ref();
-                out.push((None, name.to_owned(), line_of(text, key.span().start)));
+                out.insert((None, name.to_owned()), index.line(key.span().start));
                 if let DeValue::Table(inner) = value.get_ref() {
                     for (k, _) in inner {
                         let inner_name: &str = k.get_ref();
-                        out.push((
-                            Some(name.to_owned()),
-                            inner_name.to_owned(),
-                            line_of(text, k.span().start),
-                        ));
+                        out.insert(
+                            (Some(name.to_owned()), inner_name.to_owned()),
+                            index.line(k.span().start),
+                        );
                     }
                 }
             }
@@ -225,10 +363,8 @@ impl KeyLines {
     /// The line of the last `key` in `table` (the one that won).
     fn find(&self, table: Option<&str>, key: &str) -> Option<usize> {
         self.0
-            .iter()
-            .rev()
-            .find(|(t, k, _)| t.as_deref() == table && k == key)
-            .map(|&(_, _, line)| line)
+            .get(&(table.map(str::to_owned), key.to_owned()))
+            .copied()
     }
 
     /// [`KeyLines::find`], or line 1.
@@ -243,6 +379,98 @@ mod tests {
 
     fn parse(text: &str) -> Result<ConfigFile, ConfigError> {
         parse_config(text, Path::new("/p/utf8lint.toml"))
+    }
+
+    #[test]
+    fn simple_globs_match_as_globset_does() {
+        let globs = [
+            "*.txt",
+            "a*",
+            "*",
+            "a*b*c",
+            "docs/*.md",
+            "*/x",
+            "a/*/x.txt",
+            "vendor",
+            "*a*",
+            "x*y",
+            "*.tar.gz",
+            "a/b",
+            "**",
+            "a/**/b",
+            "?.txt",
+            "[ab].c",
+            "{a,b}.c",
+        ];
+        let paths = [
+            "a.txt",
+            "b/a.txt",
+            "abc",
+            "aXbYc",
+            "acb",
+            "docs/r.md",
+            "docs/x/r.md",
+            "q/x",
+            "x",
+            "a/b/x.txt",
+            "a/b/c/x.txt",
+            "vendor",
+            "vendor/x",
+            "banana",
+            "xy",
+            "xay",
+            "x.tar.gz",
+            "a/b",
+            "",
+            "a",
+            "a/c/b",
+            "z.txt",
+            "a.c",
+            ".txt",
+            "a/",
+            "/a",
+        ];
+        for glob in globs {
+            let built = globset::GlobBuilder::new(glob)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .unwrap()
+                .compile_matcher();
+            let ours = PathGlob {
+                matcher: GlobMatcher::Regex(
+                    compile_glob_regex(
+                        globset::GlobBuilder::new(glob)
+                            .literal_separator(true)
+                            .backslash_escape(true)
+                            .build()
+                            .unwrap()
+                            .regex(),
+                    )
+                    .unwrap(),
+                ),
+                basename_only: false,
+            };
+            let simple = is_simple(glob).then(|| PathGlob {
+                matcher: GlobMatcher::Simple(glob.as_bytes().into()),
+                basename_only: false,
+            });
+            for path in paths {
+                let expected = built.is_match(path);
+                assert_eq!(
+                    ours.matches_bytes(path.as_bytes()),
+                    expected,
+                    "{glob} {path}"
+                );
+                if let Some(simple) = &simple {
+                    assert_eq!(
+                        simple.matches_bytes(path.as_bytes()),
+                        expected,
+                        "{glob} {path}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

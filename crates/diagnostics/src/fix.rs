@@ -146,11 +146,49 @@ impl Fix {
         title: impl Into<Cow<'static, str>>,
         len: usize,
     ) -> Fix {
-        let edit = Edit {
-            range: 0..len,
-            replacement: Replacement::Decoded(encoding),
-        };
-        let mut fix = Fix::unsafe_(title, vec![edit]);
+        Fix::decode_around(encoding, title, std::slice::from_ref(&(0..len)), Vec::new())
+    }
+
+    /// An unsafe conversion from `encoding` to UTF-8 of the bytes in
+    /// `decoded` (sorted, apart), except where one of `edits` (the
+    /// declarations rewritten to say UTF-8, a byte-order mark removed)
+    /// replaces bytes: those are ordinary edits of the same fix, and the
+    /// conversion is one edit for each stretch between them, decoded when
+    /// the fix is applied or shown. Bytes outside `decoded` stay as they
+    /// are (lines already in UTF-8). Every stretch must decode on its own
+    /// without errors: the caller cuts only between characters (at line
+    /// ends and around ASCII names).
+    pub(crate) fn decode_around(
+        encoding: &'static Encoding,
+        title: impl Into<Cow<'static, str>>,
+        decoded: &[Range<usize>],
+        mut edits: Vec<Edit>,
+    ) -> Fix {
+        edits.sort_by_key(|e| (e.range.start, e.range.end));
+        let mut all = Vec::with_capacity(decoded.len() + 2 * edits.len());
+        for range in decoded {
+            let mut at = range.start;
+            for edit in edits
+                .iter()
+                .filter(|e| e.range.start < range.end && e.range.end > range.start)
+            {
+                if edit.range.start > at {
+                    all.push(Edit {
+                        range: at..edit.range.start,
+                        replacement: Replacement::Decoded(encoding),
+                    });
+                }
+                at = at.max(edit.range.end);
+            }
+            if at < range.end {
+                all.push(Edit {
+                    range: at..range.end,
+                    replacement: Replacement::Decoded(encoding),
+                });
+            }
+        }
+        all.extend(edits);
+        let mut fix = Fix::unsafe_(title, all);
         fix.transcoded_from = Some(encoding.name());
         fix
     }

@@ -25,14 +25,14 @@ pub use locate::{Locator, Position};
 pub use policy::{
     BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, Policy, PolicySource, builtin_bom_rule,
 };
-pub use render::{RenderOptions, render_concise, render_human};
-pub use rules::Rule;
+pub use render::{FixVia, RenderOptions, render_concise, render_human};
 pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{
     BinaryEvidence, LegacyVerdict, Sniff, Support, Wide, WideForm, legacy_verdict, sniff,
 };
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
+pub use rules::{FixSafety, Fixability, Rule, Status};
 pub use scan::{Keep, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, shown_per_rule};
 pub use suppress::FILE_ALLOW_LINES;
 pub use text::{
@@ -99,8 +99,9 @@ pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
 /// finding with no cap and no summary, for applying every fix in one run
 /// (not for display: its size grows with the file's findings).
 ///
-/// Inline suppressions (`utf8lint: allow(rule)` on a finding's line or the
-/// line before, `utf8lint: file-allow(rule)` in the first lines) are
+/// Inline suppressions (`utf8lint: allow(rule)` trailing on a finding's
+/// line or alone on the line before, `utf8lint: file-allow(rule)` in the
+/// first lines) are
 /// applied here, so every front end honours them; a suppression that does
 /// nothing is reported as [`Rule::UnusedSuppression`].
 pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Vec<Diagnostic> {
@@ -108,7 +109,16 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         Some(suppressions) => {
-            suppressions.apply(found, summaries, policy.levels.get(Rule::UnusedSuppression))
+            let cap = match keep {
+                Keep::Shown => shown_per_rule(policy.max_per_rule),
+                Keep::Every => 0,
+            };
+            suppressions.apply(
+                found,
+                summaries,
+                policy.levels.get(Rule::UnusedSuppression),
+                cap,
+            )
         }
     }
 }
@@ -141,6 +151,7 @@ fn check_unsuppressed(
             errors: 0,
             first_error: None,
             legacy: None,
+            detected: None,
         };
         return (
             rules::charset_mismatch::check(bytes, path, &policy.charset, mismatch, &evidence),
@@ -149,14 +160,16 @@ fn check_unsuppressed(
         );
     }
     let not_utf8 = levels.get(Rule::NotUtf8);
-    if not_utf8 != Level::Allow
-        && let Some(wide) = rules::not_utf8::wide(bytes)
-    {
-        return (
-            vec![rules::not_utf8::wide_diagnostic(bytes, wide, not_utf8)],
-            0,
-            None,
-        );
+    // With U005 allowed, a UTF-16/32 file is so on purpose, and its bytes
+    // read as UTF-8 get no finding either.
+    let on = not_utf8 != Level::Allow;
+    if let Some(form) = rules::not_utf8::wrong_bom(bytes) {
+        let d = on.then(|| rules::not_utf8::wrong_bom_diagnostic(bytes, form, not_utf8));
+        return (d.into_iter().collect(), 0, None);
+    }
+    if let Some(wide) = rules::not_utf8::wide(bytes) {
+        let d = on.then(|| rules::not_utf8::wide_diagnostic(bytes, path, wide, not_utf8));
+        return (d.into_iter().collect(), 0, None);
     }
     let scan = match scan::scan_valid(bytes, path, policy, keep) {
         Some(scan) => scan,
@@ -164,8 +177,11 @@ fn check_unsuppressed(
             // U005 first, on the first ill-formed sequences and a sample:
             // for a legacy file it replaces every finding the full pass
             // would make, at a fraction of that pass's cost.
-            if not_utf8 != Level::Allow
-                && let Some((d, errors)) = rules::not_utf8::legacy_finding(bytes, not_utf8)
+            // Asked even when U005 is allowed: allowing it says the file is
+            // legacy on purpose, and its bytes read as UTF-8 (one U001 per
+            // byte, characters that are not there) say nothing either.
+            if let Some((d, errors, detected)) =
+                rules::not_utf8::legacy_finding(bytes, path, not_utf8)
             {
                 // A declaration that says UTF-8 is still contradicted (U009,
                 // whose fix names what the bytes are).
@@ -174,6 +190,7 @@ fn check_unsuppressed(
                     errors: errors.count,
                     first_error: errors.first.first().map(|s| s.range()),
                     legacy: d.fix.as_ref().and_then(Fix::transcoded_from),
+                    detected,
                 };
                 let declared = rules::charset_mismatch::check(
                     bytes,
@@ -182,7 +199,8 @@ fn check_unsuppressed(
                     mismatch,
                     &evidence,
                 );
-                return (std::iter::once(d).chain(declared).collect(), 0, None);
+                let d = (not_utf8 != Level::Allow).then_some(d);
+                return (d.into_iter().chain(declared).collect(), 0, None);
             }
             scan::scan_with_errors(bytes, path, policy, keep)
         }
@@ -192,6 +210,7 @@ fn check_unsuppressed(
         errors: scan.errors.count,
         first_error: scan.errors.first.first().map(|s| s.range()),
         legacy: None,
+        detected: None,
     };
     let mut out = scan.diagnostics;
     let mut summaries = scan.summaries;
@@ -199,7 +218,7 @@ fn check_unsuppressed(
     if text.iso_2022_escape
         && not_utf8 != Level::Allow
         && scan.errors.count == 0
-        && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, not_utf8)
+        && let Some(d) = rules::not_utf8::iso_2022_jp_diagnostic(bytes, path, not_utf8)
     {
         return (vec![d], 0, None);
     }

@@ -18,6 +18,19 @@ pub struct RenderOptions {
     pub color: bool,
     /// Lines are cut around the span to fit this many columns.
     pub term_width: usize,
+    /// How the help says to apply a fix.
+    pub fix_via: FixVia,
+}
+
+/// Where the user applies fixes, which the help names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FixVia {
+    /// `utf8lint check --fix` on the command line.
+    #[default]
+    CommandLine,
+    /// A pre-commit hook, where `utf8lint` may not be on `PATH`: the
+    /// hook's `args` or the `utf8lint-fix` hook.
+    PreCommit,
 }
 
 impl Default for RenderOptions {
@@ -25,6 +38,7 @@ impl Default for RenderOptions {
         RenderOptions {
             color: false,
             term_width: 100,
+            fix_via: FixVia::CommandLine,
         }
     }
 }
@@ -122,10 +136,18 @@ pub fn render_human(
         elements.push(Element::Help(escape_shown(help)));
     }
     if let Some(fix) = &d.fix {
-        let how = match fix.applicability() {
-            Applicability::Safe => " (safe fix: `utf8lint check --fix`)",
-            Applicability::Unsafe => " (unsafe fix: `utf8lint check --fix --unsafe-fixes`)",
-            Applicability::DisplayOnly => "",
+        let how = match (fix.applicability(), options.fix_via) {
+            (Applicability::Safe, FixVia::CommandLine) => " (safe fix: `utf8lint check --fix`)",
+            (Applicability::Unsafe, FixVia::CommandLine) => {
+                " (unsafe fix: `utf8lint check --fix --unsafe-fixes`)"
+            }
+            (Applicability::Safe, FixVia::PreCommit) => {
+                " (safe fix: the `utf8lint-fix` hook, or `args: [--fix]` on this one)"
+            }
+            (Applicability::Unsafe, FixVia::PreCommit) => {
+                " (unsafe fix: `args: [--fix, --unsafe-fixes]` on the hook)"
+            }
+            (Applicability::DisplayOnly, _) => "",
         };
         elements.push(Element::Help(format!("{}{how}", fix.title())));
         for other in &d.alternatives {

@@ -7,9 +7,13 @@
 //! `/* */`, `<!-- -->`, `;`, `--`, `%`). Formats without comments (JSON)
 //! use per-path levels in `utf8lint.toml` instead.
 //!
-//! * `utf8lint: allow(...)` suppresses the named rules' findings that
-//!   start on its own line or on the line after it (a trailing comment, or
-//!   a comment line above the finding).
+//! * `utf8lint: allow(...)` after code on its line (a trailing comment)
+//!   suppresses the named rules' findings that start on that line; alone
+//!   on its line (nothing but the comment there), it suppresses those that
+//!   start on the next line, as ESLint's `-next-line` form. A comment is
+//!   alone when only whitespace and comment openers (`#`, `//`, `/*`,
+//!   `<!--`, `--`, `;`, `%`, ...) come before the marker, and nothing but
+//!   whitespace follows a block comment's closer (`*/`, `-->`) after it.
 //! * `utf8lint: file-allow(...)` in the first [`FILE_ALLOW_LINES`] lines
 //!   suppresses the named rules in the whole file.
 //!
@@ -58,8 +62,12 @@ struct Line {
     start: usize,
     /// Just past its `\n` (or the end of the file).
     end: usize,
-    /// Just past the next line's `\n`: findings before this are covered.
+    /// Just past the next line's `\n`.
     next_end: usize,
+    /// Only comment openers and whitespace before its first marker.
+    alone_before: bool,
+    /// Nothing but the comment after its last suppression.
+    alone_after: bool,
     /// The rules its suppressions name.
     allowed: u64,
     /// Those that suppressed something.
@@ -221,7 +229,10 @@ impl Suppressions {
                     Scope::LateFile
                 }
             } else {
-                Scope::Line(found.line_of(bytes, at))
+                let i = found.line_of(bytes, at);
+                found.lines[i].alone_after =
+                    only_comment_after(&bytes[span.end..found.lines[i].end]);
+                Scope::Line(i)
             };
             let directive = Directive {
                 span,
@@ -263,6 +274,8 @@ impl Suppressions {
             start,
             end,
             next_end,
+            alone_before: only_comment_before(&bytes[start..at]),
+            alone_after: true,
             allowed: 0,
             used: 0,
         });
@@ -278,7 +291,7 @@ impl Suppressions {
         let after = self.lines.partition_point(|l| l.start <= offset);
         for i in (after.saturating_sub(2)..after).rev() {
             let line = &mut self.lines[i];
-            if line.allowed & b != 0 && offset < line.next_end {
+            if line.allowed & b != 0 && line.reach().contains(&offset) {
                 line.used |= b;
                 return true;
             }
@@ -306,12 +319,14 @@ impl Suppressions {
     /// Removes the suppressed findings from `diagnostics`, whose last
     /// `summaries` entries are per-rule summaries of findings not shown,
     /// then adds a U015 finding at `level` for each suppression that did
-    /// nothing (none when `level` is allow).
+    /// nothing (none when `level` is allow), at most `cap` of them (0: no
+    /// cap) and then one summary with the exact count of the rest.
     pub(crate) fn apply(
         mut self,
         diagnostics: Vec<Diagnostic>,
         summaries: usize,
         level: Level,
+        cap: usize,
     ) -> Vec<Diagnostic> {
         let split = diagnostics.len() - summaries.min(diagnostics.len());
         // A rule with findings not shown may have had one under any
@@ -338,15 +353,55 @@ impl Suppressions {
             }
         }
         if level != Level::Allow {
-            for d in &self.directives {
-                if let Some(finding) = self.unused(d, hidden, level) {
-                    kept.push(finding);
-                }
+            let unused = self.unused_findings(hidden, level);
+            let shown = if cap == 0 {
+                unused.len()
+            } else {
+                cap.min(unused.len())
+            };
+            let mut unused = unused.into_iter();
+            kept.extend(unused.by_ref().take(shown));
+            let rest: Vec<Diagnostic> = unused.collect();
+            if let Some(first) = rest.first() {
+                kept_summaries.push(unused_summary(first.span.clone(), rest.len(), cap, level));
             }
             kept.sort_by_key(|d| (d.span.start, d.rule));
         }
         kept.extend(kept_summaries);
         kept
+    }
+
+    /// The U015 findings, in file order, less those an
+    /// `allow(unused_suppression)` covers: the other rules' first, so that
+    /// a suppression of `unused_suppression` is used by what it covers,
+    /// then the `unused_suppression` of suppressions that covered nothing.
+    fn unused_findings(&mut self, hidden: u64, level: Level) -> Vec<Diagnostic> {
+        let this = bit(Rule::UnusedSuppression);
+        let mut found = Vec::new();
+        for i in 0..self.directives.len() {
+            let finding = self.unused(&self.directives[i], hidden | this, level);
+            if let Some(finding) = finding
+                && !self.suppresses(Rule::UnusedSuppression, finding.span.start)
+            {
+                found.push(finding);
+            }
+        }
+        for d in &self.directives {
+            // Those reported whatever they name (no `)`, too late, no rule
+            // or an unknown one) were judged above.
+            let judged = d.unclosed
+                || d.scope == Scope::LateFile
+                || d.rules.is_empty()
+                || !d.unknown.is_empty();
+            if !judged
+                && d.rules.contains(&Rule::UnusedSuppression)
+                && let Some(finding) = self.unused(d, !this, level)
+            {
+                found.push(finding);
+            }
+        }
+        found.sort_by_key(|d| d.span.start);
+        found
     }
 
     /// The U015 finding for `d`, if it did nothing.
@@ -398,7 +453,8 @@ impl Suppressions {
             return None;
         }
         let place = match d.scope {
-            Scope::Line(_) => "on this line or the next",
+            Scope::Line(i) if self.lines[i].alone() => "on the next line",
+            Scope::Line(_) => "on this line",
             _ => "in this file",
         };
         Some(
@@ -409,6 +465,81 @@ impl Suppressions {
             .with_help("remove it: a stale suppression hides the next real defect here"),
         )
     }
+}
+
+/// The summary of `count` U015 findings not shown, the first at `span`.
+fn unused_summary(span: Range<usize>, count: usize, cap: usize, level: Level) -> Diagnostic {
+    let rule = Rule::UnusedSuppression;
+    Diagnostic::new(
+        rule,
+        level,
+        span,
+        format!(
+            "{count} more `{}` finding{} in this file not shown",
+            rule.name(),
+            if count == 1 { "" } else { "s" }
+        ),
+    )
+    .with_label("the first one not shown")
+    .with_note(format!(
+        "at most {cap} `{}` findings are shown per file",
+        rule.name()
+    ))
+}
+
+impl Line {
+    /// Whether the line holds nothing but comments.
+    fn alone(&self) -> bool {
+        self.alone_before && self.alone_after
+    }
+
+    /// The bytes whose findings its suppressions cover: its own line for a
+    /// trailing comment, the next line for a comment alone on its line.
+    fn reach(&self) -> Range<usize> {
+        if self.alone() {
+            self.end..self.next_end
+        } else {
+            self.start..self.end
+        }
+    }
+}
+
+/// Whether `prefix` (a line up to a marker) holds only whitespace and the
+/// characters comment openers are made of: `#`, `//`, `/*`, `*`, `<!--`,
+/// `--`, `;`, `%`, `!`, `{-`, `(*`, `--[[`, `'`, `"`, `::`, `..`.
+fn only_comment_before(prefix: &[u8]) -> bool {
+    prefix.iter().all(|b| {
+        b.is_ascii_whitespace()
+            || matches!(
+                b,
+                b'#' | b'/'
+                    | b'*'
+                    | b';'
+                    | b'%'
+                    | b'!'
+                    | b'-'
+                    | b'<'
+                    | b'{'
+                    | b'('
+                    | b'['
+                    | b'\''
+                    | b'"'
+                    | b':'
+                    | b'.'
+            )
+    })
+}
+
+/// Whether `rest` (a line after a suppression) is still the comment: no
+/// block comment closer (`*/`, `-->`, `-}`, `*)`, `]]`) followed by
+/// anything but whitespace. A line comment runs to the end of the line, so
+/// a reason written after the suppression is part of it.
+fn only_comment_after(rest: &[u8]) -> bool {
+    let closer_end = [&b"*/"[..], b"-->", b"-}", b"*)", b"]]"]
+        .iter()
+        .filter_map(|c| memmem::rfind(rest, c).map(|at| at + c.len()))
+        .max();
+    closer_end.is_none_or(|end| rest[end..].iter().all(u8::is_ascii_whitespace))
 }
 
 /// The rules named in a suppression's list, and the names that are none.
@@ -437,14 +568,75 @@ mod tests {
     }
 
     #[test]
-    fn allow_covers_its_line_and_the_next_only() {
+    fn a_comment_alone_on_its_line_covers_the_next_line_only() {
         let text = b"a\n# utf8lint: allow(stray_feff)\nb X\nc X\n";
         let s = Suppressions::find(text).unwrap();
         let on = |at| finding(Rule::StrayFeff, at);
-        let kept = s.apply(vec![on(2), on(34), on(38)], 0, Level::Warn);
-        // The comment's own line (2) and the next (34) are suppressed; the
-        // line after that (38) is not.
-        assert_eq!(kept.iter().map(|d| d.span.start).collect::<Vec<_>>(), [38]);
+        let kept = s.apply(vec![on(0), on(2), on(34), on(38)], 0, Level::Warn, 0);
+        // The next line (34) is suppressed; the line before (0), the
+        // comment's own line (2) and the line after the next (38) are not.
+        assert_eq!(
+            kept.iter().map(|d| d.span.start).collect::<Vec<_>>(),
+            [0, 2, 38]
+        );
+    }
+
+    #[test]
+    fn a_trailing_comment_covers_its_own_line_only() {
+        let text = b"x = 1  # utf8lint: allow(stray_feff)\ny X\n";
+        let s = Suppressions::find(text).unwrap();
+        let on = |at| finding(Rule::StrayFeff, at);
+        let kept = s.apply(vec![on(4), on(39)], 0, Level::Warn, 0);
+        assert_eq!(kept.iter().map(|d| d.span.start).collect::<Vec<_>>(), [39]);
+    }
+
+    #[test]
+    fn which_comments_are_alone_on_their_line() {
+        // (line, whether a finding on the next line is covered)
+        let cases: [(&[u8], bool); 14] = [
+            (b"# utf8lint: allow(U002)", true),
+            (b"  // utf8lint: allow(U002)", true),
+            (b"/// utf8lint: allow(U002)", true),
+            (b"<!-- utf8lint: allow(U002) -->", true),
+            (b"/* utf8lint: allow(U002) */", true),
+            (b" * utf8lint: allow(U002)", true),
+            (b"-- utf8lint: allow(U002)", true),
+            (b";; utf8lint: allow(U002)", true),
+            (b"% utf8lint: allow(U002)", true),
+            (b"utf8lint: allow(U002)", true),
+            (b"# utf8lint: allow(U002) because the test needs it", true),
+            (b"/* utf8lint: allow(U002) */ int x;", false),
+            (b"x  # utf8lint: allow(U002)", false),
+            (b"}); // utf8lint: allow(U002)", false),
+        ];
+        for (line, next) in cases {
+            let mut text = line.to_vec();
+            text.extend_from_slice(b"\r\nX\n");
+            let s = Suppressions::find(&text).unwrap();
+            let kept = s.apply(
+                vec![finding(Rule::StrayFeff, line.len() + 2)],
+                0,
+                Level::Warn,
+                0,
+            );
+            let covered = kept.iter().all(|d| d.rule != Rule::StrayFeff);
+            assert_eq!(covered, next, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn unused_says_which_line_it_meant() {
+        let text = b"# utf8lint: allow(U002)\nx\ny # utf8lint: allow(U002)\n";
+        let s = Suppressions::find(text).unwrap();
+        let kept = s.apply(Vec::new(), 0, Level::Warn, 0);
+        let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "unused suppression: no `stray_feff` finding on the next line",
+                "unused suppression: no `stray_feff` finding on this line",
+            ]
+        );
     }
 
     #[test]
@@ -453,7 +645,7 @@ mod tests {
         text.extend(b"\n".repeat(FILE_ALLOW_LINES));
         text.extend(b"# utf8lint: file-allow(U001)\n");
         let s = Suppressions::find(&text).unwrap();
-        let kept = s.apply(vec![finding(Rule::InvalidUtf8, 0)], 0, Level::Warn);
+        let kept = s.apply(vec![finding(Rule::InvalidUtf8, 0)], 0, Level::Warn, 0);
         let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
@@ -467,7 +659,7 @@ mod tests {
         // Allowed: nothing reported, the finding still suppressed.
         let s = Suppressions::find(&text).unwrap();
         assert!(
-            s.apply(vec![finding(Rule::InvalidUtf8, 0)], 0, Level::Allow)
+            s.apply(vec![finding(Rule::InvalidUtf8, 0)], 0, Level::Allow, 0)
                 .is_empty()
         );
     }
@@ -493,7 +685,7 @@ mod tests {
         let text = b"# utf8lint: allow(U002)\n\n\nX\n";
         let summary = finding(Rule::StrayFeff, 27);
         let s = Suppressions::find(text).unwrap();
-        let kept = s.apply(vec![summary], 1, Level::Warn);
+        let kept = s.apply(vec![summary], 1, Level::Warn, 0);
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].rule, Rule::StrayFeff);
     }
@@ -509,7 +701,51 @@ mod tests {
             ],
             0,
             Level::Warn,
+            0,
         );
         assert!(kept.is_empty(), "{kept:?}");
+    }
+
+    #[test]
+    fn unused_suppressions_are_capped_with_an_exact_count() {
+        let text = "x // utf8lint: allow(U002)\n".repeat(1000);
+        let s = Suppressions::find(text.as_bytes()).unwrap();
+        let kept = s.apply(Vec::new(), 0, Level::Warn, 50);
+        assert_eq!(kept.len(), 51);
+        assert!(kept.iter().all(|d| d.rule == Rule::UnusedSuppression));
+        assert_eq!(
+            kept[50].message,
+            "950 more `unused_suppression` findings in this file not shown"
+        );
+        // Unsorted: the summary is last, at the first one not shown.
+        assert_eq!(kept[50].span.start, 50 * 27 + 5);
+    }
+
+    #[test]
+    fn allow_unused_suppression_silences_u015() {
+        // Covering the next line's stale suppression: used, so no U015.
+        let text = b"# utf8lint: allow(unused_suppression)\nx // utf8lint: allow(U002)\n";
+        let s = Suppressions::find(text).unwrap();
+        let kept = s.apply(Vec::new(), 0, Level::Warn, 0);
+        assert!(kept.is_empty(), "{kept:?}");
+        // On its own line, beside a stale one.
+        let text = b"x // utf8lint: allow(U002, unused_suppression)\n";
+        let s = Suppressions::find(text).unwrap();
+        assert!(s.apply(Vec::new(), 0, Level::Warn, 0).is_empty());
+        // Covering nothing, it is itself unused.
+        let text = b"# utf8lint: allow(unused_suppression)\nclean\n\n\nz\n";
+        let s = Suppressions::find(text).unwrap();
+        let kept = s.apply(Vec::new(), 0, Level::Warn, 0);
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(
+            kept[0]
+                .message
+                .starts_with("unused suppression: no `unused_suppression` finding"),
+            "{kept:?}"
+        );
+        // A file-wide one.
+        let text = b"# utf8lint: file-allow(unused_suppression)\n\n\nx // utf8lint: allow(U002)\n";
+        let s = Suppressions::find(text).unwrap();
+        assert!(s.apply(Vec::new(), 0, Level::Warn, 0).is_empty());
     }
 }

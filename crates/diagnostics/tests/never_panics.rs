@@ -29,7 +29,7 @@ proptest! {
         let mut locator = Locator::new(&bytes);
         for d in &diagnostics {
             prop_assert!(d.span.start <= d.span.end && d.span.end <= bytes.len(), "{:?}", d.span);
-            let out = render_human(d, &bytes, &name, &mut locator, &RenderOptions { color: true, term_width: 40 });
+            let out = render_human(d, &bytes, &name, &mut locator, &RenderOptions { color: true, term_width: 40, ..RenderOptions::default() });
             prop_assert!(out.contains(d.rule.code()));
         }
         let fixes: Vec<_> = diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();

@@ -7,6 +7,11 @@
 //! character at a pseudo-random line and waits for the diagnostics of its
 //! version. The file on disk has invalid bytes and U+FEFF (so there are disk
 //! findings to keep in step) and the text is what VS Code would hold.
+//!
+//! Memory: the resident set's growth over the open (what the system sees,
+//! the allocator's spare blocks included) and the heap in use (what the
+//! server holds). The first size measured also pays the process's one-time
+//! costs (tables built on first use, the transport's buffers).
 
 use std::time::{Duration, Instant};
 
@@ -96,6 +101,19 @@ fn rss_kib() -> usize {
         .unwrap_or(0)
 }
 
+/// Bytes the allocator has handed out and not had back (glibc), to tell
+/// what the server holds from what the allocator keeps for later.
+fn heap_in_use() -> usize {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallinfo2 only reads the allocator's counters.
+        let info = unsafe { libc::mallinfo2() };
+        info.uordblks + info.hblkhd
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    0
+}
+
 /// The file: lines of text, non-ASCII, an invalid byte every ~10 KiB (up
 /// to the cap on findings) and a U+FEFF now and then.
 fn content(size: usize) -> (Vec<u8>, usize) {
@@ -152,6 +170,7 @@ async fn bench(size_mb: usize, edits: usize) {
         .await;
 
     let rss_before = rss_kib();
+    let heap_before = heap_in_use();
     let open_started = Instant::now();
     let open = json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
         "textDocument": {"uri": uri, "languageId": "text", "version": 1, "text": text}
@@ -167,6 +186,7 @@ async fn bench(size_mb: usize, edits: usize) {
         .map_or(0, Vec::len);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let rss_after = rss_kib();
+    let heap_after = heap_in_use();
 
     // Single edits, one at a time.
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -215,6 +235,11 @@ async fn bench(size_mb: usize, edits: usize) {
         percentile(&times, 0.50).as_secs_f64() * 1e3,
         percentile(&times, 0.99).as_secs_f64() * 1e3,
         times.last().unwrap().as_secs_f64() * 1e3,
+    );
+    println!(
+        "{size_mb:>4} MB: heap in use +{:.1} MiB after the open ({:.2}× its size)",
+        heap_after.saturating_sub(heap_before) as f64 / f64::from(1 << 20),
+        heap_after.saturating_sub(heap_before) as f64 / f64::from(1 << 20) / size_mb as f64,
     );
     println!(
         "{size_mb:>4} MB: open→first publish {:>8.1} ms; RSS +{:.1} MiB for the open document ({:.2}× its size); burst of 50 edits (v{first_of_burst}..v{version}): {publishes} publishes, last after {:.1} ms",

@@ -10,18 +10,19 @@ use serde::Serialize;
 use serde_json::Value;
 use tower_lsp::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp::lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command, DocumentChanges,
-    OneOf, OptionalVersionedTextDocumentIdentifier, Range, TextDocumentEdit, TextEdit, Url,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command, CreateFile,
+    CreateFileOptions, Diagnostic, DocumentChangeOperation, DocumentChanges, OneOf,
+    OptionalVersionedTextDocumentIdentifier, Range, ResourceOp, TextDocumentEdit, TextEdit, Url,
     WorkspaceEdit,
 };
-use utf8lint_diagnostics::{Applicability, Fix, Keep, apply_fixes, check_keeping};
+use utf8lint_diagnostics::{Applicability, Fix, Keep, Rule, apply_fixes, check_keeping};
 
 use crate::data::{
     ApplyFixArgs, DidRewriteFile, FindingData, FixAllArgs, FixResult, RewriteParams,
 };
-use crate::mapping;
 use crate::publish::{self, Snapshot};
 use crate::session::Session;
+use crate::{allow, mapping};
 
 /// The command that applies one fix on disk.
 pub(crate) const APPLY_FIX: &str = "utf8lint.applyFix";
@@ -78,6 +79,7 @@ pub(crate) fn code_actions(
         session.lock().docs.get(&uri).is_some_and(|doc| {
             !doc.dirty || doc.base.as_ref().is_some_and(|base| *base == doc.rope)
         });
+    let mut allow = AllowActions::new(session, &uri);
     if wants(only, &CodeActionKind::QUICKFIX) {
         for d in &params.context.diagnostics {
             if d.source.as_deref() != Some("utf8lint") {
@@ -91,6 +93,7 @@ pub(crate) fn code_actions(
             else {
                 continue;
             };
+            allow.add(d, &data, disk_fixes_apply);
             for fix in &data.text_fixes {
                 let mut action = text_edit_action(
                     &uri,
@@ -114,7 +117,7 @@ pub(crate) fn code_actions(
                     title: fix.title.clone(),
                 };
                 out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                    title: format!("{} (rewrites the file on disk)", fix.title),
+                    title: disk_fix_title(&fix.title),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![d.clone()]),
                     command: Some(Command::new(
@@ -127,6 +130,7 @@ pub(crate) fn code_actions(
             }
         }
     }
+    out.extend(allow.finish());
     let fix_all = CodeActionKind::new(FIX_ALL_KIND);
     if only.is_some()
         && wants(only, &fix_all)
@@ -192,7 +196,10 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
         command: Some(Command::new(
             "utf8lint: fix all on disk".into(),
             FIX_ALL.into(),
-            Some(vec![to_value(&FixAllArgs { uri: uri.clone() })]),
+            Some(vec![to_value(&FixAllArgs {
+                uri: uri.clone(),
+                rule: None,
+            })]),
         )),
         ..CodeAction::default()
     })
@@ -225,6 +232,7 @@ pub(crate) async fn execute(
     }
     let arg = arguments.into_iter().next().unwrap_or(Value::Null);
     // (uri, the fix wanted: rule, span and title; `None` for every safe one)
+    let mut only_rule = None;
     let (uri, wanted) = if command == APPLY_FIX {
         let args: ApplyFixArgs = serde_json::from_value(arg).map_err(|e| {
             invalid_params(format!(
@@ -235,7 +243,13 @@ pub(crate) async fn execute(
         (args.uri, Some((args.rule, (start, end), args.title)))
     } else {
         let args: FixAllArgs = serde_json::from_value(arg)
-            .map_err(|e| invalid_params(format!("utf8lint.fixAll needs {{uri}}: {e}")))?;
+            .map_err(|e| invalid_params(format!("utf8lint.fixAll needs {{uri, rule?}}: {e}")))?;
+        if let Some(code) = &args.rule {
+            only_rule = Some(
+                Rule::find(code)
+                    .ok_or_else(|| invalid_params(format!("utf8lint.fixAll: no rule `{code}`")))?,
+            );
+        }
         (args.uri, None)
     };
     let path = (uri.scheme() == "file")
@@ -278,6 +292,14 @@ pub(crate) async fn execute(
                 .flat_map(|d| d.fix.iter().chain(&d.alternatives))
                 .filter(|f| f.title() == title)
                 .take(1)
+                .collect(),
+            // One rule's findings: each one's fix, as its own quick fix
+            // would apply it.
+            None if only_rule.is_some() => found
+                .iter()
+                .filter(|d| Some(d.rule) == only_rule)
+                .filter_map(|d| d.fix.as_ref())
+                .filter(|f| f.applicability() != Applicability::DisplayOnly)
                 .collect(),
             None => found
                 .iter()
@@ -352,6 +374,7 @@ pub(crate) fn hover(
     let texts: Vec<String> = items
         .iter()
         .filter(|i| i.range.contains(&at) || (i.range.is_empty() && i.range.start == at))
+        .filter(|i| !i.hover.is_empty())
         .map(|i| i.hover.clone())
         .collect();
     (!texts.is_empty()).then(|| texts.join("\n\n---\n\n"))
@@ -361,4 +384,324 @@ pub(crate) fn hover(
 /// cannot fail).
 fn to_value(value: &impl Serialize) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// The per-rule actions of a code action request: "Allow `rule` on this
+/// line", "Allow `rule` in this file" (or in `utf8lint.toml` for a format
+/// without comments), "Fix all `rule` findings in this file". Each one
+/// once per request, however many of the rule's diagnostics it names.
+struct AllowActions {
+    uri: Url,
+    doc: Option<Snapshot>,
+    /// The file's name, for its comment syntax.
+    name: String,
+    path: Option<std::path::PathBuf>,
+    roots: Vec<std::path::PathBuf>,
+    /// The line actions so far, then the file-level ones, then fix-all.
+    lines: Vec<CodeAction>,
+    files: Vec<CodeAction>,
+    fix_alls: Vec<CodeAction>,
+    seen: std::collections::HashSet<String>,
+    items: Option<Vec<publish::Item>>,
+}
+
+impl AllowActions {
+    fn new(session: &Session, uri: &Url) -> AllowActions {
+        let state = session.lock();
+        let doc = state.docs.get(uri);
+        let snapshot = doc.map(|doc| {
+            let policy = state.settings.policy_for(doc.path.as_deref());
+            Snapshot::of(doc, state.encoding, policy)
+        });
+        AllowActions {
+            uri: uri.clone(),
+            doc: snapshot,
+            name: uri
+                .path_segments()
+                .and_then(|mut s| s.next_back())
+                .map(percent_decode)
+                .unwrap_or_default(),
+            path: doc.and_then(|d| d.path.clone()),
+            roots: state.roots.clone(),
+            lines: Vec::new(),
+            files: Vec::new(),
+            fix_alls: Vec::new(),
+            seen: std::collections::HashSet::new(),
+            items: None,
+        }
+    }
+
+    /// A code action inserting `insert` in the document.
+    fn edit(
+        uri: &Url,
+        doc: &Snapshot,
+        title: String,
+        insert: &allow::Insert,
+        d: &Diagnostic,
+    ) -> CodeAction {
+        let at = crate::convert::position_in(&doc.rope, insert.at, doc.encoding, &doc.raw);
+        let mut action = text_edit_action(
+            uri,
+            Some(doc.version),
+            title,
+            vec![TextEdit::new(Range::new(at, at), insert.text.clone())],
+            CodeActionKind::QUICKFIX,
+            false,
+        );
+        action.diagnostics = Some(vec![d.clone()]);
+        action
+    }
+
+    /// The actions for one of the server's diagnostics.
+    fn add(&mut self, d: &Diagnostic, data: &FindingData, disk_fixes_apply: bool) {
+        let Some(rule) = data.rule.as_deref().and_then(Rule::find) else {
+            return;
+        };
+        let Some(doc) = &self.doc else {
+            return;
+        };
+        if data.origin == crate::data::Origin::Note || data.version != doc.version {
+            return;
+        }
+        let name = rule.name();
+        let line = d.range.start.line as usize;
+        match allow::syntax(&self.name) {
+            Some(syntax) => {
+                if let Some(insert) = allow::on_line(&syntax, &doc.rope, line, name)
+                    && self.seen.insert(format!("line {line} {name}"))
+                {
+                    let title = format!("Allow `{name}` on this line");
+                    let action = Self::edit(&self.uri, doc, title, &insert, d);
+                    self.lines.push(action);
+                }
+                if self.seen.insert(format!("file {name}")) {
+                    let insert = allow::in_file(&syntax, &doc.rope, name);
+                    let title = format!("Allow `{name}` in this file");
+                    let action = Self::edit(&self.uri, doc, title, &insert, d);
+                    self.files.push(action);
+                }
+            }
+            None => {
+                if self.seen.insert(format!("file {name}"))
+                    && let Some(action) = self.in_config(rule, d)
+                {
+                    self.files.push(action);
+                }
+            }
+        }
+        if self.seen.insert(format!("fix {name}"))
+            && let Some(mut action) = self.fix_all(rule, disk_fixes_apply)
+        {
+            action.diagnostics = Some(vec![d.clone()]);
+            self.fix_alls.push(action);
+        }
+    }
+
+    /// "Allow `rule` for this file in utf8lint.toml": the format has no
+    /// comments, so the level is set for the file's path, in the nearest
+    /// `utf8lint.toml` above it (created at the workspace folder if none).
+    fn in_config(&self, rule: Rule, d: &Diagnostic) -> Option<CodeAction> {
+        let path = self.path.as_ref()?;
+        let dir = path.parent()?;
+        let root = self.roots.iter().find(|r| path.starts_with(r));
+        let config_dir = dir
+            .ancestors()
+            .take_while(|a| root.is_none_or(|r| a.starts_with(r)))
+            .find(|a| a.join("utf8lint.toml").is_file())
+            .or(root.map(|r| r.as_path()))
+            .unwrap_or(dir);
+        let relative = path.strip_prefix(config_dir).ok()?;
+        let relative: Vec<&str> = relative
+            .components()
+            .map(|c| c.as_os_str().to_str())
+            .collect::<Option<_>>()?;
+        let relative = relative.join("/");
+        // A name that glob syntax would read otherwise is left to the user.
+        if relative.contains(['*', '?', '[', ']', '{', '}', '\\', '"']) {
+            return None;
+        }
+        let config = config_dir.join("utf8lint.toml");
+        let config_uri = Url::from_file_path(&config).ok()?;
+        let entry = format!("\"{relative}\" = {{ {} = \"allow\" }}\n", rule.name());
+        let existing = std::fs::read_to_string(&config).ok();
+        let why = match self.name.rsplit_once('.') {
+            Some((_, ext)) if ext.eq_ignore_ascii_case("json") => "JSON has no comments".to_owned(),
+            _ => "utf8lint knows no comment syntax for this file".to_owned(),
+        };
+        let title = format!(
+            "Allow `{}` for this file in utf8lint.toml ({why})",
+            rule.name()
+        );
+        let (at, text) = match &existing {
+            Some(text) => {
+                if text.contains(&format!("\"{relative}\" =")) {
+                    // The file has an entry already: adding a second would
+                    // make the TOML invalid.
+                    return None;
+                }
+                match text.lines().position(|l| l.trim() == "[per-file-lints]") {
+                    Some(header) => (
+                        tower_lsp::lsp_types::Position::new(header as u32 + 1, 0),
+                        entry,
+                    ),
+                    None => {
+                        let sep = if text.is_empty() || text.ends_with('\n') {
+                            "\n"
+                        } else {
+                            "\n\n"
+                        };
+                        (
+                            end_position(text),
+                            format!("{sep}[per-file-lints]\n{entry}"),
+                        )
+                    }
+                }
+            }
+            None => (
+                tower_lsp::lsp_types::Position::new(0, 0),
+                format!("[per-file-lints]\n{entry}"),
+            ),
+        };
+        let edit = TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier {
+                uri: config_uri.clone(),
+                version: None,
+            },
+            edits: vec![OneOf::Left(TextEdit::new(Range::new(at, at), text))],
+        };
+        let mut operations = Vec::new();
+        if existing.is_none() {
+            operations.push(DocumentChangeOperation::Op(ResourceOp::Create(
+                CreateFile {
+                    uri: config_uri,
+                    options: Some(CreateFileOptions {
+                        overwrite: Some(false),
+                        ignore_if_exists: Some(true),
+                    }),
+                    annotation_id: None,
+                },
+            )));
+        }
+        operations.push(DocumentChangeOperation::Edit(edit));
+        Some(CodeAction {
+            title,
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![d.clone()]),
+            edit: Some(WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Operations(operations)),
+                ..WorkspaceEdit::default()
+            }),
+            ..CodeAction::default()
+        })
+    }
+
+    /// "Fix all `rule` findings in this file": each finding's first text
+    /// fix (its safe one, if it has one) as one edit; when none has one
+    /// and the buffer matches the disk, the fixes on disk as a command.
+    fn fix_all(&mut self, rule: Rule, disk_fixes_apply: bool) -> Option<CodeAction> {
+        let doc = self.doc.as_ref()?;
+        let items = self.items.get_or_insert_with(|| publish::items(doc));
+        let mut edits = Vec::new();
+        let mut on_disk = 0;
+        for item in items.iter().filter(|i| i.rule == Some(rule)) {
+            let Some(data) = &item.data else {
+                continue;
+            };
+            let fix = data
+                .text_fixes
+                .iter()
+                .find(|f| f.safe)
+                .or(data.text_fixes.first());
+            if let Some(fix) = fix {
+                let range = crate::convert::range_in(
+                    &doc.rope,
+                    item.range.start,
+                    item.range.end,
+                    doc.encoding,
+                    &doc.raw,
+                );
+                edits.push(TextEdit::new(range, fix.new_text.clone()));
+            } else if !data.disk_fixes.is_empty() {
+                on_disk += 1;
+            }
+        }
+        let name = rule.name();
+        if !edits.is_empty() {
+            return Some(text_edit_action(
+                &self.uri,
+                Some(doc.version),
+                format!("Fix all `{name}` findings in this file"),
+                edits,
+                CodeActionKind::QUICKFIX,
+                false,
+            ));
+        }
+        (on_disk > 0 && disk_fixes_apply).then(|| CodeAction {
+            title: format!("Fix all `{name}` findings in this file (rewrites the file on disk)"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            command: Some(Command::new(
+                format!("utf8lint: fix all `{name}` findings on disk"),
+                FIX_ALL.into(),
+                Some(vec![to_value(&FixAllArgs {
+                    uri: self.uri.clone(),
+                    rule: Some(rule.code().to_owned()),
+                })]),
+            )),
+            ..CodeAction::default()
+        })
+    }
+
+    /// The actions, the fixes' order after: line, file, fix-all.
+    fn finish(self) -> impl Iterator<Item = CodeActionOrCommand> {
+        self.lines
+            .into_iter()
+            .chain(self.files)
+            .chain(self.fix_alls)
+            .map(CodeActionOrCommand::CodeAction)
+    }
+}
+
+/// The title of a fix made on disk: the fix's own, saying so in one
+/// parenthetical: "convert the file from windows-1252 to UTF-8 (rewrites
+/// the file on disk)", "remove the byte-order mark (the file gets 3 bytes
+/// shorter; rewrites the file on disk)".
+pub(crate) fn disk_fix_title(title: &str) -> String {
+    const ON_DISK: &str = "rewrites the file on disk";
+    match title.strip_suffix(')').and_then(|t| t.rsplit_once(" (")) {
+        // "(rewrites every byte)" says less than "rewrites the file".
+        Some((head, inner)) if inner.starts_with("rewrites") => format!("{head} ({ON_DISK})"),
+        Some((head, inner)) => {
+            let inner = inner.split_once(": ").map_or(inner, |(first, _)| first);
+            format!("{head} ({inner}; {ON_DISK})")
+        }
+        None => format!("{title} ({ON_DISK})"),
+    }
+}
+
+/// Where an insertion at the end of `text` goes.
+fn end_position(text: &str) -> tower_lsp::lsp_types::Position {
+    let line = text.matches('\n').count();
+    let last = text.rsplit('\n').next().unwrap_or("");
+    tower_lsp::lsp_types::Position::new(line as u32, last.encode_utf16().count() as u32)
+}
+
+/// A URI path segment with its `%XX` escapes decoded (lossily).
+fn percent_decode(segment: &str) -> String {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(b) = segment
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }

@@ -46,8 +46,8 @@ impl Settings {
         let resolver = match Resolver::new(overrides.clone()) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!(
-                    "utf8lint lsp: settings: {e}; the `bom` and `per-file-lints` settings are ignored"
+                tracing::warn!(
+                    "settings: {e}; the `bom` and `per-file-lints` settings are ignored"
                 );
                 overrides.bom.clear();
                 overrides.per_file_levels.clear();
@@ -72,7 +72,7 @@ impl Settings {
     pub(crate) fn from_json(value: &Value, base_dir: Option<PathBuf>) -> Settings {
         let (section, problems) = parse_editor_json(value);
         for problem in problems {
-            eprintln!("utf8lint lsp: settings: {problem}");
+            tracing::warn!("settings: {problem}");
         }
         let overrides = Overrides {
             base_dir,
@@ -116,12 +116,12 @@ impl Settings {
         };
         let resolved = self.resolver.resolve(&path);
         for note in self.resolver.take_notes() {
-            eprintln!("utf8lint lsp: configuration: {note}");
+            tracing::warn!("configuration: {note}");
         }
         match resolved {
             Ok(file) => (file.policy, file.skip_binary),
             Err(e) => {
-                eprintln!("utf8lint lsp: configuration: {e}");
+                tracing::warn!("configuration: {e}");
                 let mut policy = Policy::default();
                 for &(rule, level) in &self.overrides.levels {
                     policy.levels.set(rule, level);

@@ -68,10 +68,13 @@ pub(crate) struct ApplyFixArgs {
     pub(crate) title: String,
 }
 
-/// The argument of `utf8lint.fixAll`.
+/// The argument of `utf8lint.fixAll`: every safe fix, or with `rule`
+/// (a code) every finding of that rule's fix.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct FixAllArgs {
     pub(crate) uri: Url,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) rule: Option<String>,
 }
 
 /// What both commands return.

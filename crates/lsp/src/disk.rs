@@ -155,6 +155,7 @@ fn view_of(
             range: Some(range(i)),
         })
         .collect::<Vec<_>>();
+    let raw_truncated = invalid_subparts > raw_lens.len();
     let lossy = mapped
         .matched
         .is_some_and(|m| m.decoding == crate::mapping::Decoding::Lossy);
@@ -175,6 +176,7 @@ fn view_of(
         first_invalid: first_invalid.map(|_| range(n)),
         unreadable: None,
         raw,
+        raw_truncated: lossy && raw_truncated,
     };
     (view, index)
 }

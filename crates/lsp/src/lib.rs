@@ -3,7 +3,9 @@
 //! on the editor's text (see mapping.rs), plus what the text itself holds.
 //!
 //! * `transport.rs`: stdin re-framing, so a frame that is not valid UTF-8
-//!   or not JSON-RPC never ends the server.
+//!   or not JSON-RPC never ends the server; `lifecycle.rs` how the server
+//!   ends (`exit`, end of input, a closed output) and its exit code;
+//!   `log.rs` the logs (`tracing` on stderr, at the client's trace level).
 //! * `server.rs`: the thin `LanguageServer` impl; `session.rs` the state and
 //!   the per-document workers; `document.rs` the rope and what is placed in
 //!   it; `convert.rs` positions; `mapping.rs` disk bytes ↔ editor text;
@@ -12,14 +14,17 @@
 //!   `disk.rs` reading a file and placing its findings in a text;
 //!   `workspace.rs` the start-up scan; `config.rs` the settings.
 
-// Private: the crate's interface is `serve`, `run`, `Server` and
+// Private: the crate's interface is `serve`, `run`, `Ending`, `Server` and
 // `RepairLog`; everything else may change with the server.
 mod actions;
+mod allow;
 mod config;
 mod convert;
 mod data;
 mod disk;
 mod document;
+mod lifecycle;
+mod log;
 mod mapping;
 mod publish;
 mod server;
@@ -27,6 +32,7 @@ mod session;
 mod transport;
 mod workspace;
 
+pub use lifecycle::Ending;
 pub use server::Server;
 pub use transport::RepairLog;
 
@@ -35,32 +41,66 @@ use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp::{LspService, Server as LspServer};
 
-use crate::transport::Reframe;
+use crate::lifecycle::{GRACE, Lifecycle, Output};
+use crate::transport::{EXIT_AS_REQUEST, Reframe};
 
-/// Serves LSP on `input`/`output` until the client exits or the input ends.
-pub async fn serve<I, O>(input: I, output: O)
+/// Serves LSP on `input`/`output` until the client exits, the input ends or
+/// the output closes; returns why it stopped.
+///
+/// Once the input is over, tower-lsp's loop gets two seconds to answer the
+/// requests it already read; whatever still waits then (an answer from a
+/// client that is gone, a write nobody reads) is dropped. Once the output
+/// fails, the loop is dropped at once.
+pub async fn serve<I, O>(input: I, output: O) -> Ending
 where
     I: AsyncRead + Unpin,
     O: AsyncWrite,
 {
     let repairs = Arc::new(RepairLog::default());
+    let lifecycle = Arc::new(Lifecycle::default());
     let (service, socket) = {
-        let repairs = repairs.clone();
-        LspService::new(move |client| server::Server::new(client, repairs))
+        let (repairs, lifecycle) = (repairs.clone(), lifecycle.clone());
+        LspService::build(move |client| Server::with_lifecycle(client, repairs, lifecycle))
+            .custom_method(EXIT_AS_REQUEST, Server::exit_sent_as_request)
+            .custom_method("$/setTrace", Server::set_trace)
+            .finish()
     };
-    LspServer::new(Reframe::new(input, repairs), output, socket)
-        .serve(service)
-        .await;
+    let serving = LspServer::new(
+        Reframe::new(input, repairs, lifecycle.clone()),
+        Output::new(output, lifecycle.clone()),
+        socket,
+    )
+    .serve(service);
+    tokio::pin!(serving);
+    tokio::select! {
+        () = &mut serving => {}
+        () = lifecycle.over() => {
+            if !lifecycle.output_closed()
+                && tokio::time::timeout(GRACE, &mut serving).await.is_err()
+            {
+                tracing::warn!(
+                    "requests still unanswered {} s after the end of the input: dropped",
+                    GRACE.as_secs()
+                );
+            }
+        }
+    }
+    let ending = lifecycle.ending();
+    tracing::info!("stopping: {ending:?}, exit code {}", ending.code());
+    ending
 }
 
-/// `utf8lint lsp`: serves stdin/stdout on a tokio runtime.
-pub fn run() -> anyhow::Result<()> {
+/// `utf8lint lsp`: serves stdin/stdout on a tokio runtime; returns the exit
+/// code (0 after `shutdown` and `exit`, else 1).
+pub fn run() -> anyhow::Result<u8> {
+    log::init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    let ending = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     // tokio reads stdin on a blocking thread that may not return while the
-    // client keeps the pipe open: do not wait for it.
+    // client keeps the pipe open, and tasks may still wait for the client:
+    // do not wait for them.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    Ok(())
+    Ok(ending.code())
 }

@@ -63,6 +63,12 @@ impl Snapshot {
             if *counter >= cap || covered.iter().any(|r| r.contains(&m.at)) {
                 continue;
             }
+            // The editor's own U+FFFD for bytes that are intact on disk:
+            // what the disk holds there is reported by the disk findings
+            // (U001, U005), never as lost bytes.
+            if m.ch == '\u{FFFD}' && doc.disk.as_ref().is_some_and(|d| d.decoded_fffd(m.at)) {
+                continue;
+            }
             *counter += 1;
             marks.push(*m);
             if feff >= cap && fffd >= cap {
@@ -93,9 +99,14 @@ pub(crate) struct Item {
     pub rule: Option<Rule>,
     /// LSP severity.
     pub severity: DiagnosticSeverity,
-    /// The message.
+    /// The headline: the key fact first, short enough for a Problems row
+    /// (see [`headline`]).
     pub message: String,
-    /// For hovers: the bytes and what they mean.
+    /// The whole message when the headline is shorter, for the related
+    /// information and the hover.
+    pub detail: Option<String>,
+    /// For hovers: the bytes and what they mean, never the headline again
+    /// (the editor shows it above the hover); empty for none.
     pub hover: String,
     /// `Diagnostic.data`: what a code action needs (`None` for notes of
     /// the server's own, which have no action).
@@ -106,6 +117,7 @@ impl Item {
     /// The LSP diagnostic.
     pub(crate) fn to_lsp(
         &self,
+        uri: &Url,
         rope: &Rope,
         enc: Encoding,
         raw: &convert::RawBytes,
@@ -122,7 +134,15 @@ impl Item {
                 .map(|href| CodeDescription { href }),
             source: Some("utf8lint".to_string()),
             message: self.message.clone(),
-            related_information: None,
+            related_information: self.detail.as_ref().map(|detail| {
+                vec![lsp::DiagnosticRelatedInformation {
+                    location: lsp::Location {
+                        uri: uri.clone(),
+                        range: convert::range_in(rope, self.range.start, self.range.end, enc, raw),
+                    },
+                    message: detail.clone(),
+                }]
+            }),
             tags: None,
             data: self.data.as_ref().map(FindingData::to_value),
         }
@@ -146,13 +166,14 @@ fn text_fix(title: &str, new_text: &str, safe: bool) -> TextFix {
     }
 }
 
-fn hover_text(d: &Diagnostic, on_disk: bool) -> String {
-    let mut out = format!(
-        "**{} `{}`**: {}\n\n",
-        d.rule.code(),
-        d.rule.name(),
-        d.message
-    );
+/// The hover of a finding: the rule, the whole message if the headline
+/// is shorter (the editor shows the headline itself, above the hover), the
+/// bytes, the notes and the help.
+fn hover_text(d: &Diagnostic, headline: &str, on_disk: bool) -> String {
+    let mut out = format!("**{} `{}`**\n\n", d.rule.code(), d.rule.name());
+    if d.message != headline {
+        out.push_str(&format!("{}\n\n", d.message));
+    }
     if on_disk {
         if d.span.is_empty() {
             out.push_str(&format!("at byte {} of the file on disk", d.span.start));
@@ -185,7 +206,11 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
     let mut out = Vec::new();
     if let Some(disk) = &s.disk {
         if let Some(why) = &disk.unreadable {
-            out.push(info(0..0, format!("utf8lint could not read the file on disk ({why}): only the editor's text is checked")));
+            out.push(info(
+                0..0,
+                "utf8lint could not read the file on disk: only the editor's text is checked".into(),
+                Some(format!("utf8lint could not read the file on disk ({why}): only the editor's text is checked")),
+            ));
         }
         // A finding an edit went over is gone until the next save re-reads
         // the file: the edit may well have been its fix.
@@ -197,12 +222,13 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
         );
         let shown = out.len() - before;
         if disk.matched.is_none() && shown > 0 {
+            let s = if shown == 1 { "" } else { "s" };
             out.push(info(
                 0..0,
-                format!(
-                    "the editor's text does not match the file on disk under any decoding utf8lint knows (unsaved changes, or another encoding): {shown} finding{} from the disk are placed by line and column and may be off",
-                    if shown == 1 { "" } else { "s" }
-                ),
+                format!("{shown} finding{s} from the disk may be off: the editor's text differs from the file"),
+                Some(format!(
+                    "the editor's text does not match the file on disk under any decoding utf8lint knows (unsaved changes, or another encoding): {shown} finding{s} from the disk are placed by line and column and may be off"
+                )),
             ));
         }
         if let (Some(m), Some(first)) = (disk.matched, &disk.first_invalid)
@@ -217,10 +243,13 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
                     rule: Some(Rule::InvalidUtf8),
                     severity: DiagnosticSeverity::WARNING,
                     message: format!(
-                        "saving from this editor will replace the {n} invalid byte{} in this file with U+FFFD for good: the editor shows {} U+FFFD and will write `\\xEF\\xBF\\xBD` for each",
+                        "saving from this editor will replace the {n} invalid byte{} in this file with U+FFFD for good",
                         if n == 1 { "" } else { "s" },
-                        disk.invalid_subparts
                     ),
+                    detail: Some(format!(
+                        "the editor shows {} U+FFFD and will write `\\xEF\\xBF\\xBD` for each",
+                        disk.invalid_subparts
+                    )),
                     hover: format!(
                         "The editor decoded this file with each invalid UTF-8 sequence replaced by U+FFFD. The original {n} byte{} exist only on disk; saving writes U+FFFD instead. Repair them on disk first (the quick fixes that end in \"(rewrites the file on disk)\"), or put back in the editor what each byte most likely meant (the \"replace U+FFFD with ...\" quick fixes, where offered), or save knowingly.",
                         if n == 1 { "" } else { "s" }
@@ -233,64 +262,159 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
                 });
         }
     }
-    let marks: Vec<Item> = s.marks.iter().filter_map(|m| mark_item(s, *m)).collect();
-    out.extend(unsuppressed(&s.rope, marks));
+    out.extend(s.marks.iter().filter_map(|m| mark_item(s, *m)));
+    let mut out = unsuppressed(&s.rope, out);
     out.sort_by_key(|i| (i.range.start, i.range.end));
     out
 }
 
-/// `items` (found in the editor's text) without those an inline
-/// suppression in the text covers: a disk finding under `utf8lint:
-/// allow(..)` is never published, and the same U+FEFF found again in the
-/// text must not be either. The text is copied out of the rope only when
-/// there is something to look at.
+/// `items` without those an inline suppression in the editor's text
+/// covers: the disk findings were checked against the suppressions on
+/// disk, but a suppression typed in the editor (or inserted by the
+/// "Allow" action) silences its finding at once, and the U+FEFF and
+/// U+FFFD found in the text are judged by the text alone. The text is
+/// copied out of the rope only when it holds a suppression marker.
 fn unsuppressed(rope: &Rope, items: Vec<Item>) -> Vec<Item> {
-    if items.is_empty() {
+    if items.iter().all(|i| i.rule.is_none()) || !has_marker(rope) {
         return items;
     }
     let text = rope.to_string();
-    let at: Vec<(Rule, usize)> = items
+    // Items without a rule (the server's notes) or outside the text have
+    // nothing to match a suppression with: kept.
+    let at: Vec<(usize, (Rule, usize))> = items
         .iter()
-        .filter_map(|i| Some((i.rule?, rope.try_char_to_byte(i.range.start).ok()?)))
+        .enumerate()
+        .filter_map(|(k, i)| Some((k, (i.rule?, rope.try_char_to_byte(i.range.start).ok()?))))
         .collect();
-    if at.len() != items.len() {
-        // An item without a rule or outside the text: nothing to match it
-        // with, so keep them all rather than drop the wrong ones.
-        return items;
+    let asked: Vec<(Rule, usize)> = at.iter().map(|&(_, q)| q).collect();
+    let hidden = utf8lint_diagnostics::suppressed(text.as_bytes(), &asked);
+    let mut drop = vec![false; items.len()];
+    for ((k, _), hidden) in at.iter().zip(hidden) {
+        drop[*k] = hidden;
     }
-    let hidden = utf8lint_diagnostics::suppressed(text.as_bytes(), &at);
     items
         .into_iter()
-        .zip(hidden)
-        .filter_map(|(item, hidden)| (!hidden).then_some(item))
+        .zip(drop)
+        .filter_map(|(item, drop)| (!drop).then_some(item))
         .collect()
 }
 
-fn info(range: Range<usize>, message: String) -> Item {
+/// The start of every suppression.
+const MARKER: &[u8] = b"utf8lint:";
+
+/// Whether the rope holds [`MARKER`], chunk by chunk (and across the
+/// chunk boundaries), without copying the text.
+fn has_marker(rope: &Rope) -> bool {
+    let finder = memchr::memmem::Finder::new(MARKER);
+    let mut tail: Vec<u8> = Vec::with_capacity(2 * MARKER.len());
+    for chunk in rope.chunks() {
+        let bytes = chunk.as_bytes();
+        if finder.find(bytes).is_some() {
+            return true;
+        }
+        // The marker split between the last chunk's end and this one's start.
+        tail.extend_from_slice(&bytes[..bytes.len().min(MARKER.len() - 1)]);
+        if finder.find(&tail).is_some() {
+            return true;
+        }
+        // Keep the last bytes seen (a short chunk is all in `tail` now).
+        if bytes.len() >= MARKER.len() - 1 {
+            tail.clear();
+            tail.extend_from_slice(&bytes[bytes.len() - (MARKER.len() - 1)..]);
+        } else {
+            let excess = tail.len().saturating_sub(MARKER.len() - 1);
+            tail.drain(..excess);
+        }
+    }
+    false
+}
+
+/// A note of the server's own: `headline` in the Problems row, `detail`
+/// in its related information and the hover.
+fn info(range: Range<usize>, headline: String, detail: Option<String>) -> Item {
     Item {
         range,
         rule: None,
         severity: DiagnosticSeverity::INFORMATION,
-        hover: message.clone(),
-        message,
+        hover: detail.clone().unwrap_or_default(),
+        message: headline,
+        detail,
         data: None,
+    }
+}
+
+/// About the most a Problems row shows of a message.
+pub(crate) const HEADLINE: usize = 100;
+
+/// `message` cut to fit a Problems row: whole if it fits, else up to the
+/// last clause break (`: `, `; `, ` (`, `, `) that leaves a sentence of
+/// some length, else at a word, with `…`.
+pub(crate) fn headline(message: &str) -> String {
+    if message.chars().count() <= HEADLINE {
+        return message.to_owned();
+    }
+    let limit = message
+        .char_indices()
+        .nth(HEADLINE)
+        .map_or(message.len(), |(i, _)| i);
+    let head = &message[..limit];
+    for sep in [": ", "; ", " (", ", "] {
+        if let Some(at) = head.rfind(sep)
+            && at >= HEADLINE / 3
+        {
+            return message[..at].to_owned();
+        }
+    }
+    let at = head.rfind(' ').filter(|&at| at > 0).unwrap_or(limit);
+    format!("{}…", &message[..at])
+}
+
+/// The headline of a disk finding: a few rules say their key fact in
+/// other words than their message.
+fn disk_headline(d: &Diagnostic, bom_on_disk: bool) -> String {
+    match d.rule {
+        Rule::ForbiddenBom if bom_on_disk => match &d.policy_source {
+            Some(utf8lint_diagnostics::PolicySource::Builtin { format, .. }) => format!(
+                "{format} must not start with a byte-order mark (U+FEFF, invisible in the editor)"
+            ),
+            _ => headline(&format!(
+                "the file starts with a byte-order mark (U+FEFF, invisible in the editor): {}",
+                d.message
+            )),
+        },
+        Rule::MissingBom => headline(&format!("no byte-order mark on disk: {}", d.message)),
+        Rule::BidiControl => bidi_headline(d),
+        _ => headline(&d.message),
+    }
+}
+
+/// "3 bidirectional controls on this line, the first U+202E RIGHT-TO-LEFT
+/// OVERRIDE": the count (the fix deletes each one) and the first control
+/// (the message lists them in order), never a list cut mid-name.
+fn bidi_headline(d: &Diagnostic) -> String {
+    let names = d.message.split_once(": ").map(|(_, list)| list);
+    let first = names.and_then(|n| n.split(", ").next());
+    let count = d
+        .fix
+        .as_ref()
+        .map(|f| f.edits().len())
+        .or(names.map(|n| n.split(", ").count()));
+    match (count, first) {
+        (Some(1), Some(first)) => headline(&format!("bidirectional control {first} on this line")),
+        (Some(n), Some(first)) => headline(&format!(
+            "{n} bidirectional controls on this line, the first {first}"
+        )),
+        _ => headline(&d.message),
     }
 }
 
 fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<Item> {
     let d = &placed.diag;
     let range = placed.range.clone()?;
-    let mut message = d.message.clone();
     let bom_on_disk = matched.is_none_or(|m| m.bom_stripped)
         && d.span == (0..3)
         && matches!(d.rule, Rule::ForbiddenBom);
-    if bom_on_disk {
-        message = format!(
-            "the file on disk starts with a byte-order mark (`\\xEF\\xBB\\xBF`), which the editor does not show: {message}"
-        );
-    } else if d.rule == Rule::MissingBom {
-        message = format!("the file on disk has no byte-order mark: {message}");
-    }
+    let message = disk_headline(d, bom_on_disk);
     let mut text_fixes = Vec::new();
     let mut disk_fixes = Vec::new();
     // The repair and its alternatives (`\xE9` as `é`, or U+FFFD): each
@@ -339,8 +463,9 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
         range,
         rule: Some(d.rule),
         severity: severity(d.level),
+        hover: hover_text(d, &message, true),
+        detail: (message != d.message).then(|| d.message.clone()),
         message,
-        hover: hover_text(d, true),
         data: Some(FindingData {
             origin: Origin::Disk,
             span: Some([d.span.start, d.span.end]),
@@ -383,6 +508,7 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
                 rule: Some(Rule::InvalidUtf8),
                 severity: severity(level),
                 message: "the editor holds bytes here that are not UTF-8 (it sent them raw; utf8lint sees them as U+FFFD)".into(),
+                detail: None,
                 hover: "Ill-formed UTF-8 in the editor's buffer. The client sent these bytes as they are, which is not valid in an LSP message; the server read them as U+FFFD, one per maximal subpart.".into(),
                 data: Some(FindingData::text(&s.uri, s.version, Rule::InvalidUtf8.code(), Vec::new())),
             });
@@ -392,12 +518,14 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
             return None;
         }
         let diag = utf8lint_diagnostics::replacement_character_diagnostic(0, level);
+        let message = headline(&diag.message);
         return Some(Item {
             range,
             rule: Some(Rule::ReplacementCharacter),
             severity: severity(level),
-            message: diag.message.clone(),
-            hover: hover_text(&diag, false),
+            hover: hover_text(&diag, &message, false),
+            detail: (message != diag.message).then(|| diag.message.clone()),
+            message,
             data: Some(FindingData::text(
                 &s.uri,
                 s.version,
@@ -415,10 +543,7 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
     if mark.at >= rope.len_chars() {
         // Never index a rope unchecked: a mark past the text is a bug
         // elsewhere, not a reason to end the server.
-        eprintln!(
-            "utf8lint lsp: U+FEFF mark at {} outside the text, skipped",
-            mark.at
-        );
+        tracing::warn!("U+FEFF mark at {} outside the text, skipped", mark.at);
         return None;
     }
     let line = rope.char_to_line(mark.at);
@@ -453,12 +578,14 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
         ));
     }
     let diag = Arc::new(diag);
+    let message = headline(&diag.message);
     Some(Item {
         range,
         rule: Some(Rule::StrayFeff),
         severity: severity(diag.level),
-        message: diag.message.clone(),
-        hover: hover_text(&diag, false),
+        hover: hover_text(&diag, &message, false),
+        detail: (message != diag.message).then(|| diag.message.clone()),
+        message,
         data: Some(FindingData::text(
             &s.uri,
             s.version,
@@ -472,6 +599,38 @@ fn mark_item(s: &Snapshot, mark: Mark) -> Option<Item> {
 pub(crate) fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
     items(s)
         .iter()
-        .map(|i| i.to_lsp(&s.rope, s.encoding, &s.raw))
+        .map(|i| i.to_lsp(&s.uri, &s.rope, s.encoding, &s.raw))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headlines_fit_a_problems_row_and_cut_at_a_clause() {
+        assert_eq!(headline("short"), "short");
+        let long = "saving from this editor will replace the 4 invalid bytes in this file with U+FFFD for good: the editor shows 4 U+FFFD";
+        assert_eq!(
+            headline(long),
+            "saving from this editor will replace the 4 invalid bytes in this file with U+FFFD for good"
+        );
+        let words = "word ".repeat(40);
+        let cut = headline(&words);
+        assert!(
+            cut.ends_with('…') && cut.chars().count() <= HEADLINE + 1,
+            "{cut}"
+        );
+    }
+
+    #[test]
+    fn the_marker_is_found_across_chunk_boundaries() {
+        for at in [0, 1, 500, 1020, 1021, 1022, 1023, 1024, 1025, 4000] {
+            let mut text = "x".repeat(at);
+            text.push_str("# utf8lint: allow(U002)");
+            text.push_str(&"y".repeat(3000));
+            assert!(has_marker(&Rope::from_str(&text)), "{at}");
+        }
+        assert!(!has_marker(&Rope::from_str(&"utf8lint ".repeat(1000))));
+    }
 }

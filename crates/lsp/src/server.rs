@@ -1,28 +1,62 @@
 //! The `LanguageServer` implementation: thin, everything is in the session.
+//!
+//! No handler waits for an answer from the client. tower-lsp 0.20 runs at
+//! most four handlers at a time and queues a hundred more: handlers parked
+//! on a client that never answers would stop it reading its input, end of
+//! input included. Requests to the client (`workspace/configuration`,
+//! `client/registerCapability`, progress) run in tasks of their own.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
-use tower_lsp::jsonrpc::Result;
+use tower_lsp::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp::lsp_types::*;
 use tower_lsp::{Client, LanguageServer};
 
 use crate::actions::{self, APPLY_FIX, FIX_ALL, FIX_ALL_KIND};
+use crate::lifecycle::Lifecycle;
 use crate::session::Session;
 use crate::transport::RepairLog;
 
 /// The server.
 pub struct Server {
     session: Arc<Session>,
+    lifecycle: Arc<Lifecycle>,
 }
 
 impl Server {
     /// A server talking to `client`.
     pub fn new(client: Client, repairs: Arc<RepairLog>) -> Server {
+        Server::with_lifecycle(client, repairs, Arc::default())
+    }
+
+    /// A server that notes `shutdown` in `lifecycle`.
+    pub(crate) fn with_lifecycle(
+        client: Client,
+        repairs: Arc<RepairLog>,
+        lifecycle: Arc<Lifecycle>,
+    ) -> Server {
         Server {
             session: Arc::new(Session::new(client, repairs)),
+            lifecycle,
         }
+    }
+
+    /// `$/setTrace`: the client's trace setting changed.
+    pub(crate) async fn set_trace(&self, params: SetTraceParams) {
+        crate::log::set_trace(params.value);
+    }
+
+    /// What the transport renamed an `exit` sent with an `id` to: refused,
+    /// as `exit` is a notification; the server goes on.
+    pub(crate) async fn exit_sent_as_request(&self) -> Result<()> {
+        Err(Error {
+            code: ErrorCode::InvalidRequest,
+            message: "`exit` is a notification: sent as a request (with an id) it is refused, and the server goes on"
+                .into(),
+            data: None,
+        })
     }
 }
 
@@ -44,6 +78,17 @@ fn roots(params: &InitializeParams) -> Vec<PathBuf> {
 #[tower_lsp::async_trait]
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        if let Some(trace) = params.trace {
+            crate::log::set_trace(trace);
+        }
+        match &params.client_info {
+            Some(ClientInfo {
+                name,
+                version: Some(version),
+            }) => tracing::info!("initialize from {name} {version}"),
+            Some(ClientInfo { name, .. }) => tracing::info!("initialize from {name}"),
+            None => tracing::info!("initialize"),
+        }
         let encoding = self.session.initialize(
             &params.capabilities,
             roots(&params),
@@ -103,21 +148,26 @@ impl LanguageServer for Server {
                 })
                 .ok(),
             };
-            if let Err(e) = self
-                .session
-                .client
-                .register_capability(vec![registration])
-                .await
-            {
-                eprintln!("utf8lint lsp: could not register file watchers: {e}");
-            }
+            let client = self.session.client.clone();
+            tokio::spawn(async move {
+                if let Err(e) = client.register_capability(vec![registration]).await {
+                    tracing::warn!("could not register file watchers: {e}");
+                }
+            });
         }
-        self.session.refresh_configuration().await;
+        self.session.refresh_configuration();
         let session = self.session.clone();
-        tokio::spawn(crate::workspace::scan(session));
+        tokio::spawn(async move {
+            // Under the client's settings, or the defaults if it is slow.
+            session.wait_ready().await;
+            crate::workspace::scan(session).await;
+        });
     }
 
     async fn shutdown(&self) -> Result<()> {
+        // tower-lsp calls this only once, and only after `initialize`.
+        tracing::info!("shutdown");
+        self.lifecycle.note_shutdown();
         Ok(())
     }
 
@@ -142,7 +192,7 @@ impl LanguageServer for Server {
     }
 
     async fn did_change_configuration(&self, _: DidChangeConfigurationParams) {
-        self.session.refresh_configuration().await;
+        self.session.refresh_configuration();
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {

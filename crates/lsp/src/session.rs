@@ -53,6 +53,18 @@ pub(crate) struct State {
     pub scanned: HashSet<Url>,
     /// The generation the last `didOpen` was given.
     pub last_generation: u64,
+    /// Where the request for the client's settings stands.
+    pub refresh: Refresh,
+}
+
+/// The request for the client's settings: one at a time, so that a client
+/// that never answers holds one task, not one per notification.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Refresh {
+    /// A request is outstanding (or about to be sent).
+    pub running: bool,
+    /// Another was asked for meanwhile: send it once the answer is in.
+    pub again: bool,
 }
 
 /// The server's state, shared by the handlers.
@@ -127,9 +139,34 @@ impl Session {
         encoding
     }
 
-    /// Asks the client for the `utf8lint` section and applies it; rechecks
-    /// every open document.
-    pub(crate) async fn refresh_configuration(self: &Arc<Self>) {
+    /// Asks the client for the `utf8lint` section and applies it, then
+    /// rechecks every open document, in a task of its own (the caller does
+    /// not wait for the client). A refresh asked for while a request is
+    /// outstanding is sent once its answer is in.
+    pub(crate) fn refresh_configuration(self: &Arc<Self>) {
+        {
+            let mut state = self.lock();
+            if state.refresh.running {
+                state.refresh.again = true;
+                return;
+            }
+            state.refresh.running = true;
+        }
+        let session = self.clone();
+        tokio::spawn(async move {
+            loop {
+                session.fetch_configuration().await;
+                let mut state = session.lock();
+                if !std::mem::take(&mut state.refresh.again) {
+                    state.refresh.running = false;
+                    return;
+                }
+            }
+        });
+    }
+
+    /// One request for the settings, applied; then everything is rechecked.
+    async fn fetch_configuration(self: &Arc<Self>) {
         let (supported, scope) = {
             let state = self.lock();
             (
@@ -145,18 +182,29 @@ impl Session {
                 scope_uri: scope,
                 section: Some("utf8lint".into()),
             };
+            // Never dropped before the answer: tower-lsp 0.20 panics on an
+            // answer whose waiter is gone.
             match self.client.configuration(vec![item]).await {
                 Ok(values) => {
                     let base = self.lock().roots.first().cloned();
                     let settings =
                         Settings::from_json(values.first().unwrap_or(&Value::Null), base);
+                    tracing::debug!("settings from the client: {:?}", settings.overrides);
                     self.lock().settings = settings;
                 }
-                Err(e) => eprintln!("utf8lint lsp: workspace/configuration failed: {e}"),
+                Err(e) => tracing::warn!("workspace/configuration failed: {e}"),
             }
         }
-        self.ready.send_replace(true);
+        // Work marked before the workers waiting for the settings wake, so
+        // that they take it in the pass they were waiting to run.
         self.recheck_all();
+        self.ready.send_replace(true);
+    }
+
+    /// Waits until the client's settings are in, or [`READY_TIMEOUT`].
+    pub(crate) async fn wait_ready(&self) {
+        let mut ready = self.ready.subscribe();
+        let _ = tokio::time::timeout(READY_TIMEOUT, ready.wait_for(|r| *r)).await;
     }
 
     /// Re-reads every open document's file.
@@ -201,12 +249,12 @@ impl Session {
             let mut state = self.lock();
             let encoding = state.encoding;
             let Some(doc) = state.docs.get_mut(uri) else {
-                eprintln!("utf8lint lsp: didChange for {uri}, which is not open: ignored");
+                tracing::warn!("didChange for {uri}, which is not open: ignored");
                 return;
             };
             if version <= doc.version {
-                eprintln!(
-                    "utf8lint lsp: didChange for {uri}: version {version} after {}",
+                tracing::warn!(
+                    "didChange for {uri}: version {version} after {}",
                     doc.version
                 );
             }
@@ -218,8 +266,8 @@ impl Session {
                         let (end, c2) =
                             convert::offset_in(&doc.rope, range.end, encoding, doc.raw());
                         if c1 || c2 {
-                            eprintln!(
-                                "utf8lint lsp: didChange for {uri}: range {range:?} is outside the text, clamped"
+                            tracing::warn!(
+                                "didChange for {uri}: range {range:?} is outside the text, clamped"
                             );
                         }
                         doc.edit(start.min(end), end.max(start), &change.text);
@@ -280,8 +328,7 @@ impl Session {
     /// closed or reopened, its results are dropped and it ends (a reopened
     /// document has a worker of its own).
     async fn worker(self: Arc<Self>, uri: Url, generation: u64) {
-        let mut ready = self.ready.subscribe();
-        let _ = tokio::time::timeout(READY_TIMEOUT, ready.wait_for(|r| *r)).await;
+        self.wait_ready().await;
         loop {
             enum Job {
                 Full(Box<FullJob>),
@@ -337,8 +384,8 @@ impl Session {
                         .get_mut(&uri)
                         .filter(|d| d.generation == generation)
                     else {
-                        eprintln!(
-                            "utf8lint lsp: {uri} was closed or reopened during its check: result dropped"
+                        tracing::debug!(
+                            "{uri} was closed or reopened during its check: result dropped"
                         );
                         return;
                     };
@@ -346,8 +393,10 @@ impl Session {
                     let log = std::mem::take(&mut doc.log);
                     match result {
                         Ok(result) => result.install(doc, &log),
-                        Err(e) => eprintln!("utf8lint lsp: check of {uri} failed: {e}"),
+                        Err(e) => tracing::error!("check of {uri} failed: {e}"),
                     }
+                    drop(state);
+                    crate::document::release_freed_memory();
                 }
                 Job::Publish(snapshot) => {
                     let version = snapshot.version;
@@ -393,7 +442,7 @@ impl Session {
             .is_some_and(|name| name == "utf8lint.toml" || name == ".editorconfig");
         if is_config {
             self.lock().settings.clear_cache();
-            self.refresh_configuration().await;
+            self.refresh_configuration();
             return;
         }
         let open = self.lock().docs.contains_key(uri);

@@ -25,9 +25,16 @@
 //!   not a number, above [`MAX_BODY`], LF-only line ends) is skipped up to
 //!   the next `Content-Length` after its start, so that a bad header which
 //!   runs into the next good one does not swallow it; a body whose declared
-//!   length runs past a complete header is cut at that header.
+//!   length runs past a complete header is cut at that header;
+//! * `"params": null` is dropped (JSON-RPC allows only an object or an
+//!   array), and so are any params of `shutdown`, which takes none;
+//! * `exit` sent as a request (with an `id`, even `null`) becomes a request
+//!   to [`EXIT_AS_REQUEST`], which is answered with an error: tower-lsp
+//!   0.20 would take it for `exit`, answer nothing and stop reading.
 //!
-//! Every repair is logged to stderr.
+//! The input ends right after the `exit` notification, at end of file and
+//! at a read error; the [`Lifecycle`] is told when the last frame has been
+//! handed on. Every repair is logged to stderr.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -39,6 +46,12 @@ use std::task::{Context, Poll};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use tokio::io::{AsyncRead, ReadBuf};
+
+use crate::lifecycle::Lifecycle;
+
+/// The method an `exit` sent with an `id` is renamed to: the server answers
+/// it with an InvalidRequest error and goes on.
+pub(crate) const EXIT_AS_REQUEST: &str = "utf8lint/exitSentAsRequest";
 
 /// Header blocks longer than this without `\r\n\r\n` are garbage.
 const MAX_HEADER: usize = 16 * 1024;
@@ -98,11 +111,13 @@ pub(crate) struct Reframe<R> {
     /// How far an incomplete body was searched for a header inside it.
     body_scanned: usize,
     log: Arc<RepairLog>,
+    lifecycle: Arc<Lifecycle>,
 }
 
 impl<R> Reframe<R> {
-    /// Wraps `inner`; repairs are noted in `log`.
-    pub(crate) fn new(inner: R, log: Arc<RepairLog>) -> Self {
+    /// Wraps `inner`; repairs are noted in `log`, `exit` and the end of the
+    /// input in `lifecycle`.
+    pub(crate) fn new(inner: R, log: Arc<RepairLog>, lifecycle: Arc<Lifecycle>) -> Self {
         Reframe {
             inner,
             input: Vec::new(),
@@ -111,6 +126,7 @@ impl<R> Reframe<R> {
             eof: false,
             body_scanned: 0,
             log,
+            lifecycle,
         }
     }
 
@@ -119,8 +135,8 @@ impl<R> Reframe<R> {
         loop {
             let Some(blank) = memchr::memmem::find(&self.input, b"\r\n\r\n") else {
                 if self.input.len() > MAX_HEADER {
-                    eprintln!(
-                        "utf8lint lsp: transport: dropping {} bytes with no header end",
+                    tracing::warn!(
+                        "transport: dropping {} bytes with no header end",
                         self.input.len()
                     );
                     self.log.note_frame();
@@ -136,7 +152,7 @@ impl<R> Reframe<R> {
                     // LF-only header, or the rest of a body whose length was
                     // too small): resynchronise at the next `Content-Length`
                     // after the start, never after this "header"'s end.
-                    eprintln!("utf8lint lsp: transport: {why}; skipped to the next Content-Length");
+                    tracing::warn!("transport: {why}; skipped to the next Content-Length");
                     self.log.note_frame();
                     self.skip_to_next_header(1);
                     continue;
@@ -154,8 +170,8 @@ impl<R> Reframe<R> {
                 // A complete header inside the declared body: the length was
                 // too large (or the frame truncated), and taking it all would
                 // swallow good frames.
-                eprintln!(
-                    "utf8lint lsp: transport: Content-Length {length} runs into the next header; body cut there"
+                tracing::warn!(
+                    "transport: Content-Length {length} runs into the next header; body cut there"
                 );
                 self.log.note_frame();
                 next
@@ -165,16 +181,16 @@ impl<R> Reframe<R> {
                 return None;
             };
             self.body_scanned = 0;
-            let body = repair_body(&self.input[header_end..end], &self.log);
+            let (body, exit) = repair_body(&self.input[header_end..end], &self.log);
             let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
             frame.extend_from_slice(&body);
-            let exit = is_exit(&body);
             drop(body);
             self.input.drain(..end);
             if exit {
                 // LSP: after `exit` the server exits. tower-lsp 0.20 only
                 // notices when the next message or the end of input comes,
                 // and a client may keep the pipe open: end the input here.
+                self.lifecycle.note_exit();
                 self.input = Vec::new();
                 self.eof = true;
             }
@@ -242,12 +258,13 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
             }
             if this.eof {
                 if !this.input.is_empty() {
-                    eprintln!(
-                        "utf8lint lsp: transport: {} bytes of an incomplete frame at end of input",
+                    tracing::info!(
+                        "transport: {} bytes of an incomplete frame at end of input",
                         this.input.len()
                     );
-                    this.input.clear();
+                    this.input = Vec::new();
                 }
+                this.lifecycle.note_input_over();
                 return Poll::Ready(Ok(()));
             }
             let mut chunk = vec![0u8; READ_CHUNK];
@@ -261,7 +278,13 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
                         this.input.extend_from_slice(filled);
                     }
                 }
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Poll::Ready(Err(e)) => {
+                    // tower-lsp would answer it with a parse error and stop
+                    // reading: end the input instead, which ends the server.
+                    tracing::warn!("transport: reading the input failed ({e}): stopping");
+                    this.eof = true;
+                }
                 Poll::Pending => return Poll::Pending,
             }
         }
@@ -330,14 +353,6 @@ fn rfind_content_length(bytes: &[u8]) -> Option<usize> {
         .rposition(|w| w.eq_ignore_ascii_case(CONTENT_LENGTH))
 }
 
-/// Whether `body` is the `exit` notification.
-fn is_exit(body: &[u8]) -> bool {
-    body.len() < 512
-        && serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| {
-            v.get("method").and_then(|m| m.as_str()) == Some("exit") && v.get("id").is_none()
-        })
-}
-
 /// The fields tower-lsp's `Message` constrains, read leniently so that the
 /// `id` of a malformed request can still be answered. (serde also reads a
 /// struct from an array: the body is separately required to be an object.)
@@ -349,6 +364,9 @@ struct Probe {
     method: Option<serde_json::Value>,
     #[serde(default, deserialize_with = "some_value")]
     id: Option<serde_json::Value>,
+    /// `Some(None)`: `"params": null`. Skipped over like an unknown field.
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Option<IgnoredAny>>,
 }
 
 impl Probe {
@@ -371,18 +389,30 @@ fn some_value<'de, D: serde::Deserializer<'de>>(
     serde_json::Value::deserialize(d).map(Some)
 }
 
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<IgnoredAny>>, D::Error> {
+    Option::<IgnoredAny>::deserialize(d).map(Some)
+}
+
+/// `body` without its `params`.
+fn without_params(body: &[u8]) -> Option<Vec<u8>> {
+    let mut value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    value.as_object_mut()?.remove("params");
+    Some(value.to_string().into_bytes())
+}
+
 fn valid_id(id: &serde_json::Value) -> bool {
     id.is_null() || id.is_string() || id.as_i64().is_some()
 }
 
-/// Makes `body` a frame tower-lsp will decode (see the module docs).
-pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> {
+/// Makes `body` a frame tower-lsp will decode (see the module docs), and
+/// tells whether it is the `exit` notification.
+pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>, bool) {
     let mut body: Cow<'a, [u8]> = Cow::Borrowed(body);
     let mut raw_subparts = 0;
     if utf8lint_codec::from_utf8(&body).is_err() {
         raw_subparts = utf8lint_codec::subparts(&body).count();
-        eprintln!(
-            "utf8lint lsp: transport: message body held {raw_subparts} ill-formed UTF-8 sequence(s); replaced with U+FFFD"
+        tracing::warn!(
+            "transport: message body held {raw_subparts} ill-formed UTF-8 sequence(s); replaced with U+FFFD"
         );
         log.note_frame();
         body = Cow::Owned(
@@ -395,28 +425,59 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> Cow<'a, [u8]> 
         && serde_json::from_slice::<IgnoredAny>(&body).is_ok()
         && let Err(e) = serde_json::from_slice::<serde_json::Value>(&body)
     {
-        eprintln!("utf8lint lsp: transport: {e}; lone surrogate escapes replaced with \\uFFFD");
+        tracing::warn!("transport: {e}; lone surrogate escapes replaced with \\uFFFD");
         log.note_frame();
         body = Cow::Owned(replace_lone_surrogates(&body));
     }
     match serde_json::from_slice::<Probe>(&body) {
         Ok(probe) if probe.is_decodable() && body.trim_ascii_start().starts_with(b"{") => {
-            if raw_subparts > 0 {
-                note_document(&body, raw_subparts, log);
+            let exit = probe.method.as_ref().and_then(|m| m.as_str()) == Some("exit");
+            match (exit, probe.id) {
+                // tower-lsp reads `"id": null` as an id too.
+                (true, Some(id)) => {
+                    log.note_frame();
+                    tracing::warn!(
+                        "transport: `exit` sent as a request (with an id): answered with an error"
+                    );
+                    let message = serde_json::json!({
+                        "jsonrpc": "2.0", "id": id, "method": EXIT_AS_REQUEST
+                    });
+                    (Cow::Owned(message.to_string().into_bytes()), false)
+                }
+                (exit, _) => {
+                    if raw_subparts > 0 {
+                        note_document(&body, raw_subparts, log);
+                    }
+                    // `"params": null` (Eglot, LSP4IJ and Vim clients send
+                    // it with `shutdown`) is read as no params, and
+                    // `shutdown`, which takes none, is served whatever
+                    // params it carries: tower-lsp 0.20 answers both with
+                    // InvalidParams, yet takes the `shutdown` as received.
+                    let shutdown =
+                        probe.method.as_ref().and_then(|m| m.as_str()) == Some("shutdown");
+                    let drop_params = match probe.params {
+                        Some(None) => true,
+                        Some(Some(_)) => shutdown,
+                        None => false,
+                    };
+                    match drop_params.then(|| without_params(&body)).flatten() {
+                        Some(bare) => (Cow::Owned(bare), exit),
+                        None => (body, exit),
+                    }
+                }
             }
-            body
         }
         Ok(probe) => {
             log.note_frame();
-            eprintln!(
-                "utf8lint lsp: transport: a JSON value that is not a valid JSON-RPC 2.0 message (version, method or id), answered with an error"
+            tracing::warn!(
+                "transport: a JSON value that is not a valid JSON-RPC 2.0 message (version, method or id), answered with an error"
             );
-            Cow::Owned(placeholder(probe.id.filter(valid_id)))
+            (Cow::Owned(placeholder(probe.id.filter(valid_id))), false)
         }
         Err(e) => {
             log.note_frame();
-            eprintln!("utf8lint lsp: transport: message body is not a JSON object ({e}), dropped");
-            Cow::Owned(placeholder(None))
+            tracing::warn!("transport: message body is not a JSON object ({e}), dropped");
+            (Cow::Owned(placeholder(None)), false)
         }
     }
 }
@@ -528,7 +589,11 @@ mod tests {
 
     async fn reframe(input: Vec<u8>) -> (Vec<u8>, Arc<RepairLog>) {
         let log = Arc::new(RepairLog::default());
-        let mut r = Reframe::new(std::io::Cursor::new(input), log.clone());
+        let mut r = Reframe::new(
+            std::io::Cursor::new(input),
+            log.clone(),
+            Arc::new(Lifecycle::default()),
+        );
         let mut out = Vec::new();
         r.read_to_end(&mut out).await.unwrap();
         (out, log)
@@ -557,6 +622,121 @@ mod tests {
         input.extend(frame(br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#));
         let (out, _) = reframe(input).await;
         assert_eq!(out, frame(br#"{"jsonrpc":"2.0","method":"exit"}"#));
+    }
+
+    #[tokio::test]
+    async fn exit_with_an_id_is_renamed_and_reading_goes_on() {
+        let lifecycle = Arc::new(Lifecycle::default());
+        let mut input = frame(br#"{"jsonrpc":"2.0","id":77,"method":"exit"}"#);
+        input.extend(frame(
+            br#"{"jsonrpc":"2.0","id":null,"method":"exit","params":{}}"#,
+        ));
+        input.extend(frame(br#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
+        let mut r = Reframe::new(
+            std::io::Cursor::new(input),
+            Arc::new(RepairLog::default()),
+            lifecycle.clone(),
+        );
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).await.unwrap();
+        // As serde_json writes it (its key order depends on its features).
+        let renamed = |id: serde_json::Value| {
+            let message =
+                serde_json::json!({"jsonrpc": "2.0", "id": id, "method": EXIT_AS_REQUEST});
+            frame(message.to_string().as_bytes())
+        };
+        let mut want = renamed(77.into());
+        want.extend(renamed(serde_json::Value::Null));
+        want.extend(frame(br#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(want).unwrap()
+        );
+        // The input ended (end of file), not the exit notification.
+        assert_eq!(lifecycle.ending(), crate::lifecycle::Ending::InputEnded);
+        tokio::time::timeout(std::time::Duration::from_secs(1), lifecycle.over())
+            .await
+            .unwrap();
+    }
+
+    #[test]
+    fn null_params_and_the_params_of_shutdown_are_dropped() {
+        let log = RepairLog::default();
+        for body in [
+            &br#"{"jsonrpc":"2.0","id":3,"method":"shutdown","params":null}"#[..],
+            br#"{"jsonrpc":"2.0","id":3,"method":"shutdown","params":{}}"#,
+            br#"{"jsonrpc":"2.0","id":3,"method":"shutdown","params":[1]}"#,
+        ] {
+            let (out, exit) = repair_body(body, &log);
+            let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(
+                value,
+                serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
+            );
+            assert!(!exit);
+        }
+        let (out, _) = repair_body(br#"{"jsonrpc":"2.0","method":"x","params":null}"#, &log);
+        assert_eq!(&*out, br#"{"jsonrpc":"2.0","method":"x"}"#);
+        // Other params pass untouched, borrowed.
+        let body = br#"{"jsonrpc":"2.0","method":"x","params":{"a":null}}"#;
+        let (out, exit) = repair_body(body, &log);
+        assert!(matches!(out, Cow::Borrowed(_)));
+        assert!(!exit);
+        let (_, exit) = repair_body(br#"{"jsonrpc":"2.0","method":"exit","params":null}"#, &log);
+        assert!(exit);
+        assert_eq!(log.repaired_frames(), 0);
+    }
+
+    #[tokio::test]
+    async fn the_exit_notification_is_noted_and_ends_the_input() {
+        let lifecycle = Arc::new(Lifecycle::default());
+        let mut input = frame(br#"{"jsonrpc":"2.0","method":"exit"}"#);
+        input.extend(frame(br#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#));
+        // A reader that never ends: only `exit` can end the input.
+        let (mut client, server) = tokio::io::duplex(1024);
+        tokio::io::AsyncWriteExt::write_all(&mut client, &input)
+            .await
+            .unwrap();
+        let mut r = Reframe::new(server, Arc::new(RepairLog::default()), lifecycle.clone());
+        let mut out = Vec::new();
+        tokio::time::timeout(std::time::Duration::from_secs(5), r.read_to_end(&mut out))
+            .await
+            .expect("the input ends after exit")
+            .unwrap();
+        assert_eq!(out, frame(br#"{"jsonrpc":"2.0","method":"exit"}"#));
+        assert_eq!(
+            lifecycle.ending(),
+            crate::lifecycle::Ending::Exit {
+                after_shutdown: false
+            }
+        );
+        drop(client);
+    }
+
+    /// A reader that fails.
+    struct Failing;
+
+    impl AsyncRead for Failing {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            _: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            Poll::Ready(Err(io::Error::other("gone")))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_read_error_ends_the_input() {
+        let lifecycle = Arc::new(Lifecycle::default());
+        let mut r = Reframe::new(Failing, Arc::new(RepairLog::default()), lifecycle.clone());
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).await.unwrap();
+        assert!(out.is_empty());
+        tokio::time::timeout(std::time::Duration::from_secs(1), lifecycle.over())
+            .await
+            .unwrap();
+        assert_eq!(lifecycle.ending(), crate::lifecycle::Ending::InputEnded);
     }
 
     #[tokio::test]
@@ -628,6 +808,7 @@ mod tests {
                 pending: false,
             },
             log.clone(),
+            Arc::new(Lifecycle::default()),
         );
         let mut out = Vec::new();
         r.read_to_end(&mut out).await.unwrap();
@@ -653,7 +834,7 @@ mod tests {
         );
         let log = RepairLog::default();
         let full = br#"{"jsonrpc":"2.0","method":"m","params":"\ud800"}"#;
-        let repaired = repair_body(full, &log);
+        let (repaired, _) = repair_body(full, &log);
         let value: serde_json::Value = serde_json::from_slice(&repaired).unwrap();
         assert_eq!(value["params"], "\u{FFFD}");
     }

@@ -105,8 +105,8 @@ pub(crate) async fn scan(session: Arc<Session>) {
         .ok()
         .flatten();
     let Some(list) = list else {
-        eprintln!(
-            "utf8lint lsp: the workspace has more than {SCAN_LIMIT_FILES} files or {} MiB: not scanned (set utf8lint.workspace-scan = true to scan anyway)",
+        tracing::warn!(
+            "the workspace has more than {SCAN_LIMIT_FILES} files or {} MiB: not scanned (set utf8lint.workspace-scan = true to scan anyway)",
             SCAN_LIMIT_BYTES >> 20
         );
         return;

@@ -1,11 +1,19 @@
 //! A seeded protocol fuzzer: random, mutated and truncated frames, invalid
 //! methods and params, out-of-order versions and close/reopen races, sent
-//! to the real server; then exact round trips prove it still serves.
-//! `UTF8LINT_FUZZ_ITERATIONS` (default 400) and `UTF8LINT_FUZZ_SEED` set
-//! the length and the seed of a run.
+//! to the real server; then exact round trips prove it still serves. And
+//! whole sessions (`exit` as a request, requests after `shutdown`, a client
+//! that never answers the server's requests) cut by end of input at a
+//! random point, mid-frame included: the server always ends in time, with
+//! the exit code the protocol asks for, having answered every request it
+//! read. `UTF8LINT_FUZZ_ITERATIONS` (default 400) and `UTF8LINT_FUZZ_SEED`
+//! set the length and the seed of a run (one session per 20 frames, at
+//! least 40).
 
 mod common;
 
+use std::time::Duration;
+
+use common::raw::Raw;
 use common::{Client, frame};
 use serde_json::{Value, json};
 
@@ -167,4 +175,192 @@ async fn hostile_frames_never_stop_the_server() {
     assert!(text.contains("U+FEFF"), "seed {seed}: {hover}");
     let shutdown = c.request("shutdown", Value::Null).await;
     assert_eq!(shutdown["result"], Value::Null, "seed {seed}: {shutdown}");
+}
+
+/// One step of a scripted session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Initialize,
+    Initialized,
+    DidOpen,
+    Hover,
+    ChangeConfiguration,
+    ExitAsRequest,
+    Shutdown,
+    Exit,
+    /// A hostile frame that cannot swallow the next one.
+    Hostile,
+}
+
+/// A session in a plausible order, with steps repeated, dropped, moved
+/// and hostile frames between them.
+fn session(rng: &mut Rng) -> Vec<Step> {
+    use Step::*;
+    let mut steps = vec![
+        Initialize,
+        Initialized,
+        DidOpen,
+        Hover,
+        Shutdown,
+        Hover,
+        Exit,
+    ];
+    for _ in 0..rng.below(6) {
+        let extra = [
+            Hover,
+            ChangeConfiguration,
+            ExitAsRequest,
+            Shutdown,
+            Initialize,
+            DidOpen,
+            Hostile,
+            Hostile,
+        ];
+        let at = rng.below(steps.len() + 1);
+        steps.insert(at, extra[rng.below(extra.len())]);
+    }
+    if rng.below(4) == 0 {
+        steps.remove(rng.below(steps.len()));
+    }
+    steps
+}
+
+/// A hostile frame whose header is intact, so that it never swallows the
+/// frame after it (mutated bodies, non-string methods, valid messages).
+fn contained_hostile(rng: &mut Rng) -> Vec<u8> {
+    loop {
+        let (kind, bytes) = hostile(rng);
+        if matches!(
+            kind,
+            "valid" | "non-string method" | "mutated body" | "close and reopen"
+        ) {
+            return bytes;
+        }
+    }
+}
+
+/// What a script sent, as far as the server read it.
+#[derive(Default)]
+struct Expect {
+    initialize_sent: bool,
+    shutdown_sent: bool,
+    exit: bool,
+    /// Requests read before the input ended.
+    ids: Vec<i64>,
+}
+
+/// The message of a scripted step (`None` for a hostile frame).
+fn step_message(step: Step, id: i64) -> Option<Value> {
+    let message = match step {
+        Step::Initialize => json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+            "processId": null, "rootUri": null,
+            "capabilities": {"workspace": {"configuration": true, "didChangeWatchedFiles": {"dynamicRegistration": true}}, "window": {"workDoneProgress": true}}
+        }}),
+        Step::Initialized => json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        Step::DidOpen => {
+            json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": "untitled:s", "languageId": "text", "version": 1, "text": "a\u{FEFF}b"}}})
+        }
+        Step::Hover => {
+            json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": {"uri": "untitled:s"}, "position": {"line": 0, "character": 1}}})
+        }
+        Step::ChangeConfiguration => {
+            json!({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration", "params": {"settings": null}})
+        }
+        Step::ExitAsRequest => json!({"jsonrpc": "2.0", "id": id, "method": "exit"}),
+        // `params: null`, as Eglot and LSP4IJ send it.
+        Step::Shutdown => json!({"jsonrpc": "2.0", "id": id, "method": "shutdown", "params": null}),
+        Step::Exit => json!({"jsonrpc": "2.0", "method": "exit"}),
+        Step::Hostile => return None,
+    };
+    Some(message)
+}
+
+/// Sessions cut by end of input anywhere. A patient client waits for each
+/// answer before it sends on, as the protocol asks: its exit code is exact.
+/// An impatient one sends everything at once: `shutdown` may still be in
+/// flight when `exit` comes (tower-lsp then cancels it), so only `exit` after
+/// a `shutdown` may give 0; without `exit`, every request read is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_cut_anywhere_always_end_with_the_right_code() {
+    let iterations = env_number("UTF8LINT_FUZZ_ITERATIONS", 400);
+    let seed = env_number("UTF8LINT_FUZZ_SEED", 0x5eed_1234) | 1;
+    let sessions = (iterations / 20).max(40);
+    let mut rng = Rng(seed ^ 0x00c0_ffee);
+    let mut slowest = Duration::ZERO;
+    let mut codes = [0u64; 2];
+    for round in 0..sessions {
+        let steps = session(&mut rng);
+        // Where the input ends: before step `cut` (after the last when
+        // `cut` is the length), possibly in the middle of that frame.
+        let cut = rng.below(steps.len() + 1);
+        let mid_frame = rng.below(3) == 0;
+        let answers = rng.below(2) == 0;
+        let patient = rng.below(3) != 0;
+        let mut c = Raw::start(answers.then(|| json!({"workspace-scan": false})));
+        let mut expect = Expect::default();
+        for (n, &step) in steps.iter().enumerate() {
+            let id = n as i64 + 1;
+            let message = step_message(step, id);
+            let bytes = match &message {
+                Some(m) => frame(m.to_string().as_bytes()),
+                None => contained_hostile(&mut rng),
+            };
+            if n == cut {
+                if mid_frame {
+                    let part = 1 + rng.below(bytes.len() - 1);
+                    c.send_raw(&bytes[..part]).await;
+                }
+                break;
+            }
+            c.send_raw(&bytes).await;
+            if expect.exit {
+                continue; // not read: the input ended at `exit`
+            }
+            let request = message.as_ref().is_some_and(|m| m.get("id").is_some());
+            if request {
+                expect.ids.push(id);
+            }
+            match step {
+                Step::Initialize => expect.initialize_sent = true,
+                Step::Shutdown if expect.initialize_sent => expect.shutdown_sent = true,
+                Step::Exit => expect.exit = true,
+                _ => {}
+            }
+            if patient && request {
+                c.response(json!(id)).await;
+            }
+        }
+        c.close_input().await;
+        let (ending, took, written) = c.ended().await;
+        slowest = slowest.max(took);
+        codes[usize::from(ending.code())] += 1;
+        let context = format!(
+            "seed {seed} session {round}: {steps:?} cut {cut} mid-frame {mid_frame} answers {answers} patient {patient}"
+        );
+        let zero = expect.exit && expect.shutdown_sent;
+        if patient {
+            assert_eq!(ending.code(), u8::from(!zero), "{context}: {ending:?}");
+        } else if !zero {
+            assert_eq!(ending.code(), 1, "{context}: {ending:?}");
+        }
+        assert_eq!(
+            matches!(ending, utf8lint_lsp::Ending::Exit { .. }),
+            expect.exit,
+            "{context}: {ending:?}"
+        );
+        for id in &expect.ids {
+            let answered = written
+                .iter()
+                .filter(|m| m["id"] == *id && m.get("method").is_none())
+                .count();
+            let want = if expect.exit { 0..=1 } else { 1..=1 };
+            assert!(
+                want.contains(&answered),
+                "{context}: request {id} answered {answered} times"
+            );
+        }
+    }
+    eprintln!(
+        "fuzz: seed {seed}, {sessions} sessions, exit codes 0/1: {codes:?}, slowest end {slowest:?}"
+    );
 }

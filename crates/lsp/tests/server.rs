@@ -177,7 +177,7 @@ async fn every_candidate_decoding_places_the_findings() {
             d["message"]
                 .as_str()
                 .unwrap()
-                .contains("does not match the file on disk")
+                .contains("the editor's text differs from the file")
         });
         assert_eq!(mismatch, i == 4, "case {i}: {diags:?}");
         c.notify(
@@ -203,7 +203,7 @@ async fn bom_on_disk_is_reported_at_the_start() {
     assert_eq!(range_of(&diags[0]), ((0, 0), (0, 0)));
     let message = diags[0]["message"].as_str().unwrap();
     assert!(
-        message.contains("file on disk starts with a byte-order mark"),
+        message.contains("must not start with a byte-order mark (U+FEFF, invisible in the editor)"),
         "{message}"
     );
     assert!(message.contains("JSON"), "{message}");
@@ -707,8 +707,10 @@ async fn file_changed_on_disk_is_reread() {
     let ds = p["diagnostics"].as_array().unwrap();
     assert!(codes(ds).contains(&"U001".to_string()), "{ds:?}");
     assert!(
-        ds.iter()
-            .any(|d| d["message"].as_str().unwrap().contains("does not match")),
+        ds.iter().any(|d| d["message"]
+            .as_str()
+            .unwrap()
+            .contains("differs from the file")),
         "{ds:?}"
     );
 }
@@ -816,7 +818,7 @@ async fn both_repairs_of_a_latin1_letter_are_offered() {
     assert_eq!(
         titles,
         [
-            "replace `\\xE9` with `é` (the bytes read as windows-1252) (rewrites the file on disk)",
+            "replace `\\xE9` with `é` (the bytes read as windows-1252; rewrites the file on disk)",
             "replace with U+FFFD (rewrites the file on disk)"
         ],
         "{actions}"

@@ -49,11 +49,30 @@ pub fn walker(roots: &[PathBuf], options: WalkOptions) -> Option<WalkBuilder> {
         .require_git(true)
         .follow_links(options.follow)
         .threads(options.threads)
-        .filter_entry(|entry| !is_git_dir_name(entry.path()));
+        .filter_entry(|entry| {
+            !is_git_dir_name(entry.path()) && !is_fix_temp_name(entry.file_name())
+        });
     if honour {
         builder.add_custom_ignore_filename(IGNORE_FILE);
     }
     Some(builder)
+}
+
+/// Whether `name` is that of a fix's temporary file (`.utf8lint-PID-N.tmp`,
+/// see `write.rs`): the walk never lists one, so a scan running beside a
+/// fix (another thread's, or another process's) neither checks a file that
+/// is being written nor trips over one that vanishes when it is renamed.
+pub(crate) fn is_fix_temp_name(name: &std::ffi::OsStr) -> bool {
+    let Some(rest) = name.as_encoded_bytes().strip_prefix(b".utf8lint-") else {
+        return false;
+    };
+    let Some(numbers) = rest.strip_suffix(b".tmp") else {
+        return false;
+    };
+    let mut parts = numbers.split(|&b| b == b'-');
+    let digits =
+        |p: Option<&[u8]>| p.is_some_and(|p| !p.is_empty() && p.iter().all(u8::is_ascii_digit));
+    digits(parts.next()) && digits(parts.next()) && parts.next().is_none()
 }
 
 /// Whether the last component of `path` is `.git`. Called for every entry
@@ -74,8 +93,25 @@ pub fn is_git_dir_name(path: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_git_dir_name;
+    use super::{is_fix_temp_name, is_git_dir_name};
     use std::path::Path;
+
+    #[test]
+    fn fix_temp_names_are_only_the_writers() {
+        for (name, expected) in [
+            (".utf8lint-123-0.tmp", true),
+            (".utf8lint-1-99999.tmp", true),
+            (".utf8lint-123.tmp", false),
+            (".utf8lint--0.tmp", false),
+            (".utf8lint-1-2-3.tmp", false),
+            ("utf8lint-1-2.tmp", false),
+            (".utf8lint-a-2.tmp", false),
+            (".utf8lint-1-2.tmpx", false),
+            ("notes.tmp", false),
+        ] {
+            assert_eq!(is_fix_temp_name(name.as_ref()), expected, "{name}");
+        }
+    }
 
     #[test]
     fn git_dir_names_are_what_file_name_says() {

@@ -46,21 +46,27 @@ const FIXTURES = {
   "feff.txt": Buffer.from("hello\u{feff}world\n"),
   // windows-1252 / ISO-8859-1 French.
   "latin1.txt": Buffer.from("Le café de la garçon: crème brûlée et naïveté, déjà vu à l'hôtel.\n", "latin1"),
+  // Three U+FEFF joining words in Python: one to allow, two to fix at once.
+  "join.py": Buffer.from("x = 'a\u{feff}b'\ny = 'c\u{feff}d'\nz = 'e\u{feff}f'\n"),
 };
 
 /** What the Problems panel must list: [file, severity, message, code, line, column]. */
 const EXPECTED_PROBLEMS = [
-  ["data.json", "Error", "the file on disk starts with a byte-order mark (`\\xEF\\xBB\\xBF`), which the editor does not show: JSON forbids a byte-order mark", "U003", 1, 1],
+  ["data.json", "Error", "JSON must not start with a byte-order mark (U+FEFF, invisible in the editor)", "U003", 1, 1],
   ["invalid.txt", "Error", "byte `\\xFF` never appears in UTF-8", "U001", 1, 5],
   ["invalid.txt", "Error", "overlong 2-byte encoding of U+002E FULL STOP", "U001", 2, 2],
   ["latin1.txt", "Error", "this file is not UTF-8: it looks like ISO-8859-1 or windows-1252 (Western European)", "U005", 1, 7],
   ["feff.txt", "Warning", "U+FEFF used as a word joiner", "U002", 1, 6],
+  ["join.py", "Warning", "U+FEFF used as a word joiner", "U002", 1, 7],
+  ["join.py", "Warning", "U+FEFF used as a word joiner", "U002", 2, 7],
+  ["join.py", "Warning", "U+FEFF used as a word joiner", "U002", 3, 7],
 ];
 
 /** Explorer badges from the workspace scan: file -> problem count (absent: none). */
-const EXPECTED_BADGES = { "clean.txt": 0, "data.json": 1, "feff.txt": 1, "invalid.txt": 2, "latin1.txt": 1 };
+const EXPECTED_BADGES = { "clean.txt": 0, "data.json": 1, "feff.txt": 1, "invalid.txt": 2, "latin1.txt": 1, "join.py": 3 };
 
-const DISK_FIX_MARK = "(rewrites the file on disk)";
+/** How a quick fix that rewrites the file on disk ends its title. */
+const DISK_FIX_MARK = "rewrites the file on disk)";
 
 // ------------------------------------------------------------------ helpers
 
@@ -257,6 +263,32 @@ class Workbench {
     await this.page.locator(".action-widget, .monaco-editor-overlaymessage").first().waitFor({ state: "hidden", timeout: TIMEOUT });
   }
 
+  /** The Problems rows under `file`'s header, as [aria-label, text]. */
+  async problemRowsOf(file) {
+    const rows = await this.problemRows();
+    const out = [];
+    let current;
+    for (const [aria, text] of rows) {
+      const header = /^(\d+) problems? in file (.+) of folder/.exec(aria);
+      if (header) current = header[2];
+      else if (current === file) out.push([aria, text]);
+    }
+    return out;
+  }
+
+  /** Waits until `file`'s Problems rows satisfy `wanted`, and returns them. */
+  async problemsFor(file, what, wanted) {
+    let last = [];
+    try {
+      return await until(what, async () => {
+        last = await this.problemRowsOf(file);
+        return wanted(last) ? last : false;
+      });
+    } catch (err) {
+      fail(`${err.message}; the Problems panel last showed ${JSON.stringify(last)} for ${file}`);
+    }
+  }
+
   /** The Problems panel's rows as [aria-label, text, link of the code], in order. */
   async problemRows() {
     return this.page.locator(".markers-panel .monaco-list-row").evaluateAll((rs) =>
@@ -343,7 +375,7 @@ async function problemsPanel(wb, out) {
   const extra = found.filter((f) => !EXPECTED_PROBLEMS.some((p) => key(f) === key(p)));
   check(missing.length === 0 && extra.length === 0, `Problems panel: missing ${key(missing)}, unexpected ${key(extra)}`);
   const counts = await page.locator("#status\\.problems").getAttribute("aria-label");
-  check(/Errors: 4/.test(counts ?? "") && /Warnings: 1/.test(counts ?? ""), `status bar problem counts: ${JSON.stringify(counts)}`);
+  check(/Errors: 4/.test(counts ?? "") && /Warnings: 4/.test(counts ?? ""), `status bar problem counts: ${JSON.stringify(counts)}`);
   await wb.shot("2-problems");
   return found;
 }
@@ -382,6 +414,9 @@ async function hover(wb) {
   for (const part of ["byte `\\xFF` never appears in UTF-8", "bytes 4..5 of the file on disk", "is not part of UTF-8 at all", "U001 explained"]) {
     check(text.includes(part), `the hover lacks ${JSON.stringify(part)}:\n${text}`);
   }
+  // The headline once: VS Code shows the diagnostic's, the server's hover does not repeat it.
+  const headlines = text.split("byte `\\xFF` never appears in UTF-8").length - 1;
+  check(headlines === 1, `the hover shows the headline ${headlines} times:\n${text}`);
   await wb.shot("3-hover");
   await page.mouse.move(5, 5);
   return text;
@@ -451,6 +486,72 @@ async function feffFix(wb, file) {
   await until("the U002 row to leave the Problems panel", async () => !(await wb.problemRows()).some(([a]) => a.includes("U+FEFF")));
   await wb.shot("8-feff-fixed");
   return { menu, title };
+}
+
+/**
+ * A Latin-1 file opened in the editor: VS Code shows each invalid byte as
+ * U+FFFD, which is its own decoding, not bytes lost on disk. The rows are
+ * the verdict (U005) and the warning that saving would replace the bytes
+ * (U001), never U007.
+ */
+async function latin1Open(wb) {
+  await wb.open("latin1.txt");
+  const rows = await wb.problemsFor("latin1.txt", "the open Latin-1 file's findings (the save warning)", (r) =>
+    r.some(([aria]) => aria.includes("saving from this editor will replace the 10 invalid bytes")),
+  );
+  check(rows.some(([, text]) => text.includes("U005")), `latin1.txt has no U005 row: ${JSON.stringify(rows)}`);
+  check(!rows.some(([, text]) => text.includes("U007")), `latin1.txt has U007 rows for the editor's own U+FFFD: ${JSON.stringify(rows)}`);
+  check(rows.length === 2, `latin1.txt rows: ${JSON.stringify(rows)}`);
+  await wb.shot("9-latin1-open");
+  return rows;
+}
+
+/**
+ * Ctrl+. on a U+FEFF in Python offers the allow actions and fix-all; "Allow
+ * on this line" inserts the trailing comment, which silences that finding
+ * at once and, saved, on disk; "Fix all" fixes the other two.
+ */
+async function allowAndFixAll(wb, file) {
+  const page = wb.page;
+  await wb.open("join.py");
+  await wb.goTo(1, 7);
+  const wanted = ["Allow `stray_feff` on this line", "Allow `stray_feff` in this file", "Fix all `stray_feff` findings in this file"];
+  const menu = await wb.quickFixMenuUntil("the allow and fix-all actions", (rows) => wanted.every((w) => rows.some((t) => t.includes(w))));
+  await wb.shot("10-quickfix-allow");
+  check(menu.some((t) => t.includes("U+2060")), `the finding's own fix is missing beside the allow actions: ${JSON.stringify(menu)}`);
+  await wb.pickQuickFix(wanted[0]);
+  await until("the tab to show the inserted comment, unsaved", () => wb.activeTabDirty());
+  // Silenced before saving: two rows left, lines 2 and 3.
+  const rows = await wb.problemsFor("join.py", "line 1's finding to leave the Problems panel", (r) => r.length === 2);
+  check(rows.every(([aria]) => !/at line 1 /.test(aria)), `join.py rows after allow: ${JSON.stringify(rows)}`);
+  await page.keyboard.press("Control+S");
+  await until("the tab to be saved", async () => !(await wb.activeTabDirty()));
+  const allowed = await until("join.py with the comment on disk", () => {
+    const text = fs.readFileSync(file, "utf8");
+    return text.includes("utf8lint") ? text : false;
+  });
+  check(
+    allowed === "x = 'a\u{feff}b'  # utf8lint: allow(stray_feff)\ny = 'c\u{feff}d'\nz = 'e\u{feff}f'\n",
+    `join.py after the allow action: ${JSON.stringify(allowed)}`,
+  );
+  // Fix all of the kind, from line 2.
+  await wb.goTo(2, 7);
+  await wb.quickFixMenuUntil("fix-all on line 2", (r) => r.some((t) => t.includes(wanted[2])));
+  await wb.pickQuickFix(wanted[2]);
+  await until("the tab to show the fixed, unsaved text", () => wb.activeTabDirty());
+  await page.keyboard.press("Control+S");
+  await until("the tab to be saved", async () => !(await wb.activeTabDirty()));
+  const fixed = await until("join.py fixed on disk", () => {
+    const text = fs.readFileSync(file, "utf8");
+    return text.includes("\u2060") ? text : false;
+  });
+  check(
+    fixed === "x = 'a\u{feff}b'  # utf8lint: allow(stray_feff)\ny = 'c\u2060d'\nz = 'e\u2060f'\n",
+    `join.py after fix-all: ${JSON.stringify(fixed)}`,
+  );
+  await wb.problemsFor("join.py", "join.py to leave the Problems panel", (r) => r.length === 0);
+  await wb.shot("11-fix-all");
+  return { menu, allowed, fixed };
 }
 
 // --------------------------------------------------------------------- main
@@ -547,6 +648,8 @@ async function main() {
     report.steps.hover = await hover(wb);
     report.steps.bom = await bomFix(wb, path.join(workspace, "data.json"));
     report.steps.feff = await feffFix(wb, path.join(workspace, "feff.txt"));
+    report.steps.latin1 = await latin1Open(wb);
+    report.steps.allow = await allowAndFixAll(wb, path.join(workspace, "join.py"));
     report.ok = true;
   } catch (err) {
     report.error = err instanceof Error ? err.stack ?? err.message : String(err);
@@ -563,7 +666,7 @@ async function main() {
     if (process.env.UTF8LINT_E2E_KEEP === "1") console.log(`kept ${scratch}`);
     else fs.rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved`);
+  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved, a Latin-1 file without U007, allow on this line, fix all of a kind`);
   console.log(`artefacts: ${out}`);
 }
 

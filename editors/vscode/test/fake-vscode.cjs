@@ -131,6 +131,20 @@ class Diagnostic {
   }
 }
 
+class Location {
+  constructor(uri, range) {
+    this.uri = uri;
+    this.range = range;
+  }
+}
+
+class DiagnosticRelatedInformation {
+  constructor(location, message) {
+    this.location = location;
+    this.message = message;
+  }
+}
+
 class Uri {
   constructor(scheme, fsPath, text) {
     this.scheme = scheme;
@@ -300,6 +314,8 @@ const known = {
   Position,
   Range,
   Diagnostic,
+  DiagnosticRelatedInformation,
+  Location,
   DiagnosticSeverity,
   CodeActionKind,
   CancellationTokenSource,

@@ -172,7 +172,7 @@ describe(`protocol: ${binary} lsp, as VS Code drives it`, { skip }, () => {
     assert.deepEqual(d!.range.start, { line: 0, character: 0 });
     assert.equal(d!.range.end.line, 0);
     assert.equal(d!.severity, ERROR);
-    assert.match(msg(d!), /disk/i, "the message says the BOM is on disk");
+    assert.match(msg(d!), /invisible in the editor/, "the headline says the editor does not show the BOM");
   });
 
   test("settings reach the server: utf8lint.bom forbids a BOM the .txt default allows", async () => {

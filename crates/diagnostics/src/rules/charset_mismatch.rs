@@ -16,6 +16,8 @@
 
 use std::path::Path;
 
+use encoding_rs::Encoding;
+
 use crate::{Charset, Diagnostic, Edit, Fix, Level, PolicySource, Rule};
 
 use super::declared::{Declaration, Syntax, declarations};
@@ -31,16 +33,71 @@ pub(crate) struct Evidence<'a> {
     pub first_error: Option<std::ops::Range<usize>>,
     /// The legacy encoding U005 identified, if it did.
     pub legacy: Option<&'a str>,
+    /// The encoding the detector identified, when U005 followed a
+    /// declaration instead.
+    pub detected: Option<&'static Encoding>,
 }
 
-/// The replacement for a declared name: `utf-8`, in the case the file
-/// wrote its name in.
-fn utf8_spelled_like(name: &str) -> &'static str {
-    if name.bytes().any(|b| b.is_ascii_uppercase()) {
-        "UTF-8"
-    } else {
-        "utf-8"
+/// How many bytes of the line around the first ill-formed sequence the
+/// two readings of a disagreement show.
+const READING_BYTES: usize = 48;
+
+/// The bytes around `at` (the first ill-formed byte), within its line and
+/// at most [`READING_BYTES`] long, moved to ASCII boundaries so that each
+/// encoding reads whole characters.
+fn reading_window(bytes: &[u8], at: usize) -> &[u8] {
+    let line_start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+    let mut start = at.saturating_sub(READING_BYTES / 2).max(line_start);
+    let mut end = (start + READING_BYTES).min(line_end);
+    while start > line_start && !bytes[start - 1].is_ascii() {
+        start -= 1;
     }
+    while end < line_end && !bytes[end].is_ascii() {
+        end += 1;
+    }
+    &bytes[start..end]
+}
+
+/// U009 for a declaration U005 followed while the detector identified
+/// another encoding that reads the text differently: both readings shown.
+fn disagreement(
+    bytes: &[u8],
+    declaration: &Declaration<'_>,
+    declared: &'static Encoding,
+    detected: &'static Encoding,
+    first_error: usize,
+    level: Level,
+) -> Option<Diagnostic> {
+    let window = reading_window(bytes, first_error);
+    let as_declared = declared.decode_without_bom_handling(window).0;
+    let as_detected = detected.decode_without_bom_handling(window).0;
+    if as_declared == as_detected {
+        return None;
+    }
+    let name = declaration.name;
+    let shown = |text: &str| crate::escape_shown(text.trim());
+    Some(
+        Diagnostic::new(
+            Rule::CharsetMismatch,
+            level,
+            declaration.at.clone(),
+            format!(
+                "{} says `{name}`, but the text reads as {}",
+                declaration.syntax.describe(),
+                detected.name()
+            ),
+        )
+        .with_label(format!("declared here: `{name}`"))
+        .with_note(format!("as {}: `{}`", declared.name(), shown(&as_declared)))
+        .with_note(format!("as {}: `{}`", detected.name(), shown(&as_detected)))
+        .with_help(format!(
+            "`not_utf8` converts from {}, as declared (what the file's readers follow); if the text is {} instead, change the declaration to `{}` first",
+            declared.name(),
+            detected.name(),
+            detected.name()
+        )),
+    )
 }
 
 /// U009 for each declaration in the file that its bytes contradict.
@@ -64,12 +121,9 @@ fn declaration_mismatch(
         Fix::unsafe_(
             format!(
                 "change the declaration from `{name}` to `{}` (the bytes are UTF-8)",
-                utf8_spelled_like(name)
+                declaration.syntax.utf8_name(name)
             ),
-            vec![Edit::replace(
-                declaration.at.clone(),
-                utf8_spelled_like(name).as_bytes().to_vec(),
-            )],
+            vec![declaration.to_utf8()],
         )
     };
     let label = format!("declared here: `{name}`");
@@ -159,7 +213,11 @@ fn declaration_mismatch(
     // A legacy encoding over well-formed UTF-8: only multi-byte
     // characters contradict it (ASCII is both).
     if !evidence.valid {
-        return None; // the declaration may well be right
+        // The declaration may well be right: U005 follows it, and says
+        // here when the detector read the text otherwise.
+        let detected = evidence.detected.filter(|&d| d != encoding)?;
+        let first = evidence.first_error.as_ref()?.start;
+        return disagreement(bytes, declaration, encoding, detected, first, level);
     }
     let first = bytes.iter().position(|&b| b >= 0x80)?;
     // The file is well-formed: the character at `first` is whole.
@@ -272,4 +330,51 @@ pub(crate) fn check(
         out.extend(in_file(bytes, path, level, evidence));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::declared::declared_legacy_encoding;
+
+    /// A declaration U005 followed while the detector read another
+    /// encoding: both readings of the first non-ASCII stretch are shown.
+    #[test]
+    fn a_disagreement_shows_both_readings() {
+        let (text, _, _) = encoding_rs::ISO_8859_2
+            .encode("# coding: iso-8859-2\ns = 'Árvíztűrő tükörfúrógép, a szőlő érik'\n");
+        let (declaration, declared) = declared_legacy_encoding(&text, Path::new("a.py")).unwrap();
+        let first = text.iter().position(|&b| b >= 0x80).unwrap();
+        let d = disagreement(
+            &text,
+            &declaration,
+            declared,
+            encoding_rs::WINDOWS_1252,
+            first,
+            Level::Deny,
+        )
+        .unwrap();
+        assert_eq!(
+            d.message,
+            "the PEP 263 coding cookie says `iso-8859-2`, but the text reads as windows-1252"
+        );
+        assert_eq!(
+            d.notes,
+            [
+                "as ISO-8859-2: `s = 'Árvíztűrő tükörfúrógép, a szőlő érik'`",
+                "as windows-1252: `s = 'Árvíztûrõ tükörfúrógép, a szõlõ érik'`"
+            ]
+        );
+        assert!(d.fix.is_none());
+        // Readings that agree on these bytes: nothing to say.
+        let same = disagreement(
+            &text,
+            &declaration,
+            declared,
+            encoding_rs::WINDOWS_1250,
+            first,
+            Level::Deny,
+        );
+        assert!(same.is_none());
+    }
 }

@@ -8,9 +8,21 @@
 //! * CSS (`.css`, `.scss`, `.less`): `@charset "...";` exactly, at byte 0;
 //! * Python (`.py`, `.pyw`, `.pyi`, a `#!...python` line): the PEP 263
 //!   cookie on line 1 or 2;
+//! * Ruby (`.rb`, `.rake`, `.gemspec`, a `#!...ruby` line): the magic
+//!   comment (`# encoding: NAME`, `# -*- coding: NAME -*-`) on line 1, or
+//!   line 2 after a `#!` line, read as Ruby reads it;
+//! * gettext catalogues (`.po`, `.pot`): the header entry's
+//!   `"Content-Type: text/plain; charset=NAME\n"`, in the `msgstr` of the
+//!   first entry when its `msgid` is empty (msgfmt reads nothing else);
+//! * LaTeX (`.tex`, `.sty`, `.cls`, `.ltx`, `.dtx`): the last option of the
+//!   first `\usepackage[...]{inputenc}` (inputenc's own names: `latin1`,
+//!   `latin9`, `ansinew`, `applemac`, `cp1250`, ...);
 //! * any other text: an Emacs `-*- coding: ... -*-` on line 1 (line 2 after
 //!   a `#!` line), and a Vim modeline (`vim: set fileencoding=...:`,
 //!   `fenc=`) in the first or last 5 lines, Vim's `modelines` default.
+//!
+//! Mail (`Content-Type` headers of each MIME part) and HTTP headers are not
+//! read: a message's parts may each have their own charset.
 
 use std::ops::Range;
 use std::path::Path;
@@ -41,6 +53,9 @@ pub(crate) enum Syntax {
     HtmlMeta,
     Css,
     PythonCookie,
+    RubyMagic,
+    PoHeader,
+    LatexInputenc,
     Emacs,
     Vim,
 }
@@ -52,8 +67,24 @@ impl Syntax {
             Syntax::HtmlMeta => "the HTML `<meta>` charset",
             Syntax::Css => "the CSS `@charset` rule",
             Syntax::PythonCookie => "the PEP 263 coding cookie",
+            Syntax::RubyMagic => "the Ruby magic encoding comment",
+            Syntax::PoHeader => "the gettext header's `Content-Type` charset",
+            Syntax::LatexInputenc => "the LaTeX `inputenc` option",
             Syntax::Emacs => "the Emacs `coding:` line",
             Syntax::Vim => "the Vim modeline's `fileencoding`",
+        }
+    }
+
+    /// The name that declares UTF-8 in this syntax, in the case `written`
+    /// (the name it replaces) uses: `utf8` for LaTeX, whose inputenc knows
+    /// no other spelling; `UTF-8` or `utf-8` elsewhere.
+    pub(crate) fn utf8_name(self, written: &str) -> &'static str {
+        if self == Syntax::LatexInputenc {
+            "utf8"
+        } else if written.bytes().any(|b| b.is_ascii_uppercase()) {
+            "UTF-8"
+        } else {
+            "utf-8"
         }
     }
 }
@@ -70,8 +101,35 @@ pub(crate) struct Declaration<'a> {
 impl Declaration<'_> {
     /// The encoding the name stands for, if utf8lint knows it.
     pub(crate) fn encoding(&self) -> Option<&'static Encoding> {
-        resolve(self.name)
+        match self.syntax {
+            Syntax::LatexInputenc => resolve_inputenc(self.name),
+            _ => resolve(self.name),
+        }
     }
+
+    /// The edit that makes this declaration say UTF-8.
+    pub(crate) fn to_utf8(&self) -> crate::Edit {
+        crate::Edit::replace(
+            self.at.clone(),
+            self.syntax.utf8_name(self.name).as_bytes().to_vec(),
+        )
+    }
+}
+
+/// The encoding an inputenc option stands for: LaTeX's own names first
+/// (`latin9` is ISO-8859-15, `ansinew` windows-1252, `applemac` Mac Roman,
+/// `utf8x` the `ucs` package's UTF-8), then the general ones.
+fn resolve_inputenc(name: &str) -> Option<&'static Encoding> {
+    let spelled = match name.trim().to_ascii_lowercase().as_str() {
+        "utf8x" => "utf-8",
+        "latin9" => "iso-8859-15",
+        "latin10" => "iso-8859-16",
+        "ansinew" => "windows-1252",
+        "applemac" => "macintosh",
+        "koi8-ru" => "koi8-u",
+        _ => return resolve(name),
+    };
+    Encoding::for_label(spelled.as_bytes())
 }
 
 /// The encoding a declared name stands for: WHATWG's labels (what browsers
@@ -118,8 +176,15 @@ pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<
     // `LINE_HEAD` bytes: one search rules them out in nearly every file.
     let head = &bytes[start..bytes.len().min(start + 2 * LINE_HEAD)];
     let coding = find!(head, b"coding").is_some();
+    if is_one_of(ext, &["po", "pot"]) {
+        out.extend(po_header(bytes, start));
+    } else if is_one_of(ext, &["tex", "sty", "cls", "ltx", "dtx"]) {
+        out.extend(latex_inputenc(bytes));
+    }
     if is_python(ext, bytes) {
         out.extend(python_cookie(bytes).filter(|_| coding));
+    } else if is_ruby(ext, bytes) {
+        out.extend(ruby_magic(bytes).filter(|_| coding));
     } else {
         if coding {
             out.extend(emacs(bytes, start));
@@ -127,6 +192,75 @@ pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<
         out.extend(vim(bytes));
     }
     out
+}
+
+/// The legacy encoding the file declares, as evidence for U005: the first
+/// declaration ([`declarations`]' order) naming an encoding other than
+/// UTF-8 and UTF-16 in which the whole file (after a UTF-8 byte-order mark,
+/// which does not belong to legacy text) decodes without an error to text
+/// ([`decodes_to_text`]). encoding_rs's names are WHATWG's: `ISO-8859-1`
+/// and `latin1` name windows-1252, `ISO-8859-9` windows-1254 (supersets
+/// of them in the bytes text uses).
+pub(crate) fn declared_legacy_encoding<'a>(
+    bytes: &'a [u8],
+    path: &Path,
+) -> Option<(Declaration<'a>, &'static Encoding)> {
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    declarations(bytes, path).into_iter().find_map(|d| {
+        let encoding = d.encoding()?;
+        let legacy = encoding != encoding_rs::UTF_8
+            && encoding != encoding_rs::UTF_16LE
+            && encoding != encoding_rs::UTF_16BE
+            && encoding != encoding_rs::REPLACEMENT
+            && encoding != encoding_rs::ISO_2022_JP
+            && encoding.is_ascii_compatible();
+        (legacy && !mostly_utf8(body) && decodes_to_text(body, encoding)).then_some((d, encoding))
+    })
+}
+
+/// Whether well-formed multi-byte characters outnumber the ill-formed
+/// sequences: UTF-8 with defects under a wrong label (a UTF-8 page that
+/// says `iso-8859-1`), which the declaration does not make legacy text.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut characters, mut errors) = (0usize, 0usize);
+    for chunk in utf8lint_codec::Utf8Chunks::new(bytes) {
+        characters += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        errors += usize::from(!chunk.invalid().is_empty());
+    }
+    characters > errors
+}
+
+/// Whether all of `bytes` decodes in `encoding` without an error, to text:
+/// no control characters but tab, line feed, form feed and carriage return
+/// (a declaration in a binary file names no text).
+pub(crate) fn decodes_to_text(bytes: &[u8], encoding: &'static Encoding) -> bool {
+    decodes(bytes, encoding, true)
+}
+
+/// Whether all of `bytes` decodes in `encoding` without an error, and,
+/// when `text_only`, to text ([`decodes_to_text`]). Decoded a block at a
+/// time into a scratch buffer, which is not kept.
+pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool) -> bool {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let mut scratch = String::with_capacity(64 * 1024);
+    let mut rest = bytes;
+    loop {
+        scratch.clear();
+        let (result, read) = decoder.decode_to_string_without_replacement(rest, &mut scratch, true);
+        rest = &rest[read..];
+        let control = text_only
+            && scratch
+                .chars()
+                .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r'));
+        if control {
+            return false;
+        }
+        match result {
+            encoding_rs::DecoderResult::InputEmpty => return true,
+            encoding_rs::DecoderResult::OutputFull => {}
+            encoding_rs::DecoderResult::Malformed(..) => return false,
+        }
+    }
 }
 
 /// A declaration whose name is `name` (a subslice of `bytes`).
@@ -211,12 +345,95 @@ fn css(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
 
 /// A Python file: by its extension `ext`, or a `#!...python` first line.
 fn is_python(ext: Option<&str>, bytes: &[u8]) -> bool {
-    if is_one_of(ext, &["py", "pyw", "pyi"]) {
-        return true;
-    }
+    is_one_of(ext, &["py", "pyw", "pyi"])
+        || shebang(bytes).is_some_and(|l| find!(l, b"python").is_some())
+}
+
+/// A Ruby file: by its extension `ext`, or a `#!...ruby` first line.
+fn is_ruby(ext: Option<&str>, bytes: &[u8]) -> bool {
+    is_one_of(ext, &["rb", "rake", "gemspec", "ru"])
+        || shebang(bytes).is_some_and(|l| find!(l, b"ruby").is_some())
+}
+
+/// The first line, when it is a `#!` line.
+fn shebang(bytes: &[u8]) -> Option<&[u8]> {
     let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let first = &body[..memchr::memchr(b'\n', body).unwrap_or(body.len())];
-    first.starts_with(b"#!") && find!(first, b"python").is_some()
+    first.starts_with(b"#!").then_some(first)
+}
+
+/// Ruby's magic comment: a comment holding `coding[:=]\s*NAME` (which
+/// `-*- coding: NAME -*-` and `encoding: NAME` do) on line 1, or on line 2
+/// when line 1 is a `#!` line.
+fn ruby_magic(bytes: &[u8]) -> Option<Declaration<'_>> {
+    let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    for (number, text) in head_lines(bytes, start, 2).enumerate() {
+        if let Some(found) = text.strip_prefix(b"#").and_then(name_after_coding) {
+            return declared(bytes, found, Syntax::RubyMagic);
+        }
+        if number == 0 && !text.starts_with(b"#!") {
+            return None;
+        }
+    }
+    None
+}
+
+/// How far into a catalogue its header entry is looked for: past the
+/// translators' comments, which hold licences.
+const PO_HEADER_WINDOW: usize = 16 * 1024;
+
+/// The charset in a gettext catalogue's header: the first entry, when its
+/// `msgid` is `""`, whose `msgstr` lines hold
+/// `"Content-Type: text/plain; charset=NAME\n"`.
+fn po_header(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
+    let window = &bytes[start..bytes.len().min(start + PO_HEADER_WINDOW)];
+    let mut lines = window
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .skip_while(|l| l.is_empty() || l.starts_with(b"#"));
+    if lines.next()? != b"msgid \"\"" {
+        return None;
+    }
+    let first = lines.next()?.strip_prefix(b"msgstr")?;
+    for line in std::iter::once(first.trim_ascii()).chain(lines) {
+        if !line.starts_with(b"\"") {
+            return None; // the header's msgstr ended
+        }
+        let Some(at) = find!(line, b"Content-Type:") else {
+            continue;
+        };
+        let value = &line[at..];
+        let c = find!(value, b"charset=")?;
+        let name = name_at(&value[c + 8..]);
+        return (!name.is_empty()).then(|| declared(bytes, name, Syntax::PoHeader))?;
+    }
+    None
+}
+
+/// The last option of the first `\usepackage[...]{inputenc}` that is not
+/// commented out (`%` earlier on its line).
+fn latex_inputenc(bytes: &[u8]) -> Option<Declaration<'_>> {
+    let mut from = 0;
+    while let Some(i) = find!(&bytes[from..], b"]{inputenc}") {
+        let close = from + i;
+        from = close + 1;
+        let line_start = memchr::memrchr(b'\n', &bytes[..close]).map_or(0, |n| n + 1);
+        let line = &bytes[line_start..close];
+        let Some(open) = memchr::memrchr(b'[', line) else {
+            continue;
+        };
+        if !line[..open].trim_ascii_end().ends_with(b"\\usepackage") || line[..open].contains(&b'%')
+        {
+            continue;
+        }
+        let options = &line[open + 1..];
+        let last = options.rsplit(|&b| b == b',').next()?;
+        let name = last.trim_ascii();
+        if !name.is_empty() && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-') {
+            return declared(bytes, name, Syntax::LatexInputenc);
+        }
+    }
+    None
 }
 
 /// Declarations are short, and where they may be is near an end of the
@@ -439,6 +656,34 @@ mod tests {
             ),
             one(Syntax::Vim, "cp1250")
         );
+        assert_eq!(
+            found(
+                b"#!/usr/bin/env ruby\n# encoding: iso-8859-1\nputs 1\n",
+                "tool"
+            ),
+            one(Syntax::RubyMagic, "iso-8859-1")
+        );
+        assert_eq!(found(b"x = 1\n# encoding: latin1\n", "a.rb"), vec![]);
+        let po = b"# Translators.\n#\nmsgid \"\"\nmsgstr \"\"\n\"Project-Id-Version: x\\n\"\n\"Content-Type: text/plain; charset=ISO-8859-1\\n\"\n\nmsgid \"a\"\nmsgstr \"b\"\n";
+        assert_eq!(found(po, "fr.po"), one(Syntax::PoHeader, "ISO-8859-1"));
+        // Only in the header entry, and only in a catalogue.
+        assert_eq!(
+            found(&po[14..], "fr.pot"),
+            one(Syntax::PoHeader, "ISO-8859-1")
+        );
+        assert_eq!(
+            found(
+                b"msgid \"a\"\nmsgstr \"Content-Type: text/plain; charset=latin1\"\n",
+                "fr.po"
+            ),
+            vec![]
+        );
+        assert_eq!(found(po, "fr.txt"), vec![]);
+        assert_eq!(
+            found(b"\\documentclass{article}\n%\\usepackage[utf8]{inputenc}\n\\usepackage[T1]{fontenc}\n\\usepackage[ latin9 ]{inputenc}\n", "a.tex"),
+            one(Syntax::LatexInputenc, "latin9")
+        );
+        assert_eq!(found(b"\\usepackage[latin1]{inputenc}\n", "a.md"), vec![]);
         // A Vim modeline in the middle of a long file is no modeline.
         let mut middle = b"a\n".repeat(10);
         middle.extend(b"vim: set fenc=latin1:\n");
@@ -468,6 +713,43 @@ mod tests {
     }
 
     #[test]
+    fn a_declared_legacy_encoding_names_the_encoding_only_for_text_it_decodes() {
+        let named = |bytes: &[u8], path: &str| {
+            declared_legacy_encoding(bytes, Path::new(path)).map(|(d, e)| (d.syntax, e.name()))
+        };
+        // Hungarian `ő` and `ű`, which windows-1252 has not.
+        let hungarian = b"# -*- coding: iso-8859-2 -*-\nprint('t\xF5r\xFBl\xE9s')\n";
+        assert_eq!(
+            named(hungarian, "a.py"),
+            Some((Syntax::PythonCookie, "ISO-8859-2"))
+        );
+        let mac = b"<?xml version=\"1.0\" encoding=\"x-mac-cyrillic\"?>\n<a>\x8F\xF0\xE8\xE2\xE5\xF2</a>\n";
+        assert_eq!(named(mac, "a.xml"), Some((Syntax::Xml, "x-mac-cyrillic")));
+        // A byte-order mark is not legacy text: the rest is decoded.
+        let mut bom = b"\xEF\xBB\xBF".to_vec();
+        bom.extend(&mac[..]);
+        assert_eq!(named(&bom, "a.xml"), Some((Syntax::Xml, "x-mac-cyrillic")));
+        // UTF-8 declared, an unknown name, bytes the encoding has not
+        // (0xA5 is unmapped in ISO-8859-3) or control characters: none.
+        assert_eq!(
+            named(
+                b"<?xml version=\"1.0\" encoding=\"utf-8\"?><a>\xE9</a>",
+                "a.xml"
+            ),
+            None
+        );
+        assert_eq!(named(b"# coding: klingon\n\xE9\n", "a.py"), None);
+        assert_eq!(named(b"# coding: iso-8859-3\n\xA5\n", "a.py"), None);
+        assert_eq!(named(b"# coding: latin-1\n\xE9\x01\x02\n", "a.py"), None);
+        // UTF-8 with a defect under a wrong label stays UTF-8.
+        let mut mislabelled = "<meta charset=\"iso-8859-1\"><p>café, crème, déjà"
+            .as_bytes()
+            .to_vec();
+        mislabelled.extend(b" \xFF</p>");
+        assert_eq!(named(&mislabelled, "i.html"), None);
+    }
+
+    #[test]
     fn names_resolve_as_their_tools_spell_them() {
         for (name, want) in [
             ("UTF-8", "UTF-8"),
@@ -484,5 +766,22 @@ mod tests {
             assert_eq!(resolve(name).map(Encoding::name), Some(want), "{name}");
         }
         assert_eq!(resolve("klingon"), None);
+        for (name, want) in [
+            ("latin1", "windows-1252"),
+            ("latin9", "ISO-8859-15"),
+            ("latin10", "ISO-8859-16"),
+            ("ansinew", "windows-1252"),
+            ("applemac", "macintosh"),
+            ("cp1250", "windows-1250"),
+            ("koi8-r", "KOI8-R"),
+            ("utf8", "UTF-8"),
+            ("utf8x", "UTF-8"),
+        ] {
+            assert_eq!(
+                resolve_inputenc(name).map(Encoding::name),
+                Some(want),
+                "{name}"
+            );
+        }
     }
 }

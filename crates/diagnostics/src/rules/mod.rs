@@ -1,12 +1,129 @@
-//! The one table of rules: code, name, default level, summary and
-//! explanation, declared once (as rustc's `error_codes!` and ruff's
-//! `codes.rs` do). Codes are never reused.
+//! The one table of rules: code, name, default level, status,
+//! fixability, summary and explanation, declared once (as rustc's
+//! `error_codes!` and ruff's `codes.rs` do). Codes are never reused.
+//! `utf8lint rules` prints the table; the editors' settings schema and rule
+//! lists and `docs/rules.md` are generated from it (`utf8lint generate`).
 
 use crate::Level;
 
+/// Whether a rule's findings are settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// What it finds changes only to fix a false finding or a missed one.
+    Stable,
+    /// New: what it finds may still change in a minor release. It runs at
+    /// its level like any other rule; its code and name never change.
+    Preview,
+}
+
+impl Status {
+    /// `stable` or `preview`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Stable => "stable",
+            Status::Preview => "preview",
+        }
+    }
+}
+
+/// Whether a rule's fixes may be applied without `--unsafe-fixes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FixSafety {
+    /// Every fix is safe (`--fix` applies it).
+    Safe,
+    /// Every fix is unsafe (`--fix --unsafe-fixes` applies it).
+    Unsafe,
+    /// Safe in some cases, unsafe in others; the explanation's "Fix
+    /// safety" says which.
+    Varies,
+}
+
+impl FixSafety {
+    /// `safe`, `unsafe` or `varies`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FixSafety::Safe => "safe",
+            FixSafety::Unsafe => "unsafe",
+            FixSafety::Varies => "varies",
+        }
+    }
+}
+
+/// Whether a rule's findings come with a fix (ruff's `FixAvailability`),
+/// and how safe it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fixability {
+    /// No finding has a fix.
+    None,
+    /// Some findings have a fix.
+    Sometimes(FixSafety),
+    /// Every finding has a fix.
+    Always(FixSafety),
+}
+
+impl Fixability {
+    /// `none`, `sometimes` or `always`.
+    pub const fn availability(self) -> &'static str {
+        match self {
+            Fixability::None => "none",
+            Fixability::Sometimes(_) => "sometimes",
+            Fixability::Always(_) => "always",
+        }
+    }
+
+    /// The fixes' safety, when there are fixes.
+    pub const fn safety(self) -> Option<FixSafety> {
+        match self {
+            Fixability::None => None,
+            Fixability::Sometimes(s) | Fixability::Always(s) => Some(s),
+        }
+    }
+
+    /// For people: `no fix`, `always, safe`, `sometimes, unsafe`,
+    /// `always, safe or unsafe`.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Fixability::None => "no fix",
+            Fixability::Sometimes(FixSafety::Safe) => "sometimes, safe",
+            Fixability::Sometimes(FixSafety::Unsafe) => "sometimes, unsafe",
+            Fixability::Sometimes(FixSafety::Varies) => "sometimes, safe or unsafe",
+            Fixability::Always(FixSafety::Safe) => "always, safe",
+            Fixability::Always(FixSafety::Unsafe) => "always, unsafe",
+            Fixability::Always(FixSafety::Varies) => "always, safe or unsafe",
+        }
+    }
+}
+
+/// A row's `[Status, fix: Fixability]`; a row without one does not compile.
+macro_rules! rule_status {
+    ($code:literal) => {
+        compile_error!(concat!(
+            "rule ",
+            $code,
+            " needs its status and fixability on the line before it, ",
+            "e.g. `[Preview, fix: None]` or `[Stable, fix: Sometimes(Unsafe)]`"
+        ))
+    };
+    ($code:literal $status:ident) => {
+        Status::$status
+    };
+}
+
+macro_rules! rule_fix {
+    ($code:literal) => {
+        Fixability::None
+    };
+    ($code:literal $fix:ident $(($safety:ident))?) => {
+        Fixability::$fix $((FixSafety::$safety))?
+    };
+}
+
+/// Each row: doc comments, `[status, fix: fixability]`, then
+/// `Variant = code, name, default level, summary;`.
 macro_rules! declare_rules {
     ($(
         $(#[$doc:meta])*
+        $([$status:ident, fix: $fix:ident $(($safety:ident))?])?
         $variant:ident = $code:literal, $name:literal, $level:ident, $summary:literal;
     )*) => {
         /// A rule utf8lint enforces.
@@ -34,6 +151,16 @@ macro_rules! declare_rules {
                 match self { $(Rule::$variant => Level::$level,)* }
             }
 
+            /// Whether what the rule finds is settled.
+            pub const fn status(self) -> Status {
+                match self { $(Rule::$variant => rule_status!($code $($status)?),)* }
+            }
+
+            /// Whether its findings come with fixes, and how safe they are.
+            pub const fn fixability(self) -> Fixability {
+                match self { $(Rule::$variant => rule_fix!($code $($fix $(($safety))?)?),)* }
+            }
+
             /// One line saying what the rule finds.
             pub const fn summary(self) -> &'static str {
                 match self { $(Rule::$variant => $summary,)* }
@@ -52,36 +179,52 @@ macro_rules! declare_rules {
 
 declare_rules! {
     /// Ill-formed UTF-8 sequences (docs/spec.md).
+    [Stable, fix: Always(Unsafe)]
     InvalidUtf8 = "U001", "invalid_utf8", Deny, "ill-formed UTF-8 sequence";
     /// U+FEFF anywhere after the first byte.
+    [Stable, fix: Always(Varies)]
     StrayFeff = "U002", "stray_feff", Warn, "U+FEFF after the start of the file";
     /// A leading byte-order mark where the policy forbids one.
+    [Stable, fix: Always(Varies)]
     ForbiddenBom = "U003", "forbidden_bom", Deny, "byte-order mark where the format forbids one";
     /// No byte-order mark where the policy requires one.
+    [Stable, fix: Always(Varies)]
     MissingBom = "U004", "missing_bom", Warn, "no byte-order mark where one is required";
     /// The whole file is in another encoding.
+    [Stable, fix: Sometimes(Unsafe)]
     NotUtf8 = "U005", "not_utf8", Deny, "the file is not UTF-8 but another encoding";
     /// A file name that is not valid UTF-8.
+    [Stable, fix: None]
     NonUtf8Path = "U006", "non_utf8_path", Warn, "file name that is not valid UTF-8";
     /// U+FFFD in the text: damage a lossy decoder did earlier.
+    [Stable, fix: None]
     ReplacementCharacter = "U007", "replacement_character", Warn, "U+FFFD, where a lossy decoder already lost the original bytes";
     /// Valid UTF-8 that was UTF-8 read in a legacy encoding and encoded again.
+    [Stable, fix: Always(Unsafe)]
     Mojibake = "U008", "mojibake", Warn, "text that is UTF-8 read as windows-1252, ISO-8859-1 or Mac Roman and encoded again (`Ã©` for `é`)";
     /// A declared encoding the bytes contradict.
+    [Stable, fix: Sometimes(Unsafe)]
     CharsetMismatch = "U009", "charset_mismatch", Deny, "a declared encoding (in the file, or .editorconfig's charset) that the bytes contradict";
     /// Bidirectional controls that reorder how text, and code, reads.
+    [Stable, fix: Always(Unsafe)]
     BidiControl = "U010", "bidi_control", Deny, "bidirectional control characters that show a line in another order than it is stored (Trojan Source)";
     /// Zero-width and invisible characters other than U+FEFF.
+    [Stable, fix: Always(Varies)]
     InvisibleCharacter = "U011", "invisible_character", Warn, "zero-width and invisible characters (U+200B, soft hyphens, Hangul fillers, tag characters, variation selectors with no base)";
     /// C0 and C1 control characters in text.
+    [Stable, fix: Always(Unsafe)]
     ControlCharacter = "U012", "control_character", Warn, "C0 controls other than tab, LF, FF, CR; DEL; C1 controls (usually windows-1252 read as Latin-1)";
     /// The 66 noncharacters.
+    [Stable, fix: Always(Unsafe)]
     Noncharacter = "U013", "noncharacter", Warn, "noncharacters (U+FFFE, U+FDD0..U+FDEF, U+nFFFE/U+nFFFF), which must not be interchanged";
     /// Non-ASCII characters in documents that must be ASCII.
+    [Stable, fix: Sometimes(Unsafe)]
     NonAscii = "U014", "non_ascii", Allow, "every line with a non-ASCII character, for documents that must be ASCII (enable per glob)";
     /// An inline suppression that suppresses nothing.
+    [Stable, fix: None]
     UnusedSuppression = "U015", "unused_suppression", Warn, "a suppression comment (`utf8lint: allow(...)`, `file-allow(...)`) that suppresses nothing, names no rule, or is malformed";
     /// A word that mixes scripts into a look-alike (UTS #39).
+    [Stable, fix: None]
     MixedScriptConfusable = "U016", "mixed_script_confusable", Warn, "an identifier-like word mixing scripts into a look-alike of another word (Cyrillic `а` in a Latin word: UTS #39 mixed-script confusables)";
 }
 
@@ -121,6 +264,7 @@ impl std::fmt::Display for Rule {
 pub(crate) mod bom;
 pub(crate) mod charset_mismatch;
 pub(crate) mod confusable;
+pub(crate) mod conversion;
 pub(crate) mod declared;
 pub(crate) mod invalid_utf8;
 pub(crate) mod mojibake;

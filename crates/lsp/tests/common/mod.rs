@@ -10,32 +10,24 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
 
+pub(crate) mod raw;
+
 pub(crate) struct Client {
     writer: WriteHalf<DuplexStream>,
     incoming: mpsc::UnboundedReceiver<Value>,
     pending: VecDeque<Value>,
     next_id: i64,
     pub settings: Value,
-    pub server: tokio::task::JoinHandle<()>,
+    pub server: tokio::task::JoinHandle<utf8lint_lsp::Ending>,
 }
 
 async fn read_frames(mut reader: ReadHalf<DuplexStream>, tx: mpsc::UnboundedSender<Value>) {
     let mut buf = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
-        while let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let header = String::from_utf8_lossy(&buf[..end]).to_string();
-            let len: usize = header
-                .lines()
-                .find_map(|l| l.strip_prefix("Content-Length: "))
-                .and_then(|v| v.trim().parse().ok())
-                .expect("server frame has a Content-Length");
-            if buf.len() < end + 4 + len {
-                break;
-            }
-            let body = buf[end + 4..end + 4 + len].to_vec();
-            buf.drain(..end + 4 + len);
-            let value: Value = serde_json::from_slice(&body).expect("server sends JSON");
+        let mut messages = Vec::new();
+        take_frames(&mut buf, &mut messages);
+        for value in messages {
             if tx.send(value).is_err() {
                 return;
             }
@@ -44,6 +36,26 @@ async fn read_frames(mut reader: ReadHalf<DuplexStream>, tx: mpsc::UnboundedSend
             Ok(0) | Err(_) => return,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
         }
+    }
+}
+
+/// Moves the complete frames at the start of `buf` to `out`, each body
+/// parsed.
+pub(crate) fn take_frames(buf: &mut Vec<u8>, out: &mut Vec<Value>) {
+    while let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+        let header = String::from_utf8_lossy(&buf[..end]).to_string();
+        let len: usize = header
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Length: "))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("server frame has a Content-Length");
+        if buf.len() < end + 4 + len {
+            return;
+        }
+        let value =
+            serde_json::from_slice(&buf[end + 4..end + 4 + len]).expect("server sends JSON");
+        buf.drain(..end + 4 + len);
+        out.push(value);
     }
 }
 

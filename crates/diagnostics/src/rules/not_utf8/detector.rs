@@ -3,6 +3,7 @@
 
 use encoding_rs::Encoding;
 
+use super::reading::Reading;
 use super::sample::detector_input;
 use super::verdict::Support;
 
@@ -103,14 +104,13 @@ impl Detector {
             .filter_map(|(i, &other)| Some((score_of(other)?, i, other)))
             .collect();
         by_score.sort_by_key(|&(score, i, _)| (std::cmp::Reverse(score), i));
-        let rival: Option<(i64, &'static Encoding)> = by_score
-            .into_iter()
-            .find(|&(_, _, other)| {
-                other
-                    .decode_without_bom_handling_and_without_replacement(sample)
-                    .is_some_and(|other_text| other_text != text)
-            })
-            .map(|(score, _, other)| (score, other));
+        let rival_reading = by_score.into_iter().find_map(|(score, _, other)| {
+            let other_text = other.decode_without_bom_handling_and_without_replacement(sample)?;
+            (other_text != text).then_some((score, other, other_text))
+        });
+        let rival = rival_reading
+            .as_ref()
+            .map(|&(score, other, _)| (score, other));
         let mut score = score_of(guess).unwrap_or(i64::MIN);
         if guess == encoding_rs::WINDOWS_1252
             && let Some((best, _)) = rival
@@ -122,7 +122,17 @@ impl Detector {
             // by a margin it does not tell. Its win is taken as it is.
             score = best.saturating_mul(2);
         }
-        if detector_identifies(score, rival.map(|(s, _)| s)) {
+        // Two readings close in score that differ where one reads letters
+        // and the other symbols (ISO-8859-7 `Ά` is windows-1253 `¶`): the
+        // one with the letters is the text.
+        let more_letters = || {
+            rival_reading.as_ref().is_some_and(|(_, _, other_text)| {
+                Reading::of(text).in_words > Reading::of(other_text).in_words
+            })
+        };
+        if detector_identifies(score, rival.map(|(s, _)| s))
+            || score > MIN_DETECTOR_SCORE && more_letters()
+        {
             Support::Identified
         } else {
             Support::Unidentified {

@@ -7,8 +7,8 @@ mod sample;
 mod sniff;
 mod verdict;
 
-pub(crate) use self::sniff::wide;
 pub use self::sniff::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
+pub(crate) use self::sniff::{wide, wrong_bom};
 pub(crate) use self::verdict::MIN_LEGACY_NON_ASCII;
 pub use self::verdict::{LegacyVerdict, Support, legacy_verdict};
 #[cfg(feature = "testing")]
@@ -39,12 +39,20 @@ const MAX_TRANSCODE: usize = 64 * 1024 * 1024;
 /// ([`Errors::first_of`], all [`legacy_verdict`] asks) and a sample, and
 /// counted whole only then, so that a file that is UTF-8 with defects is
 /// counted once, by the full pass.
-pub(crate) fn legacy_finding(bytes: &[u8], level: Level) -> Option<(Diagnostic, Errors)> {
+pub(crate) fn legacy_finding(
+    bytes: &[u8],
+    path: &std::path::Path,
+    level: Level,
+) -> Option<(Diagnostic, Errors, Option<&'static Encoding>)> {
     let head = Errors::first_of(bytes);
-    let verdict = legacy_verdict(bytes, head.count, &head.first)?;
+    let detected = legacy_verdict(bytes, head.count, &head.first);
+    // A declaration the file decodes in comes before the detector.
+    let (verdict, declaration, rival) = super::conversion::weigh(bytes, path, detected)?;
     let errors = Errors::of(bytes);
-    let d = legacy_diagnostic(bytes, verdict, &errors, level)?;
-    Some((d, errors))
+    let mut d = legacy_diagnostic(bytes, path, verdict, &errors, level)?;
+    d.notes
+        .extend(declaration.as_ref().map(super::conversion::declared_note));
+    Some((d, errors, rival))
 }
 
 /// The U005 diagnostic for a file that is not UTF-8 but decodes cleanly in
@@ -52,6 +60,7 @@ pub(crate) fn legacy_finding(bytes: &[u8], level: Level) -> Option<(Diagnostic, 
 /// file's ill-formed sequences. `None` only if there are none.
 fn legacy_diagnostic(
     bytes: &[u8],
+    path: &std::path::Path,
     verdict: LegacyVerdict,
     errors: &Errors,
     level: Level,
@@ -124,12 +133,9 @@ fn legacy_diagnostic(
     let mut d = with_range_note(d, error_ranges);
     // The verdict read a sample; the fix is for the whole file, so the
     // whole file must decode.
-    if bytes.len() <= MAX_TRANSCODE && decodes_without_errors(bytes, encoding) {
-        d.fix = Some(Fix::decode(
-            encoding,
-            format!("convert the file from {iconv} to UTF-8 (rewrites every non-ASCII byte)"),
-            bytes.len(),
-        ));
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.len() <= MAX_TRANSCODE && decodes_without_errors(body, encoding) {
+        d.fix = Some(super::conversion::conversion(bytes, path, encoding));
     } else {
         d.help
             .push(format!("convert it: `iconv -f {iconv} -t UTF-8`"));
@@ -198,7 +204,11 @@ fn with_range_note(mut d: Diagnostic, error_ranges: &[Range<usize>]) -> Diagnost
 /// sequences switch to Japanese. The text pass saw a designation; here the
 /// whole file must decode in ISO-2022-JP without an error, to Japanese
 /// text (at least `MIN_LEGACY_NON_ASCII` characters, letters of one script).
-pub(crate) fn iso_2022_jp_diagnostic(bytes: &[u8], level: Level) -> Option<Diagnostic> {
+pub(crate) fn iso_2022_jp_diagnostic(
+    bytes: &[u8],
+    path: &std::path::Path,
+    level: Level,
+) -> Option<Diagnostic> {
     if bytes.len() > MAX_TRANSCODE {
         return None;
     }
@@ -226,13 +236,45 @@ pub(crate) fn iso_2022_jp_diagnostic(bytes: &[u8], level: Level) -> Option<Diagn
         encoding.name(),
         "convert the file from ISO-2022-JP to UTF-8 (rewrites every escape sequence and the text between them)",
         bytes.len(),
-        text.into_owned().into_bytes(),
+        super::conversion::declarations_to_utf8(text.into_owned().into_bytes(), path),
     ));
     Some(d)
 }
 
+/// The U005 diagnostic for a UTF-16 byte-order mark in front of UTF-8
+/// text ([`wrong_bom`]): the mark is wrong, not the text, and the fix
+/// removes the mark.
+pub(crate) fn wrong_bom_diagnostic(bytes: &[u8], form: WideForm, level: Level) -> Diagnostic {
+    let name = form.name();
+    let len = Signature::detect(bytes).map_or(2, Signature::len);
+    let mut d = Diagnostic::new(
+        Rule::NotUtf8,
+        level,
+        0..len,
+        format!("this file starts with the {name} byte-order mark, but its text is UTF-8"),
+    )
+    .with_label(format!(
+        "`{}` is the {name} byte-order mark",
+        escape_bytes(&bytes[..len], 4)
+    ))
+    .with_note(format!(
+        "the bytes after it are well-formed UTF-8 with no NUL byte; read as {name}, as the mark says, they are garbage"
+    ))
+    .with_help("remove the mark: the text needs none");
+    d.fix = Some(Fix::unsafe_(
+        format!("remove the {name} byte-order mark (the text after it is UTF-8)"),
+        vec![Edit::delete(0..len)],
+    ));
+    d
+}
+
 /// The U005 diagnostic for a wide file.
-pub(crate) fn wide_diagnostic(bytes: &[u8], wide: Wide, level: Level) -> Diagnostic {
+pub(crate) fn wide_diagnostic(
+    bytes: &[u8],
+    path: &std::path::Path,
+    wide: Wide,
+    level: Level,
+) -> Diagnostic {
     let name = wide.form.name();
     let (span, label, evidence) = if wide.by_signature {
         let len = Signature::detect(bytes).map_or(2, Signature::len);
@@ -281,7 +323,10 @@ pub(crate) fn wide_diagnostic(bytes: &[u8], wide: Wide, level: Level) -> Diagnos
     {
         d.fix = Some(Fix::unsafe_(
             format!("convert the file from {name} to UTF-8 (rewrites every byte)"),
-            vec![Edit::replace(0..bytes.len(), text.into_bytes())],
+            vec![Edit::replace(
+                0..bytes.len(),
+                super::conversion::declarations_to_utf8(text.into_bytes(), path),
+            )],
         ));
     }
     if d.fix.is_none() {

@@ -11,11 +11,15 @@ pub(crate) const LEGACY_SAMPLE_BYTES: usize = 4 * 1024;
 /// cost is bounded whatever the file's size.
 pub(crate) const LEGACY_SCAN_BYTES: usize = 1024 * 1024;
 
+/// How many ASCII bytes before a line's first non-ASCII byte the sample
+/// keeps, at most.
+const LINE_CONTEXT: usize = 128;
+
 /// The lines of `bytes` that hold non-ASCII bytes, up to
 /// [`LEGACY_SAMPLE_BYTES`], found in the first [`LEGACY_SCAN_BYTES`]; and
 /// whether the sample ends where the file does (nothing cut or left out at
-/// the end). Lines end at `\n`, which no legacy encoding uses inside a
-/// character, so every line decodes on its own.
+/// the end). Lines end at `\n` or `\r`, which no legacy encoding uses
+/// inside a character, so every line decodes on its own.
 pub(super) fn non_ascii_lines(bytes: &[u8]) -> (Vec<u8>, bool) {
     let scan = &bytes[..bytes.len().min(LEGACY_SCAN_BYTES)];
     let mut out = Vec::with_capacity(LEGACY_SAMPLE_BYTES.min(scan.len()));
@@ -25,8 +29,15 @@ pub(super) fn non_ascii_lines(bytes: &[u8]) -> (Vec<u8>, bool) {
             return (out, scan.len() == bytes.len());
         };
         let at = pos + at;
-        let start = memchr::memrchr(b'\n', &scan[pos..at]).map_or(pos, |i| pos + i + 1);
-        let end = memchr::memchr(b'\n', &scan[at..]).map_or(scan.len(), |i| at + i + 1);
+        // The line's start, but no more than `LINE_CONTEXT` bytes before
+        // its first non-ASCII byte: the bytes before that one are ASCII, so
+        // any of them starts a character, and a long line (minified, or a
+        // file whose lines end in `\r` alone) must not fill the sample
+        // with its ASCII head.
+        let start = memchr::memrchr2(b'\n', b'\r', &scan[pos..at])
+            .map_or(pos, |i| pos + i + 1)
+            .max(at.saturating_sub(LINE_CONTEXT));
+        let end = memchr::memchr2(b'\n', b'\r', &scan[at..]).map_or(scan.len(), |i| at + i + 1);
         let end = end.min(start + LEGACY_SAMPLE_BYTES - out.len());
         out.extend_from_slice(&scan[start..end]);
         pos = end;

@@ -37,6 +37,13 @@ pub enum BinaryEvidence {
         /// Offset of the first NUL byte.
         at: usize,
     },
+    /// The file starts with the signature of a binary format (`png`,
+    /// `bmp`, `zip`, `sqlite`, `wasm`, `bson`, ...), in a header that is
+    /// not text (it holds a NUL or another control byte).
+    Signature {
+        /// The format's usual file extension.
+        format: &'static str,
+    },
     /// This share (percent, at least 10) of
     /// the first 8 KiB are control bytes text does not use (a float array,
     /// compressed data), though none is NUL.
@@ -51,6 +58,12 @@ impl std::fmt::Display for BinaryEvidence {
         match self {
             BinaryEvidence::Nul { at } => {
                 write!(f, "NUL byte at offset {at} and no UTF-16/32 pattern")
+            }
+            BinaryEvidence::Signature { format } => {
+                write!(
+                    f,
+                    "it starts with the signature of a binary format ({format})"
+                )
             }
             BinaryEvidence::ControlBytes { percent } => write!(
                 f,
@@ -110,10 +123,14 @@ impl WideForm {
 /// Where binary detection looks for a NUL byte.
 pub(crate) const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
-/// Classifies a file's bytes: UTF-16/32 by signature or by the pattern of
-/// NUL bytes; binary if the first 8 KiB hold a NUL byte otherwise, or are
+/// Classifies a file's bytes: binary if they start with a binary format's
+/// signature ([`BinaryEvidence::Signature`]); UTF-16/32 by byte-order mark
+/// or by the pattern of NUL bytes; binary if the first 8 KiB hold a NUL byte otherwise, or are
 /// `MIN_BINARY_CONTROL_PERCENT` (10%) or more control bytes; else text.
 pub fn sniff(bytes: &[u8]) -> Sniff {
+    if let Some(format) = binary_signature(bytes) {
+        return Sniff::Binary(BinaryEvidence::Signature { format });
+    }
     if let Some(wide) = wide(bytes) {
         return Sniff::Wide(wide);
     }
@@ -131,9 +148,13 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
 }
 
 /// The UTF-16/32 part of [`sniff`], all that `check` needs (it checks
-/// binary files it is given): a signature, or a NUL byte in the first
-/// 8 KiB and the NUL pattern or a plausible UTF-16 reading.
+/// binary files it is given): a byte-order mark followed by no UTF-8 text
+/// ([`wrong_bom`]), or a NUL byte in the first 8 KiB and the NUL pattern or
+/// a plausible UTF-16 reading; never for a file with a binary signature.
 pub(crate) fn wide(bytes: &[u8]) -> Option<Wide> {
+    if binary_signature(bytes).is_some() || wrong_bom(bytes).is_some() {
+        return None;
+    }
     if let Some(form) = Signature::detect(bytes).and_then(WideForm::from_signature) {
         return Some(Wide {
             form,
@@ -157,6 +178,62 @@ pub(crate) fn wide(bytes: &[u8]) -> Option<Wide> {
     })
 }
 
+/// How many leading bytes the binary signature check reads: every format
+/// `infer` knows is told by its first few dozen bytes but tar and DICOM,
+/// whose headers are NUL bytes anyway.
+const SIGNATURE_BYTES: usize = 64;
+
+/// The format whose signature `bytes` start with, if any: one that `infer`
+/// recognises (not its text formats: HTML, XML, shell scripts, RTF, PEM,
+/// PostScript), BSON (its first four bytes are its length, and it ends in
+/// NUL) or UBJSON (`{` or `[` and a type marker). Only when the header is
+/// not text, holding a NUL or another control byte: `BM` starts a BMP
+/// image and the word `BMW`, `MZ` an executable and `MZ-80`, and `SQLite`
+/// a database and its README. MessagePack has no signature: its first
+/// bytes are those of Shift_JIS hiragana.
+pub(crate) fn binary_signature(bytes: &[u8]) -> Option<&'static str> {
+    let head = &bytes[..bytes.len().min(SIGNATURE_BYTES)];
+    let text_byte =
+        |b: u8| b >= 0x20 && b != 0x7F || matches!(b, b'\t' | b'\n' | b'\r' | 0x0C | 0x1B);
+    if head.iter().all(|&b| text_byte(b)) {
+        return None;
+    }
+    if let Some(kind) = infer::get(head)
+        && kind.matcher_type() != infer::MatcherType::Text
+        && !matches!(kind.extension(), "rtf" | "pem" | "ps")
+    {
+        return Some(kind.extension());
+    }
+    let bson = bytes.len() >= 5
+        && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as usize == bytes.len()
+        && bytes.last() == Some(&0)
+        && matches!(bytes[4], 0x01..=0x13 | 0x7F | 0xFF);
+    if bson {
+        return Some("bson");
+    }
+    let ubjson =
+        matches!(head, [b'{' | b'[', marker, ..] if b"$#iUIlLdDCSHTFZN{[".contains(marker));
+    ubjson.then_some("ubj")
+}
+
+/// A UTF-16 byte-order mark in front of UTF-8 text: the mark's form, if
+/// the bytes after it (their first 8 KiB) hold no NUL and are well-formed
+/// UTF-8, which UTF-16 text is not (its newlines and spaces have a NUL
+/// byte, and its other units are mostly ill-formed UTF-8).
+pub(crate) fn wrong_bom(bytes: &[u8]) -> Option<WideForm> {
+    let form = Signature::detect(bytes).and_then(WideForm::from_signature)?;
+    if !matches!(form, WideForm::Utf16Le | WideForm::Utf16Be) {
+        return None;
+    }
+    let body = &bytes[2..bytes.len().min(2 + BINARY_SNIFF_BYTES)];
+    let utf8 = match std::str::from_utf8(body) {
+        Ok(_) => true,
+        // Cut by the 8 KiB window, not ill-formed.
+        Err(e) => e.error_len().is_none() && bytes.len() > body.len() + 2,
+    };
+    (!body.is_empty() && utf8 && utf8lint_codec::find_nul(body).is_none()).then_some(form)
+}
+
 /// UTF-16 without a signature whose text is mostly outside Latin (CJK):
 /// its NULs (the high bytes of newlines and spaces, the low bytes of
 /// `U+3000`) are too few for the NUL pattern, but the bytes decode to text:
@@ -165,7 +242,18 @@ pub(crate) fn wide(bytes: &[u8]) -> Option<Wide> {
 /// When both byte orders read plausibly (hiragana `い` is `44 30` in
 /// UTF-16LE, and `U+4430` is a rare Han character), the one with more
 /// characters from the blocks text is written in wins.
+///
+/// ASCII text with NUL bytes is never UTF-16 (an ASCII file with a NUL
+/// byte reads as Han, `fi` is `U+6669`): text outside Latin has code units
+/// with a byte that is not printable ASCII, whitespace or NUL (Cyrillic's
+/// high byte is 0x04, and about half of the CJK units have a low byte of
+/// 0x80 or above).
 fn plausible_utf16(head: &[u8]) -> Option<WideForm> {
+    let not_ascii_text =
+        |b: u8| b >= 0x7F || b != 0 && b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C);
+    if head.iter().filter(|&&b| not_ascii_text(b)).count() < MIN_LEGACY_NON_ASCII {
+        return None;
+    }
     [WideForm::Utf16Le, WideForm::Utf16Be]
         .into_iter()
         .filter_map(|form| Some((decodes_plausibly(head, form)?, form)))

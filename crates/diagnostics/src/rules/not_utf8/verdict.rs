@@ -7,7 +7,9 @@ use utf8lint_codec::{Subpart, Utf8Chunks};
 use super::detector::Detector;
 use super::reading::Reading;
 use super::sample::non_ascii_lines;
-use super::sniff::{BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, control_percent};
+use super::sniff::{
+    BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, binary_signature, control_percent,
+};
 
 /// A legacy verdict needs at least this many bytes in ill-formed sequences
 /// in the sample: one to three stray bytes (`ok \xFF\xFE bytes`) are
@@ -60,7 +62,10 @@ pub fn legacy_verdict(
     error_count: usize,
     first_errors: &[Subpart],
 ) -> Option<LegacyVerdict> {
-    if error_count == 0 || cut_at_end(bytes, error_count, first_errors) {
+    if error_count == 0
+        || cut_at_end(bytes, error_count, first_errors)
+        || binary_signature(bytes).is_some()
+    {
         return None;
     }
     if control_percent(&bytes[..bytes.len().min(BINARY_SNIFF_BYTES)]) >= MIN_BINARY_CONTROL_PERCENT
@@ -73,6 +78,15 @@ pub fn legacy_verdict(
     // plus `😀 x\xFFy` "IBM866").
     let ill_formed = IllFormed::of(&sample);
     if ill_formed.bytes < MIN_LEGACY_NON_ASCII {
+        return None;
+    }
+    // One byte value repeated (`\xC0` a million times, padding) is data:
+    // text in any encoding uses more than one letter.
+    let mut seen = [false; 128];
+    for &b in sample.iter().filter(|b| !b.is_ascii()) {
+        seen[usize::from(b & 0x7F)] = true;
+    }
+    if seen.iter().filter(|&&s| s).count() < 2 {
         return None;
     }
     // UTF-8 first: well-formed multi-byte characters that read as text
@@ -121,13 +135,28 @@ pub fn legacy_verdict(
     } else {
         (encoding, text)
     };
-    if !Reading::of(&text).plausible_words() {
+    let reading = Reading::of(&text);
+    if !reading.plausible_words() {
         return None;
     }
+    if let Some(hungarian) = hungarian(encoding, &sample) {
+        return Some(LegacyVerdict {
+            encoding: hungarian,
+            name: hungarian.name(),
+            support: Support::Identified,
+        });
+    }
+    let support = if reading.running_text() && !mostly_rare_han(encoding, &sample) {
+        detector.support(guess, &sample, &text)
+    } else {
+        // Letters, but not text of their script: an encoding the detector
+        // does not know, read in a neighbour's (no conversion is offered).
+        Support::Unidentified { rival: None }
+    };
     Some(LegacyVerdict {
         encoding,
         name: family_name(encoding, &sample, &text),
-        support: detector.support(guess, &sample, &text),
+        support,
     })
 }
 
@@ -155,11 +184,21 @@ impl IllFormed {
             bytes: 0,
             utf8_like: 0,
         };
+        // The end of the last RFC 2279 form: its continuation bytes are
+        // subparts of their own, but one sequence of a broken encoder
+        // (`\xF8\x88\x80\x80\x80` is one, not five).
+        let mut form_end = 0;
         for sub in utf8lint_codec::subparts(sample) {
-            found.count += 1;
             found.bytes += usize::from(sub.len);
-            found.utf8_like +=
-                usize::from(utf8lint_codec::interpret(&sample[sub.offset..]).is_some());
+            if sub.offset < form_end {
+                continue;
+            }
+            found.count += 1;
+            let reading = utf8lint_codec::interpret(&sample[sub.offset..]);
+            if let Some(utf8lint_codec::Interpretation::Rfc2279 { len, .. }) = reading {
+                form_end = sub.offset + usize::from(len);
+            }
+            found.utf8_like += usize::from(reading.is_some());
         }
         found
     }
@@ -195,20 +234,134 @@ fn cut_at_end(bytes: &[u8], error_count: usize, first_errors: &[Subpart]) -> boo
             .all(|s| s.offset + CUT_AT_END_BYTES >= bytes.len())
 }
 
-/// True when a windows-1252 reading puts one of the symbols ISO-8859-15
-/// replaced by letters (`½` for `œ`, `¨` for `š`, ...) between two letters
-/// (`c½ur`): the text is ISO-8859-15, which chardetng does not guess.
+/// True when a windows-1252 reading has the symbols ISO-8859-15 replaced
+/// by its own letters where text has those letters: `½` for `œ` (`¨` for
+/// `š`, ...) between two letters (`c½ur`) or starting a word (`½uvre`,
+/// `¼uvre`), or `¤` for `€` beside a number (`5 ¤`, `¤10`). The text is
+/// then ISO-8859-15, which chardetng does not guess.
 fn iso_8859_15_letters(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
     // Letters of words, not `µ` or `º` in a table of symbols.
     let word_letter = |c: char| {
         c.is_ascii_alphabetic() || (c.is_alphabetic() && ('\u{C0}'..='\u{FF}').contains(&c))
     };
-    chars.windows(3).any(|w| {
-        matches!(w[1], '¤' | '¦' | '¨' | '´' | '¸' | '¼' | '½' | '¾')
-            && word_letter(w[0])
-            && word_letter(w[2])
+    let at = |i: usize| chars.get(i).copied().unwrap_or(' ');
+    (0..chars.len()).any(|i| {
+        let (before, c, after) = (i.checked_sub(1).map_or(' ', at), chars[i], at(i + 1));
+        let between_letters = matches!(c, '¤' | '¦' | '¨' | '´' | '¸' | '¼' | '½' | '¾')
+            && word_letter(before)
+            && word_letter(after);
+        // `1½ cup` is a fraction: only a word's first letter counts.
+        let starts_word = matches!(c, '¦' | '¨' | '¼' | '½' | '¾')
+            && !before.is_alphanumeric()
+            && after.is_lowercase()
+            && word_letter(after);
+        let digit_near = |j: Option<usize>, k: Option<usize>| {
+            j.map(at).is_some_and(|c| c.is_ascii_digit())
+                || j.map(at) == Some(' ') && k.map(at).is_some_and(|c| c.is_ascii_digit())
+        };
+        let euro = c == '¤'
+            && (digit_near(i.checked_sub(1), i.checked_sub(2))
+                || digit_near(Some(i + 1), Some(i + 2)));
+        between_letters || starts_word || euro
     })
+}
+
+/// At most this share (percent) of a CJK reading's Han characters may be
+/// of the rare level of the encoding's character set (GB2312's level 2,
+/// Big5's less frequent characters, JIS X 0208's level 2, the hanja of
+/// KS X 1001, GBK's and UHC's extensions): everyday text draws nearly all
+/// of its characters from the frequent level, while text in another CJK
+/// encoding (EUC-TW read as GBK) scatters over both.
+pub(crate) const MAX_RARE_HAN_PERCENT: usize = 30;
+
+/// Whether a CJK reading of `sample` is mostly rare characters
+/// ([`MAX_RARE_HAN_PERCENT`]), over at least 20 Han characters, told by
+/// their lead bytes.
+fn mostly_rare_han(encoding: &'static Encoding, sample: &[u8]) -> bool {
+    use encoding_rs::{BIG5, EUC_JP, EUC_KR, GB18030, GBK, SHIFT_JIS};
+    type Levels = fn(u8, u8) -> Option<bool>;
+    // For a lead and trail byte: Some(true) rare, Some(false) frequent,
+    // None for kana, hangul-free symbols and single bytes.
+    let levels: Levels = if encoding == GBK || encoding == GB18030 {
+        |lead, trail| match (lead, trail) {
+            (0xB0..=0xD7, 0xA1..=0xFE) => Some(false),
+            (0xD8..=0xF7, 0xA1..=0xFE) => Some(true),
+            (0x81..=0xFE, 0x40..=0xFE) => Some(true),
+            _ => None,
+        }
+    } else if encoding == BIG5 {
+        |lead, _| match lead {
+            0xA4..=0xC6 => Some(false),
+            0xC9..=0xF9 => Some(true),
+            _ => None,
+        }
+    } else if encoding == SHIFT_JIS {
+        |lead, _| match lead {
+            0x88..=0x98 => Some(false),
+            0x99..=0x9F | 0xE0..=0xEA => Some(true),
+            _ => None,
+        }
+    } else if encoding == EUC_JP {
+        |lead, _| match lead {
+            0xB0..=0xCF => Some(false),
+            0xD0..=0xF4 => Some(true),
+            _ => None,
+        }
+    } else if encoding == EUC_KR {
+        |lead, trail| match (lead, trail) {
+            (0xB0..=0xC8, 0xA1..=0xFE) => Some(false),
+            (0xCA..=0xFD, 0xA1..=0xFE) => Some(true),
+            (0x81..=0xC6, 0x41..=0xA0) => Some(true),
+            _ => None,
+        }
+    } else {
+        return false;
+    };
+    let (mut frequent, mut rare) = (0usize, 0usize);
+    let mut i = 0;
+    while i + 1 < sample.len() {
+        let (lead, trail) = (sample[i], sample[i + 1]);
+        if lead < 0x80 {
+            i += 1;
+            continue;
+        }
+        match levels(lead, trail) {
+            Some(true) => rare += 1,
+            Some(false) => frequent += 1,
+            None => {}
+        }
+        // EUC-JP's three-byte forms start with 0x8F: their first two bytes
+        // count as one rare character, the third starts over.
+        i += 2;
+    }
+    let han = frequent + rare;
+    han >= 20 && rare * 100 > MAX_RARE_HAN_PERCENT * han
+}
+
+/// Hungarian text in windows-1250 or ISO-8859-2 (the two agree on its
+/// letters), which chardetng scores about as high in windows-1252: the
+/// readings differ only where Hungarian has `ő` and `ű` and windows-1252
+/// `õ` and `û`. Told by the letters only one has: the sample's letters read
+/// in windows-1250 are all of the Hungarian alphabet, with `ő`, which no
+/// other language has (the Portuguese and Estonian that write `õ` also
+/// write `ã`, `ç` or `ä`, and French `û` comes with `è` or `à`). The
+/// encoding to name (the guess if it is one of the two), or `None`.
+fn hungarian(guess: &'static Encoding, sample: &[u8]) -> Option<&'static Encoding> {
+    let central = [encoding_rs::WINDOWS_1250, encoding_rs::ISO_8859_2];
+    let western = [encoding_rs::WINDOWS_1252, encoding_rs::ISO_8859_15];
+    if !central.contains(&guess) && !western.contains(&guess) {
+        return None;
+    }
+    let read = if central.contains(&guess) {
+        guess
+    } else {
+        encoding_rs::WINDOWS_1250
+    };
+    let text = read.decode_without_bom_handling_and_without_replacement(sample)?;
+    let mut letters = text.chars().filter(|c| !c.is_ascii() && c.is_alphabetic());
+    let hungarian = |c: char| "áéíóöőúüűÁÉÍÓÖŐÚÜŰ".contains(c);
+    (text.contains(['ő', 'Ő']) && letters.all(hungarian)).then_some(read)
 }
 
 /// The name users know the family by, where encoding_rs's name is one of

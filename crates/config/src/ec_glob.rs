@@ -1,0 +1,221 @@
+//! EditorConfig's section globs, by the specification
+//! (spec.editorconfig.org, "Glob expressions") and its reference cores:
+//! `*` any characters but `/`, `**` any characters, `?` one character but
+//! `/`, `[seq]` and `[!seq]` (a bracket holding `/` is literal text),
+//! `{a,b}` alternatives (nested; a brace without a comma is literal),
+//! `{n1..n2}` an integer in that range, `\` escaping. A glob with a `/` is
+//! matched against the path relative to the `.editorconfig`'s directory
+//! (a leading `/` dropped), one without against the path's end at a `/`.
+//!
+//! The glob becomes a regular expression, as EditorConfig's C and Python
+//! cores do it, compiled with the limits of every glob of the
+//! configuration (an error rather than a panic).
+
+use regex_automata::meta::Regex;
+
+/// A compiled section glob.
+#[derive(Clone, Debug)]
+pub(crate) struct EcGlob {
+    regex: Regex,
+    /// The `(min, max)` of each `{n1..n2}`, in the order of their groups.
+    ranges: Vec<(i64, i64)>,
+}
+
+impl EcGlob {
+    /// Compiles `glob` (a section header without its brackets).
+    pub(crate) fn new(glob: &str) -> Result<EcGlob, String> {
+        let mut ranges = Vec::new();
+        let (anchor, body) = if !glob.contains('/') {
+            ("(?:.*/)?", glob)
+        } else {
+            let body = glob.strip_prefix('/').unwrap_or(glob);
+            match body.strip_prefix("**/") {
+                Some(rest) => ("(?:.*/)?", rest),
+                None => ("", body),
+            }
+        };
+        let chars: Vec<char> = body.chars().collect();
+        let pattern = format!("(?s)^{anchor}{}$", translate(&chars, &mut ranges, 0)?);
+        let regex = crate::toml_file::compile_regex(&pattern, !ranges.is_empty())?;
+        Ok(EcGlob { regex, ranges })
+    }
+
+    /// Whether `relative` (bytes of a path relative to the
+    /// `.editorconfig`'s directory, `/`-separated) matches.
+    pub(crate) fn matches(&self, relative: &[u8]) -> bool {
+        if self.ranges.is_empty() {
+            return self.regex.is_match(relative);
+        }
+        let mut caps = self.regex.create_captures();
+        self.regex.captures(relative, &mut caps);
+        if !caps.is_match() {
+            return false;
+        }
+        self.ranges.iter().enumerate().all(|(i, &(min, max))| {
+            caps.get_group(i + 1)
+                .and_then(|span| std::str::from_utf8(&relative[span.range()]).ok())
+                // Written as the number is written: `060` is not 60.
+                .filter(|n| {
+                    let digits = n.trim_start_matches(['+', '-']);
+                    digits == "0" || !digits.starts_with('0')
+                })
+                .and_then(|n| n.parse::<i64>().ok())
+                .is_some_and(|n| min <= n && n <= max)
+        })
+    }
+}
+
+/// `c` written to match itself in a regular expression.
+fn literal(out: &mut String, c: char) {
+    if c.is_ascii_punctuation() || c == ' ' {
+        out.push('\\');
+    }
+    out.push(c);
+}
+
+/// How deeply `{word}` braces (literal, translated inside) may nest.
+const MAX_NESTING: usize = 32;
+
+/// The regular expression of `pat`, as `fnmatch.translate` of
+/// editorconfig-core-py writes it; each `{n1..n2}` adds its bounds to
+/// `ranges` and a capture group. `nesting`: how many literal braces hold
+/// `pat`.
+fn translate(pat: &[char], ranges: &mut Vec<(i64, i64)>, nesting: usize) -> Result<String, String> {
+    if nesting > MAX_NESTING {
+        return Err(format!("braces nested more than {MAX_NESTING} deep"));
+    }
+    let mut out = String::new();
+    // Unescaped braces: a choice needs as many `}` as `{`.
+    let (mut opens, mut closes, mut esc) = (0, 0, false);
+    for &c in pat {
+        match c {
+            _ if esc => esc = false,
+            '\\' => esc = true,
+            '{' => opens += 1,
+            '}' => closes += 1,
+            _ => {}
+        }
+    }
+    let matching_braces = opens == closes;
+    let (mut i, mut depth, mut in_brackets, mut escaped) = (0, 0usize, false, false);
+    while i < pat.len() {
+        let c = pat[i];
+        i += 1;
+        match c {
+            '\\' => {
+                if escaped {
+                    literal(&mut out, '\\');
+                }
+                escaped = !escaped;
+                continue;
+            }
+            _ if escaped && !in_brackets => literal(&mut out, c),
+            '*' if !in_brackets => {
+                if pat.get(i) == Some(&'*') {
+                    out.push_str(".*");
+                    i += 1;
+                } else {
+                    out.push_str("(?-u:[^/])*");
+                }
+            }
+            '?' if !in_brackets => out.push_str("(?:[^/]|(?-u:[\\x80-\\xFF]))"),
+            '[' if in_brackets => out.push_str("\\["),
+            '[' => {
+                // A bracket that holds a `/` before its `]` is literal.
+                let close = pat[i..].iter().position(|&c| c == ']').map(|p| i + p);
+                let slash = pat[i..close.unwrap_or(pat.len())]
+                    .iter()
+                    .enumerate()
+                    .any(|(k, &c)| c == '/' && (k == 0 || pat[i + k - 1] != '\\'));
+                if slash || close.is_none() {
+                    literal(&mut out, '[');
+                } else {
+                    out.push('[');
+                    if matches!(pat.get(i), Some('!' | '^')) {
+                        out.push('^');
+                        i += 1;
+                    }
+                    // `]` first in a class is itself.
+                    if pat.get(i) == Some(&']') {
+                        out.push_str("\\]");
+                        i += 1;
+                    }
+                    in_brackets = true;
+                }
+            }
+            ']' if in_brackets && escaped => out.push_str("\\]"),
+            ']' if in_brackets => {
+                out.push(']');
+                in_brackets = false;
+            }
+            '-' if in_brackets => out.push('-'),
+            _ if in_brackets => literal(&mut out, c),
+            '{' => {
+                // The matching `}` at this level, and whether a `,` comes
+                // first (then it is a choice).
+                let (mut k, mut esc, mut comma, mut level) = (i, false, false, 0usize);
+                while k < pat.len() {
+                    match pat[k] {
+                        _ if esc => esc = false,
+                        '\\' => esc = true,
+                        '{' => level += 1,
+                        '}' if level == 0 => break,
+                        '}' => level -= 1,
+                        ',' if level == 0 => comma = true,
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                if !comma && k < pat.len() {
+                    let inner: String = pat[i..k].iter().collect();
+                    if let Some(bounds) = numeric_range(&inner) {
+                        ranges.push(bounds);
+                        out.push_str("([+-]?[0-9]+)");
+                    } else {
+                        out.push_str("\\{");
+                        out.push_str(&translate(&pat[i..k], ranges, nesting + 1)?);
+                        out.push_str("\\}");
+                    }
+                    i = k + 1;
+                } else if matching_braces && k < pat.len() {
+                    out.push_str("(?:");
+                    depth += 1;
+                } else {
+                    literal(&mut out, '{');
+                }
+            }
+            ',' if depth > 0 => out.push('|'),
+            '}' if depth > 0 => {
+                out.push(')');
+                depth -= 1;
+            }
+            '/' if pat[i..].starts_with(&['*', '*', '/']) => {
+                out.push_str("(?:/|/.*/)");
+                i += 3;
+            }
+            _ => literal(&mut out, c),
+        }
+        escaped = false;
+    }
+    // An unclosed bracket or choice: what was opened matches as written.
+    if in_brackets {
+        out.push(']');
+    }
+    for _ in 0..depth {
+        out.push(')');
+    }
+    Ok(out)
+}
+
+/// `n1..n2` as `(min, max)`.
+fn numeric_range(text: &str) -> Option<(i64, i64)> {
+    let (a, b) = text.split_once("..")?;
+    let number = |s: &str| {
+        let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<i64>().ok())
+            .flatten()
+    };
+    let (a, b) = (number(a)?, number(b)?);
+    Some((a.min(b), a.max(b)))
+}

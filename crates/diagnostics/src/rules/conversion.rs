@@ -1,0 +1,316 @@
+//! The conversion U005 offers for a file in a legacy encoding, made so that
+//! the file works after one run: its bytes are decoded to UTF-8, every
+//! declaration of its encoding in it ([`declarations`]) is rewritten to say
+//! UTF-8, a UTF-8 byte-order mark in front of the legacy text is removed
+//! (decoded, it would be `ï»¿`), and lines that are already UTF-8 are kept
+//! as they are (decoded, `café` would be `cafÃ©`).
+
+use std::ops::Range;
+use std::path::Path;
+
+use encoding_rs::Encoding;
+
+use super::declared::{Declaration, declarations, declared_legacy_encoding};
+use crate::{Edit, Fix, LegacyVerdict, Support};
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The evidence weighed: a declaration naming an encoding the whole file
+/// decodes in to text ([`declared_legacy_encoding`]) names the file's
+/// encoding, identified, whatever the detector's `detected` verdict says
+/// (the declaration is what the file's readers follow); without one, the
+/// detector's verdict stands. With the verdict: the declaration followed,
+/// and the encoding the detector identified when it is another one (U009
+/// shows both readings).
+pub(crate) fn weigh<'a>(
+    bytes: &'a [u8],
+    path: &Path,
+    detected: Option<LegacyVerdict>,
+) -> Option<(
+    LegacyVerdict,
+    Option<Declaration<'a>>,
+    Option<&'static Encoding>,
+)> {
+    let Some((declaration, encoding)) = declared_legacy_encoding(bytes, path) else {
+        return detected.map(|v| (v, None, None));
+    };
+    let rival = detected
+        .filter(|v| v.support == Support::Identified && v.encoding != encoding)
+        .map(|v| v.encoding);
+    let verdict = LegacyVerdict {
+        encoding,
+        name: encoding.name(),
+        support: Support::Identified,
+    };
+    Some((verdict, Some(declaration), rival))
+}
+
+/// The note of a U005 finding whose encoding `declaration` named.
+pub(crate) fn declared_note(declaration: &Declaration<'_>) -> String {
+    format!(
+        "{} declares `{}`, and the whole file decodes in it to text",
+        declaration.syntax.describe(),
+        declaration.name
+    )
+}
+
+/// The fix converting `bytes`, a file in `encoding` whose bytes after a
+/// UTF-8 byte-order mark decode in it without errors (the caller checked),
+/// to UTF-8, declarations and all.
+pub(crate) fn conversion(bytes: &[u8], path: &Path, encoding: &'static Encoding) -> Fix {
+    let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    let mut edits = Vec::new();
+    if start > 0 {
+        edits.push(Edit::delete(0..start));
+    }
+    let mut rewritten: Vec<&str> = Vec::new();
+    for d in declarations(bytes, path) {
+        // Only names that stand for another encoding: `utf8` stays, and so
+        // does a template's placeholder (`charset=CHARSET`).
+        if d.encoding().is_some_and(|e| e != encoding_rs::UTF_8) {
+            rewritten.push(d.syntax.describe());
+            edits.push(d.to_utf8());
+        }
+    }
+    let (decoded, kept) = decoded_lines(bytes, start, encoding);
+    let mut title = format!(
+        "convert the file from {} to UTF-8 (rewrites every non-ASCII byte",
+        encoding.name()
+    );
+    if kept > 0 {
+        title.push_str(&format!(
+            " but those of the {kept} line{} already in UTF-8",
+            if kept == 1 { "" } else { "s" }
+        ));
+    }
+    title.push(')');
+    if !rewritten.is_empty() {
+        title.push_str(&format!(", and make {} say UTF-8", rewritten.join(" and ")));
+    }
+    if start > 0 {
+        title.push_str(", and remove the UTF-8 byte-order mark in front of it");
+    }
+    Fix::decode_around(encoding, title, &decoded, edits)
+}
+
+/// `text`, a file already converted to UTF-8 as a whole (from UTF-16,
+/// UTF-32 or ISO-2022-JP), with every declaration in it that names
+/// another encoding made to say UTF-8, as [`conversion`] does.
+pub(crate) fn declarations_to_utf8(text: Vec<u8>, path: &Path) -> Vec<u8> {
+    let edits: Vec<Edit> = declarations(&text, path)
+        .into_iter()
+        .filter(|d| d.encoding().is_some_and(|e| e != encoding_rs::UTF_8))
+        .map(|d| d.to_utf8())
+        .collect();
+    if edits.is_empty() {
+        return text;
+    }
+    let fix = Fix::unsafe_("", edits);
+    crate::apply_fixes(&text, [&fix]).bytes
+}
+
+/// The stretches of `bytes` from `start` to decode, and how many lines
+/// are left out of them: a line that is well-formed UTF-8 is kept when its
+/// non-ASCII characters read as text in the script of the legacy text
+/// ([`reads_as_utf8`]), and converted otherwise (legacy text whose bytes
+/// happen to form UTF-8: Russian `Лё` in windows-1251 is UTF-8 `˸`). A line
+/// with an ill-formed byte is converted whole. Cut at line ends only, which
+/// are character boundaries in every ASCII-compatible encoding.
+fn decoded_lines(
+    bytes: &[u8],
+    start: usize,
+    encoding: &'static Encoding,
+) -> (Vec<Range<usize>>, usize) {
+    let mut script = None;
+    let mut decoded = Vec::new();
+    let mut run = start;
+    let mut kept = 0;
+    let mut at = start;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+        let line = &bytes[at..end];
+        if !line.is_ascii()
+            && let Ok(text) = std::str::from_utf8(line)
+            && reads_as_utf8(text, *script.get_or_insert_with(|| legacy_script(encoding)))
+        {
+            if run < at {
+                decoded.push(run..at);
+            }
+            run = end;
+            kept += 1;
+        }
+        at = end;
+    }
+    if run < bytes.len() {
+        decoded.push(run..bytes.len());
+    }
+    (decoded, kept)
+}
+
+/// The scripts told apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+    Hebrew,
+    Arabic,
+    Thai,
+    /// Han, kana and Hangul: the CJK encodings' repertoire.
+    Cjk,
+    Other,
+}
+
+/// What `c` says about a line's script: a script for letters (and CJK
+/// punctuation), `None` for the symbols and punctuation every script uses
+/// (`°`, `«`, `’`, `€`).
+fn script_of(c: char) -> Option<Script> {
+    Some(match u32::from(c) {
+        0x00..=0xBF | 0xD7 | 0xF7 | 0x2000..=0x20CF => return None,
+        0xC0..=0x024F | 0x1E00..=0x1EFF => Script::Latin,
+        0x0370..=0x03FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x0400..=0x052F => Script::Cyrillic,
+        0x0590..=0x05FF | 0xFB1D..=0xFB4F => Script::Hebrew,
+        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => Script::Arabic,
+        0x0E00..=0x0E7F => Script::Thai,
+        0x1100..=0x11FF
+        | 0x3000..=0x30FF
+        | 0x3130..=0x318F
+        | 0x31F0..=0x31FF
+        | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7AF
+        | 0xF900..=0xFAFF
+        | 0xFF00..=0xFFEF
+        | 0x20000..=0x3FFFF => Script::Cjk,
+        _ => Script::Other,
+    })
+}
+
+/// The script of an encoding's letters: CJK for the multi-byte encodings,
+/// else the most common script of the letters its upper half decodes to.
+fn legacy_script(encoding: &'static Encoding) -> Script {
+    if !encoding.is_single_byte() {
+        return Script::Cjk;
+    }
+    let upper: Vec<u8> = (0x80..=0xFF).collect();
+    let text = encoding.decode_without_bom_handling(&upper).0;
+    let mut counts: Vec<(Script, usize)> = Vec::new();
+    for script in text.chars().filter_map(script_of) {
+        match counts.iter_mut().find(|(s, _)| *s == script) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((script, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(_, n)| n)
+        .map_or(Script::Other, |(s, _)| s)
+}
+
+/// Whether a well-formed line's non-ASCII characters are UTF-8 text in a
+/// file whose legacy text is in `script`: letters of that script or
+/// typographic punctuation (`’`, `—`, `€`: three-byte forms no 8-bit text
+/// makes by accident), and nothing of another script.
+fn reads_as_utf8(text: &str, script: Script) -> bool {
+    let mut evidence = false;
+    for c in text.chars().filter(|c| !c.is_ascii()) {
+        match script_of(c) {
+            Some(s) if s == script => evidence = true,
+            Some(_) => return false,
+            None => evidence |= ('\u{2010}'..='\u{20CF}').contains(&c),
+        }
+    }
+    evidence
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn converted(bytes: &[u8], path: &str, encoding: &'static Encoding) -> (String, String) {
+        let fix = conversion(bytes, Path::new(path), encoding);
+        let out = crate::apply_fixes(bytes, [&fix]).bytes;
+        (String::from_utf8(out).unwrap(), fix.title().to_owned())
+    }
+
+    #[test]
+    fn lines_already_in_utf8_are_kept_and_the_rest_decoded() {
+        let mixed = b"caf\xE9 cr\xE8me\ncaf\xC3\xA9 d\xC3\xA9j\xC3\xA0 \xE2\x80\x94 ok\nna\xEFve\n";
+        let (text, title) = converted(mixed, "a.txt", encoding_rs::WINDOWS_1252);
+        assert_eq!(text, "café crème\ncafé déjà — ok\nnaïve\n");
+        assert!(title.contains("the 1 line already in UTF-8"), "{title}");
+    }
+
+    /// Legacy text whose bytes form UTF-8 by accident is converted: the
+    /// UTF-8 reading is in another script than the file's letters.
+    #[test]
+    fn legacy_lines_that_happen_to_be_utf8_are_converted() {
+        // windows-1251 `Лё` is C8 B8... here `Пё` (CF B8): UTF-8 `ϸ`, Greek.
+        let cyrillic = b"\xCF\xB8\n\xEF\xF0\xE8\xE2\xE5\xF2\n";
+        let (text, _) = converted(cyrillic, "a.txt", encoding_rs::WINDOWS_1251);
+        assert_eq!(text, "Пё\nпривет\n");
+        // Real UTF-8 Cyrillic in the same file stays.
+        let mixed = "привет\n"
+            .as_bytes()
+            .iter()
+            .chain(b"\xEF\xF0\xE8\xE2\xE5\xF2\n")
+            .copied();
+        let (text, _) = converted(
+            &mixed.collect::<Vec<_>>(),
+            "a.txt",
+            encoding_rs::WINDOWS_1251,
+        );
+        assert_eq!(text, "привет\nпривет\n");
+    }
+
+    #[test]
+    fn a_bom_before_legacy_text_is_removed_and_declarations_rewritten() {
+        let xml = b"\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>caf\xE9</a>\n";
+        let (text, title) = converted(xml, "a.xml", encoding_rs::WINDOWS_1252);
+        assert_eq!(
+            text,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>café</a>\n"
+        );
+        assert!(title.contains("the XML declaration say UTF-8"), "{title}");
+        assert!(title.contains("byte-order mark"), "{title}");
+        let tex = b"\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[latin1]{inputenc}\n\\begin{document}\nd\xE9j\xE0\n\\end{document}\n";
+        let (text, _) = converted(tex, "a.tex", encoding_rs::WINDOWS_1252);
+        assert!(
+            text.contains("\\usepackage[utf8]{inputenc}\n\\begin{document}\ndéjà\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_file_converted_whole_gets_its_declarations_rewritten() {
+        let text = b"<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<a>caf\xC3\xA9</a>\n".to_vec();
+        assert_eq!(
+            declarations_to_utf8(text, Path::new("a.xml")),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<a>café</a>\n".as_bytes()
+        );
+        let html = b"<meta charset=\"utf-8\"><p>x</p>".to_vec();
+        assert_eq!(
+            declarations_to_utf8(html.clone(), Path::new("a.html")),
+            html
+        );
+    }
+
+    #[test]
+    fn every_script_of_the_8_bit_encodings_is_found() {
+        for (encoding, script) in [
+            (encoding_rs::WINDOWS_1252, Script::Latin),
+            (encoding_rs::ISO_8859_2, Script::Latin),
+            (encoding_rs::WINDOWS_1251, Script::Cyrillic),
+            (encoding_rs::X_MAC_CYRILLIC, Script::Cyrillic),
+            (encoding_rs::KOI8_U, Script::Cyrillic),
+            (encoding_rs::ISO_8859_7, Script::Greek),
+            (encoding_rs::WINDOWS_1255, Script::Hebrew),
+            (encoding_rs::ISO_8859_6, Script::Arabic),
+            (encoding_rs::WINDOWS_874, Script::Thai),
+            (encoding_rs::SHIFT_JIS, Script::Cjk),
+        ] {
+            assert_eq!(legacy_script(encoding), script, "{}", encoding.name());
+        }
+    }
+}
