@@ -272,4 +272,21 @@ fn a_declaration_names_the_encoding_before_the_detector() {
         of("hu.py", "U005")["notes"][1],
         "the PEP 263 coding cookie declares `iso-8859-2`, and the whole file decodes in it to text"
     );
+    // The detector reads the Hungarian as Central European too (`ő` and
+    // `ű`, which windows-1252 has as `õ` and `û`): nothing disagrees.
+    assert!(
+        !lines
+            .iter()
+            .any(|d| d["path"] == "hu.py" && d["code"] == "U009"),
+        "{}",
+        stdout(&o)
+    );
+    // The Russian names no rival: nothing to say beside U005.
+    assert!(
+        !lines
+            .iter()
+            .any(|d| d["path"] == "mac.xml" && d["code"] == "U009"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -290,6 +290,20 @@ pub(crate) fn release_freed_memory() {
     }
 }
 
+/// Makes glibc serve every block of 128 KiB or more (a message with a
+/// whole text, a file's bytes, a text copied out of the rope) with its own
+/// mapping, returned to the system when freed. By default glibc raises
+/// that threshold after the first such block is freed, and later ones land
+/// in the threads' arenas, whose free top `malloc_trim` does not return.
+pub(crate) fn configure_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter of the allocator; it
+    // takes no pointer and may be called at any time.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+    }
+}
+
 /// U+FEFF and U+FFFD in `text`, at character offsets from `base`.
 pub(crate) fn scan_marks(text: &str, base: usize) -> Vec<Mark> {
     let bytes = text.as_bytes();

@@ -56,6 +56,7 @@ where
     I: AsyncRead + Unpin,
     O: AsyncWrite,
 {
+    document::configure_allocator();
     let repairs = Arc::new(RepairLog::default());
     let lifecycle = Arc::new(Lifecycle::default());
     let (service, socket) = {

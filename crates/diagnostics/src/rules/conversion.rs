@@ -37,9 +37,14 @@ pub(crate) fn weigh<'a>(
     let rival = detected
         .filter(|v| v.support == Support::Identified && v.encoding != encoding)
         .map(|v| v.encoding);
+    // The family's name when the detector read the same encoding
+    // ("ISO-8859-1 or windows-1252"), else the declared encoding's.
+    let name = detected
+        .filter(|v| v.encoding == encoding)
+        .map_or(encoding.name(), |v| v.name);
     let verdict = LegacyVerdict {
         encoding,
-        name: encoding.name(),
+        name,
         support: Support::Identified,
     };
     Some((verdict, Some(declaration), rival))

@@ -100,7 +100,18 @@ fn legacy_diagnostic(
                 "if it is meant to stay {name}: EditorConfig cannot declare it (only latin1 among legacy encodings), so list the file in `.utf8lintignore`"
             )
         }),
-        Support::Unidentified { rival } => {
+        support @ (Support::Unidentified { .. } | Support::OtherScript) => {
+            let why = match support {
+                Support::Unidentified { rival: Some(rival) } => format!(
+                    "read as words in {iconv} and almost as well in {rival}, but the text is too short or too list-like to tell which encoding it is"
+                ),
+                Support::Unidentified { rival: None } => format!(
+                    "read as words in {iconv}, but the text is too short or too list-like to tell which encoding it is"
+                ),
+                _ => format!(
+                    "read as letters in {iconv}, but not as running text of their script (words broken by letters of the wrong case or script, mostly capitals, or rare characters): an encoding the detector does not know, such as a DOS or Mac code page"
+                ),
+            };
             let mut d = Diagnostic::new(
                 Rule::NotUtf8,
                 level,
@@ -111,13 +122,7 @@ fn legacy_diagnostic(
                 "`{}` would be `{as_legacy}` in {iconv}, the detector's best guess",
                 escape_bytes(shown, 4)
             ))
-            .with_note(format!(
-                "{sequences}, and the non-ASCII lines read as words in {iconv}{}, but the text is too short or too list-like to tell which encoding it is",
-                match rival {
-                    Some(rival) => format!(" and almost as well in {rival}"),
-                    None => String::new(),
-                }
-            ))
+            .with_note(format!("{sequences}, and the non-ASCII lines {why}"))
             .with_help(
                 "find out which encoding it is (its language, the tool that wrote it), then convert it: `iconv -f ENCODING -t UTF-8`; no fix is offered because a wrong guess writes mojibake",
             );

@@ -131,7 +131,7 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
     if let Some(format) = binary_signature(bytes) {
         return Sniff::Binary(BinaryEvidence::Signature { format });
     }
-    if let Some(wide) = wide(bytes) {
+    if let Some(wide) = wide_without_signature(bytes) {
         return Sniff::Wide(wide);
     }
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
@@ -152,7 +152,15 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
 /// ([`wrong_bom`]), or a NUL byte in the first 8 KiB and the NUL pattern or
 /// a plausible UTF-16 reading; never for a file with a binary signature.
 pub(crate) fn wide(bytes: &[u8]) -> Option<Wide> {
-    if binary_signature(bytes).is_some() || wrong_bom(bytes).is_some() {
+    if binary_signature(bytes).is_some() {
+        return None;
+    }
+    wide_without_signature(bytes)
+}
+
+/// [`wide`] for bytes known to start with no binary signature.
+fn wide_without_signature(bytes: &[u8]) -> Option<Wide> {
+    if wrong_bom(bytes).is_some() {
         return None;
     }
     if let Some(form) = Signature::detect(bytes).and_then(WideForm::from_signature) {

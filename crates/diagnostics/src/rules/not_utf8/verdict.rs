@@ -48,6 +48,11 @@ pub enum Support {
         /// The runner-up's name, if any encoding reads it differently.
         rival: Option<&'static str>,
     },
+    /// The guess reads the sample as letters but not as running text of
+    /// their script (words broken by letters of the wrong case or script,
+    /// mostly capitals, mostly rare characters): text in an encoding the
+    /// detector does not know, read in a neighbour's.
+    OtherScript,
 }
 
 /// Decides whether a file with ill-formed UTF-8 is in a legacy encoding,
@@ -146,12 +151,26 @@ pub fn legacy_verdict(
             support: Support::Identified,
         });
     }
-    let support = if reading.running_text() && !mostly_rare_han(encoding, &sample) {
+    // Running text is judged on the lines that are not UTF-8 already: a
+    // mostly legacy file's UTF-8 lines read in the legacy encoding are
+    // mojibake (`cafÃ©`), not the legacy text.
+    let legacy_lines: Vec<u8> = sample
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|line| std::str::from_utf8(line).is_err())
+        .flatten()
+        .copied()
+        .collect();
+    let running = if legacy_lines.len() == sample.len() {
+        reading.running_text()
+    } else {
+        Reading::of(&encoding.decode_without_bom_handling(&legacy_lines).0).running_text()
+    };
+    let support = if running && !mostly_rare_han(encoding, &sample) {
         detector.support(guess, &sample, &text)
     } else {
         // Letters, but not text of their script: an encoding the detector
         // does not know, read in a neighbour's (no conversion is offered).
-        Support::Unidentified { rival: None }
+        Support::OtherScript
     };
     Some(LegacyVerdict {
         encoding,
@@ -389,6 +408,30 @@ fn family_name(encoding: &'static Encoding, sample: &[u8], text: &str) -> &'stat
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rare_han_share_is_pinned_from_both_sides() {
+        assert_eq!(MAX_RARE_HAN_PERCENT, 30);
+        // GBK: `B0 A1` is level 1 (frequent), `D8 A1` level 2 (rare).
+        let gbk = |rare: usize, frequent: usize| {
+            let mut b = b"\xD8\xA1".repeat(rare);
+            b.extend(b"\xB0\xA1".repeat(frequent));
+            b
+        };
+        assert!(!mostly_rare_han(encoding_rs::GBK, &gbk(30, 70)));
+        assert!(mostly_rare_han(encoding_rs::GBK, &gbk(31, 69)));
+        // Fewer than 20 Han characters are not judged.
+        assert!(!mostly_rare_han(encoding_rs::GBK, &gbk(19, 0)));
+        assert!(mostly_rare_han(encoding_rs::GBK, &gbk(20, 0)));
+        // Single-byte encodings have no levels.
+        assert!(!mostly_rare_han(encoding_rs::WINDOWS_1252, &gbk(20, 0)));
+    }
+
+    #[test]
+    fn an_rfc_2279_form_is_one_sequence() {
+        let found = IllFormed::of(b"x \xF8\x88\x80\x80\x80 y");
+        assert_eq!((found.count, found.bytes, found.utf8_like), (1, 5, 1));
+    }
 
     #[test]
     fn the_utf8_like_share_counts_sequences() {
