@@ -9,9 +9,12 @@
 //! it is not single-script (UTS #39's resolved script set is empty), it
 //! has a main script with at least two letters, and every character of
 //! its other scripts is one UTS #39 lists as confusable across scripts
-//! (`is_potential_mixed_script_confusable_char`): so `Δx`, `μs` and `API-ключ`
-//! (two words) are left alone, and `pаypal` is not. The finding shows the
-//! word's skeleton, the string every confusable spelling of it maps to.
+//! (`is_potential_mixed_script_confusable_char`) with the skeleton of a
+//! letter of the main script: so `Δx`, `μs`, `ππbbππ` and `API-ключ` (two
+//! words) are left alone, and `pаypal` is not. Words with a letter UTS #39
+//! restricts in identifiers, and lines with letters of three scripts
+//! (random text), are left alone too. The finding shows the word's
+//! skeleton, the string every confusable spelling of it maps to.
 //!
 //! Its own pass, not the text pass's candidates: the lead bytes of Greek,
 //! Cyrillic, Armenian and Hebrew letters (`CD`..`D7`) are ordinary text
@@ -22,7 +25,9 @@
 use std::collections::HashMap;
 
 use unicode_security::mixed_script::AugmentedScriptSet;
-use unicode_security::{MixedScript, is_potential_mixed_script_confusable_char, skeleton};
+use unicode_security::{
+    GeneralSecurityProfile, MixedScript, is_potential_mixed_script_confusable_char, skeleton,
+};
 
 use crate::text_scan::Capped;
 use crate::{Diagnostic, Level, Rule};
@@ -107,14 +112,11 @@ fn line_words(line: &str, base: usize, out: &mut Capped) {
             (true, None) => word_start = Some(k),
             (false, Some(mut s)) => {
                 word_start = None;
-                // An escape or a format (`\nΤο`, `%sδεν` in a catalogue):
-                // its letter is no part of the word after it.
-                if matches!(line[..s].chars().next_back(), Some('\\' | '%')) {
-                    s += line[s..].chars().next().map_or(0, char::len_utf8);
-                }
+                s += escape_len(&line[..s], &line[s..k]);
                 let word = &line[s..k];
                 if !word.is_ascii()
                     && let Some(d) = confusable(word, base + s)
+                    && !many_scripts(line)
                 {
                     let span = d.span.clone();
                     out.push(|level| Diagnostic { level, ..d }, span);
@@ -123,6 +125,93 @@ fn line_words(line: &str, base: usize, out: &mut Capped) {
             _ => {}
         }
     }
+}
+
+/// How much of the start of `word` belongs to an escape or a format
+/// that `before` opens: `\nΤο` and troff's `\fIНОМЕР` (the letters after
+/// a backslash), printf's `%sδεν` and `%5ldБ` (flags, width, length and
+/// conversion after a `%`).
+fn escape_len(before: &str, word: &str) -> usize {
+    let bytes = word.as_bytes();
+    match before.chars().next_back() {
+        Some('\\') => match bytes {
+            [b'f', b'B' | b'I' | b'R' | b'P', ..] => 2,
+            [b, ..] if b.is_ascii_alphabetic() => 1,
+            _ => 0,
+        },
+        Some('%') => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            let length = bytes[digits..]
+                .iter()
+                .take_while(|b| matches!(b, b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't'))
+                .count()
+                .min(2);
+            match bytes.get(digits + length) {
+                Some(b) if b.is_ascii_alphabetic() => digits + length + 1,
+                _ => 0,
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// Whether `line` holds letters of three or more of the scripts the pass
+/// reads (Latin, Greek, Cyrillic, Armenian, Hebrew): random or sample text
+/// (an encryption test's output), where mixed words are chance.
+fn many_scripts(line: &str) -> bool {
+    let mut seen: Vec<&'static str> = Vec::new();
+    for c in line.chars().filter(|&c| is_letter(c)) {
+        if let Some(script) = script_of(c)
+            && !seen.contains(&script)
+        {
+            seen.push(script);
+            if seen.len() >= 3 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The letters of the scripts the pass reads, by script, where a
+/// look-alike of a foreign letter is searched for.
+fn letters_of(script: &str) -> &'static [std::ops::RangeInclusive<u32>] {
+    match script {
+        "Latin" => &[
+            0x41..=0x5A,
+            0x61..=0x7A,
+            0xC0..=0x2AF,
+            0x1E00..=0x1EFF,
+            0xA720..=0xA7FF,
+        ],
+        "Greek" => &[0x370..=0x3FF],
+        "Cyrillic" => &[0x400..=0x52F],
+        "Armenian" => &[0x531..=0x58F],
+        "Hebrew" => &[0x5D0..=0x5EA],
+        _ => &[],
+    }
+}
+
+/// Whether the foreign letter `c` looks like a letter of the word's `main`
+/// script (the same skeleton): Cyrillic `а` in a Latin word does, and so
+/// does a Latin `a` in a Cyrillic word; a Latin `b` among Greek letters
+/// (`ππbbππ`, test data of a multibyte search) does not, and the word
+/// then looks like no word of one script.
+fn looks_like(c: char, main: &str) -> bool {
+    let ranges = letters_of(main);
+    if ranges.is_empty() {
+        return true;
+    }
+    let mut buffer = [0u8; 4];
+    let shape: String = skeleton(c.encode_utf8(&mut buffer)).collect();
+    ranges
+        .iter()
+        .cloned()
+        .flatten()
+        .filter_map(char::from_u32)
+        .any(|d| {
+            script_of(d) == Some(main) && skeleton(d.encode_utf8(&mut buffer)).eq(shape.chars())
+        })
 }
 
 /// The one script of `c`, if it has exactly one (not Common, not
@@ -138,7 +227,10 @@ fn script_of(c: char) -> Option<&'static str> {
 /// The finding for `word` (at byte `at` of the file), if it is a
 /// mixed-script confusable.
 fn confusable(word: &str, at: usize) -> Option<Diagnostic> {
-    if word.is_single_script() {
+    // A word with a character UTS #39 restricts in identifiers (IPA,
+    // obsolete and technical letters: `Μʭʭ` in a highlighter's test) is
+    // exotic as a whole, not a look-alike of an ordinary word.
+    if word.is_single_script() || !word.chars().all(GeneralSecurityProfile::identifier_allowed) {
         return None;
     }
     let mut counts: HashMap<&'static str, usize> = HashMap::new();
@@ -160,7 +252,7 @@ fn confusable(word: &str, at: usize) -> Option<Diagnostic> {
         .collect();
     if !others
         .iter()
-        .all(|&c| is_potential_mixed_script_confusable_char(c))
+        .all(|&c| is_potential_mixed_script_confusable_char(c) && looks_like(c, main))
     {
         return None;
     }
@@ -230,6 +322,10 @@ mod tests {
             "кВт·ч, мкм, Qt-библиотека",
             "msgstr \"\\nΤο έργο %sδεν\"",
             "a\u{591}\u{316}\u{59A}b a\u{5B0}\u{5B1}b",
+            ".B \\fIНОМЕР\\fR, %5ldБ and %sδεν",
+            "int \u{39C}\u{2AD}\u{2AD} = 1;",
+            "\u{3B1}Ò\u{4AF}B Ҧ\u{470}\u{3A5} random sample",
+            "call s:Test('ππbbππ', 'Sαβγ')",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
