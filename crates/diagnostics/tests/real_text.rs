@@ -10,8 +10,11 @@
 //!   the findings expected of each: no U008 and no deny-level finding, and
 //!   the U016 count measured when the tree was judged.
 //!
-//! Each test says when its data is absent and skips, and fails then if
-//! `UTF8LINT_REQUIRE_CORPUS=1`.
+//! These are public repositories, not packages: they come only from a
+//! checkout made by hand (each fixture names the commit it was judged at),
+//! never from a registry CI can reach. So each test says when its data is
+//! absent and skips, and fails then only if `UTF8LINT_REQUIRE_TEXT_CORPUS=1`
+//! (a run that means to measure them).
 //!
 //!     UTF8LINT_TROJAN_SOURCE=... cargo test -p utf8lint-diagnostics --test real_text -- --nocapture
 
@@ -30,8 +33,8 @@ fn data(var: &str) -> Option<Vec<PathBuf>> {
         Some(v) => Some(std::env::split_paths(&v).collect()),
         None => {
             assert!(
-                std::env::var("UTF8LINT_REQUIRE_CORPUS").as_deref() != Ok("1"),
-                "{var} is not set and UTF8LINT_REQUIRE_CORPUS=1"
+                std::env::var("UTF8LINT_REQUIRE_TEXT_CORPUS").as_deref() != Ok("1"),
+                "{var} is not set and UTF8LINT_REQUIRE_TEXT_CORPUS=1"
             );
             println!("SKIPPED: {var} is not set");
             None
