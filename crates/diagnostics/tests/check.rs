@@ -552,7 +552,8 @@ fn suppressions_are_found_anywhere_in_a_large_valid_file() {
             }
             head.push('\n');
             let tail = format!("{}\n", fill.repeat(6000 / fill.len()));
-            let used = format!("{head}x # utf8lint: allow(U011)\ny\u{200B}z\n{tail}");
+            // Alone on its line, the suppression covers the next one.
+            let used = format!("{head}# utf8lint: allow(U011)\ny\u{200B}z\n{tail}");
             assert!(
                 run(used.as_bytes(), "a.txt").is_empty(),
                 "{fill:?} at {at}: {:?}",
@@ -567,13 +568,13 @@ fn suppressions_are_found_anywhere_in_a_large_valid_file() {
                 ["U011"],
                 "{fill:?} at {at}"
             );
-            let unused = format!("{head}x # utf8lint: allow(U011)\nyz\n{tail}");
+            let unused = format!("{head}# utf8lint: allow(U011)\nyz\n{tail}");
             let found = run(unused.as_bytes(), "a.txt");
             assert_eq!(
                 summary(&found),
                 [(
                     "U015",
-                    head.len() + 4..head.len() + 4 + "utf8lint: allow(U011)".len()
+                    head.len() + 2..head.len() + 2 + "utf8lint: allow(U011)".len()
                 )],
                 "{fill:?} at {at}"
             );
