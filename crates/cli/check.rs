@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use utf8lint_diagnostics::{
-    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, escape_lossless, escape_shown,
-    sniff,
+    CheckOptions, Diagnostic, Keep, Level, Rule, Sniff, check, check_path, escape_lossless,
+    escape_shown, sniff,
 };
 
 use crate::baseline::Baseline;
@@ -520,7 +520,10 @@ fn diagnose(
 ) -> Vec<Diagnostic> {
     let mut diagnostics = name_check(path, settings);
     let Some(baseline) = &ctx.baseline else {
-        let found = check_keeping(bytes, path, &settings.policy, keep);
+        let found = check(
+            bytes,
+            CheckOptions::new(path, &settings.policy).keeping(keep),
+        );
         // Nearly always the name is fine: the findings as they are, not
         // copied after it.
         if diagnostics.is_empty() {
@@ -529,7 +532,10 @@ fn diagnose(
         diagnostics.extend(found);
         return diagnostics;
     };
-    diagnostics.extend(check_keeping(bytes, path, &settings.policy, Keep::Every));
+    diagnostics.extend(check(
+        bytes,
+        CheckOptions::new(path, &settings.policy).keeping(Keep::Every),
+    ));
     let cwd = ctx.cwd.as_deref().unwrap_or(Path::new("/"));
     let key = baseline.key_path(cwd, path);
     baseline.apply(&key, bytes, &mut diagnostics, keep == Keep::Shown);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use ropey::Rope;
 use tower_lsp::lsp_types::{self as lsp, Url};
 use utf8lint_codec::decode_lossy;
-use utf8lint_diagnostics::{Policy, Sniff, check, sniff};
+use utf8lint_diagnostics::{CheckOptions, Policy, Sniff, check, sniff};
 use utf8lint_workspace::{ReadOptions, Stamp, read_file};
 
 use crate::config::Settings;
@@ -106,7 +106,7 @@ fn view_of(
     if skip_binary && matches!(sniff(bytes), Sniff::Binary(_)) {
         return (DiskView::default(), 0);
     }
-    let found = check(bytes, path, policy);
+    let found = check(bytes, CheckOptions::new(path, policy));
     let mut offsets = Vec::with_capacity(found.len() * 2 + 2);
     for d in &found {
         offsets.push(d.span.start);
