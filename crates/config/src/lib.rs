@@ -5,9 +5,11 @@
 //! command-line flags / editor settings ([`Overrides`]) over `utf8lint.toml`
 //! over `.editorconfig` over utf8lint's built-in knowledge of formats.
 //!
-//! This is the only crate besides the CLI and the language server that
-//! reads the file system, and it reads only configuration files, once per
-//! directory (the [`Resolver`] caches them).
+//! It reads only configuration files, once per directory (the [`Resolver`]
+//! caches them); inputs are read by `utf8lint-workspace`, whose per-file
+//! pipeline asks this crate for each file's settings (why the two stay
+//! separate crates: `docs/configuration.md`, "Where this lives in the
+//! code").
 //!
 //! A configuration file is read as an input is ([`read_config_file`]): a
 //! regular file only (a FIFO, device or socket is refused, also behind a
