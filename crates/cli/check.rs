@@ -1,7 +1,7 @@
 //! Checking one file: the workspace layer's pipeline (settings, exclusion,
 //! read, sniff, check), then what is the CLI's own (the name, the baseline,
-//! fixes, rendering). Runs on the walker's threads; everything it produces goes into a [`FileReport`] that
-//! is printed later, in path order.
+//! fixes, rendering). Runs on the walker's threads; everything it produces
+//! goes into a [`FileReport`] that is printed later, in path order.
 
 use std::collections::HashSet;
 use std::io;
