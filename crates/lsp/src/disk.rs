@@ -12,6 +12,7 @@ use std::sync::Arc;
 use ropey::Rope;
 use tower_lsp::lsp_types::{self as lsp, Url};
 use utf8lint_codec::decode_lossy;
+use utf8lint_config::ResolveCache;
 use utf8lint_diagnostics::{Diagnostic, Keep};
 use utf8lint_workspace::{
     Checked, FileOptions, ReadOptions, Skip, Skipped, Stamp, check_file as pipeline, read_file,
@@ -61,7 +62,7 @@ fn check_on_disk(
     path: &Path,
     settings: &Settings,
     honour_exclude: bool,
-    buf: &mut Vec<u8>,
+    scratch: &mut Scratch,
 ) -> Result<Checked, Skipped> {
     let options = FileOptions {
         honour_exclude,
@@ -69,10 +70,18 @@ fn check_on_disk(
         read: READ,
         keep: Keep::Shown,
     };
-    let mut cache = Default::default();
-    let checked = pipeline(path, settings.resolver(), &mut cache, options, buf);
+    let Scratch { buf, cache } = scratch;
+    let checked = pipeline(path, settings.resolver(), cache, options, buf);
     settings.log_notes();
     checked
+}
+
+/// What checking a file on disk reuses from one file to the next on one
+/// thread: the read buffer, and the settings of the last few directories.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    buf: Vec<u8>,
+    cache: ResolveCache,
 }
 
 /// The diagnostics for a file nobody has open, placed as VS Code would
@@ -81,15 +90,15 @@ pub(crate) fn check_file(
     path: &Path,
     settings: &Settings,
     encoding: Encoding,
+    scratch: &mut Scratch,
 ) -> Option<Vec<lsp::Diagnostic>> {
     let uri = Url::from_file_path(path).ok()?;
     // Read once: the same bytes give the text and the findings.
-    let mut bytes = Vec::new();
-    let checked = check_on_disk(path, settings, true, &mut bytes).ok()?;
+    let checked = check_on_disk(path, settings, true, scratch).ok()?;
     if checked.diagnostics.is_empty() {
         return None;
     }
-    let bytes = &bytes[..checked.read.len];
+    let bytes = &scratch.buf[..checked.read.len];
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let rope = Rope::from_str(&decode_lossy(body));
     let (disk, _) = place(bytes, checked.diagnostics, &[&rope]);
@@ -109,9 +118,9 @@ pub(crate) fn check_file(
 /// first. A file that cannot be read gives a view that says why; a binary
 /// one, an empty view.
 pub(crate) fn view_on(path: &Path, ropes: &[&Rope], settings: &Settings) -> (DiskView, usize) {
-    let mut bytes = Vec::new();
-    match check_on_disk(path, settings, false, &mut bytes) {
-        Ok(checked) => place(&bytes[..checked.read.len], checked.diagnostics, ropes),
+    let mut scratch = Scratch::default();
+    match check_on_disk(path, settings, false, &mut scratch) {
+        Ok(checked) => place(&scratch.buf[..checked.read.len], checked.diagnostics, ropes),
         Err(Skipped {
             why: Skip::Unread(e),
             ..

@@ -463,7 +463,7 @@ impl Session {
                 (state.settings.clone(), state.encoding)
             };
             let found = tokio::task::spawn_blocking(move || {
-                crate::disk::check_file(&path, &settings, encoding)
+                crate::disk::check_file(&path, &settings, encoding, &mut Default::default())
             })
             .await
             .ok()
