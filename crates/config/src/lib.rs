@@ -482,8 +482,10 @@ impl Resolver {
     /// whose configuration is broken is an error of
     /// [`Resolver::resolve_cached`] (the CLI reports it and skips the file).
     pub fn new(overrides: Overrides) -> Result<Resolver, ConfigError> {
-        let resolver = Resolver::build(overrides, false)?;
-        // The one error `build` would only note: the `--config` file.
+        let (resolver, mut problems) = Resolver::build(overrides, false);
+        if !problems.is_empty() {
+            return Err(problems.swap_remove(0));
+        }
         if let Some(Err(e)) = &resolver.explicit {
             return Err(e.clone());
         }
@@ -498,17 +500,22 @@ impl Resolver {
     /// [`ConfigSource::Isolated`] gives. Each problem is noted once
     /// ([`Resolver::take_notes`]).
     pub fn lenient(overrides: Overrides) -> Resolver {
-        Resolver::build(overrides, true)
-            .unwrap_or_else(|_| unreachable!("a lenient build notes its errors"))
+        let (resolver, problems) = Resolver::build(overrides, true);
+        for problem in &problems {
+            resolver.note_error(problem, "left out; the other settings apply");
+        }
+        resolver
     }
 
-    fn build(overrides: Overrides, lenient: bool) -> Result<Resolver, ConfigError> {
+    /// A resolver for `overrides`, with the override globs that do not
+    /// compile left out and returned.
+    fn build(overrides: Overrides, lenient: bool) -> (Resolver, Vec<ConfigError>) {
         let cwd = std::env::current_dir().unwrap_or_default();
         let mut problems = Vec::new();
-        let mut compile = |table: &str, glob: &str| {
-            let error = match toml_file::PathGlob::new(glob) {
-                Ok(glob) => return Ok(Some(glob)),
-                Err(e) => ConfigError {
+        let mut compile = |table: &str, glob: &str| match toml_file::PathGlob::new(glob) {
+            Ok(glob) => Some(glob),
+            Err(e) => {
+                problems.push(ConfigError {
                     path: PathBuf::from(
                         overrides
                             .origin
@@ -518,23 +525,19 @@ impl Resolver {
                     line: None,
                     key: Some(format!("{table}.\"{}\"", shorten(glob))),
                     message: format!("not a valid glob: {e}"),
-                },
-            };
-            if !lenient {
-                return Err(error);
+                });
+                None
             }
-            problems.push(error);
-            Ok(None)
         };
         let mut override_globs = Vec::new();
         for (glob, policy) in &overrides.bom {
-            if let Some(matcher) = compile("bom", glob)? {
+            if let Some(matcher) = compile("bom", glob) {
                 override_globs.push((matcher, *policy, glob.clone()));
             }
         }
         let mut override_levels = Vec::new();
         for (glob, levels) in &overrides.per_file_levels {
-            if let Some(matcher) = compile("per-file-lints", glob)? {
+            if let Some(matcher) = compile("per-file-lints", glob) {
                 override_levels.push((matcher, levels.clone()));
             }
         }
@@ -553,10 +556,7 @@ impl Resolver {
             generation: AtomicU64::new(0),
             ignored: Mutex::new(Default::default()),
         };
-        for problem in problems {
-            resolver.note_error(&problem, "left out; the other settings apply");
-        }
-        Ok(resolver)
+        (resolver, problems)
     }
 
     /// Notes `error` once, with what became of it.
