@@ -149,7 +149,7 @@ mod tests {
     use std::fs;
 
     use utf8lint_config::Overrides;
-    use utf8lint_diagnostics::{MAX_SHOWN_PER_RULE, Rule};
+    use utf8lint_diagnostics::{Rule, shown_per_rule};
 
     use super::*;
     use crate::FileKind;
@@ -280,8 +280,10 @@ mod tests {
     fn keep_says_whether_the_cap_applies() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("many.txt");
+        // `max-per-file = 0`: only the absolute ceiling caps a report.
+        let ceiling = shown_per_rule(0);
         let mut text = Vec::new();
-        for _ in 0..MAX_SHOWN_PER_RULE + 10 {
+        for _ in 0..ceiling + 10 {
             text.extend_from_slice("a\u{FEFF}b\n".as_bytes());
         }
         fs::write(&path, &text).unwrap();
@@ -300,9 +302,9 @@ mod tests {
                 .filter(|d| d.rule == Rule::StrayFeff)
                 .count()
         };
-        assert_eq!(count(Keep::Every), MAX_SHOWN_PER_RULE + 10);
+        assert_eq!(count(Keep::Every), ceiling + 10);
         // The ceiling, then one summary of the rest.
-        assert_eq!(count(Keep::Shown), MAX_SHOWN_PER_RULE + 1);
+        assert_eq!(count(Keep::Shown), ceiling + 1);
     }
 
     /// Bytes that do not come from disk go through the same first and last
