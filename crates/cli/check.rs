@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use utf8lint_diagnostics::{
-    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, escape_lossless, escape_shown,
-    sniff,
+    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, escape_shown, sniff,
 };
 
 use crate::baseline::Baseline;
 use crate::fix::{self, FixMode};
+use crate::output::names::{display_path, uri_of};
 use crate::output::{self, FileName, OutputOptions};
 use crate::settings::{FileSettings, Resolver};
 use utf8lint_workspace::{ReadError, ReadOptions, Stamp, WriteError, read_file};
@@ -193,48 +193,6 @@ impl Drop for Worker {
     }
 }
 
-/// The path as shown: `./` stripped, escaped with `escape_lossless` so that
-/// controls, bidi and invisible characters are visible, a backslash is `\\`
-/// and an invalid byte `\xE9`: a Latin-1 `caf\xE9` and a UTF-8 name spelled
-/// `caf\xE9` never print alike.
-pub(crate) fn display_path(path: &Path) -> (String, Vec<u8>) {
-    let shown = path.strip_prefix(".").unwrap_or(path);
-    let shown = if shown.as_os_str().is_empty() {
-        path
-    } else {
-        shown
-    };
-    let bytes = os_bytes(shown);
-    (escape_lossless(&bytes), bytes)
-}
-
-#[cfg(unix)]
-fn os_bytes(path: &Path) -> Vec<u8> {
-    use std::os::unix::ffi::OsStrExt;
-    path.as_os_str().as_bytes().to_vec()
-}
-
-#[cfg(not(unix))]
-fn os_bytes(path: &Path) -> Vec<u8> {
-    path.to_string_lossy().into_owned().into_bytes()
-}
-
-/// The SARIF URI of `path`: relative to the working directory when it is
-/// inside it, else an absolute `file://` URI.
-fn uri_of(ctx: &Context, path: &Path, shown_bytes: &[u8]) -> String {
-    if path.is_absolute() {
-        if let Some(rel) = ctx
-            .cwd
-            .as_deref()
-            .and_then(|cwd| path.strip_prefix(cwd).ok())
-        {
-            return output::sarif::uri(&os_bytes(rel));
-        }
-        return format!("file://{}", output::sarif::uri(&os_bytes(path)));
-    }
-    output::sarif::uri(shown_bytes)
-}
-
 /// Words for an I/O error on a file being checked.
 pub(crate) fn describe_io(e: &io::Error) -> String {
     match e.kind() {
@@ -330,7 +288,7 @@ impl<'a> LazyName<'a> {
     pub(crate) fn get(&self) -> &Names {
         self.cell.get_or_init(|| {
             let (display, key) = display_path(self.path);
-            let uri = uri_of(self.ctx, self.path, &key);
+            let uri = uri_of(self.ctx.cwd.as_deref(), self.path, &key);
             let exact = std::str::from_utf8(&key)
                 .ok()
                 .filter(|exact| *exact != display && !exact.contains('\\'))

@@ -20,7 +20,8 @@ use utf8lint_workspace::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
 
 use utf8lint_diagnostics::escape_shown;
 
-use crate::check::{self, Context, FileReport, Worker, display_path};
+use crate::check::{self, Context, FileReport, Worker};
+use crate::output::names::display_path;
 
 /// What `--files` found.
 pub(crate) struct Listing {

@@ -34,6 +34,7 @@ use crate::args::{CheckArgs, ColorChoice, Command, Format};
 use crate::check::{Context, FixAction, Worker};
 use crate::fix::FixMode;
 use crate::output::OutputOptions;
+use crate::output::names::display_path;
 use crate::settings::{ConfigSource, Overrides, Resolver};
 
 /// `utf8lint lsp`: the language server on standard input and output. Its
@@ -278,7 +279,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             Ok(meta) if meta.is_dir() => dirs.push(path.clone()),
             Ok(_) => files.push(path.clone()),
             Err(e) => {
-                let (shown, key) = check::display_path(path);
+                let (shown, key) = display_path(path);
                 let why = if e.kind() == io::ErrorKind::NotFound {
                     "no such file or directory".to_owned()
                 } else {
@@ -367,7 +368,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
                 err,
                 "utf8lint: wrote {written} {} to the baseline {}",
                 plural(written as u64, "finding", "findings"),
-                check::display_path(file).0
+                display_path(file).0
             )?;
         }
         return Ok(if troubles > 0 { 2 } else { 0 });

@@ -12,6 +12,7 @@ use ignore::WalkState;
 use utf8lint_workspace::WalkOptions;
 
 use crate::check::{self, Context, FileReport, Worker};
+use crate::output::names::display_path;
 
 /// Collects each worker's reports when the worker is done.
 struct Collector<'a> {
@@ -75,7 +76,7 @@ pub(crate) fn run(
                     }
                     Err(err) => {
                         let key = error_path(&err)
-                            .map(|p| check::display_path(&p).1)
+                            .map(|p| display_path(&p).1)
                             .unwrap_or_default();
                         check::report_trouble(ctx, &mut c.worker, key, describe_walk_error(&err));
                     }
@@ -99,7 +100,7 @@ fn check_walked(ctx: &Context, worker: &mut Worker, path: &std::path::Path, expl
         check::check_file(ctx, worker, path, explicit);
     }));
     if checked.is_err() {
-        let (shown, key) = check::display_path(path);
+        let (shown, key) = display_path(path);
         check::report_trouble(
             ctx,
             worker,
@@ -141,7 +142,7 @@ pub(crate) fn describe_walk_error(err: &ignore::Error) -> String {
     match err {
         ignore::Error::WithDepth { err, .. } => describe_walk_error(err),
         ignore::Error::WithPath { path, err } => {
-            let shown = check::display_path(path).0;
+            let shown = display_path(path).0;
             match err.io_error() {
                 Some(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     format!(
@@ -154,8 +155,8 @@ pub(crate) fn describe_walk_error(err: &ignore::Error) -> String {
         }
         ignore::Error::Loop { ancestor, child } => format!(
             "{}: symbolic link loop (points back to {})",
-            check::display_path(child).0,
-            check::display_path(ancestor).0
+            display_path(child).0,
+            display_path(ancestor).0
         ),
         other => other.to_string(),
     }

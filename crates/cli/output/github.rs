@@ -5,7 +5,7 @@
 
 use utf8lint_diagnostics::{Diagnostic, Level, escape_shown};
 
-use super::{Region, is_file_level};
+use super::place::{Region, is_file_level};
 
 pub(super) fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
     let command = match d.level {

@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 use utf8lint_diagnostics::{Diagnostic, Level, Rule};
 
-use super::{Region, is_file_level};
+use super::place::{Region, is_file_level};
 
 pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
