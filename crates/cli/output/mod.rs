@@ -2,7 +2,7 @@
 //! thread that checked it (while its bytes are at hand), into text kept until
 //! the files are printed in path order.
 
-mod github;
+pub(crate) mod github;
 mod json;
 pub(crate) mod names;
 mod place;

@@ -5,8 +5,6 @@ use std::path::Path;
 
 use utf8lint_diagnostics::escape_lossless;
 
-use super::sarif;
-
 /// The path as shown: `./` stripped, escaped with `escape_lossless` so that
 /// controls, bidi and invisible characters are visible, a backslash is `\\`
 /// and an invalid byte `\xE9`: a Latin-1 `caf\xE9` and a UTF-8 name spelled
@@ -39,9 +37,38 @@ fn os_bytes(path: &Path) -> Vec<u8> {
 pub(crate) fn uri_of(cwd: Option<&Path>, path: &Path, shown_bytes: &[u8]) -> String {
     if path.is_absolute() {
         if let Some(rel) = cwd.and_then(|cwd| path.strip_prefix(cwd).ok()) {
-            return sarif::uri(&os_bytes(rel));
+            return uri(&os_bytes(rel));
         }
-        return format!("file://{}", sarif::uri(&os_bytes(path)));
+        return format!("file://{}", uri(&os_bytes(path)));
     }
-    sarif::uri(shown_bytes)
+    uri(shown_bytes)
+}
+
+/// A path as a relative URI reference: `/`-separated, every byte outside
+/// the unreserved set percent-encoded (so a name that is not UTF-8 still
+/// has an exact, valid URI).
+pub(crate) fn uri(path_bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(path_bytes.len());
+    for &b in path_bytes {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(char::from(b))
+            }
+            b'\\' if cfg!(windows) => out.push('/'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(uri(b"src/a b.rs"), "src/a%20b.rs");
+        assert_eq!(uri(b"caf\xE9.txt"), "caf%E9.txt");
+        assert_eq!(uri("é".as_bytes()), "%C3%A9");
+    }
 }

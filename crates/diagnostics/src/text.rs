@@ -73,9 +73,9 @@ pub(crate) fn is_noncharacter(v: u32) -> bool {
     (0xFDD0..=0xFDEF).contains(&v) || (v & 0xFFFE == 0xFFFE && v <= 0x10FFFF)
 }
 
-/// Text from outside (a message, a label, a shown line) with every
-/// hidden character (a control, bidi or invisible one) written as `\u{202E}`, so nothing reorders or
-/// drives the terminal. Backslashes are kept: this is for content, where the
+/// Text from outside (a message, a label, a shown line) with every hidden
+/// character (a control, bidi or invisible one) written as `\u{202E}`, so
+/// nothing reorders or drives the terminal. Backslashes are kept: this is for content, where the
 /// escape only needs to be visible; names use [`escape_lossless`].
 pub fn escape_shown(text: &str) -> String {
     if !text.chars().any(is_hidden) {
