@@ -258,13 +258,13 @@ fn read_module(krate: &mut Crate, file: &Path, module: Module, is_root_or_mod_rs
     // depth of braces its body opened at).
     let mut scopes: Vec<(Module, usize)> = vec![(module.clone(), 0)];
     let mut depth = 0;
-    let mut attrs_start = 0;
+    let mut attrs = 0..0;
     let mut i = 0;
     while i < toks.len() {
         let scope = scopes.last().unwrap().0.clone();
         match &toks[i].0 {
             Tok::Punct('#') => {
-                // Attributes: remember where the run began.
+                // Attributes: remember where the run begins and ends.
                 let first = i;
                 while toks.get(i).map(|t| &t.0) == Some(&Tok::Punct('#')) {
                     let mut j = i + 1;
@@ -273,7 +273,7 @@ fn read_module(krate: &mut Crate, file: &Path, module: Module, is_root_or_mod_rs
                     }
                     i = close_of(&toks, j);
                 }
-                attrs_start = first;
+                attrs = first..i;
                 continue;
             }
             Tok::Punct('{') => depth += 1,
@@ -285,15 +285,33 @@ fn read_module(krate: &mut Crate, file: &Path, module: Module, is_root_or_mod_rs
             }
             Tok::Ident(k) if k == "mod" => {
                 if let Some(name) = ident(toks.get(i + 1)) {
-                    let test_only = attrs_cfg_test(&toks, attrs_start, i);
-                    let path_attr = toks[attrs_start..i].windows(3).find_map(|w| {
-                        match (&w[0].0, &w[1].0, &w[2].0) {
-                            (Tok::Ident(p), Tok::Punct('='), Tok::Str(s)) if p == "path" => {
-                                Some(s.clone())
-                            }
-                            _ => None,
+                    // The attributes are the item's when they end where its
+                    // visibility (`pub`, `pub(crate)`) begins.
+                    let mut item = i;
+                    if toks[..item].last().map(|t| &t.0) == Some(&Tok::Punct(')')) {
+                        while item > 0 && toks[item - 1].0 != Tok::Punct('(') {
+                            item -= 1;
                         }
-                    });
+                        item = item.saturating_sub(1);
+                    }
+                    if ident(toks[..item].last()) == Some("pub") {
+                        item -= 1;
+                    }
+                    let own = if attrs.end == item {
+                        attrs.clone()
+                    } else {
+                        i..i
+                    };
+                    let test_only = attrs_cfg_test(&toks, own.start, own.end);
+                    let path_attr =
+                        toks[own]
+                            .windows(3)
+                            .find_map(|w| match (&w[0].0, &w[1].0, &w[2].0) {
+                                (Tok::Ident(p), Tok::Punct('='), Tok::Str(s)) if p == "path" => {
+                                    Some(s.clone())
+                                }
+                                _ => None,
+                            });
                     let mut child = scope.clone();
                     child.push(name.to_string());
                     match toks.get(i + 2).map(|t| &t.0) {
@@ -371,9 +389,6 @@ fn read_module(krate: &mut Crate, file: &Path, module: Module, is_root_or_mod_rs
                 continue;
             }
             _ => {}
-        }
-        if !matches!(toks[i].0, Tok::Punct('#')) {
-            attrs_start = i + 1;
         }
         i += 1;
     }
@@ -697,14 +712,17 @@ fn a_cycle_is_found_through_uses_reexports_and_paths() {
     };
     w(
         "lib.rs",
-        "mod a;\nmod b;\nmod c;\npub use a::A;\n#[cfg(test)]\nmod tests { use crate::c::C; }\n",
+        "mod a;\nmod b;\nmod c;\npub use a::A;\n#[cfg(test)]\nmod tests { use crate::c::C; }\n#[cfg(test)]\npub(crate) mod more { use crate::c::C; }\n",
     );
     w(
         "a.rs",
         "pub struct A;\n// use crate::b::B;\nconst S: &str = \"crate::b::B\";\n",
     );
     w("b.rs", "use crate::A;\npub struct B;\n");
-    w("c.rs", "pub struct C;\nfn f() { let _ = super::a::A; }\n");
+    w(
+        "c.rs",
+        "pub struct C;\nfn f() { let _ = super::a::A; let _ = crate::X; }\n",
+    );
     let root = dir.path().join("lib.rs");
     assert_eq!(cycles(&root), Vec::<String>::new());
 
