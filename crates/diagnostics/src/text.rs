@@ -1,4 +1,6 @@
-//! Small helpers that turn bytes and code points into words.
+//! Small helpers that turn bytes and code points into words, and the
+//! classes of code points the rules and the renderer share (hidden ones,
+//! noncharacters).
 
 use std::fmt::Write;
 
