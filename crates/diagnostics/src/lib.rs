@@ -14,16 +14,18 @@ mod policy;
 mod render;
 mod rules;
 mod scan;
+mod shown;
 mod suppress;
 mod text;
 mod text_scan;
 
 pub use diagnostic::Diagnostic;
 pub use fix::{Applicability, Applied, Edit, Fix, apply_fixes, plan_fixes, write_fixes};
-pub use level::{Level, LintLevels};
+pub use level::Level;
 pub use locate::{Locator, Position};
 pub use policy::{
-    BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, Policy, PolicySource, builtin_bom_rule,
+    BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, LintLevels, Policy, PolicySource,
+    builtin_bom_rule,
 };
 pub use render::{FixVia, RenderOptions, render_concise, render_human};
 pub use rules::non_utf8_path::check_path;
@@ -33,7 +35,8 @@ pub use rules::not_utf8::{
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
 pub use rules::{FixSafety, Fixability, Rule, Status};
-pub use scan::{Keep, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, shown_per_rule};
+pub use scan::MAX_SHOWN_SEQUENCES;
+pub use shown::{Keep, MAX_SHOWN_PER_RULE, shown_per_rule};
 pub use suppress::FILE_ALLOW_LINES;
 pub use text::{
     describe_code_point, escape_bytes, escape_lossless, escape_shown, is_hidden, windows_1252_char,

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::LintLevels;
+use crate::{Level, Rule};
 
 /// Whether a file may, must not, or must start with a UTF-8 byte-order mark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -291,6 +291,39 @@ pub fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
                 reference: "RFC 3629 section 6",
             },
         },
+    }
+}
+
+/// The level of every rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LintLevels {
+    levels: [Level; Rule::ALL.len()],
+}
+
+impl Default for LintLevels {
+    fn default() -> Self {
+        let mut levels = [Level::Allow; Rule::ALL.len()];
+        for rule in Rule::ALL {
+            levels[rule.index()] = rule.default_level();
+        }
+        LintLevels { levels }
+    }
+}
+
+impl LintLevels {
+    /// The level of `rule`.
+    pub fn get(&self, rule: Rule) -> Level {
+        self.levels[rule.index()]
+    }
+
+    /// Sets the level of `rule`.
+    pub fn set(&mut self, rule: Rule, level: Level) {
+        self.levels[rule.index()] = level;
+    }
+
+    /// Whether `rule` is reported at all.
+    pub fn enabled(&self, rule: Rule) -> bool {
+        self.get(rule) != Level::Allow
     }
 }
 

@@ -65,7 +65,12 @@ pub fn is_hidden(c: char) -> bool {
                 | '\u{1D173}'..='\u{1D17A}'
                 | '\u{E0000}'..='\u{E0FFF}'
         )
-        || crate::rules::text_chars::is_noncharacter(u32::from(c))
+        || is_noncharacter(u32::from(c))
+}
+
+/// U+FDD0..U+FDEF and the last two code points of every plane.
+pub(crate) fn is_noncharacter(v: u32) -> bool {
+    (0xFDD0..=0xFDEF).contains(&v) || (v & 0xFFFE == 0xFFFE && v <= 0x10FFFF)
 }
 
 /// Text from outside (a message, a label, a shown line) with every
