@@ -54,7 +54,7 @@ const PATTERNS: Patterns = Patterns::new(&[
 ]);
 
 /// The pair of bytes the fused validator is asked for.
-const PAIR: [u8; 2] = *b"8l";
+const PAIR: [u8; 2] = *b"zq";
 
 /// Byte strings that start or are interesting ill-formed sequences.
 const FRAGMENTS: &[&[u8]] = &[
@@ -219,7 +219,7 @@ fn check_oracles(bytes: &[u8]) -> Result<(), TestCaseError> {
     }
     // Every build, asked for everything (the marks then come from the
     // pattern blocks on the 512-bit build): the same verdict and marks, and
-    // a block wherever a pattern ends, a pair block wherever `8l` does.
+    // a block wherever a pattern ends, a pair block wherever `zq` does.
     for kernel in Kernel::available() {
         let wanted = Wanted {
             marks: true,

@@ -64,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
         let wanted = Wanted {
             marks: true,
             patterns: Some(&PATTERNS),
-            pair: Some(*b"8l"),
+            pair: Some(*b"zq"),
         };
         let mut marks = Vec::new();
         let valid = validate_scanning_using(kernel, data, wanted, &mut |f| {
