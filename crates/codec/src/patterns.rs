@@ -195,10 +195,11 @@ pub const CUR_BITS: usize = 8;
 
 /// Patterns that a 512-bit kernel may test as one (the union of their
 /// sets at each position), and what the caller calls what they find: a
-/// *kind*, one bit of a `u8`, which [`crate::Found::Block`] reports.
+/// *kind*, one of the bits 1, 2, 4 and 8, which [`crate::Found::Block`]
+/// reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Family {
-    /// The kind of what the patterns find (one bit).
+    /// The kind of what the patterns find (1, 2, 4 or 8).
     pub kind: u8,
     /// The patterns.
     pub patterns: &'static [Pattern],
@@ -241,10 +242,11 @@ pub struct Patterns {
     pub(crate) cur_kinds: [u8; CUR_BITS],
     /// The 512-bit kernel's tables: by `prev2`'s low seven bits, `prev1`'s
     /// low seven bits and a non-ASCII `cur`'s low seven bits (one bit per
-    /// family); the kinds of the patterns that look at no byte before
-    /// their end, by an ASCII `cur` and by a non-ASCII `cur`'s low seven
-    /// bits.
-    pub(crate) bytes: [[u8; 128]; 5],
+    /// family); by `cur`'s low seven bits, the kinds of the patterns that
+    /// look at no byte before their end, those that end at the ASCII byte
+    /// in the low four bits and those that end at the non-ASCII one in the
+    /// high four (one lookup serves both).
+    pub(crate) bytes: [[u8; 128]; 4],
     /// The kind of each family's bit.
     pub(crate) family_kinds: [u8; FAMILIES],
     /// Whether a family of the 512-bit tables also ends at the second byte
@@ -275,7 +277,7 @@ impl Patterns {
             nibble_kinds: [0; NIBBLE_BITS],
             cur: [[0; 16]; 2],
             cur_kinds: [0; CUR_BITS],
-            bytes: [[0; 128]; 5],
+            bytes: [[0; 128]; 4],
             family_kinds: [0; FAMILIES],
             marks_in_bytes: false,
         };
@@ -283,7 +285,10 @@ impl Patterns {
         let mut f = 0;
         while f < families.len() {
             let Family { kind, patterns } = families[f];
-            assert!(kind.count_ones() == 1, "a kind is one bit");
+            assert!(
+                kind.count_ones() == 1 && kind < 16,
+                "a kind is 1, 2, 4 or 8"
+            );
             let (mut z, mut a, mut b) = (ByteSet::NONE, ByteSet::NONE, ByteSet::NONE);
             let mut p = 0;
             while p < patterns.len() {
@@ -307,7 +312,7 @@ impl Patterns {
                             out.bytes[3][c] |= kind;
                         }
                         if pattern.cur.contains(c as u8 | 0x80) {
-                            out.bytes[4][c] |= kind;
+                            out.bytes[3][c] |= kind << 4;
                         }
                         c += 1;
                     }
@@ -440,10 +445,10 @@ impl Patterns {
     pub(crate) fn ends_bytes(&self, prev2: u8, prev1: u8, cur: u8) -> u8 {
         let low = |b: u8| usize::from(b & 0x7F);
         if cur < 0x80 {
-            return self.bytes[3][low(cur)];
+            return self.bytes[3][low(cur)] & 0x0F;
         }
         let bits = self.bytes[0][low(prev2)] & self.bytes[1][low(prev1)] & self.bytes[2][low(cur)];
-        self.bytes[4][low(cur)] | Patterns::kinds_of(bits, &self.family_kinds)
+        self.bytes[3][low(cur)] >> 4 | Patterns::kinds_of(bits, &self.family_kinds)
     }
 }
 

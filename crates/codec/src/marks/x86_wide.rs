@@ -9,9 +9,9 @@
 //! than the validation itself. VBMI's `vpermi2b` looks a byte up in a
 //! 128-entry table, so a bit stands for any product of three byte sets (a
 //! family of patterns, `crate::patterns`): three lookups per register, and
-//! two more, masked to ASCII and to other bytes, for the patterns that look
-//! at no byte before their end (of which only one runs on an ASCII chunk). It
-//! When a family's tables end at the second byte of every U+FEFF and
+//! a fourth for the patterns that look at no byte before their end (one
+//! table for ASCII and other bytes, their kinds in either half of an
+//! entry). When a family's tables end at the second byte of every U+FEFF and
 //! U+FFFD (`Patterns::marks_in_bytes`), the marks are looked for in the
 //! blocks the patterns report and need no test of their own. On a machine
 //! with VBMI that takes `check` on 64 MiB of CJK from 2.2x to 1.3x of
@@ -30,7 +30,7 @@
 
 use core::arch::x86_64::{
     __m512i, _mm_loadu_si128, _mm512_and_si512, _mm512_broadcast_i32x4, _mm512_cmpeq_epi8_mask,
-    _mm512_cmpgt_epi8_mask, _mm512_loadu_si512, _mm512_maskz_mov_epi8,
+    _mm512_cmpgt_epi8_mask, _mm512_loadu_si512, _mm512_mask_blend_epi8, _mm512_maskz_mov_epi8,
     _mm512_maskz_permutex2var_epi8, _mm512_min_epu8, _mm512_movepi8_mask, _mm512_or_si512,
     _mm512_permutex2var_epi8, _mm512_set1_epi8, _mm512_setzero_si512, _mm512_shuffle_epi8,
     _mm512_srli_epi16, _mm512_subs_epu8, _mm512_test_epi8_mask, _mm512_xor_si512,
@@ -62,6 +62,7 @@ struct Tables {
     byte_2_high: __m512i,
     incomplete_below: __m512i,
     nibble: __m512i,
+    high_nibble: __m512i,
     third_byte_min: __m512i,
     fourth_byte_min: __m512i,
     high_bit: __m512i,
@@ -70,7 +71,7 @@ struct Tables {
     pair_first: __m512i,
     pair_second: __m512i,
     /// `Patterns::bytes`, each in two registers.
-    text: [[__m512i; 2]; 5],
+    text: [[__m512i; 2]; 4],
     /// `Patterns::marks_in_bytes`.
     marks_in_patterns: bool,
 }
@@ -102,7 +103,7 @@ fn splat(b: u8) -> __m512i {
 impl Tables {
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
     fn new(search: &Search<'_>) -> Tables {
-        let mut text = [[_mm512_setzero_si512(); 2]; 5];
+        let mut text = [[_mm512_setzero_si512(); 2]; 4];
         for (t, table) in text.iter_mut().zip(&search.patterns.bytes) {
             // SAFETY: each half of the table is 64 readable bytes.
             *t = unsafe { [load_at(table.as_ptr()), load_at(table.as_ptr().add(64))] };
@@ -114,6 +115,7 @@ impl Tables {
             // SAFETY: the table is 64 readable bytes.
             incomplete_below: unsafe { load_at(INCOMPLETE_BELOW.as_ptr()) },
             nibble: splat(0x0F),
+            high_nibble: splat(0xF0),
             third_byte_min: splat(0b1110_0000 - 1),
             fourth_byte_min: splat(0b1111_0000 - 1),
             high_bit: splat(0x80),
@@ -137,8 +139,12 @@ struct State {
     /// family).
     families: __m512i,
     /// The kinds of the patterns that look at no byte before their end
-    /// that ended in this block.
+    /// that ended in this block (`Patterns::bytes`' last table, the half
+    /// for the byte's kind of byte kept).
     last: __m512i,
+    /// The same table's entries for the bytes of ASCII chunks, whole (the
+    /// low half is kept once per block).
+    last_ascii: __m512i,
     /// Non-zero bits where the pair ended in this block.
     pair: u64,
 }
@@ -171,7 +177,8 @@ impl State {
             if PATTERNS {
                 // A pattern ends at an ASCII byte by that byte alone.
                 let [lo, hi] = t.text[3];
-                self.last = _mm512_or_si512(self.last, _mm512_permutex2var_epi8(lo, cur, hi));
+                let entries = _mm512_permutex2var_epi8(lo, cur, hi);
+                self.last_ascii = _mm512_or_si512(self.last_ascii, entries);
             }
             return t.no_mark;
         }
@@ -200,21 +207,16 @@ impl State {
         self.incomplete = _mm512_subs_epu8(cur, t.incomplete_below);
         if PATTERNS {
             // One lookup per byte (see `crate::patterns`).
-            let [
-                [z_lo, z_hi],
-                [a_lo, a_hi],
-                [b_lo, b_hi],
-                [c_lo, c_hi],
-                [d_lo, d_hi],
-            ] = t.text;
+            let [[z_lo, z_hi], [a_lo, a_hi], [b_lo, b_hi], [c_lo, c_hi]] = t.text;
             let z = _mm512_permutex2var_epi8(z_lo, prev2, z_hi);
             let a = _mm512_permutex2var_epi8(a_lo, prev1, a_hi);
             let b = _mm512_maskz_permutex2var_epi8(high, b_lo, cur, b_hi);
-            let ascii = _mm512_maskz_permutex2var_epi8(!high, c_lo, cur, c_hi);
-            let other = _mm512_maskz_permutex2var_epi8(high, d_lo, cur, d_hi);
+            // The low four bits for an ASCII byte, the high four for another.
+            let half = _mm512_mask_blend_epi8(high, t.nibble, t.high_nibble);
+            let last = _mm512_and_si512(_mm512_permutex2var_epi8(c_lo, cur, c_hi), half);
             self.families =
                 _mm512_or_si512(self.families, _mm512_and_si512(_mm512_and_si512(z, a), b));
-            self.last = _mm512_or_si512(self.last, _mm512_or_si512(ascii, other));
+            self.last = _mm512_or_si512(self.last, last);
         }
         if !MARKS || (PATTERNS && t.marks_in_patterns) {
             // A block with a mark is one the patterns report (`EF BB`,
@@ -234,7 +236,8 @@ impl State {
     /// The kinds of the patterns that ended in this block.
     #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
     fn kinds(&self, patterns: &Patterns) -> u8 {
-        let any = _mm512_or_si512(self.families, self.last);
+        let last = _mm512_or_si512(self.last, _mm512_and_si512(self.last_ascii, splat(0x0F)));
+        let any = _mm512_or_si512(self.families, last);
         if _mm512_test_epi8_mask(any, any) == 0 {
             return 0;
         }
@@ -243,7 +246,8 @@ impl State {
                 .filter(|&k| _mm512_test_epi8_mask(x, splat(1 << k)) != 0)
                 .fold(0u8, |bits, k| bits | 1 << k)
         };
-        Patterns::kinds_of(bits(self.families), &patterns.family_kinds) | bits(self.last)
+        let last = bits(last);
+        Patterns::kinds_of(bits(self.families), &patterns.family_kinds) | last & 0x0F | last >> 4
     }
 
     /// Validates `bytes[start..end]` (whole chunks, or the last bytes of
@@ -262,6 +266,7 @@ impl State {
         let mut marks = t.no_mark;
         self.families = _mm512_setzero_si512();
         self.last = _mm512_setzero_si512();
+        self.last_ascii = _mm512_setzero_si512();
         self.pair = 0;
         for_each_chunk(bytes, start, end, |p| {
             // SAFETY: `for_each_chunk` gives a `p` with `p - 3..p + 64` readable.
@@ -301,6 +306,7 @@ pub(super) unsafe fn validate_scanning<
         error: _mm512_setzero_si512(),
         families: _mm512_setzero_si512(),
         last: _mm512_setzero_si512(),
+        last_ascii: _mm512_setzero_si512(),
         pair: 0,
     };
     let checked = each_block::<MARKS, PATTERNS, State>(
