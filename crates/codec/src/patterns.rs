@@ -189,8 +189,8 @@ pub const NIBBLE_BITS: usize = 16;
 /// the 512-bit kernel tests (one bit each).
 pub const FAMILIES: usize = 8;
 
-/// How many nibble products (one per bit) the bytes at which a pattern
-/// that looks at no byte before it ends make.
+/// How many nibble products (one bit each) the last bytes of the patterns
+/// that look at no byte before their end may make in all.
 pub const CUR_BITS: usize = 8;
 
 /// Patterns that a 512-bit kernel may test as one (the union of their
