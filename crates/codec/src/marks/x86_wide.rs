@@ -150,8 +150,8 @@ struct State {
 }
 
 impl State {
-    /// Validates the 64 bytes at `p`; returns a register that is zero where
-    /// a mark may end in them.
+    /// Validates the 64 bytes at `p`; lowers `marks` to zero where a mark
+    /// may end in them (ASCII chunks, which hold none, leave it alone).
     ///
     /// # Safety
     ///
@@ -163,7 +163,8 @@ impl State {
         &mut self,
         t: &Tables,
         p: *const u8,
-    ) -> __m512i {
+        marks: &mut __m512i,
+    ) {
         // SAFETY: the caller's promise.
         let (cur, prev1) = unsafe { (load_at(p), load_at(p.sub(1))) };
         if PAIR {
@@ -180,7 +181,7 @@ impl State {
                 let entries = _mm512_permutex2var_epi8(lo, cur, hi);
                 self.last_ascii = _mm512_or_si512(self.last_ascii, entries);
             }
-            return t.no_mark;
+            return;
         }
         // SAFETY: the caller's promise.
         let (prev2, prev3) = unsafe { (load_at(p.sub(2)), load_at(p.sub(3))) };
@@ -221,16 +222,17 @@ impl State {
         if !MARKS || (PATTERNS && t.marks_in_patterns) {
             // A block with a mark is one the patterns report (`EF BB`,
             // `EF BF`): no test of its own.
-            return t.no_mark;
+            return;
         }
         // Zero where a mark may end (see `super`).
-        _mm512_xor_si512(
+        let mark = _mm512_xor_si512(
             _mm512_and_si512(
                 prev2,
                 _mm512_or_si512(_mm512_and_si512(prev1, cur), t.mark_free_bits),
             ),
             t.fourth_byte_min, // 0xEF
-        )
+        );
+        *marks = _mm512_min_epu8(*marks, mark);
     }
 
     /// The kinds of the patterns that ended in this block.
@@ -270,7 +272,7 @@ impl State {
         self.pair = 0;
         for_each_chunk(bytes, start, end, |p| {
             // SAFETY: `for_each_chunk` gives a `p` with `p - 3..p + 64` readable.
-            marks = _mm512_min_epu8(marks, unsafe { self.chunk::<MARKS, PATTERNS, PAIR>(t, p) });
+            unsafe { self.chunk::<MARKS, PATTERNS, PAIR>(t, p, &mut marks) };
         });
         Seen {
             marks: _mm512_cmpeq_epi8_mask(marks, _mm512_setzero_si512()) != 0,
