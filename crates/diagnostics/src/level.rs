@@ -1,3 +1,5 @@
+//! A finding's level (`allow`, `warn`, `deny`), as rustc's lint levels.
+
 /// How much a finding matters, as rustc's lint levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {

@@ -55,7 +55,7 @@ pub(crate) struct Scan {
 /// starts once this many sequences are shown, so that 10,000 runs of 256
 /// (60 MB of subparts and edits, 390 MB of JSON) are never kept. It is 256
 /// whole runs, above what the default cap of 50 diagnostics ever shows.
-pub const MAX_SHOWN_SEQUENCES: usize = 256 * invalid_utf8::MAX_SUBPARTS_PER_RUN;
+pub(crate) const MAX_SHOWN_SEQUENCES: usize = 256 * invalid_utf8::MAX_SUBPARTS_PER_RUN;
 
 /// Keeps at most `max` diagnostics of one rule (0: all of them) and counts
 /// what it drops.

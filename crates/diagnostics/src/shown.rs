@@ -8,7 +8,7 @@ use crate::{Diagnostic, Level, Rule};
 
 /// The most findings of one rule a report shows for one file, whatever
 /// `max-per-file` says, 0 (no cap) included: the rest are counted exactly in
-/// one summary (and U001 also stops at [`crate::MAX_SHOWN_SEQUENCES`]).
+/// one summary (and U001 also stops at `MAX_SHOWN_SEQUENCES`).
 ///
 /// A file past it is not going to be read finding by finding, and the
 /// ceiling is what keeps a repository's `max-per-file = 0` from making
@@ -16,11 +16,11 @@ use crate::{Diagnostic, Level, Rule};
 /// 10,000 findings are about 6 MB of human output and a few MB of
 /// diagnostics per rule per file, and locating them is linear
 /// ([`crate::Locator`]). Fixes are not limited by it ([`Keep::Every`]).
-pub const MAX_SHOWN_PER_RULE: usize = 10_000;
+pub(crate) const MAX_SHOWN_PER_RULE: usize = 10_000;
 
 /// How many findings of one rule a report keeps for one file: the
 /// configured cap (`max_per_rule`, 0 meaning none), never more than
-/// [`MAX_SHOWN_PER_RULE`].
+/// `MAX_SHOWN_PER_RULE` (10,000).
 pub fn shown_per_rule(max_per_rule: usize) -> usize {
     if max_per_rule == 0 {
         MAX_SHOWN_PER_RULE
