@@ -36,10 +36,10 @@ use core::arch::x86_64::{
     _mm512_srli_epi16, _mm512_subs_epu8, _mm512_test_epi8_mask, _mm512_xor_si512,
 };
 
-use super::super::Found;
-use super::{
+use super::super::blocks::{
     BYTE_1_HIGH, BYTE_1_LOW, BYTE_2_HIGH, CHUNK, Search, Seen, each_block, for_each_chunk,
 };
+use super::super::report::Found;
 use crate::patterns::Patterns;
 
 const _: () = assert!(CHUNK == 64, "one 512-bit register per chunk");
