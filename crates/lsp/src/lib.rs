@@ -50,13 +50,15 @@ use crate::transport::{EXIT_AS_REQUEST, Reframe};
 /// Once the input is over, tower-lsp's loop gets two seconds to answer the
 /// requests it already read; whatever still waits then (an answer from a
 /// client that is gone, a write nobody reads) is dropped. Once the output
-/// fails, the loop is dropped at once.
+/// fails, the loop is dropped at once. The input is read on a task of its
+/// own, so its end is seen even when tower-lsp stops reading (its queue
+/// full of answers nobody reads): two seconds without progress after it,
+/// the loop is dropped too.
 pub async fn serve<I, O>(input: I, output: O) -> Ending
 where
-    I: AsyncRead + Unpin,
+    I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite,
 {
-    document::configure_allocator();
     let repairs = Arc::new(RepairLog::default());
     let lifecycle = Arc::new(Lifecycle::default());
     let (service, socket) = {
@@ -66,8 +68,9 @@ where
             .custom_method("$/setTrace", Server::set_trace)
             .finish()
     };
+    let (incoming, reading) = transport::read_input(input, lifecycle.clone());
     let serving = LspServer::new(
-        Reframe::new(input, repairs, lifecycle.clone()),
+        Reframe::new(incoming, repairs, lifecycle.clone()),
         Output::new(output, lifecycle.clone()),
         socket,
     )
@@ -85,7 +88,14 @@ where
                 );
             }
         }
+        () = lifecycle.stalled_after_input_ended() => {
+            tracing::warn!(
+                "the input ended and no message was read for {} s (the output is not read): stopping",
+                GRACE.as_secs()
+            );
+        }
     }
+    reading.abort();
     let ending = lifecycle.ending();
     tracing::info!("stopping: {ending:?}, exit code {}", ending.code());
     ending
