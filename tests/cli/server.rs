@@ -327,3 +327,56 @@ fn lsp_ends_at_end_of_input_from_a_client_that_never_reads() {
     drop(lsp.input.take());
     assert_eq!(lsp.code(), Some(1));
 }
+
+/// On glibc, `utf8lint lsp` runs with its allocator's mmap threshold fixed
+/// (it starts itself again with the tunable), keeping the tunables its
+/// caller set, and a threshold the caller chose.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn lsp_runs_with_the_allocator_tuned_and_keeps_the_callers_tunables() {
+    let dir = tempfile::tempdir().unwrap();
+    for (given, want) in [
+        (None, "glibc.malloc.mmap_threshold=131072"),
+        (
+            Some("glibc.malloc.arena_max=2"),
+            "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072",
+        ),
+        (
+            Some("glibc.malloc.mmap_threshold=65536"),
+            "glibc.malloc.mmap_threshold=65536",
+        ),
+    ] {
+        let mut command = cmd(dir.path());
+        command
+            .args(["lsp", "--stdio"])
+            .stderr(Stdio::null())
+            .env_remove("GLIBC_TUNABLES")
+            .env_remove("MALLOC_MMAP_THRESHOLD_")
+            .env_remove("UTF8LINT_ALLOCATOR_TUNED");
+        if let Some(given) = given {
+            command.env("GLIBC_TUNABLES", given);
+        }
+        let mut lsp = Lsp::spawn(&mut command);
+        // Answered by the process that runs on.
+        lsp.initialize();
+        let environ = std::fs::read(format!("/proc/{}/environ", lsp.child.id())).unwrap();
+        assert_eq!(tunables(&environ).as_deref(), Some(want), "{given:?}");
+        drop(lsp.input.take());
+        assert_eq!(lsp.code(), Some(1), "{given:?}");
+    }
+}
+
+/// `GLIBC_TUNABLES` in a process's `/proc/PID/environ`. glibc may have
+/// cut the value at its colons in place (with NUL bytes) as it parsed it:
+/// the tunables that follow are joined again.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn tunables(environ: &[u8]) -> Option<String> {
+    let mut vars = environ.split(|&b| b == 0);
+    let first = vars.find_map(|v| v.strip_prefix(b"GLIBC_TUNABLES="))?;
+    let mut value = String::from_utf8_lossy(first).into_owned();
+    for more in vars.take_while(|v| v.starts_with(b"glibc.")) {
+        value.push(':');
+        value.push_str(&String::from_utf8_lossy(more));
+    }
+    Some(value)
+}

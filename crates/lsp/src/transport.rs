@@ -32,9 +32,15 @@
 //!   to [`EXIT_AS_REQUEST`], which is answered with an error: tower-lsp
 //!   0.20 would take it for `exit`, answer nothing and stop reading.
 //!
+//! The frames after an `initialize` request wait until the server has
+//! answered it, and those after `shutdown` likewise (tower-lsp runs
+//! requests concurrently: a pipelined `exit` would cancel them).
+//!
 //! The input ends right after the `exit` notification, at end of file and
 //! at a read error; the [`Lifecycle`] is told when the last frame has been
-//! handed on. Every repair is logged to stderr.
+//! handed on. It is read on a task of its own ([`read_input`]), which sees
+//! its end even while tower-lsp has stopped reading. Every repair is
+//! logged to stderr.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
