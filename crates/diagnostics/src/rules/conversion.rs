@@ -11,7 +11,8 @@ use std::path::Path;
 use encoding_rs::Encoding;
 
 use super::declared::{Declaration, declarations, declared_legacy_encoding};
-use crate::{Edit, Fix, LegacyVerdict, Support};
+use crate::rules::not_utf8::{LegacyVerdict, Support};
+use crate::{Edit, Fix};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
