@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use encoding_rs::Encoding;
-use utf8lint_diagnostics::{Diagnostic, Policy, Rule, check};
+use utf8lint_diagnostics::{CheckOptions, Diagnostic, Policy, Rule, check};
 
 /// The encodings the verdict may name (`explain U005`, "Claimed families").
 const CLAIMED: &[&str] = &[
@@ -184,7 +184,7 @@ fn the_chardet_corpus_verdicts_hold_their_floors() {
         for path in files {
             let bytes = std::fs::read(&path).unwrap();
             row.files += 1;
-            let u005 = check(&bytes, &path, &Policy::default())
+            let u005 = check(&bytes, CheckOptions::new(&path, &Policy::default()))
                 .into_iter()
                 .find(|d| d.rule == Rule::NotUtf8);
             let rel = format!("{name}/{}", path.file_name().unwrap().to_string_lossy());
