@@ -47,7 +47,7 @@ mod subparts;
 mod validate;
 
 pub use encode::{EncodeError, EncodedScalar, encode_utf8};
-pub use error::{ErrorKind, Subpart, Utf8Error};
+pub use error::{ErrorKind, REPLACEMENT_CHARACTER, Subpart, Utf8Error};
 pub use interpret::{Interpretation, interpret};
 #[cfg(feature = "alloc")]
 pub use lossy::{LossyMap, decode_lossy};
@@ -58,10 +58,6 @@ pub use signature::Signature;
 pub use stream::{Event, Utf8Decoder};
 pub use subparts::{Subparts, Utf8Chunk, Utf8Chunks, subparts};
 pub use validate::{from_utf8, is_valid};
-
-/// U+FFFD REPLACEMENT CHARACTER, the one character every maximal subpart
-/// becomes in lossy output.
-pub const REPLACEMENT_CHARACTER: char = '\u{FFFD}';
 
 /// The builds of the fused validator side by side, for tests and
 /// benchmarks (the `testing` feature): every build this CPU runs, and each
