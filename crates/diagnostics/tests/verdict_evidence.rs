@@ -150,6 +150,72 @@ fn an_rfc_2279_form_in_ascii_text_is_u001_naming_it() {
     );
 }
 
+/// Thin evidence stays a defect: a handful of impossible bytes in ASCII
+/// text is one U001 per sequence, each named; "not identified" needs four
+/// sequences in three places, or eight.
+#[test]
+fn a_handful_of_impossible_bytes_in_ascii_text_is_u001() {
+    let only_u001 = |bytes: &[u8]| {
+        let ds = run(bytes);
+        assert!(
+            !ds.is_empty() && ds.iter().all(|d| d.rule == Rule::InvalidUtf8),
+            "{bytes:02X?}: {:?}",
+            ds.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
+        ds.len()
+    };
+    // Four bytes in one place: four U001, each naming its byte.
+    assert_eq!(only_u001(b"abc \xFF\xFE\xFD\xFC def\n"), 1);
+    assert!(run(b"abc \xFF\xFE\xFD\xFC def\n")[0].subparts.len() == 4);
+    // Four in two places, seven in two: still U001.
+    only_u001(b"one \xFF\xFE two \xFD\xFC three\n");
+    only_u001(b"one \xFF\xFE\xFD\xFC two \xFB\xFA\xF9 three\n");
+    // Eight in two places, or four in three, are enough text to say so.
+    assert!(u005(b"one \xFF\xFE\xFD\xFC two \xFB\xFA\xF9\xF8 three\n").is_some());
+    assert!(u005(b"one \xFF\xFE two \xFD three \xFC four\n").is_some());
+    // RFC 2279 forms are broken UTF-8, never text: each a U001 naming it.
+    let forms = b"x \xF8\x88\x80\x80\x80 y \xFC\x84\x80\x80\x80\x80 z \xF8\x88\x80\x80\x80 w \xFC\x84\x80\x80\x80\x80\n";
+    only_u001(forms);
+    assert!(
+        run(forms).iter().all(|d| d.message.contains("RFC 2279")),
+        "{:?}",
+        run(forms).iter().map(|d| &d.message).collect::<Vec<_>>()
+    );
+}
+
+/// Turkish and Maltese in ISO-8859-3, which the detector does not know,
+/// read as windows-1250 or ISO-8859-2 with letters of Czech (`ť`, `ř`),
+/// Romanian (`ş`) and Slovak in one text (`doťuda`, `batšda`): no one
+/// language, so no conversion.
+#[test]
+fn letters_of_languages_that_exclude_each_other_are_not_named() {
+    for text in [
+        "Türkçe, batıda Balkanlardan başlayıp doğuda Hazar Denizi kıyılarına kadar geniş bir alanda konuşulan bir dildir. Yazı dili olarak çok eski belgelere sahiptir; bugün Türkiye'de ve Kıbrıs'ta resmî dildir. Öğrenciler okulda dilbilgisi, yazım kuralları ve edebiyat dersleri görürler. Bu dilde ünlü uyumu önemlidir.\n",
+        "Malti huwa l-ilsien nazzjonali ta' Malta. Għandu l-għeruq fl-Għarbi, imma ħafna kliem ġej mit-Taljan u mill-Ingliż. Il-ħajja ta' kuljum u x-xogħol tal-ħaddiema jitkellmu bil-Malti; iż-żgħażagħ jiktbu ħafna messaġġi bih ukoll.\n",
+    ] {
+        let bytes = encoding_rs::ISO_8859_3.encode(text).0;
+        unidentified(&bytes);
+    }
+    // Czech in windows-1250 is still named and converted.
+    let czech = "Příliš žluťoučký kůň úpěl ďábelské ódy. Čeština má háčky a čárky, ř je jen česká. Večer jsme šli do divadla a potom domů.\n";
+    assert!(named(&encoding_rs::WINDOWS_1250.encode(czech).0).contains("windows-1250"));
+}
+
+/// A windows-1252 reading with `¤` as a symbol out of its place (Danish
+/// `eurotegnet (€)` in ISO-8859-15): either encoding may be meant, and
+/// neither is converted.
+#[test]
+fn a_latin9_byte_out_of_place_leaves_the_encoding_unnamed() {
+    let text = "Eurosymbolet eller eurotegnet (€) anvendes som valutasymbol for møntenheden euro. Symbolet kombinerer et græsk epsilon med de to parallelle streger, man ofte ser i valutasymboler, og det blev skabt af Europa-Kommissionen. Også på tastaturet findes tegnet.\n";
+    let bytes = encoding_rs::ISO_8859_15.encode(text).0;
+    let d = u005(&bytes).expect("a verdict");
+    assert!(
+        d.fix.is_none() || apply_fixes(&bytes, [d.fix.as_ref().unwrap()]).bytes == text.as_bytes(),
+        "{}",
+        d.message
+    );
+}
+
 /// DOS Hebrew (code page 862) puts its letters where IBM866 has Cyrillic
 /// capitals: read so it is words of capitals, not Russian.
 #[test]
