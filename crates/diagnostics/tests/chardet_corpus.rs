@@ -26,7 +26,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use encoding_rs::Encoding;
-use utf8lint_diagnostics::{Diagnostic, Policy, Rule, apply_fixes, check};
+use utf8lint_diagnostics::{
+    BinaryEvidence, Diagnostic, Policy, Rule, Sniff, apply_fixes, check, sniff,
+};
 
 /// The encodings the verdict may name (`explain U005`, "Claimed families").
 const CLAIMED: &[&str] = &[
@@ -243,6 +245,11 @@ fn measure(entries: &[Entry], verbose: bool) -> (BTreeMap<String, Row>, Vec<Stri
         let bytes = std::fs::read(path).unwrap();
         let row = rows.entry(family.clone()).or_default();
         row.files += 1;
+        // Every file of these corpora is text: none is binary by a
+        // signature or by its structure (MessagePack).
+        if let Sniff::Binary(BinaryEvidence::Signature { format }) = sniff(&bytes) {
+            problems.push(format!("{}: TEXT CALLED BINARY ({format})", path.display()));
+        }
         let found = check(&bytes, path, &Policy::default());
         let u005 = found.iter().find(|d| d.rule == Rule::NotUtf8);
         let rel = format!(
@@ -438,6 +445,10 @@ fn the_chardet_corpus_verdicts_hold_their_floors() {
     assert_eq!(all.false_u005, 0, "U005 on UTF-8, ASCII or binary files");
     assert_eq!(all.unsettled, 0, "files not settled after one fix run");
     assert!(
+        !problems.iter().any(|p| p.contains("TEXT CALLED BINARY")),
+        "text called binary"
+    );
+    assert!(
         in_claimed.exact * 100 >= 97 * legacy,
         "named exactly: {} of {legacy}",
         in_claimed.exact
@@ -503,6 +514,10 @@ fn the_held_out_uchardet_corpus_gets_no_wrong_conversion() {
     );
     assert_eq!(all.false_u005, 0, "U005 on UTF-8, ASCII or binary files");
     assert_eq!(all.unsettled, 0, "files not settled after one fix run");
+    assert!(
+        !problems.iter().any(|p| p.contains("TEXT CALLED BINARY")),
+        "text called binary"
+    );
     let wide: Vec<_> = rows
         .iter()
         .filter(|(n, r)| matches!(kind(n), Kind::Wide(_)) && r.wrong + r.missed > 0)

@@ -369,3 +369,50 @@ fn an_allowed_utf16_file_has_no_findings() {
     assert!(ds.is_empty(), "{ds:#?}");
     assert_eq!(run(&utf16).len(), 1);
 }
+
+/// MessagePack has no signature: it is told by its structure, the whole
+/// file maps and arrays of well-formed objects.
+#[test]
+fn messagepack_is_binary_by_its_structure() {
+    // {"name": "Ålesund", "tags": ["by", "kyst"], "pop": 67114, "ok": true}
+    let mut record =
+        b"\x84\xA4name\xA8\xC3\x85lesund\xA4tags\x92\xA2by\xA4kyst\xA3pop\xCE".to_vec();
+    record.extend(67114u32.to_be_bytes());
+    record.extend(b"\xA2ok\xC3");
+    assert_eq!(signature_of(&record), Some("msgpack"));
+    assert!(matches!(sniff(&record), Sniff::Binary(_)));
+    assert!(u005(&record).is_none());
+    // A stream of records, and a map16 whose keys look like Shift_JIS.
+    let stream = [&record[..], &record[..]].concat();
+    assert_eq!(signature_of(&stream), Some("msgpack"));
+    let mut table = b"\xDE\x00\x03".to_vec();
+    for (n, word) in ["ひらがな", "カタカナ", "漢字"].into_iter().enumerate() {
+        table.push(0xA0 | word.len() as u8);
+        table.extend(word.as_bytes());
+        table.push(n as u8);
+    }
+    assert_eq!(signature_of(&table), Some("msgpack"));
+    // In an array, or as a map's integer keys, the same objects are not
+    // recognised: nothing tells them from text.
+    assert_eq!(signature_of(&[b"\x96", &table[3..]].concat()), None);
+    assert_eq!(signature_of(b"\x82\x01\xA1a\x02\xA1b"), None);
+    // Cut short, followed by anything, or with a string that is not UTF-8:
+    // not MessagePack.
+    assert_eq!(signature_of(&record[..record.len() - 1]), None);
+    assert_eq!(signature_of(&[&record[..], b"\n"].concat()), None);
+    let mut latin1 = record.clone();
+    latin1.splice(6..14, b"\xA7\xC5lesund".iter().copied());
+    latin1.remove(6);
+    assert_eq!(signature_of(&latin1), None);
+    // Empty maps and arrays alone are no evidence.
+    assert_eq!(signature_of(b"\x80\x90"), None);
+    // Text: a windows-1252 line starting with `€`, a UTF-8 line starting
+    // with a Syriac letter (`DC 90`, an array16's type byte).
+    for text in [
+        &b"\x80 12 for two\n"[..],
+        "\u{0710}\u{0712} text\n".as_bytes(),
+        b"\x85 ellipsis\n",
+    ] {
+        assert_eq!(signature_of(text), None, "{text:02X?}");
+    }
+}
