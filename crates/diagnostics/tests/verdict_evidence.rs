@@ -416,3 +416,46 @@ fn messagepack_is_binary_by_its_structure() {
         assert_eq!(signature_of(text), None, "{text:02X?}");
     }
 }
+
+/// Vietnamese in windows-1258 writes its tones as combining marks after
+/// the letter (`ê` then `U+0301`): they are part of the word.
+#[test]
+fn vietnamese_with_combining_tones_is_named() {
+    let text = "Tiê\u{301}ng Viê\u{323}t la\u{300} ngôn ngư\u{303} cu\u{309}a ngươ\u{300}i Viê\u{323}t va\u{300} la\u{300} ngôn ngư\u{303} chi\u{301}nh thư\u{301}c ta\u{323}i Viê\u{323}t Nam. Đây la\u{300} tiê\u{301}ng me\u{323} đe\u{309} cu\u{309}a khoa\u{309}ng 85% dân cư.\n";
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1258.encode(text);
+    assert!(!unmappable);
+    assert!(named(&bytes).contains("windows-1258"), "{}", named(&bytes));
+    let d = u005(&bytes).unwrap();
+    let fixed = apply_fixes(&bytes, [d.fix.as_ref().unwrap()]).bytes;
+    assert_eq!(std::str::from_utf8(&fixed).unwrap(), text);
+}
+
+/// A language that adds one letter to ASCII (Finnish `ä`) is text, not
+/// one byte value repeated as padding.
+#[test]
+fn one_letter_beside_ascii_letters_is_text_and_padding_is_not() {
+    let finnish = b"Hyv\xE4\xE4 p\xE4iv\xE4\xE4! T\xE4n\xE4\xE4n on kaunis s\xE4\xE4, ja lapset leikkiv\xE4t pihalla, ja k\xE4velemme j\xE4rvelle.\n";
+    let d = u005(finnish).expect("a verdict");
+    let fixed = apply_fixes(finnish, [d.fix.as_ref().expect("a conversion")]).bytes;
+    assert_eq!(
+        std::str::from_utf8(&fixed).unwrap(),
+        encoding_rs::WINDOWS_1252.decode(finnish).0
+    );
+    // The same byte as padding between fields is data.
+    let padding = b"id=1 \xC0\xC0\xC0\xC0\xC0\xC0\xC0\xC0 id=2 \xC0\xC0\xC0\xC0\xC0\xC0\xC0\xC0\n";
+    assert!(u005(padding).is_none());
+}
+
+/// A multi-byte legacy text's pairs that form UTF-8 by accident, each
+/// alone between two ill-formed bytes (Big5 `C5 E9 A4 A4 A4 E5` holds
+/// UTF-8 `餤`), are no UTF-8 text: the file is Big5.
+#[test]
+fn a_well_formed_character_alone_between_errors_is_an_accident() {
+    let text = "繁體中文。".repeat(12) + "\n";
+    let (bytes, _, unmappable) = encoding_rs::BIG5.encode(&text);
+    assert!(!unmappable);
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let d = u005(&bytes).expect("a verdict");
+    let fixed = apply_fixes(&bytes, [d.fix.as_ref().expect("a conversion")]).bytes;
+    assert_eq!(std::str::from_utf8(&fixed).unwrap(), text, "{}", d.message);
+}

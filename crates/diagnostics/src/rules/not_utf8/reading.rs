@@ -88,8 +88,11 @@ impl Reading {
                 '€' => digit(b1) || digit(a1) || space(b1) && digit(b2) || space(a1) && digit(a2),
                 _ => false,
             };
+            // A combining diacritic after a letter is part of it
+            // (windows-1258 writes Vietnamese tones so: `a\u{301}`).
+            let diacritic = ('\u{300}'..='\u{36F}').contains(&mid) && b1.1;
             if !in_place {
-                r.add_known(mid, mid_alphabetic);
+                r.add_known(mid, mid_alphabetic || diacritic);
             }
             let beside = |(near, near_alphabetic): (char, bool),
                           (_, far_alphabetic): (char, bool)| {

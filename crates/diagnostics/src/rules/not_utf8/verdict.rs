@@ -104,13 +104,14 @@ pub fn legacy_verdict(
     if ill_formed.count - ill_formed.rfc_2279 < MIN_LEGACY_SEQUENCES {
         return None;
     }
-    // One byte value repeated (`\xC0` a million times, padding) is data:
-    // text in any encoding uses more than one letter.
+    // One byte value repeated (`\xC0` a million times, padding) is data,
+    // unless it stands beside ASCII letters, as the one letter a language
+    // adds to ASCII does (Finnish `ä`, `\xE4` in `p\xE4iv\xE4`).
     let mut seen = [false; 128];
     for &b in sample.iter().filter(|b| !b.is_ascii()) {
         seen[usize::from(b & 0x7F)] = true;
     }
-    if seen.iter().filter(|&&s| s).count() < 2 {
+    if seen.iter().filter(|&&s| s).count() < 2 && !one_letter_in_words(&sample) {
         return None;
     }
     // UTF-8 first: well-formed multi-byte characters that read as text
@@ -295,13 +296,43 @@ impl IllFormed {
 /// accidents of legacy text (`Ã©` is both windows-1252 and UTF-8 `é`).
 pub(crate) const MAX_UTF8_PER_ERROR: usize = 8;
 
-/// The well-formed multi-byte characters of `sample`, as text.
+/// Whether at least half of the non-ASCII bytes of `sample` have an ASCII
+/// letter right before or after them: letters in words, not padding.
+fn one_letter_in_words(sample: &[u8]) -> bool {
+    let (mut all, mut in_words) = (0usize, 0usize);
+    for (i, &b) in sample.iter().enumerate() {
+        if !b.is_ascii() {
+            all += 1;
+            let letter = |j: Option<usize>| {
+                j.and_then(|j| sample.get(j))
+                    .is_some_and(u8::is_ascii_alphabetic)
+            };
+            in_words += usize::from(letter(i.checked_sub(1)) || letter(Some(i + 1)));
+        }
+    }
+    in_words * 2 >= all
+}
+
+/// The well-formed multi-byte characters of `sample`, as text, but those
+/// that stand alone between two ill-formed bytes: a pair of a multi-byte
+/// legacy encoding that forms UTF-8 by accident (Big5 `A4 A4 A4 E5` after
+/// `C5 E9` holds `E9 A4 A4`, UTF-8 `餤`), no text of its own.
 fn well_formed_reading(sample: &[u8]) -> Reading {
     let mut reading = Reading::default();
+    let mut after_error = false;
     for chunk in Utf8Chunks::new(sample) {
-        for c in chunk.valid().chars() {
-            reading.add(c);
+        let valid = chunk.valid();
+        let mut chars = valid.chars();
+        let alone = after_error
+            && !chunk.invalid().is_empty()
+            && chars.next().is_some_and(|c| !c.is_ascii())
+            && chars.next().is_none();
+        if !alone {
+            for c in valid.chars() {
+                reading.add(c);
+            }
         }
+        after_error = !chunk.invalid().is_empty();
     }
     reading
 }
