@@ -157,6 +157,8 @@ struct Row {
     wrong_fixes: usize,
     /// U005 on a file that is UTF-8, ASCII or binary.
     false_u005: usize,
+    /// Files one fix run converted (their U005 fix applied).
+    converted: usize,
     /// Files converted by one fix run whose next check still reports U001,
     /// U005 or U009, or still offers a fix.
     unsettled: usize,
@@ -173,6 +175,7 @@ impl Row {
         self.wrong_fixes += r.wrong_fixes;
         self.false_u005 += r.false_u005;
         self.unsettled += r.unsettled;
+        self.converted += r.converted;
     }
 }
 
@@ -205,7 +208,11 @@ struct Entry {
 /// settled: the next check reports no U001, U005 or U009 and offers no
 /// fix. Files the run did not convert are not judged here (a file left as
 /// UTF-8 with defects keeps its U001 findings by design).
-fn settled_after_one_run(bytes: &[u8], path: &Path, found: &[Diagnostic]) -> Result<(), String> {
+fn settled_after_one_run(
+    bytes: &[u8],
+    path: &Path,
+    found: &[Diagnostic],
+) -> Option<Result<(), String>> {
     let fixes: Vec<_> = found.iter().filter_map(|d| d.fix.as_ref()).collect();
     let applied = apply_fixes(bytes, fixes.iter().copied());
     let converted = found
@@ -216,7 +223,7 @@ fn settled_after_one_run(bytes: &[u8], path: &Path, found: &[Diagnostic]) -> Res
             at.is_some_and(|i| applied.applied.contains(&i))
         });
     if !converted {
-        return Ok(());
+        return None;
     }
     let left: Vec<String> = check(&applied.bytes, path, &Policy::default())
         .into_iter()
@@ -228,11 +235,11 @@ fn settled_after_one_run(bytes: &[u8], path: &Path, found: &[Diagnostic]) -> Res
         })
         .map(|d| format!("{} {}", d.rule.code(), d.message))
         .collect();
-    if left.is_empty() {
+    Some(if left.is_empty() {
         Ok(())
     } else {
         Err(left.join("; "))
-    }
+    })
 }
 
 /// Checks every entry, fixes it once and checks it again, and scores it
@@ -325,9 +332,14 @@ fn measure(entries: &[Entry], verbose: bool) -> (BTreeMap<String, Row>, Vec<Stri
             }
         }
         .to_owned();
-        if let Err(left) = settled_after_one_run(&bytes, path, &found) {
-            row.unsettled += 1;
-            outcome = format!("{outcome}, NOT SETTLED AFTER ONE FIX RUN: {left}");
+        match settled_after_one_run(&bytes, path, &found) {
+            None => {}
+            Some(Ok(())) => row.converted += 1,
+            Some(Err(left)) => {
+                row.converted += 1;
+                row.unsettled += 1;
+                outcome = format!("{outcome}, NOT SETTLED AFTER ONE FIX RUN: {left}");
+            }
         }
         if outcome.chars().any(|c| c.is_ascii_uppercase()) {
             problems.push(format!("{rel}: {outcome}: {shown}"));
@@ -395,12 +407,13 @@ fn report(rows: &BTreeMap<String, Row>, problems: &[String]) -> (Row, Row) {
     }
     let legacy = in_claimed.files - in_claimed.ascii;
     println!(
-        "\nclaimed: {} of {legacy} legacy files named exactly ({:.1}%); {} wrong conversions offered; {} false U005; {} files not settled after one fix run",
+        "\nclaimed: {} of {legacy} legacy files named exactly ({:.1}%); {} wrong conversions offered; {} false U005; {} of {} converted files not settled after one fix run",
         in_claimed.exact,
         in_claimed.exact as f64 * 100.0 / legacy.max(1) as f64,
         all.wrong_fixes,
         all.false_u005,
-        all.unsettled
+        all.unsettled,
+        all.converted
     );
     (in_claimed, all)
 }
