@@ -434,14 +434,29 @@ fn one_language(encoding: &'static Encoding, text: &str) -> bool {
     if encoding != encoding_rs::WINDOWS_1250 && encoding != encoding_rs::ISO_8859_2 {
         return true;
     }
-    let letters: Vec<char> = text
+    let mut letters: Vec<char> = text
         .chars()
         .filter(|c| !c.is_ascii() && c.is_alphabetic())
         .flat_map(char::to_lowercase)
         .collect();
+    // Counted per distinct letter (a few dozen), not per letter per alphabet.
+    letters.sort_unstable();
+    let mut counts: Vec<(char, usize)> = Vec::new();
+    for &c in &letters {
+        match counts.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => counts.push((c, 1)),
+        }
+    }
     let foreign = CENTRAL_EUROPEAN
         .iter()
-        .map(|alphabet| letters.iter().filter(|&&c| !alphabet.contains(c)).count())
+        .map(|alphabet| {
+            counts
+                .iter()
+                .filter(|(c, _)| !alphabet.contains(*c))
+                .map(|(_, n)| n)
+                .sum::<usize>()
+        })
         .min()
         .unwrap_or(0);
     foreign < 2 || foreign * 100 <= MAX_FOREIGN_LETTER_PERCENT * letters.len()
