@@ -441,6 +441,8 @@ fn one_letter_beside_ascii_letters_is_text_and_padding_is_not() {
         std::str::from_utf8(&fixed).unwrap(),
         encoding_rs::WINDOWS_1252.decode(finnish).0
     );
+    // One value that reads as no letter (a no-break space) is no evidence.
+    assert!(u005(b"one\xA0two three\xA0four five\xA0six seven\xA0eight nine\xA0ten\n").is_none());
     // The same byte as padding between fields is data.
     let padding = b"id=1 \xC0\xC0\xC0\xC0\xC0\xC0\xC0\xC0 id=2 \xC0\xC0\xC0\xC0\xC0\xC0\xC0\xC0\n";
     assert!(u005(padding).is_none());

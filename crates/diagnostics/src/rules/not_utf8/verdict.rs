@@ -111,7 +111,8 @@ pub fn legacy_verdict(
     for &b in sample.iter().filter(|b| !b.is_ascii()) {
         seen[usize::from(b & 0x7F)] = true;
     }
-    if seen.iter().filter(|&&s| s).count() < 2 && !one_letter_in_words(&sample) {
+    let one_value = seen.iter().filter(|&&s| s).count() < 2;
+    if one_value && !one_letter_in_words(&sample) {
         return None;
     }
     // UTF-8 first: well-formed multi-byte characters that read as text
@@ -161,7 +162,9 @@ pub fn legacy_verdict(
         (encoding, text)
     };
     let reading = Reading::of(&text);
-    if !reading.plausible_words() {
+    // ... and that one value must read as a letter: `\xA0` between words
+    // is a no-break space in every Latin encoding, no evidence of one.
+    if !reading.plausible_words() || one_value && reading.in_words == 0 {
         return None;
     }
     if let Some(hungarian) = hungarian(encoding, &sample) {
