@@ -39,7 +39,8 @@ pub enum BinaryEvidence {
     },
     /// The file starts with the signature of a binary format (`png`,
     /// `bmp`, `zip`, `sqlite`, `wasm`, `bson`, ...), in a header that is
-    /// not text (it holds a NUL or another control byte).
+    /// not text (it holds a NUL or another control byte); or, `msgpack`,
+    /// the whole file is MessagePack records, which have no signature.
     Signature {
         /// The format's usual file extension.
         format: &'static str,
@@ -58,6 +59,9 @@ impl std::fmt::Display for BinaryEvidence {
         match self {
             BinaryEvidence::Nul { at } => {
                 write!(f, "NUL byte at offset {at} and no UTF-16/32 pattern")
+            }
+            BinaryEvidence::Signature { format: "msgpack" } => {
+                write!(f, "the whole file parses as MessagePack records")
             }
             BinaryEvidence::Signature { format } => {
                 write!(
