@@ -9,14 +9,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use utf8lint_diagnostics::{
-    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, escape_lossless, escape_shown,
-    sniff,
+    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, sniff,
 };
 
 use crate::baseline::Baseline;
 use crate::fix::{self, FixMode};
+use crate::output::names::{display_path, uri_of};
 use crate::output::{self, FileName, OutputOptions};
 use crate::settings::{FileSettings, Resolver};
+use crate::trouble::{Kind, Subject, Trouble};
 use utf8lint_workspace::{ReadError, ReadOptions, Stamp, WriteError, read_file};
 
 /// What a run does with fixes.
@@ -119,6 +120,9 @@ pub(crate) struct FileReport {
     pub key: Vec<u8>,
     pub stdout: String,
     pub stderr: String,
+    /// What went wrong with it, printed on standard error (and in SARIF's
+    /// notifications, as GitHub annotations).
+    pub troubles: Vec<Trouble>,
     pub sarif: Vec<serde_json::Value>,
     /// Bytes for standard output as they are: a `--diff`, or standard
     /// input's fixed bytes under `--fix`.
@@ -133,6 +137,7 @@ impl FileReport {
     fn is_empty(&self) -> bool {
         self.stdout.is_empty()
             && self.stderr.is_empty()
+            && self.troubles.is_empty()
             && self.sarif.is_empty()
             && self.raw.is_empty()
             && self.counts.is_none()
@@ -193,79 +198,21 @@ impl Drop for Worker {
     }
 }
 
-/// The path as shown: `./` stripped, escaped with `escape_lossless` so that
-/// controls, bidi and invisible characters are visible, a backslash is `\\`
-/// and an invalid byte `\xE9`: a Latin-1 `caf\xE9` and a UTF-8 name spelled
-/// `caf\xE9` never print alike.
-pub(crate) fn display_path(path: &Path) -> (String, Vec<u8>) {
-    let shown = path.strip_prefix(".").unwrap_or(path);
-    let shown = if shown.as_os_str().is_empty() {
-        path
-    } else {
-        shown
-    };
-    let bytes = os_bytes(shown);
-    (escape_lossless(&bytes), bytes)
-}
-
-#[cfg(unix)]
-fn os_bytes(path: &Path) -> Vec<u8> {
-    use std::os::unix::ffi::OsStrExt;
-    path.as_os_str().as_bytes().to_vec()
-}
-
-#[cfg(not(unix))]
-fn os_bytes(path: &Path) -> Vec<u8> {
-    path.to_string_lossy().into_owned().into_bytes()
-}
-
-/// The SARIF URI of `path`: relative to the working directory when it is
-/// inside it, else an absolute `file://` URI.
-fn uri_of(ctx: &Context, path: &Path, shown_bytes: &[u8]) -> String {
-    if path.is_absolute() {
-        if let Some(rel) = ctx
-            .cwd
-            .as_deref()
-            .and_then(|cwd| path.strip_prefix(cwd).ok())
-        {
-            return output::sarif::uri(&os_bytes(rel));
-        }
-        return format!("file://{}", output::sarif::uri(&os_bytes(path)));
-    }
-    output::sarif::uri(shown_bytes)
-}
-
-/// Words for an I/O error on a file being checked.
-pub(crate) fn describe_io(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "it vanished during the scan (not found)".into(),
-        io::ErrorKind::PermissionDenied => format!("permission denied ({e})"),
-        _ if e.raw_os_error() == Some(40) && cfg!(target_os = "linux") => {
-            format!("symbolic link loop ({e})")
-        }
-        _ => e.to_string(),
-    }
-}
-
-/// Reports trouble on standard error. The whole message is escaped once
-/// more (names in it already are, and escaping is idempotent on them): the
-/// writer's refusals, read errors and configuration errors may quote an
-/// attribute name, a key or a path in words utf8lint did not choose.
-fn trouble(ctx: &Context, report: &mut FileReport, message: String) {
+/// Counts `trouble` and keeps it with the file's report, to be printed
+/// in path order.
+fn trouble(ctx: &Context, report: &mut FileReport, trouble: Trouble) {
     ctx.stats.troubles.fetch_add(1, Ordering::Relaxed);
-    report
-        .stderr
-        .push_str(&format!("utf8lint: error: {}\n", escape_shown(&message)));
+    report.troubles.push(trouble);
 }
 
 /// Reports a problem that is not about one file's content (a walk error, a
-/// missing path), sorted with the files by `key`.
-pub(crate) fn report_trouble(ctx: &Context, worker: &mut Worker, key: Vec<u8>, message: String) {
+/// missing path), sorted with the files by its path.
+pub(crate) fn report_trouble(ctx: &Context, worker: &mut Worker, t: Trouble) {
     let mut report = FileReport {
-        key,
+        key: t.path().map(|p| display_path(p).1).unwrap_or_default(),
         ..FileReport::default()
     };
-    trouble(ctx, &mut report, message);
+    trouble(ctx, &mut report, t);
     worker.reports.push(report);
 }
 
@@ -288,7 +235,8 @@ pub(crate) fn settings(
                 .map(|mut seen| seen.insert(message.clone()))
                 .unwrap_or(true);
             if first {
-                trouble(ctx, report, format!("bad configuration: {message}"));
+                let t = Trouble::new(Subject::Configuration, Kind::Config, message);
+                trouble(ctx, report, t);
             } else {
                 ctx.stats.troubles.fetch_add(1, Ordering::Relaxed);
             }
@@ -330,7 +278,7 @@ impl<'a> LazyName<'a> {
     pub(crate) fn get(&self) -> &Names {
         self.cell.get_or_init(|| {
             let (display, key) = display_path(self.path);
-            let uri = uri_of(self.ctx, self.path, &key);
+            let uri = uri_of(self.ctx.cwd.as_deref(), self.path, &key);
             let exact = std::str::from_utf8(&key)
                 .ok()
                 .filter(|exact| *exact != display && !exact.contains('\\'))
@@ -393,12 +341,15 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
                 ));
             }
         }
-        Err(ReadError::Io(e)) => trouble(
-            ctx,
-            &mut report,
-            format!("{}: {}", name.display(), describe_io(&e)),
-        ),
-        Err(e) => trouble(ctx, &mut report, format!("{}: {e}", name.display())),
+        Err(ReadError::Io(e)) => trouble(ctx, &mut report, Trouble::io(path, &e)),
+        Err(e) => {
+            let t = Trouble::new(
+                Subject::Path(path.into()),
+                Kind::Read { io: None },
+                e.to_string(),
+            );
+            trouble(ctx, &mut report, t);
+        }
     }
     worker.buf = buf;
     worker.push(report, &name);
@@ -459,7 +410,11 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
                 false,
             );
         }
-        Err(e) => trouble(ctx, &mut report, format!("standard input: {e}")),
+        Err(e) => {
+            let kind = Kind::Read { io: Some(e.kind()) };
+            let t = Trouble::new(Subject::StandardInput, kind, e.to_string());
+            trouble(ctx, &mut report, t);
+        }
     }
     worker.push(report, &name);
 }
@@ -485,11 +440,8 @@ fn fix_stdin(
     if let Err(e) = utf8lint_diagnostics::write_fixes(&mut fixed, bytes, &planned) {
         // The planner chose these fixes: refusing them is a bug, reported
         // as trouble rather than passed off as fixed output.
-        return trouble(
-            ctx,
-            report,
-            format!("standard input: cannot apply its fixes: {e}"),
-        );
+        let t = Trouble::new(Subject::StandardInput, Kind::FixFailed, e.to_string());
+        return trouble(ctx, report, t);
     }
     if !planned.is_empty() {
         ctx.stats
@@ -648,6 +600,7 @@ fn check_bytes(
             let Some(stamp) = stamp.filter(|_| !planned.is_empty()) else {
                 return emit(ctx, report, name, bytes, &diagnostics);
             };
+            let subject = || Subject::Path(path.to_owned());
             match fix::write_fixed(path, &stamp, bytes, &planned) {
                 Ok(()) => {
                     ctx.stats
@@ -663,23 +616,19 @@ fn check_bytes(
                             emit(ctx, report, name, now, &left);
                         }
                         Err(e) => {
-                            trouble(ctx, report, format!("{}: fixed, then: {e}", name.display()))
+                            let t = Trouble::new(subject(), Kind::ReadAfterFix, e.to_string());
+                            trouble(ctx, report, t);
                         }
                     }
                 }
                 Err(WriteError::Refused(why)) => {
-                    trouble(ctx, report, format!("not fixing {}: {why}", name.display()));
+                    let t = Trouble::new(subject(), Kind::FixRefused, why.to_string());
+                    trouble(ctx, report, t);
                     emit(ctx, report, name, bytes, &diagnostics);
                 }
                 Err(WriteError::Io(e)) => {
-                    trouble(
-                        ctx,
-                        report,
-                        format!(
-                            "could not fix {}: {e} (the file is unchanged)",
-                            name.display()
-                        ),
-                    );
+                    let t = Trouble::new(subject(), Kind::FixFailed, e.to_string());
+                    trouble(ctx, report, t);
                     emit(ctx, report, name, bytes, &diagnostics);
                 }
             }

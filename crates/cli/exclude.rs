@@ -10,7 +10,7 @@ use ignore::overrides::Override;
 use utf8lint_workspace::{ExcludeProbe, WalkOptions, exclude_overrides};
 
 use crate::args::CheckArgs;
-use crate::check;
+use crate::output::names::display_path;
 
 /// The `--exclude` globs, relative to the current directory.
 pub(crate) fn overrides(args: &CheckArgs) -> anyhow::Result<Override> {
@@ -45,7 +45,7 @@ pub(crate) fn named_files(
             let _ = writeln!(
                 err,
                 "utf8lint: skipped {}: excluded by an ignore file or --exclude (--force-exclude)",
-                check::display_path(path).0
+                display_path(path).0
             );
         }
         excluded

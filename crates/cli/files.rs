@@ -20,7 +20,8 @@ use utf8lint_workspace::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
 
 use utf8lint_diagnostics::escape_shown;
 
-use crate::check::{self, Context, FileReport, Worker, display_path};
+use crate::check::{self, Context, FileReport, Worker};
+use crate::output::names::display_path;
 
 /// What `--files` found.
 pub(crate) struct Listing {
@@ -28,8 +29,8 @@ pub(crate) struct Listing {
     pub files: Vec<String>,
     /// `--verbose`: `(shown path, why it is skipped)`, in path order.
     pub skipped: Vec<(String, String)>,
-    /// Walk errors, as messages.
-    pub errors: Vec<String>,
+    /// Walk errors.
+    pub errors: Vec<crate::trouble::Trouble>,
 }
 
 /// Lists `files` (named on the command line: always checked) and the files
@@ -79,7 +80,7 @@ pub(crate) fn list(
                     }
                     reached.insert(entry.into_path());
                 }
-                Err(e) => errors.push(crate::walk::describe_walk_error(&e)),
+                Err(e) => errors.push(crate::walk::walk_trouble(&e)),
             }
         }
     }
@@ -254,11 +255,7 @@ pub(crate) fn print(
         writeln!(err, "utf8lint: skipped {path}: {why}")?;
     }
     for e in &listing.errors {
-        writeln!(
-            err,
-            "utf8lint: error: {}",
-            utf8lint_diagnostics::escape_shown(e)
-        )?;
+        err.write_all(e.stderr_line().as_bytes())?;
     }
     Ok(())
 }

@@ -19,6 +19,7 @@ mod progress;
 mod report;
 mod rules;
 mod settings;
+mod trouble;
 mod walk;
 
 use std::io::{self, IsTerminal, Write};
@@ -34,6 +35,7 @@ use crate::args::{CheckArgs, ColorChoice, Command, Format};
 use crate::check::{Context, FixAction, Worker};
 use crate::fix::FixMode;
 use crate::output::OutputOptions;
+use crate::output::names::display_path;
 use crate::settings::{ConfigSource, Overrides, Resolver};
 
 /// `utf8lint lsp`: the language server on standard input and output. Its
@@ -278,13 +280,14 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             Ok(meta) if meta.is_dir() => dirs.push(path.clone()),
             Ok(_) => files.push(path.clone()),
             Err(e) => {
-                let (shown, key) = check::display_path(path);
-                let why = if e.kind() == io::ErrorKind::NotFound {
-                    "no such file or directory".to_owned()
+                let t = if e.kind() == io::ErrorKind::NotFound {
+                    let kind = trouble::Kind::Read { io: Some(e.kind()) };
+                    let subject = trouble::Subject::Path(path.clone());
+                    trouble::Trouble::new(subject, kind, "no such file or directory")
                 } else {
-                    check::describe_io(&e)
+                    trouble::Trouble::io(path, &e)
                 };
-                check::report_trouble(&ctx, &mut early, key, format!("{shown}: {why}"));
+                check::report_trouble(&ctx, &mut early, t);
             }
         }
     }
@@ -327,16 +330,20 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         && !(args.statistics || args.diff || stdin_fixed))
         .then(output::JsonArray::default);
     for report in reports {
+        for t in &report.troubles {
+            err.write_all(t.stderr_line().as_bytes())
+                .context("writing to standard error")?;
+            match args.format {
+                Format::Sarif => {
+                    notifications.push(output::sarif::notification(t, ctx.cwd.as_deref()))
+                }
+                Format::Github => out.write_all(output::github::trouble(t).as_bytes())?,
+                _ => {}
+            }
+        }
         if !report.stderr.is_empty() {
             err.write_all(report.stderr.as_bytes())
                 .context("writing to standard error")?;
-            notifications.extend(
-                report
-                    .stderr
-                    .lines()
-                    .filter(|l| l.starts_with("utf8lint: error: "))
-                    .map(|l| l.trim_start_matches("utf8lint: error: ").to_owned()),
-            );
         }
         match &mut json_array {
             Some(array) => array.push(out, &report.stdout)?,
@@ -367,7 +374,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
                 err,
                 "utf8lint: wrote {written} {} to the baseline {}",
                 plural(written as u64, "finding", "findings"),
-                check::display_path(file).0
+                display_path(file).0
             )?;
         }
         return Ok(if troubles > 0 { 2 } else { 0 });
@@ -386,7 +393,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         array.finish(out)?;
     }
     if args.format == Format::Sarif {
-        let log = output::sarif::log(sarif_results, troubles == 0, &notifications);
+        let log = output::sarif::log(sarif_results, troubles == 0, notifications);
         serde_json::to_writer_pretty(&mut *out, &log)?;
         out.write_all(b"\n")?;
     }
@@ -448,8 +455,10 @@ fn list_files(
     let mut err = io::stderr().lock();
     let mut troubles = listing.errors.len();
     for report in std::mem::take(&mut early.reports) {
-        err.write_all(report.stderr.as_bytes())?;
-        troubles += 1;
+        for t in &report.troubles {
+            err.write_all(t.stderr_line().as_bytes())?;
+            troubles += 1;
+        }
     }
     let mut sink = report::Sink::new(args.output_file.as_deref());
     files::print(&listing, sink.writer(), &mut err)?;

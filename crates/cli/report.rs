@@ -12,6 +12,8 @@ use anyhow::Context as _;
 use serde_json::json;
 use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Rule};
 
+use crate::output::names::display_path;
+
 /// Findings per rule, added to by every worker (findings are rare next to
 /// files, so one shared counter per rule costs nothing measurable).
 pub(crate) struct RuleCounts {
@@ -290,7 +292,7 @@ impl Sink {
         match self {
             Sink::Stdout(mut out) => Ok(out.flush()?),
             Sink::File { path, bytes } => {
-                let shown = crate::check::display_path(&path).0;
+                let shown = display_path(&path).0;
                 utf8lint_workspace::write_whole_file(&path, |w| w.write_all(&bytes))
                     .map_err(|e| anyhow::anyhow!("{e}"))
                     .with_context(|| format!("cannot write the report to {shown}"))
@@ -334,12 +336,12 @@ pub(crate) fn refuse_clobber(
     let out_id = file_id(output);
     let same =
         |other: &Path| absolute(other) == out_abs || (out_id.is_some() && file_id(other) == out_id);
-    let shown = crate::check::display_path(output).0;
+    let shown = display_path(output).0;
     for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
         if same(input) {
             anyhow::bail!(
                 "--output-file {shown} is also a file to check ({}): the report would replace it; write the report elsewhere",
-                crate::check::display_path(input).0
+                display_path(input).0
             );
         }
     }
@@ -347,7 +349,7 @@ pub(crate) fn refuse_clobber(
         if same(other) {
             anyhow::bail!(
                 "--output-file {shown} is also the {what} ({}): write the report elsewhere",
-                crate::check::display_path(other).0
+                display_path(other).0
             );
         }
     }

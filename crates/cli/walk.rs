@@ -12,6 +12,8 @@ use ignore::WalkState;
 use utf8lint_workspace::WalkOptions;
 
 use crate::check::{self, Context, FileReport, Worker};
+use crate::output::names::display_path;
+use crate::trouble::{Kind, Subject, Trouble};
 
 /// Collects each worker's reports when the worker is done.
 struct Collector<'a> {
@@ -74,10 +76,7 @@ pub(crate) fn run(
                         }
                     }
                     Err(err) => {
-                        let key = error_path(&err)
-                            .map(|p| check::display_path(&p).1)
-                            .unwrap_or_default();
-                        check::report_trouble(ctx, &mut c.worker, key, describe_walk_error(&err));
+                        check::report_trouble(ctx, &mut c.worker, walk_trouble(&err));
                     }
                 }
                 WalkState::Continue
@@ -99,13 +98,12 @@ fn check_walked(ctx: &Context, worker: &mut Worker, path: &std::path::Path, expl
         check::check_file(ctx, worker, path, explicit);
     }));
     if checked.is_err() {
-        let (shown, key) = check::display_path(path);
-        check::report_trouble(
-            ctx,
-            worker,
-            key,
-            format!("{shown}: internal error while checking it (a bug: please report it)"),
+        let t = Trouble::new(
+            Subject::Path(path.to_owned()),
+            Kind::Internal,
+            "internal error while checking it (a bug: please report it)",
         );
+        check::report_trouble(ctx, worker, t);
     }
 }
 
@@ -125,6 +123,38 @@ fn is_report_file(ctx: &Context, entry: &ignore::DirEntry) -> bool {
     same_inode && crate::report::file_id(entry.path()) == ctx.report_file
 }
 
+/// The trouble a walk error is: about the path it names, if any.
+pub(crate) fn walk_trouble(err: &ignore::Error) -> Trouble {
+    match err {
+        ignore::Error::WithDepth { err, .. } => walk_trouble(err),
+        ignore::Error::WithPath { path, err } => {
+            let subject = Subject::Path(path.clone());
+            match err.io_error() {
+                Some(e) if e.kind() == std::io::ErrorKind::NotFound => Trouble::new(
+                    subject,
+                    Kind::Read { io: Some(e.kind()) },
+                    "not found (a dangling symbolic link, or it vanished during the scan)",
+                ),
+                Some(e) => Trouble::io(path, e),
+                None => Trouble::new(subject, Kind::Walk, err.to_string()),
+            }
+        }
+        ignore::Error::Loop { ancestor, child } => Trouble::new(
+            Subject::Path(child.clone()),
+            Kind::Walk,
+            format!(
+                "symbolic link loop (points back to {})",
+                display_path(ancestor).0
+            ),
+        ),
+        other => {
+            let subject = error_path(other).map_or(Subject::Unnamed, Subject::Within);
+            Trouble::new(subject, Kind::Walk, other.to_string())
+        }
+    }
+}
+
+/// The path a walk error is about, if it names one.
 fn error_path(err: &ignore::Error) -> Option<PathBuf> {
     match err {
         ignore::Error::WithPath { path, .. } => Some(path.clone()),
@@ -134,29 +164,5 @@ fn error_path(err: &ignore::Error) -> Option<PathBuf> {
         ignore::Error::Loop { child, .. } => Some(child.clone()),
         ignore::Error::Partial(errs) => errs.first().and_then(error_path),
         _ => None,
-    }
-}
-
-pub(crate) fn describe_walk_error(err: &ignore::Error) -> String {
-    match err {
-        ignore::Error::WithDepth { err, .. } => describe_walk_error(err),
-        ignore::Error::WithPath { path, err } => {
-            let shown = check::display_path(path).0;
-            match err.io_error() {
-                Some(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    format!(
-                        "{shown}: not found (a dangling symbolic link, or it vanished during the scan)"
-                    )
-                }
-                Some(e) => format!("{shown}: {}", check::describe_io(e)),
-                None => format!("{shown}: {err}"),
-            }
-        }
-        ignore::Error::Loop { ancestor, child } => format!(
-            "{}: symbolic link loop (points back to {})",
-            check::display_path(child).0,
-            check::display_path(ancestor).0
-        ),
-        other => other.to_string(),
     }
 }

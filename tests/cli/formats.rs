@@ -348,3 +348,70 @@ fn sarif_uris_are_relative_to_the_working_directory() {
         ["uri"];
     assert_eq!(uri, "sub%20dir/x.json");
 }
+
+/// Trouble (here a named path that is not there, and a configuration that
+/// does not parse) is on standard error in every format, and also in the
+/// formats a CI service reads: SARIF's tool execution notifications, with
+/// the path's location, and a GitHub error annotation on the file. The
+/// findings of the files that could be checked are reported as ever.
+#[test]
+fn trouble_reaches_standard_error_sarif_and_github_annotations() {
+    let dir = tree(&[("a.json", b"\xEF\xBB\xBF{}")]);
+    let check = |format: &str| {
+        run(
+            dir.path(),
+            ["check", "--format", format, "a.json", "gone\u{202E}.txt"],
+        )
+    };
+    let line = "utf8lint: error: gone\\u{202E}.txt: no such file or directory\n";
+    for format in ["human", "concise", "json", "json-lines", "sarif", "github"] {
+        let out = check(format);
+        assert_eq!(code(&out), 2, "{format}");
+        assert!(stderr(&out).starts_with(line), "{format}: {}", stderr(&out));
+        assert!(stdout(&out).contains("a.json"), "{format}");
+    }
+    let json: Value = serde_json::from_slice(&check("json").stdout).unwrap();
+    assert_eq!(json.as_array().map(Vec::len), Some(1), "findings only");
+
+    let log: Value = serde_json::from_slice(&check("sarif").stdout).unwrap();
+    assert_valid_sarif(&log);
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    assert_eq!(
+        invocation["toolExecutionNotifications"],
+        serde_json::json!([{
+            "level": "error",
+            "message": {"text": "gone\\u{202E}.txt: no such file or directory"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": "gone%E2%80%AE.txt"}}}],
+        }])
+    );
+
+    // In path order with the findings.
+    let text = stdout(&check("github"));
+    assert!(text.starts_with("::error file=a.json,line=1,"), "{text}");
+    assert!(
+        text.ends_with(
+            "\n::error file=gone\\u{202E}.txt,title=utf8lint trouble::gone\\u{202E}.txt: no such file or directory\n"
+        ),
+        "{text}"
+    );
+
+    // A configuration error names the configuration file in its words and
+    // has no location of its own.
+    let dir = tree(&[("utf8lint.toml", b"bom = [\n"), ("a.json", b"{}")]);
+    let out = run(dir.path(), ["check", "--format", "sarif", "a.json"]);
+    assert_eq!(code(&out), 2);
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid_sarif(&log);
+    let notes = &log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    let text = notes[0]["message"]["text"].as_str().unwrap();
+    assert!(text.starts_with("bad configuration: "), "{text}");
+    assert!(text.contains("utf8lint.toml"), "{text}");
+    assert!(notes[0].get("locations").is_none(), "{notes}");
+    assert_eq!(notes.as_array().map(Vec::len), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!("utf8lint: error: {text}\n")),
+        "{err}"
+    );
+}

@@ -5,7 +5,9 @@
 
 use utf8lint_diagnostics::{Diagnostic, Level, escape_shown};
 
-use super::{Region, is_file_level};
+use super::names::display_path;
+use super::place::{Region, is_file_level};
+use crate::trouble::Trouble;
 
 pub(super) fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
     let command = match d.level {
@@ -33,6 +35,17 @@ pub(super) fn line(d: &Diagnostic, path: &str, region: &Region) -> String {
         message.push_str(&format!(" ({})", escape_shown(&d.label)));
     }
     format!("::{command} {props}::{}", data(&message))
+}
+
+/// A trouble as an error annotation (`::error file=src/a.txt,title=utf8lint
+/// trouble::...`), on the file when it is about one.
+pub(crate) fn trouble(t: &Trouble) -> String {
+    let mut props = String::new();
+    if let Some(path) = t.path() {
+        props.push_str(&format!("file={},", property(&display_path(path).0)));
+    }
+    props.push_str("title=utf8lint trouble");
+    format!("::error {props}::{}\n", data(&escape_shown(&t.text())))
 }
 
 /// Escapes a message (the part after `::`).

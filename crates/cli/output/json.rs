@@ -15,7 +15,7 @@
 
 use utf8lint_diagnostics::{Diagnostic, Edit, Fix, escape_lossless};
 
-use super::{Region, is_file_level};
+use super::place::{Region, is_file_level};
 
 /// Appends one diagnostic's JSON object (no newline) to `out`.
 /// `source` is the file's bytes, which a fix's edits are made for.

@@ -2,15 +2,19 @@
 //! thread that checked it (while its bytes are at hand), into text kept until
 //! the files are printed in path order.
 
-mod github;
+pub(crate) mod github;
 mod json;
+pub(crate) mod names;
+mod place;
 pub(crate) mod sarif;
 
 use utf8lint_diagnostics::{
-    Diagnostic, FixVia, Locator, Position, RenderOptions, Rule, render_concise, render_human,
+    Diagnostic, FixVia, Locator, RenderOptions, render_concise, render_human,
 };
 
 use crate::args::Format;
+
+use place::Region;
 
 /// How to render.
 #[derive(Clone, Copy, Debug)]
@@ -19,13 +23,6 @@ pub(crate) struct OutputOptions {
     pub color: bool,
     pub term_width: usize,
     pub fix_via: FixVia,
-}
-
-/// Where a diagnostic starts and ends, for people (1-based).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Region {
-    pub start: Position,
-    pub end: Position,
 }
 
 /// One file's name in its three spellings.
@@ -90,12 +87,6 @@ pub(crate) fn render_file(
         }
     }
     json::finish(&json_lines, text);
-}
-
-/// Whether a diagnostic is about the file as a whole rather than a place in
-/// it (its region is then left out where a format allows).
-pub(crate) fn is_file_level(d: &Diagnostic) -> bool {
-    d.rule == Rule::NonUtf8Path
 }
 
 /// `--format json`: the files' JSON Lines (each file's diagnostics are

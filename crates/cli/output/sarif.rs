@@ -4,10 +4,14 @@
 //! Columns count code points of the lossily decoded line, which is what
 //! `columnKind: unicodeCodePoints` says.
 
-use serde_json::{Value, json};
-use utf8lint_diagnostics::{Diagnostic, Level, Rule};
+use std::path::Path;
 
-use super::{Region, is_file_level};
+use serde_json::{Value, json};
+use utf8lint_diagnostics::{Diagnostic, Level, Rule, escape_shown};
+
+use super::names::{display_path, uri_of};
+use super::place::{Region, is_file_level};
+use crate::trouble::Trouble;
 
 pub(crate) const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -101,13 +105,23 @@ fn rule_descriptor(rule: Rule) -> Value {
     })
 }
 
+/// A trouble as a tool execution notification: its sentence (escaped as
+/// on standard error) and, when it is about a path, that path's location.
+pub(crate) fn notification(trouble: &Trouble, cwd: Option<&Path>) -> Value {
+    let mut note = json!({
+        "level": "error",
+        "message": {"text": escape_shown(&trouble.text())},
+    });
+    if let Some(path) = trouble.path() {
+        let uri = uri_of(cwd, path, &display_path(path).1);
+        note["locations"] = json!([{"physicalLocation": {"artifactLocation": {"uri": uri}}}]);
+    }
+    note
+}
+
 /// The whole log.
-pub(crate) fn log(results: Vec<Value>, successful: bool, notifications: &[String]) -> Value {
+pub(crate) fn log(results: Vec<Value>, successful: bool, notes: Vec<Value>) -> Value {
     let rules: Vec<Value> = Rule::ALL.iter().map(|r| rule_descriptor(*r)).collect();
-    let notes: Vec<Value> = notifications
-        .iter()
-        .map(|m| json!({"level": "error", "message": {"text": m}}))
-        .collect();
     json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -126,33 +140,4 @@ pub(crate) fn log(results: Vec<Value>, successful: bool, notifications: &[String
             "results": results,
         }],
     })
-}
-
-/// A path as a relative URI reference: `/`-separated, every byte outside
-/// the unreserved set percent-encoded (so a name that is not UTF-8 still
-/// has an exact, valid URI).
-pub(crate) fn uri(path_bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(path_bytes.len());
-    for &b in path_bytes {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                out.push(char::from(b))
-            }
-            b'\\' if cfg!(windows) => out.push('/'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn uris_are_percent_encoded() {
-        assert_eq!(uri(b"src/a b.rs"), "src/a%20b.rs");
-        assert_eq!(uri(b"caf\xE9.txt"), "caf%E9.txt");
-        assert_eq!(uri("é".as_bytes()), "%C3%A9");
-    }
 }

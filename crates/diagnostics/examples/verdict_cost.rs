@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use utf8lint_diagnostics::legacy_verdict;
+use utf8lint_diagnostics::testing::legacy_verdict;
 
 fn main() {
     let latin = b"Le caf\xE9 de la gare \xE9tait ferm\xE9, alors nous avons march\xE9 jusqu'\xE0 la brasserie.\n";

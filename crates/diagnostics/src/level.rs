@@ -1,4 +1,4 @@
-use crate::Rule;
+//! A finding's level (`allow`, `warn`, `deny`), as rustc's lint levels.
 
 /// How much a finding matters, as rustc's lint levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,6 +57,12 @@ impl Level {
     }
 }
 
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,44 +88,5 @@ mod tests {
                 .unwrap_err()
                 .ends_with("\"deny\"")
         );
-    }
-}
-
-impl std::fmt::Display for Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The level of every rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LintLevels {
-    levels: [Level; Rule::ALL.len()],
-}
-
-impl Default for LintLevels {
-    fn default() -> Self {
-        let mut levels = [Level::Allow; Rule::ALL.len()];
-        for rule in Rule::ALL {
-            levels[rule.index()] = rule.default_level();
-        }
-        LintLevels { levels }
-    }
-}
-
-impl LintLevels {
-    /// The level of `rule`.
-    pub fn get(&self, rule: Rule) -> Level {
-        self.levels[rule.index()]
-    }
-
-    /// Sets the level of `rule`.
-    pub fn set(&mut self, rule: Rule, level: Level) {
-        self.levels[rule.index()] = level;
-    }
-
-    /// Whether `rule` is reported at all.
-    pub fn enabled(&self, rule: Rule) -> bool {
-        self.get(rule) != Level::Allow
     }
 }

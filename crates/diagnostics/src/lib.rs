@@ -14,41 +14,56 @@ mod policy;
 mod render;
 mod rules;
 mod scan;
+mod shown;
 mod suppress;
 mod text;
 mod text_scan;
 
 pub use diagnostic::Diagnostic;
 pub use fix::{Applicability, Applied, Edit, Fix, apply_fixes, plan_fixes, write_fixes};
-pub use level::{Level, LintLevels};
+pub use level::Level;
 pub use locate::{Locator, Position};
 pub use policy::{
-    BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, Policy, PolicySource, builtin_bom_rule,
+    BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, LintLevels, Policy, PolicySource,
 };
 pub use render::{FixVia, RenderOptions, render_concise, render_human};
 pub use rules::non_utf8_path::check_path;
-pub use rules::not_utf8::{
-    BinaryEvidence, LegacyVerdict, Sniff, Support, Wide, WideForm, legacy_verdict, sniff,
-};
+pub use rules::not_utf8::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
 pub use rules::{FixSafety, Fixability, Rule, Status};
-pub use scan::{Keep, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, shown_per_rule};
+pub use shown::{Keep, shown_per_rule};
 pub use suppress::FILE_ALLOW_LINES;
-pub use text::{
-    describe_code_point, escape_bytes, escape_lossless, escape_shown, is_hidden, windows_1252_char,
-};
+pub use text::{escape_lossless, escape_shown, windows_1252_char};
 
 use std::ops::Range;
 use std::path::Path;
 
-/// The U005 verdict's crate-private thresholds, for this crate's own
-/// integration tests (which enable the `testing` feature) to pin from both
-/// sides: not an API.
+/// What this crate's own integration tests, benches and examples (which
+/// enable the `testing` feature) reach past the API for: the U005
+/// verdict, its crate-private thresholds to pin from both sides, and the
+/// absolute caps on what a report shows. Not an API.
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod testing {
     use crate::rules::not_utf8 as u005;
+
+    use utf8lint_codec::Subpart;
+
+    /// The U005 legacy verdict on `bytes` (see `legacy_verdict`): the
+    /// name of the encoding it finds, if any.
+    pub fn legacy_verdict(
+        bytes: &[u8],
+        error_count: usize,
+        first_errors: &[Subpart],
+    ) -> Option<&'static str> {
+        u005::legacy_verdict(bytes, error_count, first_errors).map(|v| v.name)
+    }
+
+    /// See the constant of the same name in the cap.
+    pub const MAX_SHOWN_PER_RULE: usize = crate::shown::MAX_SHOWN_PER_RULE;
+    /// See the constant of the same name in the scan.
+    pub const MAX_SHOWN_SEQUENCES: usize = crate::scan::MAX_SHOWN_SEQUENCES;
 
     /// See the constant of the same name in the verdict.
     pub const MIN_LEGACY_NON_ASCII: usize = u005::MIN_LEGACY_NON_ASCII;
@@ -89,7 +104,7 @@ pub mod testing {
 /// U005 on a count of those alone: legacy text gets its one finding without
 /// the per-byte pass whose findings it would replace. Diagnostics come out
 /// in byte order, at most [`shown_per_rule`]`(policy.max_per_rule)` per rule
-/// (never more than [`MAX_SHOWN_PER_RULE`], even when `max_per_rule` is 0),
+/// (never more than 10,000, even when `max_per_rule` is 0),
 /// then one summary per rule with the exact count of the rest.
 pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
     check_keeping(bytes, path, policy, Keep::Shown)
@@ -245,9 +260,4 @@ fn check_unsuppressed(
     let count = summaries.len();
     out.extend(summaries);
     (out, count, scan.directives)
-}
-
-/// The highest level among `diagnostics` (for exit codes).
-pub fn worst_level(diagnostics: &[Diagnostic]) -> Option<Level> {
-    diagnostics.iter().map(|d| d.level).max()
 }

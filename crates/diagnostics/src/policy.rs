@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::LintLevels;
+use crate::{Level, Rule};
 
 /// Whether a file may, must not, or must start with a UTF-8 byte-order mark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -141,14 +141,14 @@ pub enum Charset {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Policy {
     /// The BOM rule from configuration; `None` means the built-in rule for
-    /// the file's format ([`builtin_bom_rule`]) applies.
+    /// the file's format (by its name and first bytes) applies.
     pub bom: Option<BomRule>,
     /// The level of every rule.
     pub levels: LintLevels,
     /// The declared encoding.
     pub charset: Charset,
     /// At most this many diagnostics of one rule per file, then one summary;
-    /// 0 means only the absolute ceiling ([`crate::MAX_SHOWN_PER_RULE`]).
+    /// 0 means only the absolute ceiling (10,000, [`crate::shown_per_rule`]).
     /// Fixes are never limited by it (`Keep::Every`).
     pub max_per_rule: usize,
 }
@@ -260,7 +260,7 @@ fn extension(path: &Path) -> Option<&[u8]> {
 
 /// The built-in BOM rule for a file, by its name and content: `#!` right
 /// after a BOM, then the extension table; everything else allows a BOM.
-pub fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
+pub(crate) fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
     let after_bom = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let format = if after_bom.starts_with(b"#!") {
         Some(&SHEBANG)
@@ -291,6 +291,39 @@ pub fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
                 reference: "RFC 3629 section 6",
             },
         },
+    }
+}
+
+/// The level of every rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LintLevels {
+    levels: [Level; Rule::ALL.len()],
+}
+
+impl Default for LintLevels {
+    fn default() -> Self {
+        let mut levels = [Level::Allow; Rule::ALL.len()];
+        for rule in Rule::ALL {
+            levels[rule.index()] = rule.default_level();
+        }
+        LintLevels { levels }
+    }
+}
+
+impl LintLevels {
+    /// The level of `rule`.
+    pub fn get(&self, rule: Rule) -> Level {
+        self.levels[rule.index()]
+    }
+
+    /// Sets the level of `rule`.
+    pub fn set(&mut self, rule: Rule, level: Level) {
+        self.levels[rule.index()] = level;
+    }
+
+    /// Whether `rule` is reported at all.
+    pub fn enabled(&self, rule: Rule) -> bool {
+        self.get(rule) != Level::Allow
     }
 }
 

@@ -126,7 +126,7 @@ pub fn render_human(
             "also at {}:{}: `{}`",
             p.line,
             p.column,
-            crate::escape_bytes(raw, 4)
+            crate::text::escape_bytes(raw, 4)
         ));
     }
     for note in d.notes.iter().chain(related.iter()) {

@@ -16,6 +16,7 @@ use std::path::Path;
 use utf8lint_codec::{Event, Found, Mark, Subpart, Utf8Decoder, Wanted};
 
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
+use crate::shown::{Keep, MAX_SHOWN_PER_RULE, shown_per_rule};
 use crate::text_scan::{self, TextScan};
 use crate::{Diagnostic, Level, Policy, Rule};
 
@@ -47,47 +48,12 @@ pub(crate) struct Scan {
     pub directives: Option<Vec<Range<usize>>>,
 }
 
-/// The most findings of one rule a report shows for one file, whatever
-/// `max-per-file` says, 0 (no cap) included: the rest are counted exactly in
-/// one summary (and U001 also stops at [`MAX_SHOWN_SEQUENCES`]).
-///
-/// A file past it is not going to be read finding by finding, and the
-/// ceiling is what keeps a repository's `max-per-file = 0` from making
-/// output, memory and an editor's problem list grow with a hostile file:
-/// 10,000 findings are about 6 MB of human output and a few MB of
-/// diagnostics per rule per file, and locating them is linear
-/// ([`crate::Locator`]). Fixes are not limited by it ([`Keep::Every`]).
-pub const MAX_SHOWN_PER_RULE: usize = 10_000;
-
 /// A U001 diagnostic covers a run of up to 256 adjacent ill-formed
 /// sequences, each listed in it (and in its fix): no new U001 diagnostic
 /// starts once this many sequences are shown, so that 10,000 runs of 256
 /// (60 MB of subparts and edits, 390 MB of JSON) are never kept. It is 256
 /// whole runs, above what the default cap of 50 diagnostics ever shows.
-pub const MAX_SHOWN_SEQUENCES: usize = 256 * invalid_utf8::MAX_SUBPARTS_PER_RUN;
-
-/// How many findings of one rule a report keeps for one file: the
-/// configured cap (`max_per_rule`, 0 meaning none), never more than
-/// [`MAX_SHOWN_PER_RULE`].
-pub fn shown_per_rule(max_per_rule: usize) -> usize {
-    if max_per_rule == 0 {
-        MAX_SHOWN_PER_RULE
-    } else {
-        max_per_rule.min(MAX_SHOWN_PER_RULE)
-    }
-}
-
-/// Which findings a check keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Keep {
-    /// What a report shows: [`shown_per_rule`] of each rule, then one
-    /// summary with the exact count of the rest.
-    Shown,
-    /// Every finding, with no cap and no summary: what applying fixes needs
-    /// (every safe fix in one run). Memory grows with the number of findings,
-    /// so nothing is rendered from this.
-    Every,
-}
+pub(crate) const MAX_SHOWN_SEQUENCES: usize = 256 * invalid_utf8::MAX_SUBPARTS_PER_RUN;
 
 /// Keeps at most `max` diagnostics of one rule (0: all of them) and counts
 /// what it drops.

@@ -1,10 +1,12 @@
-//! Small helpers that turn bytes and code points into words.
+//! Small helpers that turn bytes and code points into words, and the
+//! classes of code points the rules and the renderer share (hidden ones,
+//! noncharacters).
 
 use std::fmt::Write;
 
 /// `\xC0\xAE`: every byte escaped, the way the label shows exact bytes.
 /// Long runs are cut after `max` bytes with `…`.
-pub fn escape_bytes(bytes: &[u8], max: usize) -> String {
+pub(crate) fn escape_bytes(bytes: &[u8], max: usize) -> String {
     let mut out = String::with_capacity(bytes.len().min(max) * 4 + 3);
     for b in bytes.iter().take(max) {
         let _ = write!(out, "\\x{b:02X}");
@@ -41,7 +43,7 @@ pub fn escape_lossless(bytes: &[u8]) -> String {
 /// that reorder what is shown (U+061C, U+200E/F, U+202A..U+202E,
 /// U+2066..U+2069) and invisible ones (U+00AD, zero-width characters,
 /// U+FEFF, tag characters, variation selectors...).
-pub fn is_hidden(c: char) -> bool {
+pub(crate) fn is_hidden(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
@@ -65,12 +67,17 @@ pub fn is_hidden(c: char) -> bool {
                 | '\u{1D173}'..='\u{1D17A}'
                 | '\u{E0000}'..='\u{E0FFF}'
         )
-        || crate::rules::text_chars::is_noncharacter(u32::from(c))
+        || is_noncharacter(u32::from(c))
 }
 
-/// Text from outside (a message, a label, a shown line) with every
-/// [`is_hidden`] character written as `\u{202E}`, so nothing reorders or
-/// drives the terminal. Backslashes are kept: this is for content, where the
+/// U+FDD0..U+FDEF and the last two code points of every plane.
+pub(crate) fn is_noncharacter(v: u32) -> bool {
+    (0xFDD0..=0xFDEF).contains(&v) || (v & 0xFFFE == 0xFFFE && v <= 0x10FFFF)
+}
+
+/// Text from outside (a message, a label, a shown line) with every hidden
+/// character (a control, bidi or invisible one) written as `\u{202E}`, so
+/// nothing reorders or drives the terminal. Backslashes are kept: this is for content, where the
 /// escape only needs to be visible; names use [`escape_lossless`].
 pub fn escape_shown(text: &str) -> String {
     if !text.chars().any(is_hidden) {
@@ -90,7 +97,7 @@ pub fn escape_shown(text: &str) -> String {
 /// `U+002E FULL STOP`, `U+00E9 `é``, `U+D800`, `U+200000`: a code point
 /// with its name where we know it, or the character itself where it has a
 /// glyph.
-pub fn describe_code_point(value: u32) -> String {
+pub(crate) fn describe_code_point(value: u32) -> String {
     let mut out = format!("U+{value:04X}");
     if let Some(name) = ascii_name(value) {
         out.push(' ');

@@ -28,7 +28,7 @@ use std::path::Path;
 
 use crate::rules::text_chars::{self, Levels, Pass};
 use crate::rules::{confusable, mojibake};
-use crate::scan::{Keep, shown_per_rule};
+use crate::shown::{Capped, Keep, shown_per_rule};
 use crate::{Diagnostic, Level, Policy, Rule};
 
 /// Bytes per step of the candidate search.
@@ -153,71 +153,6 @@ fn candidate_mask(window: &[u8; CHUNK + AFTER], characters: bool, mojibake: bool
 #[inline(always)]
 fn pack_eight(word: u64) -> u32 {
     (word.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
-}
-
-/// Keeps at most `shown` findings of a rule (0: all) and counts the rest,
-/// for a summary with the exact count.
-pub(crate) struct Capped {
-    rule: Rule,
-    level: Level,
-    shown: usize,
-    pub(crate) kept: Vec<Diagnostic>,
-    pub(crate) hidden: usize,
-    first_hidden: Option<Range<usize>>,
-}
-
-impl Capped {
-    pub(crate) fn new(rule: Rule, level: Level, shown: usize) -> Capped {
-        Capped {
-            rule,
-            level,
-            shown,
-            kept: Vec::new(),
-            hidden: 0,
-            first_hidden: None,
-        }
-    }
-
-    pub(crate) fn wants(&self) -> bool {
-        self.level != Level::Allow
-    }
-
-    /// One finding at `span`: made (at the rule's level) and kept, or
-    /// counted.
-    pub(crate) fn push(&mut self, make: impl FnOnce(Level) -> Diagnostic, span: Range<usize>) {
-        if self.shown == 0 || self.kept.len() < self.shown {
-            self.kept.push(make(self.level));
-        } else {
-            self.hidden += 1;
-            self.first_hidden.get_or_insert(span);
-        }
-    }
-
-    /// The kept findings onto `out`, the summary (if any was not kept)
-    /// onto `summaries`.
-    pub(crate) fn finish(self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
-        if let Some(span) = self.first_hidden {
-            let name = self.rule.name();
-            summaries.push(
-                Diagnostic::new(
-                    self.rule,
-                    self.level,
-                    span,
-                    format!(
-                        "{} more `{name}` finding{} in this file not shown",
-                        self.hidden,
-                        if self.hidden == 1 { "" } else { "s" }
-                    ),
-                )
-                .with_label("the first one not shown")
-                .with_note(format!(
-                    "at most {} `{name}` findings are shown per file (`--fix` is not limited by it)",
-                    self.shown
-                )),
-            );
-        }
-        out.extend(self.kept);
-    }
 }
 
 /// What the pass found: the findings, one summary per rule over the cap

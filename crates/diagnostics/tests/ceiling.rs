@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
+use utf8lint_diagnostics::testing::{MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES};
 use utf8lint_diagnostics::{
-    Diagnostic, Keep, Level, MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES, Policy, Rule, check,
-    check_keeping, shown_per_rule,
+    Diagnostic, Keep, Level, Policy, Rule, check, check_keeping, shown_per_rule,
 };
 
 /// `n` separate bad bytes, `n` stray U+FEFF and `n` U+FFFD on one line.

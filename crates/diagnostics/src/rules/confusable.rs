@@ -29,7 +29,7 @@ use unicode_security::{
     GeneralSecurityProfile, MixedScript, is_potential_mixed_script_confusable_char, skeleton,
 };
 
-use crate::text_scan::Capped;
+use crate::shown::Capped;
 use crate::{Diagnostic, Level, Rule};
 
 /// Bytes per step of the byte test.

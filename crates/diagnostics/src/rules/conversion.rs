@@ -12,7 +12,8 @@ use encoding_rs::Encoding;
 
 use super::declared::{Declaration, declarations, declared_legacy_encoding};
 use super::not_utf8::{Script, script_of};
-use crate::{Edit, Fix, LegacyVerdict, Support};
+use crate::rules::not_utf8::{LegacyVerdict, Support};
+use crate::{Edit, Fix};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 

@@ -134,8 +134,7 @@ fn byte_in(c: char, chain: Chain) -> Option<(u8, bool)> {
 /// (An inner layer may hold C1 controls: `Ã„Â\u{8D}` is `Ä\u{8D}` is `č`.)
 fn admissible(c: char) -> bool {
     let v = u32::from(c);
-    !(matches!(v, 0x80..=0x9F | 0xE000..=0xF8FF | 0xF0000..)
-        || crate::rules::text_chars::is_noncharacter(v))
+    !(matches!(v, 0x80..=0x9F | 0xE000..=0xF8FF | 0xF0000..) || crate::text::is_noncharacter(v))
 }
 
 /// The next UTF-8 sequence that the characters of `chars` stand for in

@@ -29,8 +29,8 @@ use std::cell::OnceCell;
 use std::ops::Range;
 use std::path::Path;
 
-use crate::text::{ascii_name, escape_shown, windows_1252_char};
-use crate::text_scan::Capped;
+use crate::shown::Capped;
+use crate::text::{ascii_name, escape_shown, is_noncharacter, windows_1252_char};
 use crate::{Diagnostic, Edit, Fix, Level, Policy, Rule};
 
 /// The levels of the four character rules for a file, and `not_utf8`'s.
@@ -734,11 +734,6 @@ fn c1_diagnostic(c: char, span: Range<usize>) -> Diagnostic {
         }
     }
     d
-}
-
-/// U+FDD0..U+FDEF and the last two code points of every plane.
-pub(crate) fn is_noncharacter(v: u32) -> bool {
-    (0xFDD0..=0xFDEF).contains(&v) || (v & 0xFFFE == 0xFFFE && v <= 0x10FFFF)
 }
 
 /// U014 for one line (`line`, well-formed, at byte `start` of the file)

@@ -43,19 +43,19 @@ const CUT_AT_END_BYTES: usize = 3;
 /// A legacy verdict: the encoding to decode with and the name a user knows
 /// it by (`KOI8-R or KOI8-U` when the text cannot tell them apart).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LegacyVerdict {
+pub(crate) struct LegacyVerdict {
     /// The encoding whose decoder reads the file (the detector's guess).
-    pub encoding: &'static Encoding,
+    pub(crate) encoding: &'static Encoding,
     /// The family's user-facing name.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// How well the detector's guess is supported: only an identified
     /// encoding is named as the file's and offered as a transcoding.
-    pub support: Support,
+    pub(crate) support: Support,
 }
 
 /// How well the text supports the detector's guess.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Support {
+pub(crate) enum Support {
     /// Enough words, and clearly more than any other reading
     /// (`detector_identifies`).
     Identified,
@@ -81,7 +81,7 @@ pub enum Support {
 /// `error_count` how many it has, or any number above `first_errors.len()`
 /// when it has more than those: the verdict asks only whether they are
 /// all in `first_errors`, so a caller need not count them all first.
-pub fn legacy_verdict(
+pub(crate) fn legacy_verdict(
     bytes: &[u8],
     error_count: usize,
     first_errors: &[Subpart],

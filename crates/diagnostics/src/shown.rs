@@ -1,0 +1,107 @@
+//! How many findings of one rule a report shows for one file, and the
+//! counter that keeps those and counts the rest for one summary. The scan,
+//! the text pass and the text rules all cap their findings through it.
+
+use std::ops::Range;
+
+use crate::{Diagnostic, Level, Rule};
+
+/// The most findings of one rule a report shows for one file, whatever
+/// `max-per-file` says, 0 (no cap) included: the rest are counted exactly in
+/// one summary (and U001 also stops at `MAX_SHOWN_SEQUENCES`).
+///
+/// A file past it is not going to be read finding by finding, and the
+/// ceiling is what keeps a repository's `max-per-file = 0` from making
+/// output, memory and an editor's problem list grow with a hostile file:
+/// 10,000 findings are about 6 MB of human output and a few MB of
+/// diagnostics per rule per file, and locating them is linear
+/// ([`crate::Locator`]). Fixes are not limited by it ([`Keep::Every`]).
+pub(crate) const MAX_SHOWN_PER_RULE: usize = 10_000;
+
+/// How many findings of one rule a report keeps for one file: the
+/// configured cap (`max_per_rule`, 0 meaning none), never more than
+/// `MAX_SHOWN_PER_RULE` (10,000).
+pub fn shown_per_rule(max_per_rule: usize) -> usize {
+    if max_per_rule == 0 {
+        MAX_SHOWN_PER_RULE
+    } else {
+        max_per_rule.min(MAX_SHOWN_PER_RULE)
+    }
+}
+
+/// Which findings a check keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// What a report shows: [`shown_per_rule`] of each rule, then one
+    /// summary with the exact count of the rest.
+    Shown,
+    /// Every finding, with no cap and no summary: what applying fixes needs
+    /// (every safe fix in one run). Memory grows with the number of findings,
+    /// so nothing is rendered from this.
+    Every,
+}
+
+/// Keeps at most `shown` findings of a rule (0: all) and counts the rest,
+/// for a summary with the exact count.
+pub(crate) struct Capped {
+    rule: Rule,
+    level: Level,
+    shown: usize,
+    pub(crate) kept: Vec<Diagnostic>,
+    pub(crate) hidden: usize,
+    first_hidden: Option<Range<usize>>,
+}
+
+impl Capped {
+    pub(crate) fn new(rule: Rule, level: Level, shown: usize) -> Capped {
+        Capped {
+            rule,
+            level,
+            shown,
+            kept: Vec::new(),
+            hidden: 0,
+            first_hidden: None,
+        }
+    }
+
+    pub(crate) fn wants(&self) -> bool {
+        self.level != Level::Allow
+    }
+
+    /// One finding at `span`: made (at the rule's level) and kept, or
+    /// counted.
+    pub(crate) fn push(&mut self, make: impl FnOnce(Level) -> Diagnostic, span: Range<usize>) {
+        if self.shown == 0 || self.kept.len() < self.shown {
+            self.kept.push(make(self.level));
+        } else {
+            self.hidden += 1;
+            self.first_hidden.get_or_insert(span);
+        }
+    }
+
+    /// The kept findings onto `out`, the summary (if any was not kept)
+    /// onto `summaries`.
+    pub(crate) fn finish(self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
+        if let Some(span) = self.first_hidden {
+            let name = self.rule.name();
+            summaries.push(
+                Diagnostic::new(
+                    self.rule,
+                    self.level,
+                    span,
+                    format!(
+                        "{} more `{name}` finding{} in this file not shown",
+                        self.hidden,
+                        if self.hidden == 1 { "" } else { "s" }
+                    ),
+                )
+                .with_label("the first one not shown")
+                .with_note(format!(
+                    "at most {} `{name}` findings are shown per file (`--fix` is not limited by it)",
+                    self.shown
+                )),
+            );
+        }
+        out.extend(self.kept);
+    }
+}
