@@ -1,6 +1,7 @@
-//! Checking one file: settings, bytes, rules, fixes, rendering. Runs on the
-//! walker's threads; everything it produces goes into a [`FileReport`] that
-//! is printed later, in path order.
+//! Checking one file: the workspace layer's pipeline (settings, exclusion,
+//! read, sniff, check), then what is the CLI's own (the name, the baseline,
+//! fixes, rendering). Runs on the walker's threads; everything it produces
+//! goes into a [`FileReport`] that is printed later, in path order.
 
 use std::collections::HashSet;
 use std::io;
@@ -9,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use utf8lint_diagnostics::{
-    Diagnostic, Keep, Level, Rule, Sniff, check_keeping, check_path, sniff,
+    CheckOptions, Diagnostic, Keep, Level, Rule, check, check_path, escape_shown,
 };
 
 use crate::baseline::Baseline;
@@ -18,7 +19,10 @@ use crate::output::names::{display_path, uri_of};
 use crate::output::{self, FileName, OutputOptions};
 use crate::settings::{FileSettings, Resolver};
 use crate::trouble::{Kind, Subject, Trouble};
-use utf8lint_workspace::{ReadError, ReadOptions, Stamp, WriteError, read_file};
+use utf8lint_workspace::{
+    FileKind, FileOptions, ReadError, ReadOptions, Skip, Skipped, Stamp, WriteError, check_bytes,
+    read_file, settle,
+};
 
 /// What a run does with fixes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +153,7 @@ pub(crate) struct Worker {
     pub buf: Vec<u8>,
     pub reports: Vec<FileReport>,
     /// The configuration of the last few directories.
-    resolve: utf8lint_config::ResolveCache,
+    pub resolve: utf8lint_config::ResolveCache,
     /// Counts not yet added to `stats`.
     pending: Tally,
     stats: Arc<Stats>,
@@ -216,32 +220,24 @@ pub(crate) fn report_trouble(ctx: &Context, worker: &mut Worker, t: Trouble) {
     worker.reports.push(report);
 }
 
-pub(crate) fn settings(
+/// Reports a configuration error once: the same bad file would otherwise
+/// be reported for every file it governs (each is still counted).
+pub(crate) fn bad_config(
     ctx: &Context,
-    worker: &mut Worker,
-    path: &Path,
     report: &mut FileReport,
-) -> Option<Arc<FileSettings>> {
-    match ctx
-        .resolver
-        .resolve_cached(path, &mut worker.resolve, &mut utf8lint_config::ByPath)
-    {
-        Ok(s) => Some(s),
-        Err(error) => {
-            let message = error.to_string();
-            let first = ctx
-                .config_errors
-                .lock()
-                .map(|mut seen| seen.insert(message.clone()))
-                .unwrap_or(true);
-            if first {
-                let t = Trouble::new(Subject::Configuration, Kind::Config, message);
-                trouble(ctx, report, t);
-            } else {
-                ctx.stats.troubles.fetch_add(1, Ordering::Relaxed);
-            }
-            None
-        }
+    error: &utf8lint_config::ConfigError,
+) {
+    let message = error.to_string();
+    let first = ctx
+        .config_errors
+        .lock()
+        .map(|mut seen| seen.insert(message.clone()))
+        .unwrap_or(true);
+    if first {
+        let t = Trouble::new(Subject::Configuration, Kind::Config, message);
+        trouble(ctx, report, t);
+    } else {
+        ctx.stats.troubles.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -297,118 +293,150 @@ impl<'a> LazyName<'a> {
     }
 }
 
-/// Checks the file at `path`. A file named on the command line
-/// (`explicit`) is checked even if it looks binary, as ripgrep searches a
-/// binary file it is given by name.
+/// Checks the file at `path` through the pipeline. A file named on the
+/// command line (`explicit`) is read whatever it is (a FIFO, `<(cat x)`, a
+/// procfs file) and checked even if it looks binary, as ripgrep searches a
+/// binary file it is given by name; `exclude` leaves it out only under
+/// `--force-exclude`.
 pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
     let name = LazyName::new(ctx, path);
     let mut report = FileReport::default();
-    let Some(settings) = settings(ctx, worker, path, &mut report) else {
-        return worker.push(report, &name);
+    let options = FileOptions {
+        honour_exclude: !explicit || ctx.force_exclude,
+        sniff_binary: !explicit,
+        read: ReadOptions {
+            max_len: None,
+            allow_special: explicit,
+        },
+        keep: keep(ctx),
     };
-    if excluded(ctx, &settings, explicit, &name, &mut report) {
-        return worker.push(report, &name);
-    }
     let mut buf = std::mem::take(&mut worker.buf);
-    // A file named on the command line is always read, whatever it is (a
-    // FIFO, `<(cat x)`, a procfs file); the walk reads regular files only.
-    let options = ReadOptions {
-        max_len: None,
-        allow_special: explicit,
-    };
-    match read_file(path, &mut buf, options) {
-        Ok(read) => {
-            let skip_binary = settings.skip_binary && !explicit;
+    match utf8lint_workspace::check_file(
+        path,
+        &ctx.resolver,
+        &mut worker.resolve,
+        options,
+        &mut buf,
+    ) {
+        Ok(checked) => {
             // Only a regular file can be replaced by a fix.
-            let stamp = (read.kind == utf8lint_workspace::FileKind::Regular).then_some(read.stamp);
-            check_bytes(
-                ctx,
-                &mut report,
-                path,
-                &name,
-                &buf[..read.len],
-                stamp,
-                &settings,
-                skip_binary,
-            );
+            let stamp = (checked.read.kind == FileKind::Regular).then_some(checked.read.stamp);
+            let bytes = &buf[..checked.read.len];
+            let found = Found {
+                bytes,
+                settings: &checked.settings,
+                diagnostics: checked.diagnostics,
+            };
+            report_checked(ctx, &mut report, &name, found, stamp);
         }
-        Err(ReadError::NotRegular(kind)) if !explicit => {
-            if ctx.verbose {
-                report.stderr.push_str(&format!(
-                    "utf8lint: skipped {}: {}\n",
-                    name.display(),
-                    ReadError::NotRegular(kind)
-                ));
-            }
-        }
-        Err(ReadError::Io(e)) => trouble(ctx, &mut report, Trouble::io(path, &e)),
-        Err(e) => {
-            let t = Trouble::new(
-                Subject::Path(path.into()),
-                Kind::Read { io: None },
-                e.to_string(),
-            );
-            trouble(ctx, &mut report, t);
-        }
+        Err(skip) => skipped(ctx, &mut report, &name, explicit, skip, &buf),
     }
     worker.buf = buf;
     worker.push(report, &name);
 }
 
-/// Whether `exclude` in a `utf8lint.toml` leaves the file out: always when
-/// the walk found it, with `--force-exclude` when it was named (or is
-/// standard input's `--stdin-filename`); `--verbose` says so.
-fn excluded(
+/// Tells why a file was not checked: trouble for what the user must hear
+/// about, a note under `--verbose` for what was meant.
+fn skipped(
     ctx: &Context,
-    settings: &FileSettings,
-    named: bool,
-    name: &LazyName<'_>,
     report: &mut FileReport,
-) -> bool {
-    let Some(why) = &settings.excluded else {
-        return false;
-    };
-    if named && !ctx.force_exclude {
-        return false;
-    }
-    if ctx.verbose {
-        report.stderr.push_str(&format!(
+    name: &LazyName<'_>,
+    explicit: bool,
+    skip: Skipped,
+    bytes: &[u8],
+) {
+    match skip.why {
+        Skip::BadConfig(error) => bad_config(ctx, report, &error),
+        Skip::Excluded(why) if ctx.verbose => report.stderr.push_str(&format!(
             "utf8lint: skipped {}: excluded by {}\n",
             name.display(),
-            utf8lint_diagnostics::escape_shown(why)
-        ));
+            escape_shown(&why)
+        )),
+        Skip::Excluded(_) => {}
+        // The walk reads regular files only: whatever else it finds is
+        // passed over, said under `--verbose`.
+        Skip::Unread(e @ ReadError::NotRegular(_)) if !explicit => {
+            if ctx.verbose {
+                report
+                    .stderr
+                    .push_str(&format!("utf8lint: skipped {}: {e}\n", name.display()));
+            }
+        }
+        Skip::Unread(ReadError::Io(e)) => trouble(ctx, report, Trouble::io(name.path, &e)),
+        Skip::Unread(e) => {
+            let t = Trouble::new(
+                Subject::Path(name.path.into()),
+                Kind::Read { io: None },
+                e.to_string(),
+            );
+            trouble(ctx, report, t);
+        }
+        Skip::Binary(evidence) => {
+            report.tally.skipped += 1;
+            if ctx.verbose {
+                report.stderr.push_str(&format!(
+                    "utf8lint: skipped binary file {}: {evidence} (--no-skip-binary checks it)\n",
+                    name.display()
+                ));
+            }
+            // Its name is still a name.
+            if let Some(settings) = &skip.settings {
+                let name_only = name_check(name.path, settings);
+                emit(ctx, report, name, bytes, &name_only);
+            }
+        }
     }
-    true
 }
 
-/// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`).
+/// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`):
+/// the pipeline's settings and exclusion, then its bytes (standard input
+/// cannot be measured first: its size bounds memory), never sniffed.
 pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
     let policy_path = name.unwrap_or(Path::new("<stdin>"));
     let name = LazyName::new(ctx, policy_path);
     let mut report = FileReport::default();
-    let Some(settings) = settings(ctx, worker, policy_path, &mut report) else {
-        return worker.push(report, &name);
+    let honour_exclude = ctx.force_exclude;
+    let settings = match settle(
+        policy_path,
+        &ctx.resolver,
+        &mut worker.resolve,
+        honour_exclude,
+    ) {
+        Ok(settings) => settings,
+        Err(skip) => {
+            skipped(ctx, &mut report, &name, true, skip, &[]);
+            return worker.push(report, &name);
+        }
     };
-    if excluded(ctx, &settings, true, &name, &mut report) {
-        return worker.push(report, &name);
-    }
     let mut buf = Vec::new();
-    // Standard input cannot be measured first: its size bounds memory.
     match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {
         Ok(_) if let FixAction::Write(mode) = ctx.fix => {
             fix_stdin(ctx, &mut report, policy_path, &name, &buf, &settings, mode);
         }
         Ok(_) => {
-            check_bytes(
-                ctx,
-                &mut report,
-                policy_path,
-                &name,
-                &buf,
-                None,
-                &settings,
-                false,
-            );
+            let options = FileOptions {
+                honour_exclude,
+                sniff_binary: false,
+                read: ReadOptions::default(),
+                keep: keep(ctx),
+            };
+            match check_bytes(&buf, policy_path, &settings, options) {
+                Ok(diagnostics) => {
+                    let found = Found {
+                        bytes: &buf,
+                        settings: &settings,
+                        diagnostics,
+                    };
+                    report_checked(ctx, &mut report, &name, found, None);
+                }
+                Err(evidence) => {
+                    let skip = Skipped {
+                        settings: Some(settings),
+                        why: Skip::Binary(evidence),
+                    };
+                    skipped(ctx, &mut report, &name, true, skip, &buf);
+                }
+            }
         }
         Err(e) => {
             let kind = Kind::Read { io: Some(e.kind()) };
@@ -456,13 +484,18 @@ fn fix_stdin(
     report.raw = fixed;
 }
 
-/// The diagnostics for one file: its name first (U006), then its bytes;
-/// `keep` says whether the display cap and ceiling apply (`Keep::Shown`)
-/// or every finding is kept for fixing (`Keep::Every`).
-///
-/// With a baseline, every finding is kept (a finding hidden by the cap
-/// would have no key), and those in the baseline are left out (`--baseline`)
-/// or recorded (`--write-baseline`).
+/// What the check keeps: with a baseline, every finding (a finding
+/// hidden by the cap would have no key), else what a report shows.
+fn keep(ctx: &Context) -> Keep {
+    if ctx.baseline.is_some() {
+        Keep::Every
+    } else {
+        Keep::Shown
+    }
+}
+
+/// The diagnostics for bytes the CLI made itself (a fix's result) or
+/// re-reads for fixing: the pipeline's check, then [`finish`].
 fn diagnose(
     ctx: &Context,
     path: &Path,
@@ -470,18 +503,44 @@ fn diagnose(
     settings: &FileSettings,
     keep: Keep,
 ) -> Vec<Diagnostic> {
+    let check_keep = if ctx.baseline.is_some() {
+        Keep::Every
+    } else {
+        keep
+    };
+    let found = check(
+        bytes,
+        CheckOptions::new(path, &settings.policy).keeping(check_keep),
+    );
+    finish(ctx, path, bytes, settings, keep, found)
+}
+
+/// A file's diagnostics from the check's `found`: its name's first (U006),
+/// then its bytes'; `keep` says whether the display cap and ceiling apply
+/// (`Keep::Shown`) or every finding is kept for fixing (`Keep::Every`).
+///
+/// With a baseline, `found` holds every finding ([`keep`]), and those in
+/// the baseline are left out (`--baseline`) or recorded
+/// (`--write-baseline`).
+fn finish(
+    ctx: &Context,
+    path: &Path,
+    bytes: &[u8],
+    settings: &FileSettings,
+    keep: Keep,
+    found: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
     let mut diagnostics = name_check(path, settings);
-    let Some(baseline) = &ctx.baseline else {
-        let found = check_keeping(bytes, path, &settings.policy, keep);
-        // Nearly always the name is fine: the findings as they are, not
-        // copied after it.
-        if diagnostics.is_empty() {
-            return found;
-        }
+    // Nearly always the name is fine: the findings as they are, not
+    // copied after it.
+    if diagnostics.is_empty() {
+        diagnostics = found;
+    } else {
         diagnostics.extend(found);
+    }
+    let Some(baseline) = &ctx.baseline else {
         return diagnostics;
     };
-    diagnostics.extend(check_keeping(bytes, path, &settings.policy, Keep::Every));
     let cwd = ctx.cwd.as_deref().unwrap_or(Path::new("/"));
     let key = baseline.key_path(cwd, path);
     baseline.apply(&key, bytes, &mut diagnostics, keep == Keep::Shown);
@@ -560,33 +619,31 @@ fn name_check(path: &Path, settings: &FileSettings) -> Vec<Diagnostic> {
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_bytes(
+/// What the check found in one file's bytes.
+struct Found<'a> {
+    bytes: &'a [u8],
+    settings: &'a FileSettings,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Reports (and under `--diff` or `--fix`, fixes) a checked file; `stamp`
+/// when it is a regular file a fix may replace.
+fn report_checked(
     ctx: &Context,
     report: &mut FileReport,
-    path: &Path,
     name: &LazyName<'_>,
-    bytes: &[u8],
+    found: Found<'_>,
     stamp: Option<Stamp>,
-    settings: &FileSettings,
-    skip_binary: bool,
 ) {
-    if skip_binary && let Sniff::Binary(evidence) = sniff(bytes) {
-        report.tally.skipped += 1;
-        if ctx.verbose {
-            report.stderr.push_str(&format!(
-                "utf8lint: skipped binary file {}: {evidence} (--no-skip-binary checks it)\n",
-                name.display()
-            ));
-        }
-        // Its name is still a name.
-        let name_only = name_check(path, settings);
-        emit(ctx, report, name, bytes, &name_only);
-        return;
-    }
+    let path = name.path;
+    let Found {
+        bytes,
+        settings,
+        diagnostics,
+    } = found;
     report.tally.files += 1;
     report.tally.bytes += bytes.len() as u64;
-    let diagnostics = diagnose(ctx, path, bytes, settings, Keep::Shown);
+    let diagnostics = finish(ctx, path, bytes, settings, Keep::Shown, diagnostics);
     let mut every = Vec::new();
     match ctx.fix {
         FixAction::None => emit(ctx, report, name, bytes, &diagnostics),

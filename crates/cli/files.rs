@@ -16,7 +16,9 @@ use std::sync::{Arc, Mutex};
 use ignore::WalkBuilder;
 use ignore::gitignore::Gitignore;
 use ignore::overrides::Override;
-use utf8lint_workspace::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
+use utf8lint_workspace::{
+    IGNORE_FILE, Skip, Skipped, WalkOptions, is_git_dir_name, settle, walker,
+};
 
 use utf8lint_diagnostics::escape_shown;
 
@@ -47,16 +49,30 @@ pub(crate) fn list(
     let mut worker = Worker::new(ctx);
     let mut excluded_by_config = Vec::new();
     let mut config_excludes = |path: &Path, named: bool| {
-        let mut report = FileReport::default();
-        let why = check::settings(ctx, &mut worker, path, &mut report)?
-            .excluded
-            .clone()?;
-        if named && !ctx.force_exclude {
-            return None;
+        let honour_exclude = !named || ctx.force_exclude;
+        match settle(path, &ctx.resolver, &mut worker.resolve, honour_exclude) {
+            Err(Skipped {
+                why: Skip::Excluded(why),
+                ..
+            }) => {
+                let (shown, key) = display_path(path);
+                excluded_by_config.push((
+                    key,
+                    shown,
+                    format!("excluded by {}", escape_shown(&why)),
+                ));
+                Some(())
+            }
+            // Counted as trouble; the listing is no place for the message.
+            Err(Skipped {
+                why: Skip::BadConfig(error),
+                ..
+            }) => {
+                check::bad_config(ctx, &mut FileReport::default(), &error);
+                None
+            }
+            _ => None,
         }
-        let (shown, key) = display_path(path);
-        excluded_by_config.push((key, shown, format!("excluded by {}", escape_shown(&why))));
-        Some(())
     };
     let mut listed: Vec<(Vec<u8>, String)> = Vec::new();
     for p in files {

@@ -5,9 +5,11 @@
 //! command-line flags / editor settings ([`Overrides`]) over `utf8lint.toml`
 //! over `.editorconfig` over utf8lint's built-in knowledge of formats.
 //!
-//! This is the only crate besides the CLI and the language server that
-//! reads the file system, and it reads only configuration files, once per
-//! directory (the [`Resolver`] caches them).
+//! It reads only configuration files, once per directory (the [`Resolver`]
+//! caches them); inputs are read by `utf8lint-workspace`, whose per-file
+//! pipeline asks this crate for each file's settings (why the two stay
+//! separate crates: `docs/configuration.md`, "Where this lives in the
+//! code").
 //!
 //! A configuration file is read as an input is ([`read_config_file`]): a
 //! regular file only (a FIFO, device or socket is refused, also behind a
@@ -391,8 +393,12 @@ pub struct Resolver {
     /// [`Overrides::per_file_levels`], compiled.
     override_levels: Vec<(toml_file::PathGlob, Vec<(Rule, Level)>)>,
     cwd: PathBuf,
-    /// [`ConfigSource::File`], read and parsed once, with its directory.
-    explicit: Option<(PathBuf, Arc<ConfigFile>)>,
+    /// [`ConfigSource::File`], read and parsed once, with its directory
+    /// (or why it could not be: only a lenient resolver is built with it).
+    explicit: Option<Result<(PathBuf, Arc<ConfigFile>), ConfigError>>,
+    /// Broken configuration gives fallback settings, not an error
+    /// ([`Resolver::lenient`]).
+    lenient: bool,
     /// Keyed by the directory's bytes: hashing a `Path` parses its
     /// components, which costs more than the rest of a lookup.
     chains: RwLock<HashMap<std::ffi::OsString, ChainResult>>,
@@ -472,44 +478,108 @@ fn fast_parent(_path: &Path) -> Option<&[u8]> {
 impl Resolver {
     /// A resolver applying `overrides` over what it finds on disk. Fails on
     /// an override glob that does not parse, and on a
-    /// [`ConfigSource::File`] that cannot be read or is not valid.
+    /// [`ConfigSource::File`] that cannot be read or is not valid; a file
+    /// whose configuration is broken is an error of
+    /// [`Resolver::resolve_cached`] (the CLI reports it and skips the file).
     pub fn new(overrides: Overrides) -> Result<Resolver, ConfigError> {
+        let (resolver, mut problems) = Resolver::build(overrides, false);
+        if !problems.is_empty() {
+            return Err(problems.swap_remove(0));
+        }
+        if let Some(Err(e)) = &resolver.explicit {
+            return Err(e.clone());
+        }
+        Ok(resolver)
+    }
+
+    /// A resolver that always answers, for a front end with nobody to
+    /// stop for an error (the language server). An override glob that does
+    /// not parse is left out, the rest applies; a file whose configuration
+    /// is broken (or whose [`ConfigSource::File`] cannot be read) gets the
+    /// fallback settings: built-in knowledge and the overrides alone, as
+    /// [`ConfigSource::Isolated`] gives. Each problem is noted once
+    /// ([`Resolver::take_notes`]).
+    pub fn lenient(overrides: Overrides) -> Resolver {
+        let (resolver, problems) = Resolver::build(overrides, true);
+        for problem in &problems {
+            resolver.note_error(problem, "left out; the other settings apply");
+        }
+        resolver
+    }
+
+    /// A resolver for `overrides`, with the override globs that do not
+    /// compile left out and returned.
+    fn build(overrides: Overrides, lenient: bool) -> (Resolver, Vec<ConfigError>) {
         let cwd = std::env::current_dir().unwrap_or_default();
-        let compile = |table: &str, glob: &str| {
-            toml_file::PathGlob::new(glob).map_err(|e| ConfigError {
-                path: PathBuf::from(
-                    overrides
-                        .origin
-                        .clone()
-                        .unwrap_or_else(|| "settings".into()),
-                ),
-                line: None,
-                key: Some(format!("{table}.\"{}\"", shorten(glob))),
-                message: format!("not a valid glob: {e}"),
-            })
+        let mut problems = Vec::new();
+        let mut compile = |table: &str, glob: &str| match toml_file::PathGlob::new(glob) {
+            Ok(glob) => Some(glob),
+            Err(e) => {
+                problems.push(ConfigError {
+                    path: PathBuf::from(
+                        overrides
+                            .origin
+                            .clone()
+                            .unwrap_or_else(|| "settings".into()),
+                    ),
+                    line: None,
+                    key: Some(format!("{table}.\"{}\"", shorten(glob))),
+                    message: format!("not a valid glob: {e}"),
+                });
+                None
+            }
         };
         let mut override_globs = Vec::new();
         for (glob, policy) in &overrides.bom {
-            override_globs.push((compile("bom", glob)?, *policy, glob.clone()));
+            if let Some(matcher) = compile("bom", glob) {
+                override_globs.push((matcher, *policy, glob.clone()));
+            }
         }
         let mut override_levels = Vec::new();
         for (glob, levels) in &overrides.per_file_levels {
-            override_levels.push((compile("per-file-lints", glob)?, levels.clone()));
+            if let Some(matcher) = compile("per-file-lints", glob) {
+                override_levels.push((matcher, levels.clone()));
+            }
         }
         let explicit = match &overrides.source {
-            ConfigSource::File(file) => Some(read_explicit(&cwd, file)?),
+            ConfigSource::File(file) => Some(read_explicit(&cwd, file)),
             _ => None,
         };
-        Ok(Resolver {
+        let resolver = Resolver {
             overrides,
             override_globs,
             override_levels,
             cwd,
             explicit,
+            lenient,
             chains: RwLock::new(HashMap::new()),
             generation: AtomicU64::new(0),
             ignored: Mutex::new(Default::default()),
-        })
+        };
+        (resolver, problems)
+    }
+
+    /// Notes `error` once, with what became of it.
+    fn note_error(&self, error: &ConfigError, outcome: &str) {
+        let mut at = error.path.clone().into_os_string();
+        if let Some(line) = error.line {
+            at.push(format!(":{line}"));
+        }
+        let key = error
+            .key
+            .as_deref()
+            .map(|key| format!("{}: ", shorten(key)))
+            .unwrap_or_default();
+        self.ignore(
+            PathBuf::from(at),
+            format!("{key}{}; {outcome}", error.message),
+        );
+    }
+
+    /// The fallback settings for the file at `path`: built-in knowledge
+    /// and the overrides, as if there were no configuration file.
+    pub fn fallback(&self, path: &Path) -> FileSettings {
+        self.settings_in(path, &DirChain::default())
     }
 
     /// Messages for the configuration files ignored since the last call
@@ -583,7 +653,31 @@ impl Resolver {
     /// touches nothing shared. A directory not seen before has its
     /// configuration files read through `reader`. Files of a directory
     /// whose settings do not depend on the name share one [`FileSettings`].
+    /// A lenient resolver ([`Resolver::lenient`]) never fails: it notes
+    /// the error and gives the [`Resolver::fallback`] settings.
     pub fn resolve_cached(
+        &self,
+        path: &Path,
+        cache: &mut ResolveCache,
+        reader: &mut dyn ConfigReader,
+    ) -> Result<Arc<FileSettings>, ConfigError> {
+        match self.resolve_through(path, cache, reader) {
+            Err(error) if self.lenient => {
+                let outcome = match &self.overrides.origin {
+                    Some(origin) => format!(
+                        "the files it governs get the built-in rules and the {origin} alone"
+                    ),
+                    None => "the files it governs get the built-in rules alone".to_owned(),
+                };
+                self.note_error(&error, &outcome);
+                Ok(Arc::new(self.fallback(path)))
+            }
+            resolved => resolved,
+        }
+    }
+
+    /// [`Resolver::resolve_cached`], an error as it is.
+    fn resolve_through(
         &self,
         path: &Path,
         cache: &mut ResolveCache,
@@ -859,7 +953,8 @@ impl Resolver {
         parent: Option<&DirChain>,
     ) -> ChainResult {
         let mut chain = DirChain::default();
-        if let Some((explicit_dir, config)) = &self.explicit {
+        if let Some(explicit) = &self.explicit {
+            let (explicit_dir, config) = explicit.as_ref().map_err(Clone::clone)?;
             // `--config`: the named file replaces discovery; .editorconfig
             // files are still read.
             chain.tomls = Some(Arc::new(Link {

@@ -239,3 +239,74 @@ fn configuration_cost_grows_linearly_with_size_and_depth() {
     let (d, d2) = (fastest(|| nested_secs(400)), fastest(|| nested_secs(800)));
     assert!(d2 < 6.0 * d + 0.1, "nesting: {d:.3} s then {d2:.3} s");
 }
+
+/// The language server's resolver always answers: a broken
+/// `utf8lint.toml` gives its files the fallback settings (built-in rules
+/// and the overrides, glob-scoped ones included), and a glob of the
+/// overrides that does not compile is left out while the others apply;
+/// each problem is noted once.
+#[test]
+fn a_lenient_resolver_falls_back_and_notes_each_problem_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir(root.join(".git")).unwrap();
+    fs::write(
+        root.join("utf8lint.toml"),
+        "[lints]\nstray_feff = \"allow\"\n",
+    )
+    .unwrap();
+    fs::create_dir(root.join("broken")).unwrap();
+    fs::write(root.join("broken/utf8lint.toml"), "[lints\n").unwrap();
+    let overrides = Overrides {
+        levels: vec![(Rule::InvalidUtf8, Level::Warn)],
+        bom: vec![
+            ("{".repeat(400), utf8lint_diagnostics::BomPolicy::Forbid),
+            ("*.csv".into(), utf8lint_diagnostics::BomPolicy::Require),
+        ],
+        base_dir: Some(root.to_path_buf()),
+        origin: Some("editor settings".into()),
+        trust_all_config: true,
+        ..Overrides::default()
+    };
+    let strict = Resolver::new(overrides.clone()).unwrap_err();
+    assert!(strict.message.contains("not a valid glob"), "{strict}");
+
+    let resolver = Resolver::lenient(overrides);
+    let notes = resolver.take_notes();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("not a valid glob"), "{notes:?}");
+    assert!(notes[0].contains("left out"), "{notes:?}");
+
+    // A sound configuration applies as it would strictly.
+    let fine = resolver.resolve(&root.join("a.csv")).unwrap();
+    assert_eq!(fine.policy.levels.get(Rule::StrayFeff), Level::Allow);
+    assert_eq!(fine.policy.levels.get(Rule::InvalidUtf8), Level::Warn);
+    assert_eq!(
+        fine.policy.bom.as_ref().map(|b| b.policy),
+        Some(utf8lint_diagnostics::BomPolicy::Require)
+    );
+
+    // Under the broken file: no configuration file at all, the overrides
+    // (the level and the `*.csv` BOM rule) still.
+    let strict = Resolver::new(Overrides {
+        trust_all_config: true,
+        ..Overrides::default()
+    })
+    .unwrap();
+    assert!(strict.resolve(&root.join("broken/b.csv")).is_err());
+    for name in ["b.csv", "c.csv"] {
+        let fallback = resolver.resolve(&root.join("broken").join(name)).unwrap();
+        assert_eq!(fallback, resolver.fallback(&root.join("broken").join(name)));
+        assert_eq!(fallback.policy.levels.get(Rule::StrayFeff), Level::Warn);
+        assert_eq!(fallback.policy.levels.get(Rule::InvalidUtf8), Level::Warn);
+        assert_eq!(
+            fallback.policy.bom.as_ref().map(|b| b.policy),
+            Some(utf8lint_diagnostics::BomPolicy::Require)
+        );
+        assert!(fallback.config_file.is_none());
+    }
+    let notes = resolver.take_notes();
+    assert_eq!(notes.len(), 1, "noted once for both files: {notes:?}");
+    assert!(notes[0].contains("broken"), "{notes:?}");
+    assert!(notes[0].contains("editor settings alone"), "{notes:?}");
+}

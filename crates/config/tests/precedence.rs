@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use utf8lint_config::{ConfigSource, Overrides, Resolver};
-use utf8lint_diagnostics::{BomPolicy, Charset, Level, PolicySource, Rule, check};
+use utf8lint_diagnostics::{BomPolicy, Charset, CheckOptions, Level, PolicySource, Rule, check};
 
 fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
@@ -16,7 +16,7 @@ fn write(root: &Path, rel: &str, text: &str) {
 fn codes(root: &Path, resolver: &Resolver, rel: &str, bytes: &[u8]) -> Vec<&'static str> {
     let path = root.join(rel);
     let settings = resolver.resolve(&path).unwrap();
-    check(bytes, &path, &settings.policy)
+    check(bytes, CheckOptions::new(&path, &settings.policy))
         .iter()
         .map(|d| d.rule.code())
         .collect()

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use utf8lint_diagnostics::{Policy, check};
+use utf8lint_diagnostics::{CheckOptions, Policy, check};
 
 #[path = "inputs/mod.rs"]
 mod inputs;
@@ -32,14 +32,14 @@ fn bench(c: &mut Criterion) {
         .throughput(Throughput::Bytes(SIZE as u64));
     for (name, bytes) in &inputs {
         assert!(
-            check(bytes, path, &policy).is_empty(),
+            check(bytes, CheckOptions::new(path, &policy)).is_empty(),
             "{name} must be clean"
         );
         group.bench_function(format!("{name}/codec::from_utf8"), |b| {
             b.iter(|| utf8lint_codec::from_utf8(black_box(bytes)).is_ok())
         });
         group.bench_function(format!("{name}/diagnostics::check"), |b| {
-            b.iter(|| check(black_box(bytes), path, &policy).len())
+            b.iter(|| check(black_box(bytes), CheckOptions::new(path, &policy)).len())
         });
     }
     group.finish();

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use utf8lint_diagnostics::{Policy, check};
+use utf8lint_diagnostics::{CheckOptions, Policy, check};
 
 #[path = "../benches/inputs/mod.rs"]
 mod inputs;
@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     for _ in 0..runs {
         if mode != "validate" {
             let t = Instant::now();
-            let found = check(&bytes, path, &policy).len();
+            let found = check(&bytes, CheckOptions::new(path, &policy)).len();
             checked = checked.min(t.elapsed().as_secs_f64());
             assert_eq!(found, 0, "{name} must be clean");
         }

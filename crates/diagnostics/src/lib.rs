@@ -94,32 +94,57 @@ pub mod testing {
     }
 }
 
-/// Checks one file's bytes under `policy`, for a report. `path` picks the
-/// built-in BOM rule when the policy has none (JSON, `.php`, ...); it is
-/// never opened.
+/// What [`check`] is asked about one file's bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOptions<'a> {
+    /// The file's path: it picks the built-in BOM rule when the policy has
+    /// none (JSON, `.php`, ...); it is never opened.
+    pub path: &'a Path,
+    /// What the rules check.
+    pub policy: &'a Policy,
+    /// Which findings are kept: [`Keep::Shown`] for a report,
+    /// [`Keep::Every`] for applying every fix in one run.
+    pub keep: Keep,
+}
+
+impl<'a> CheckOptions<'a> {
+    /// The options of a report on the file at `path` under `policy`
+    /// ([`Keep::Shown`]).
+    pub fn new(path: &'a Path, policy: &'a Policy) -> Self {
+        CheckOptions {
+            path,
+            policy,
+            keep: Keep::Shown,
+        }
+    }
+
+    /// The same options, keeping what `keep` says.
+    pub fn keeping(self, keep: Keep) -> Self {
+        CheckOptions { keep, ..self }
+    }
+}
+
+/// Checks one file's bytes: the one entry to the rules, for both front
+/// ends.
 ///
 /// One pass over the bytes finds every ill-formed sequence, every U+FEFF
 /// and the characters of the text rules; the whole-file rules then decide
 /// from what it found. A file with ill-formed sequences is first judged by
 /// U005 on a count of those alone: legacy text gets its one finding without
 /// the per-byte pass whose findings it would replace. Diagnostics come out
-/// in byte order, at most [`shown_per_rule`]`(policy.max_per_rule)` per rule
-/// (never more than 10,000, even when `max_per_rule` is 0),
-/// then one summary per rule with the exact count of the rest.
-pub fn check(bytes: &[u8], path: &Path, policy: &Policy) -> Vec<Diagnostic> {
-    check_keeping(bytes, path, policy, Keep::Shown)
-}
-
-/// Like [`check`], but keeping what `keep` says: [`Keep::Every`] is every
-/// finding with no cap and no summary, for applying every fix in one run
-/// (not for display: its size grows with the file's findings).
+/// in byte order. With [`Keep::Shown`], at most
+/// [`shown_per_rule`]`(policy.max_per_rule)` per rule (never more than
+/// 10,000, even when `max_per_rule` is 0), then one summary per rule with
+/// the exact count of the rest; with [`Keep::Every`], every finding with
+/// no cap and no summary (not for display: its size grows with the file's
+/// findings).
 ///
 /// Inline suppressions (`utf8lint: allow(rule)` trailing on a finding's
 /// line or alone on the line before, `utf8lint: file-allow(rule)` in the
-/// first lines) are
-/// applied here, so every front end honours them; a suppression that does
-/// nothing is reported as [`Rule::UnusedSuppression`].
-pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Vec<Diagnostic> {
+/// first lines) are applied here, so every front end honours them; a
+/// suppression that does nothing is reported as [`Rule::UnusedSuppression`].
+pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
+    let CheckOptions { path, policy, keep } = options;
     let (found, summaries, directives) = check_unsuppressed(bytes, path, policy, keep);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
@@ -141,7 +166,7 @@ pub fn check_keeping(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> 
 /// For each `(rule, byte offset)`, whether an inline suppression in
 /// `bytes` covers a finding of that rule starting there: for findings a
 /// front end makes itself (the language server's U+FEFF and U+FFFD in an
-/// editor's unsaved text), which [`check_keeping`] never sees.
+/// editor's unsaved text), which [`check`] never sees.
 pub fn suppressed(bytes: &[u8], findings: &[(Rule, usize)]) -> Vec<bool> {
     suppress::Suppressions::covered(bytes, findings)
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use utf8lint_diagnostics::testing::{MAX_SHOWN_PER_RULE, MAX_SHOWN_SEQUENCES};
 use utf8lint_diagnostics::{
-    Diagnostic, Keep, Level, Policy, Rule, check, check_keeping, shown_per_rule,
+    CheckOptions, Diagnostic, Keep, Level, Policy, Rule, check, shown_per_rule,
 };
 
 /// `n` separate bad bytes, `n` stray U+FEFF and `n` U+FFFD on one line.
@@ -46,7 +46,7 @@ fn no_cap_still_stops_at_the_ceiling_with_an_exact_count() {
     let bytes = hostile(MAX_SHOWN_PER_RULE + extra);
     // 0 (no cap) and a cap above the ceiling are both held to it.
     for max in [0, 3 * MAX_SHOWN_PER_RULE] {
-        let ds = check(&bytes, Path::new("a.txt"), &policy(max));
+        let ds = check(&bytes, CheckOptions::new(Path::new("a.txt"), &policy(max)));
         for rule in [
             Rule::InvalidUtf8,
             Rule::StrayFeff,
@@ -76,7 +76,10 @@ fn no_cap_still_stops_at_the_ceiling_with_an_exact_count() {
 
 #[test]
 fn a_configured_cap_below_the_ceiling_says_how_far_0_goes() {
-    let ds = check(&hostile(60), Path::new("a.txt"), &policy(50));
+    let ds = check(
+        &hostile(60),
+        CheckOptions::new(Path::new("a.txt"), &policy(50)),
+    );
     let u001 = of(&ds, Rule::InvalidUtf8);
     assert_eq!(u001.len(), 51);
     assert_eq!(
@@ -92,7 +95,10 @@ fn keeping_every_finding_bypasses_cap_and_ceiling() {
     let n = MAX_SHOWN_PER_RULE + 2_345;
     let bytes = hostile(n);
     for max in [0, 50] {
-        let ds = check_keeping(&bytes, Path::new("a.txt"), &policy(max), Keep::Every);
+        let ds = check(
+            &bytes,
+            CheckOptions::new(Path::new("a.txt"), &policy(max)).keeping(Keep::Every),
+        );
         for rule in [
             Rule::InvalidUtf8,
             Rule::StrayFeff,
@@ -112,7 +118,7 @@ fn keeping_every_finding_bypasses_cap_and_ceiling() {
 fn long_runs_of_bad_bytes_stop_at_the_ceiling_on_sequences() {
     // Every byte ill-formed: U001 diagnostics of 256 sequences each.
     let bytes = vec![0xC0u8; 1 << 20];
-    let ds = check(&bytes, Path::new("a.txt"), &policy(0));
+    let ds = check(&bytes, CheckOptions::new(Path::new("a.txt"), &policy(0)));
     let runs = MAX_SHOWN_SEQUENCES / 256;
     assert_eq!(ds.len(), runs + 1);
     let shown: usize = ds[..runs].iter().map(|d| d.subparts.len()).sum();
@@ -132,10 +138,13 @@ fn long_runs_of_bad_bytes_stop_at_the_ceiling_on_sequences() {
         )]
     );
     // The default cap of 50 runs is below it: unchanged.
-    let ds = check(&bytes, Path::new("a.txt"), &policy(50));
+    let ds = check(&bytes, CheckOptions::new(Path::new("a.txt"), &policy(50)));
     assert_eq!(ds.len(), 51);
     // And the fix path still has every sequence.
-    let every = check_keeping(&bytes, Path::new("a.txt"), &policy(0), Keep::Every);
+    let every = check(
+        &bytes,
+        CheckOptions::new(Path::new("a.txt"), &policy(0)).keeping(Keep::Every),
+    );
     let all: usize = every.iter().map(|d| d.subparts.len()).sum();
     assert_eq!(all, 1 << 20);
 }

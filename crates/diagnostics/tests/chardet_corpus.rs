@@ -29,7 +29,7 @@ use std::process::Command;
 
 use encoding_rs::Encoding;
 use utf8lint_diagnostics::{
-    BinaryEvidence, Diagnostic, Policy, Rule, Sniff, apply_fixes, check, sniff,
+    BinaryEvidence, CheckOptions, Diagnostic, Policy, Rule, Sniff, apply_fixes, check, sniff,
 };
 
 /// The encodings the verdict may name (`explain U005`, "Claimed families").
@@ -227,7 +227,7 @@ fn settled_after_one_run(
     if !converted {
         return None;
     }
-    let left: Vec<String> = check(&applied.bytes, path, &Policy::default())
+    let left: Vec<String> = check(&applied.bytes, CheckOptions::new(path, &Policy::default()))
         .into_iter()
         .filter(|d| {
             matches!(
@@ -259,7 +259,7 @@ fn measure(entries: &[Entry], verbose: bool) -> (BTreeMap<String, Row>, Vec<Stri
         if let Sniff::Binary(BinaryEvidence::Signature { format }) = sniff(&bytes) {
             problems.push(format!("{}: TEXT CALLED BINARY ({format})", path.display()));
         }
-        let found = check(&bytes, path, &Policy::default());
+        let found = check(&bytes, CheckOptions::new(path, &Policy::default()));
         let u005 = found.iter().find(|d| d.rule == Rule::NotUtf8);
         let rel = format!(
             "{family}/{}",

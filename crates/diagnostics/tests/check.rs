@@ -4,16 +4,19 @@ use std::path::Path;
 
 use utf8lint_codec::ErrorKind;
 use utf8lint_diagnostics::{
-    Applicability, BomPolicy, BomRule, Diagnostic, Level, Policy, PolicySource, Rule, apply_fixes,
-    check,
+    Applicability, BomPolicy, BomRule, CheckOptions, Diagnostic, Level, Policy, PolicySource, Rule,
+    apply_fixes, check,
 };
 
 fn run(bytes: &[u8], path: &str) -> Vec<Diagnostic> {
-    check(bytes, Path::new(path), &Policy::default())
+    check(
+        bytes,
+        CheckOptions::new(Path::new(path), &Policy::default()),
+    )
 }
 
 fn run_with(bytes: &[u8], path: &str, policy: &Policy) -> Vec<Diagnostic> {
-    check(bytes, Path::new(path), policy)
+    check(bytes, CheckOptions::new(Path::new(path), policy))
 }
 
 fn summary(ds: &[Diagnostic]) -> Vec<(&'static str, std::ops::Range<usize>)> {

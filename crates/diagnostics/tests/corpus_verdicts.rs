@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use encoding_rs::Encoding;
-use utf8lint_diagnostics::{Policy, Rule, apply_fixes, check};
+use utf8lint_diagnostics::{CheckOptions, Policy, Rule, apply_fixes, check};
 
 /// A few sentences per language, as a user would write them.
 const FRENCH: &str = "Le café de la gare était fermé, alors nous avons marché jusqu'à la brasserie.\nÀ l'été, les élèves préfèrent les crêpes garnies de crème fraîche et de pâte à tartiner.\nOù est passée la clé du garçon ? Il l'a oubliée près de la fenêtre, à côté du cœur en verre.\n";
@@ -150,7 +150,10 @@ enum Outcome {
 }
 
 fn outcome(bytes: &[u8], original: &str) -> Outcome {
-    let ds = check(bytes, Path::new("a.txt"), &Policy::default());
+    let ds = check(
+        bytes,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    );
     let Some(d) = ds.iter().find(|d| d.rule == Rule::NotUtf8) else {
         return Outcome::NoVerdict;
     };
@@ -291,9 +294,12 @@ fn false_verdicts(files: &[(String, Vec<u8>)]) -> Vec<&str> {
     files
         .iter()
         .filter(|(_, bytes)| {
-            check(bytes, Path::new("a.txt"), &Policy::default())
-                .iter()
-                .any(|d| d.rule == Rule::NotUtf8)
+            check(
+                bytes,
+                CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+            )
+            .iter()
+            .any(|d| d.rule == Rule::NotUtf8)
         })
         .map(|(name, _)| name.as_str())
         .collect()

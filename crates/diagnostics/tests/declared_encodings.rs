@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use encoding_rs::Encoding;
-use utf8lint_diagnostics::{Policy, Rule, apply_fixes, check};
+use utf8lint_diagnostics::{CheckOptions, Policy, Rule, apply_fixes, check};
 
 /// Every encoding a declaration can name: all of encoding_rs's but UTF-8,
 /// UTF-16, the replacement encoding, x-user-defined (bytes, not text) and
@@ -97,7 +97,10 @@ fn named_and_converted(encoding: &'static Encoding, text: &str) {
     for (path, declared, want) in forms {
         let (bytes, _, unmappable) = encoding.encode(&declared);
         assert!(!unmappable, "{name}");
-        let found = check(&bytes, Path::new(path), &Policy::default());
+        let found = check(
+            &bytes,
+            CheckOptions::new(Path::new(path), &Policy::default()),
+        );
         let d = found
             .iter()
             .find(|d| d.rule == Rule::NotUtf8)
@@ -107,7 +110,10 @@ fn named_and_converted(encoding: &'static Encoding, text: &str) {
         let fixed = apply_fixes(&bytes, [fix]).bytes;
         assert_eq!(String::from_utf8_lossy(&fixed), want, "{name} in {path}");
         // Settled: the converted file has nothing left of these rules.
-        let again = check(&fixed, Path::new(path), &Policy::default());
+        let again = check(
+            &fixed,
+            CheckOptions::new(Path::new(path), &Policy::default()),
+        );
         assert!(
             again.iter().all(|d| !matches!(
                 d.rule,

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use utf8lint_diagnostics::{BinaryEvidence, Policy, Rule, Sniff, check, sniff};
+use utf8lint_diagnostics::{BinaryEvidence, CheckOptions, Policy, Rule, Sniff, check, sniff};
 
 const FIXTURE: &str = include_str!("fixtures/mixed-verdicts.tsv");
 
@@ -41,7 +41,7 @@ fn sha256(path: &Path) -> Option<String> {
 
 /// The U005 message tail for a file, or `-`.
 fn verdict(bytes: &[u8], path: &Path) -> String {
-    check(bytes, path, &Policy::default())
+    check(bytes, CheckOptions::new(path, &Policy::default()))
         .into_iter()
         .find(|d| d.rule == Rule::NotUtf8)
         .map_or_else(

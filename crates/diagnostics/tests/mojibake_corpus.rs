@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use utf8lint_diagnostics::{Policy, Rule, apply_fixes, check_keeping};
+use utf8lint_diagnostics::{CheckOptions, Policy, Rule, apply_fixes, check};
 
 const SENTENCES: &[(&str, &str)] = &[
     (
@@ -156,11 +156,9 @@ fn u008(bytes: &[u8]) -> Vec<utf8lint_diagnostics::Diagnostic> {
     policy
         .levels
         .set(Rule::Mojibake, utf8lint_diagnostics::Level::Warn);
-    check_keeping(
+    check(
         bytes,
-        Path::new("a.txt"),
-        &policy,
-        utf8lint_diagnostics::Keep::Every,
+        CheckOptions::new(Path::new("a.txt"), &policy).keeping(utf8lint_diagnostics::Keep::Every),
     )
     .into_iter()
     .filter(|d| d.rule == Rule::Mojibake)

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use utf8lint_diagnostics::{Locator, Policy, RenderOptions, apply_fixes, check, render_human};
+use utf8lint_diagnostics::{
+    CheckOptions, Locator, Policy, RenderOptions, apply_fixes, check, render_human,
+};
 
 fn utf8ish() -> impl Strategy<Value = Vec<u8>> {
     let piece = prop_oneof![
@@ -25,7 +27,7 @@ proptest! {
     #[test]
     fn check_and_render_any_bytes(bytes in utf8ish(), name in prop_oneof!["a.txt", "a.json", "run.sh", "x"]) {
         let path = Path::new(&name);
-        let diagnostics = check(&bytes, path, &Policy::default());
+        let diagnostics = check(&bytes, CheckOptions::new(path, &Policy::default()));
         let mut locator = Locator::new(&bytes);
         for d in &diagnostics {
             prop_assert!(d.span.start <= d.span.end && d.span.end <= bytes.len(), "{:?}", d.span);
@@ -35,12 +37,12 @@ proptest! {
         let fixes: Vec<_> = diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();
         let applied = apply_fixes(&bytes, fixes);
         // Whatever was applied, checking the result again is fine too.
-        let _ = check(&applied.bytes, path, &Policy::default());
+        let _ = check(&applied.bytes, CheckOptions::new(path, &Policy::default()));
     }
 
     #[test]
     fn random_bytes_anywhere(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        let diagnostics = check(&bytes, Path::new("r.bin"), &Policy::default());
+        let diagnostics = check(&bytes, CheckOptions::new(Path::new("r.bin"), &Policy::default()));
         prop_assert!(diagnostics.len() <= 6 * 51);
         let mut locator = Locator::new(&bytes);
         for d in &diagnostics {

@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use utf8lint_diagnostics::{Diagnostic, Level, Policy, Rule, check};
+use utf8lint_diagnostics::{CheckOptions, Diagnostic, Level, Policy, Rule, check};
 
 const TROJAN: &str = include_str!("fixtures/trojan_source.tsv");
 const TREES: &str = include_str!("fixtures/text_trees.tsv");
@@ -76,7 +76,10 @@ fn trojan_source_attacks_are_found_on_their_lines_and_nothing_else() {
     for path in &files {
         let bytes = std::fs::read(root.join(path.as_str()))
             .unwrap_or_else(|e| panic!("{}: {e}", root.join(path.as_str()).display()));
-        for d in check(&bytes, Path::new(path.as_str()), &policy()) {
+        for d in check(
+            &bytes,
+            CheckOptions::new(Path::new(path.as_str()), &policy()),
+        ) {
             found
                 .entry(((*path).clone(), line_of(&bytes, d.span.start)))
                 .or_default()
@@ -172,7 +175,7 @@ fn real_multilingual_trees_give_no_mojibake_and_no_deny() {
                 .split(|&b| b == b'\n')
                 .filter(|l| !l.is_ascii())
                 .count();
-            let ds: Vec<Diagnostic> = check(&bytes, path, &policy());
+            let ds: Vec<Diagnostic> = check(&bytes, CheckOptions::new(path, &policy()));
             for d in ds {
                 *counts.entry(d.rule.code()).or_default() += 1;
                 let at = format!(

@@ -6,12 +6,12 @@
 use std::path::Path;
 
 use utf8lint_diagnostics::{
-    BomPolicy, BomRule, Level, Locator, Policy, PolicySource, RenderOptions, Rule, check,
-    check_path, render_concise, render_human,
+    BomPolicy, BomRule, CheckOptions, Level, Locator, Policy, PolicySource, RenderOptions, Rule,
+    check, check_path, render_concise, render_human,
 };
 
 fn render_with(path: &str, bytes: &[u8], policy: &Policy) -> String {
-    let diagnostics = check(bytes, Path::new(path), policy);
+    let diagnostics = check(bytes, CheckOptions::new(Path::new(path), policy));
     assert!(!diagnostics.is_empty(), "{path}: expected findings");
     let mut locator = Locator::new(bytes);
     let mut out = String::new();

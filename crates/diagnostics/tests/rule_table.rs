@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use utf8lint_diagnostics::{
-    Applicability, BomPolicy, BomRule, FixSafety, Fixability, Keep, Level, Policy, PolicySource,
-    Rule, check_keeping, check_path,
+    Applicability, BomPolicy, BomRule, CheckOptions, FixSafety, Fixability, Keep, Level, Policy,
+    PolicySource, Rule, check, check_path,
 };
 
 /// What one rule's findings were seen to carry.
@@ -139,7 +139,10 @@ fn the_fixability_column_is_what_the_rules_do() {
                 },
             });
         }
-        for d in check_keeping(bytes, Path::new(name), &policy, Keep::Every) {
+        for d in check(
+            bytes,
+            CheckOptions::new(Path::new(name), &policy).keeping(Keep::Every),
+        ) {
             diagnostics.push((*name, d));
         }
     }

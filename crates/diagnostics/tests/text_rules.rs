@@ -5,10 +5,15 @@
 
 use std::path::Path;
 
-use utf8lint_diagnostics::{Diagnostic, Level, Policy, Rule, apply_fixes, check, escape_shown};
+use utf8lint_diagnostics::{
+    CheckOptions, Diagnostic, Level, Policy, Rule, apply_fixes, check, escape_shown,
+};
 
 fn findings(text: &str, path: &str) -> Vec<Diagnostic> {
-    check(text.as_bytes(), Path::new(path), &Policy::default())
+    check(
+        text.as_bytes(),
+        CheckOptions::new(Path::new(path), &Policy::default()),
+    )
 }
 
 fn codes(text: &str, path: &str) -> Vec<&'static str> {
@@ -160,7 +165,7 @@ fn characters_inside_mojibake_are_left_to_its_repair() {
             None,
         ),
     ] {
-        let ds = check(text.as_bytes(), Path::new(path), &policy);
+        let ds = check(text.as_bytes(), CheckOptions::new(Path::new(path), &policy));
         let d = ds
             .iter()
             .find(|d| d.rule == rule)
@@ -283,7 +288,10 @@ fn every_c0_and_c1_control_but_the_whitespace_ones() {
     assert!(codes("nnoremap x dd\u{16}\u{1B}\n", "keys.vim").is_empty());
     // ISO-2022-JP's escapes are Japanese text, a `not_utf8` verdict.
     let iso = b"\x1B$B$3$s$K$A$O!\"@$3&!#\x1B(B hello \x1B$BF|K\\8l$G$9\x1B(B\n";
-    let ds = check(iso, Path::new("a.txt"), &Policy::default());
+    let ds = check(
+        iso,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    );
     assert_eq!(ds.len(), 1, "{ds:#?}");
     assert_eq!(ds[0].rule, Rule::NotUtf8);
     assert!(ds[0].message.contains("ISO-2022-JP"));
@@ -374,7 +382,7 @@ fn candidates_across_block_edges_are_found_once() {
             let mut bad = text.clone().into_bytes();
             bad.push(0xFF);
             for (bytes, path) in [(text.as_bytes(), "valid.txt"), (&bad[..], "error.txt")] {
-                let ds = check(bytes, Path::new(path), &policy);
+                let ds = check(bytes, CheckOptions::new(Path::new(path), &policy));
                 let spans: Vec<_> = ds
                     .iter()
                     .filter(|d| d.rule == rule)
@@ -401,10 +409,13 @@ fn a_line_across_a_block_edge_is_one_non_ascii_finding() {
     let mut policy = Policy::default();
     policy.levels.set(Rule::NonAscii, Level::Warn);
     let text = format!("ab\u{A0}{}\u{2014}cd\n\u{A0}\n", "x".repeat(70_000));
-    let ds: Vec<Diagnostic> = check(text.as_bytes(), Path::new("d.txt"), &policy)
-        .into_iter()
-        .filter(|d| d.rule == Rule::NonAscii)
-        .collect();
+    let ds: Vec<Diagnostic> = check(
+        text.as_bytes(),
+        CheckOptions::new(Path::new("d.txt"), &policy),
+    )
+    .into_iter()
+    .filter(|d| d.rule == Rule::NonAscii)
+    .collect();
     assert_eq!(ds.len(), 2, "{ds:?}");
     assert_eq!(ds[0].span, 2..2 + 2 + 70_000 + 3);
     assert!(
@@ -419,10 +430,13 @@ fn non_ascii_lines_are_counted_like_idnits() {
     let mut policy = Policy::default();
     policy.levels.set(Rule::NonAscii, Level::Warn);
     let text = "Section\u{A0}10 of RFC2026.\nplain line\nthe protocol’s first “message” — done…\nFranȺois\n";
-    let ds: Vec<Diagnostic> = check(text.as_bytes(), Path::new("draft.txt"), &policy)
-        .into_iter()
-        .filter(|d| d.rule == Rule::NonAscii)
-        .collect();
+    let ds: Vec<Diagnostic> = check(
+        text.as_bytes(),
+        CheckOptions::new(Path::new("draft.txt"), &policy),
+    )
+    .into_iter()
+    .filter(|d| d.rule == Rule::NonAscii)
+    .collect();
     assert_eq!(ds.len(), 3);
     assert!(
         ds[0].notes[0].contains("3 lines in this file hold non-ASCII characters"),
@@ -451,7 +465,7 @@ fn the_seeds_draft_has_idnits_four_lines_and_two_no_break_spaces() {
     };
     let mut policy = Policy::default();
     policy.levels.set(Rule::NonAscii, Level::Warn);
-    let ds: Vec<Diagnostic> = check(&bytes, &path, &policy)
+    let ds: Vec<Diagnostic> = check(&bytes, CheckOptions::new(&path, &policy))
         .into_iter()
         .filter(|d| d.rule == Rule::NonAscii)
         .collect();

@@ -6,11 +6,14 @@
 use std::path::Path;
 
 use utf8lint_diagnostics::{
-    BinaryEvidence, Diagnostic, Level, Policy, Rule, Sniff, apply_fixes, check, sniff,
+    BinaryEvidence, CheckOptions, Diagnostic, Level, Policy, Rule, Sniff, apply_fixes, check, sniff,
 };
 
 fn run(bytes: &[u8]) -> Vec<Diagnostic> {
-    check(bytes, Path::new("a.txt"), &Policy::default())
+    check(
+        bytes,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    )
 }
 
 fn u005(bytes: &[u8]) -> Option<Diagnostic> {
@@ -348,10 +351,13 @@ fn a_legacy_file_has_no_phantom_findings() {
     );
     let mut policy = Policy::default();
     policy.levels.set(Rule::NotUtf8, Level::Allow);
-    let allowed = check(&bytes, Path::new("a.txt"), &policy);
+    let allowed = check(&bytes, CheckOptions::new(Path::new("a.txt"), &policy));
     assert!(allowed.is_empty(), "{allowed:#?}");
     // UTF-8 with a defect keeps its U001 when U005 is allowed.
-    let defect = check(b"caf\xC3\xA9 \xFF ok\n", Path::new("a.txt"), &policy);
+    let defect = check(
+        b"caf\xC3\xA9 \xFF ok\n",
+        CheckOptions::new(Path::new("a.txt"), &policy),
+    );
     assert_eq!(
         defect.iter().map(|d| d.rule).collect::<Vec<_>>(),
         [Rule::InvalidUtf8]
@@ -365,7 +371,7 @@ fn an_allowed_utf16_file_has_no_findings() {
     utf16.extend("Le café crème\n".encode_utf16().flat_map(u16::to_le_bytes));
     let mut policy = Policy::default();
     policy.levels.set(Rule::NotUtf8, Level::Allow);
-    let ds = check(&utf16, Path::new("a.txt"), &policy);
+    let ds = check(&utf16, CheckOptions::new(Path::new("a.txt"), &policy));
     assert!(ds.is_empty(), "{ds:#?}");
     assert_eq!(run(&utf16).len(), 1);
 }

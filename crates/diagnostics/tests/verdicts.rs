@@ -9,18 +9,24 @@ use utf8lint_diagnostics::testing::{
     MIN_LEGACY_LETTER_PERCENT, MIN_LEGACY_NON_ASCII, MIN_ONE_SCRIPT_PERCENT, detector_identifies,
 };
 use utf8lint_diagnostics::{
-    BinaryEvidence, Policy, Rule, Sniff, Wide, WideForm, apply_fixes, check, sniff,
+    BinaryEvidence, CheckOptions, Policy, Rule, Sniff, Wide, WideForm, apply_fixes, check, sniff,
 };
 
 fn verdict_message(bytes: &[u8]) -> Option<String> {
-    check(bytes, Path::new("a.txt"), &Policy::default())
-        .into_iter()
-        .find(|d| d.rule == Rule::NotUtf8)
-        .map(|d| d.message)
+    check(
+        bytes,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    )
+    .into_iter()
+    .find(|d| d.rule == Rule::NotUtf8)
+    .map(|d| d.message)
 }
 
 fn is_legacy(bytes: &[u8]) -> bool {
-    let ds = check(bytes, Path::new("a.txt"), &Policy::default());
+    let ds = check(
+        bytes,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    );
     ds.iter().any(|d| d.rule == Rule::NotUtf8)
 }
 
@@ -63,7 +69,10 @@ fn a_character_cut_at_the_end_is_utf8_with_a_defect() {
         b"smile \xF0\x9F\x98",
         b"x = 'caf\xC3",
     ] {
-        let ds = check(bytes, Path::new("a.txt"), &Policy::default());
+        let ds = check(
+            bytes,
+            CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+        );
         assert!(
             ds.iter().all(|d| d.rule == Rule::InvalidUtf8) && !ds.is_empty(),
             "{bytes:02X?}: {ds:#?}"
@@ -113,7 +122,10 @@ fn a_float_array_is_never_transcoded() {
         let f = 0.001f32 + i as f32 * 0.000_37;
         bytes.extend(f.to_le_bytes().map(|b| b.max(1)));
     }
-    let ds = check(&bytes, Path::new("kitten.tensor"), &Policy::default());
+    let ds = check(
+        &bytes,
+        CheckOptions::new(Path::new("kitten.tensor"), &Policy::default()),
+    );
     assert!(
         ds.iter().all(|d| d.rule != Rule::NotUtf8),
         "{:?}",
@@ -124,7 +136,10 @@ fn a_float_array_is_never_transcoded() {
 #[test]
 fn the_legacy_fix_round_trips() {
     let latin = b"Le caf\xE9 est cr\xE8me, la cr\xEApe est br\xFBl\xE9e.\n";
-    let ds = check(latin, Path::new("a.txt"), &Policy::default());
+    let ds = check(
+        latin,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    );
     let fixed = apply_fixes(latin, [ds[0].fix.as_ref().unwrap()]).bytes;
     let back = encoding_rs::WINDOWS_1252
         .encode(std::str::from_utf8(&fixed).unwrap())
@@ -234,7 +249,10 @@ fn iso_8859_15_is_told_from_windows_1252_by_its_letters() {
     let text = "Le c\u{153}ur de l'\u{153}uvre est \u{e0} c\u{f4}t\u{e9} du caf\u{e9}.\n";
     let bytes = encoding_rs::ISO_8859_15.encode(text).0;
     assert!(verdict_message(&bytes).unwrap().contains("ISO-8859-15"));
-    let ds = check(&bytes, Path::new("a.txt"), &Policy::default());
+    let ds = check(
+        &bytes,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    );
     let fixed = apply_fixes(&bytes, [ds[0].fix.as_ref().unwrap()]).bytes;
     assert_eq!(fixed, text.as_bytes());
     // A `½` between digits is windows-1252 (or Latin-1) all the same.
@@ -384,10 +402,13 @@ fn the_detector_thresholds_are_pinned_from_both_sides() {
 }
 
 fn not_utf8(bytes: &[u8]) -> utf8lint_diagnostics::Diagnostic {
-    check(bytes, Path::new("a.txt"), &Policy::default())
-        .into_iter()
-        .find(|d| d.rule == Rule::NotUtf8)
-        .expect("a U005 finding")
+    check(
+        bytes,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    )
+    .into_iter()
+    .find(|d| d.rule == Rule::NotUtf8)
+    .expect("a U005 finding")
 }
 
 /// A spelling table lists a charset's letters; every 8-bit encoding reads

@@ -15,7 +15,7 @@ use tower_lsp::lsp_types::{
     OptionalVersionedTextDocumentIdentifier, Range, ResourceOp, TextDocumentEdit, TextEdit, Url,
     WorkspaceEdit,
 };
-use utf8lint_diagnostics::{Applicability, Fix, Keep, Rule, apply_fixes, check_keeping};
+use utf8lint_diagnostics::{Applicability, CheckOptions, Fix, Keep, Rule, apply_fixes, check};
 
 use crate::data::{
     ApplyFixArgs, DidRewriteFile, FindingData, FixAllArgs, FixResult, RewriteParams,
@@ -284,7 +284,7 @@ pub(crate) async fn execute(
         }
         // Every finding, not only the shown ones: a fix-all applies all
         // the safe fixes, and a finding past the display cap is found.
-        let found = check_keeping(&bytes, &job_path, &policy, Keep::Every);
+        let found = check(&bytes, CheckOptions::new(&job_path, &policy).keeping(Keep::Every));
         let fixes: Vec<&Fix> = match &wanted {
             Some((rule, (start, end), title)) => found
                 .iter()

@@ -42,22 +42,15 @@ impl Default for Settings {
 }
 
 impl Settings {
-    fn new(mut overrides: Overrides, workspace_scan: Option<bool>) -> Settings {
-        let resolver = match Resolver::new(overrides.clone()) {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::warn!(
-                    "settings: {e}; the `bom` and `per-file-lints` settings are ignored"
-                );
-                overrides.bom.clear();
-                overrides.per_file_levels.clear();
-                match Resolver::new(overrides.clone()) {
-                    Ok(r) => r,
-                    Err(_) => Resolver::new(Overrides::default())
-                        .unwrap_or_else(|_| unreachable!("no globs")),
-                }
-            }
-        };
+    /// Settings over a lenient resolver: a glob that does not compile is
+    /// logged and left out, and a broken configuration file gives the files
+    /// it governs the fallback settings (built-in rules and these settings
+    /// alone), logged once.
+    fn new(overrides: Overrides, workspace_scan: Option<bool>) -> Settings {
+        let resolver = Resolver::lenient(overrides.clone());
+        for note in resolver.take_notes() {
+            tracing::warn!("settings: {note}");
+        }
         Settings {
             overrides,
             workspace_scan,
@@ -100,11 +93,22 @@ impl Settings {
         self.resolver.clear_cache();
     }
 
+    /// The resolver, for the pipeline (`utf8lint_workspace::check_file`).
+    pub(crate) fn resolver(&self) -> &Resolver {
+        &self.resolver
+    }
+
+    /// Logs the configuration files the resolver ignored or fell back from
+    /// since the last call.
+    pub(crate) fn log_notes(&self) {
+        for note in self.resolver.take_notes() {
+            tracing::warn!("configuration: {note}");
+        }
+    }
+
     /// The policy for the file at `path` (`None` for untitled documents,
-    /// which get the workspace's configuration) and whether binary files
-    /// are skipped. A broken configuration file is logged, and the editor
-    /// settings alone apply.
-    pub(crate) fn resolve(&self, path: Option<&Path>) -> (Policy, bool) {
+    /// which get the workspace's configuration).
+    pub(crate) fn policy_for(&self, path: Option<&Path>) -> Policy {
         let path = match path {
             Some(p) => p.to_path_buf(),
             None => self
@@ -115,37 +119,11 @@ impl Settings {
                 .join("untitled"),
         };
         let resolved = self.resolver.resolve(&path);
-        for note in self.resolver.take_notes() {
-            tracing::warn!("configuration: {note}");
-        }
-        match resolved {
-            Ok(file) => (file.policy, file.skip_binary),
-            Err(e) => {
-                tracing::warn!("configuration: {e}");
-                let mut policy = Policy::default();
-                for &(rule, level) in &self.overrides.levels {
-                    policy.levels.set(rule, level);
-                }
-                if let Some(max) = self.overrides.max_per_rule {
-                    policy.max_per_rule = max;
-                }
-                (policy, self.overrides.skip_binary.unwrap_or(true))
-            }
-        }
-    }
-
-    /// Whether `exclude` in a `utf8lint.toml` leaves the file at `path` out
-    /// of a walk (the workspace scan, as `utf8lint check`); a document the
-    /// editor opens is checked all the same, as a file named to the CLI is.
-    pub(crate) fn excluded(&self, path: &Path) -> bool {
-        self.resolver
-            .resolve(path)
-            .is_ok_and(|file| file.excluded.is_some())
-    }
-
-    /// The policy for the file at `path`.
-    pub(crate) fn policy_for(&self, path: Option<&Path>) -> Policy {
-        self.resolve(path).0
+        self.log_notes();
+        // A lenient resolver answers with the fallback settings itself.
+        resolved
+            .unwrap_or_else(|_| self.resolver.fallback(&path))
+            .policy
     }
 }
 

@@ -1,7 +1,8 @@
-//! What is on disk: the one place the server reads files (through the
-//! shared reader of `utf8lint-workspace`, regular files only, never a
-//! device, FIFO or socket, even behind a symbolic link, and never more than
-//! [`MAX_READ`]), checks them, and places the findings in a text.
+//! What is on disk: the one place the server reads files, through the
+//! workspace layer's pipeline (settings, exclusion, read, binary sniff,
+//! check) as the CLI does: regular files only, never a device, FIFO or
+//! socket, even behind a symbolic link, and never more than [`MAX_READ`].
+//! What is the server's own is here: placing the findings in a text.
 //! The session (open documents) and the workspace scan (files nobody has
 //! open) both build on it; it knows neither.
 
@@ -11,8 +12,11 @@ use std::sync::Arc;
 use ropey::Rope;
 use tower_lsp::lsp_types::{self as lsp, Url};
 use utf8lint_codec::decode_lossy;
-use utf8lint_diagnostics::{Policy, Sniff, check, sniff};
-use utf8lint_workspace::{ReadOptions, Stamp, read_file};
+use utf8lint_config::ResolveCache;
+use utf8lint_diagnostics::{Diagnostic, Keep};
+use utf8lint_workspace::{
+    Checked, FileOptions, ReadOptions, Skip, Skipped, Stamp, check_file as pipeline, read_file,
+};
 
 use crate::config::Settings;
 use crate::convert::Encoding;
@@ -25,21 +29,59 @@ use crate::publish::{self, Snapshot};
 /// server's memory.
 pub(crate) const MAX_READ: u64 = 16 << 20;
 
+/// How the server reads a file: a regular file only, at most [`MAX_READ`].
+const READ: ReadOptions = ReadOptions {
+    max_len: Some(MAX_READ),
+    allow_special: false,
+};
+
 /// The bytes of the file at `path` and its stamp when read, or why not
 /// (a sentence for the user).
 pub(crate) fn read(path: &Path) -> Result<(Vec<u8>, Stamp), String> {
     let mut bytes = Vec::new();
-    let options = ReadOptions {
-        max_len: Some(MAX_READ),
-        allow_special: false,
-    };
-    match read_file(path, &mut bytes, options) {
+    match read_file(path, &mut bytes, READ) {
         Ok(read) => {
             bytes.truncate(read.len);
             Ok((bytes, read.stamp))
         }
-        Err(e) => Err(format!("utf8lint did not read {}: {e}", path.display())),
+        Err(e) => Err(unread(path, &e)),
     }
+}
+
+/// Words for a file the server did not read.
+fn unread(path: &Path, e: &dyn std::fmt::Display) -> String {
+    format!("utf8lint did not read {}: {e}", path.display())
+}
+
+/// The pipeline for the file at `path`, its bytes read into `buf`: a file
+/// the workspace scan found is left out by `exclude` (as `utf8lint check`
+/// leaves it out of a walk); a document the editor opens is checked all
+/// the same, as a file named to the CLI is. Binary files are skipped when
+/// the settings say so.
+fn check_on_disk(
+    path: &Path,
+    settings: &Settings,
+    honour_exclude: bool,
+    scratch: &mut Scratch,
+) -> Result<Checked, Skipped> {
+    let options = FileOptions {
+        honour_exclude,
+        sniff_binary: true,
+        read: READ,
+        keep: Keep::Shown,
+    };
+    let Scratch { buf, cache } = scratch;
+    let checked = pipeline(path, settings.resolver(), cache, options, buf);
+    settings.log_notes();
+    checked
+}
+
+/// What checking a file on disk reuses from one file to the next on one
+/// thread: the read buffer, and the settings of the last few directories.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    buf: Vec<u8>,
+    cache: ResolveCache,
 }
 
 /// The diagnostics for a file nobody has open, placed as VS Code would
@@ -48,65 +90,55 @@ pub(crate) fn check_file(
     path: &Path,
     settings: &Settings,
     encoding: Encoding,
+    scratch: &mut Scratch,
 ) -> Option<Vec<lsp::Diagnostic>> {
     let uri = Url::from_file_path(path).ok()?;
-    if settings.excluded(path) {
-        return None;
-    }
     // Read once: the same bytes give the text and the findings.
-    let (bytes, _) = read(path).ok()?;
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let rope = Rope::from_str(&decode_lossy(body));
-    let (policy, skip_binary) = settings.resolve(Some(path));
-    let (disk, _) = view_of(&bytes, path, &[&rope], &policy, skip_binary);
-    drop(bytes);
-    if disk.findings.is_empty() {
+    let checked = check_on_disk(path, settings, true, scratch).ok()?;
+    if checked.diagnostics.is_empty() {
         return None;
     }
+    let bytes = &scratch.buf[..checked.read.len];
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let rope = Rope::from_str(&decode_lossy(body));
+    let (disk, _) = place(bytes, checked.diagnostics, &[&rope]);
     let mut doc = Document::new(uri, 0, "");
     doc.rope = rope;
     doc.disk = Some(disk);
     doc.marks_ready = true;
-    let mut snapshot = Snapshot::of(&doc, encoding, policy);
+    let mut snapshot = Snapshot::of(&doc, encoding, checked.settings.policy.clone());
     snapshot.in_editor = false;
     let diagnostics = publish::diagnostics(&snapshot);
     (!diagnostics.is_empty()).then_some(diagnostics)
 }
 
-/// Reads and checks the file at `path`, and places the findings in the
-/// first of `ropes` that some decoding of the bytes reproduces (its index
-/// is returned), else by line and column in the first. A file that cannot
-/// be read gives a view that says why.
-pub(crate) fn view_on(
-    path: &Path,
-    ropes: &[&Rope],
-    policy: &Policy,
-    skip_binary: bool,
-) -> (DiskView, usize) {
-    match read(path) {
-        Ok((bytes, _)) => view_of(&bytes, path, ropes, policy, skip_binary),
-        Err(e) => {
+/// Reads and checks the file at `path` (open in the editor), and places
+/// the findings in the first of `ropes` that some decoding of the bytes
+/// reproduces (its index is returned), else by line and column in the
+/// first. A file that cannot be read gives a view that says why; a binary
+/// one, an empty view.
+pub(crate) fn view_on(path: &Path, ropes: &[&Rope], settings: &Settings) -> (DiskView, usize) {
+    let mut scratch = Scratch::default();
+    match check_on_disk(path, settings, false, &mut scratch) {
+        Ok(checked) => place(&scratch.buf[..checked.read.len], checked.diagnostics, ropes),
+        Err(Skipped {
+            why: Skip::Unread(e),
+            ..
+        }) => {
             let view = DiskView {
-                unreadable: Some(e),
+                unreadable: Some(unread(path, &e)),
                 ..DiskView::default()
             };
             (view, 0)
         }
+        Err(_) => (DiskView::default(), 0),
     }
 }
 
-/// [`view_on`] for bytes already read from `path`.
-fn view_of(
-    bytes: &[u8],
-    path: &Path,
-    ropes: &[&Rope],
-    policy: &Policy,
-    skip_binary: bool,
-) -> (DiskView, usize) {
-    if skip_binary && matches!(sniff(bytes), Sniff::Binary(_)) {
-        return (DiskView::default(), 0);
-    }
-    let found = check(bytes, path, policy);
+/// Places `found`, the findings in `bytes`, in the first of `ropes` that
+/// some decoding of the bytes reproduces, else by line and column in the
+/// first.
+fn place(bytes: &[u8], found: Vec<Diagnostic>, ropes: &[&Rope]) -> (DiskView, usize) {
     let mut offsets = Vec::with_capacity(found.len() * 2 + 2);
     for d in &found {
         offsets.push(d.span.start);

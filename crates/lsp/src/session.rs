@@ -17,7 +17,6 @@ use tower_lsp::Client;
 use tower_lsp::lsp_types::{
     ClientCapabilities, ConfigurationItem, TextDocumentContentChangeEvent, Url,
 };
-use utf8lint_diagnostics::Policy;
 
 use crate::config::Settings;
 use crate::convert::{self, Encoding};
@@ -337,7 +336,7 @@ impl Session {
             let job = {
                 let mut state = self.lock();
                 let encoding = state.encoding;
-                let policy_settings = state.settings.clone();
+                let settings = state.settings.clone();
                 let Some(doc) = state
                     .docs
                     .get_mut(&uri)
@@ -346,7 +345,6 @@ impl Session {
                     return;
                 };
                 if doc.work.disk || doc.work.scan {
-                    let (policy, skip_binary) = policy_settings.resolve(doc.path.as_deref());
                     let job = FullJob {
                         path: if doc.work.disk {
                             doc.path.clone()
@@ -357,8 +355,7 @@ impl Session {
                         scan: doc.work.scan,
                         rope: doc.rope.clone(),
                         base: doc.base.clone(),
-                        policy,
-                        skip_binary,
+                        settings,
                     };
                     doc.work.disk = false;
                     doc.work.scan = false;
@@ -368,7 +365,7 @@ impl Session {
                     Job::Full(Box::new(job))
                 } else if doc.work.publish {
                     doc.work.publish = false;
-                    let policy = policy_settings.policy_for(doc.path.as_deref());
+                    let policy = settings.policy_for(doc.path.as_deref());
                     Job::Publish(Box::new(Snapshot::of(doc, encoding, policy)))
                 } else {
                     doc.work.running = false;
@@ -466,7 +463,7 @@ impl Session {
                 (state.settings.clone(), state.encoding)
             };
             let found = tokio::task::spawn_blocking(move || {
-                crate::disk::check_file(&path, &settings, encoding)
+                crate::disk::check_file(&path, &settings, encoding, &mut Default::default())
             })
             .await
             .ok()
@@ -485,8 +482,9 @@ struct FullJob {
     scan: bool,
     rope: ropey::Rope,
     base: Option<ropey::Rope>,
-    policy: Policy,
-    skip_binary: bool,
+    /// The settings the file is checked under (resolved on the blocking
+    /// thread: resolving may read configuration files).
+    settings: Settings,
 }
 
 /// Which text a disk view's ranges are in.
@@ -511,7 +509,7 @@ impl FullJob {
         let disk = self.path.as_ref().map(|path| {
             let mut ropes = vec![&self.rope];
             ropes.extend(self.base.as_ref());
-            let (view, index) = crate::disk::view_on(path, &ropes, &self.policy, self.skip_binary);
+            let (view, index) = crate::disk::view_on(path, &ropes, &self.settings);
             (
                 view,
                 if index == 1 {

@@ -19,6 +19,7 @@ use utf8lint_workspace::{WalkOptions, walker};
 
 use crate::config::{SCAN_LIMIT_BYTES, SCAN_LIMIT_FILES, Settings};
 use crate::convert::Encoding;
+use crate::disk::Scratch;
 use crate::session::Session;
 
 /// At most this many threads check files at start-up: the editor and the
@@ -66,6 +67,7 @@ fn check_all(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
+                let mut scratch = Scratch::default();
                 while let Some(path) = list.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let Ok(uri) = Url::from_file_path(path) else {
                         continue;
@@ -74,7 +76,7 @@ fn check_all(
                     let diagnostics = if open {
                         None
                     } else {
-                        crate::disk::check_file(path, settings, encoding)
+                        crate::disk::check_file(path, settings, encoding, &mut scratch)
                     };
                     if out.blocking_send(Checked { uri, diagnostics }).is_err() {
                         return; // the server is going away

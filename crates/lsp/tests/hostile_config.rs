@@ -135,3 +135,26 @@ async fn a_document_path_thousands_of_directories_deep_does_not_overflow_a_stack
     let found = open_hover_shutdown(&mut c, &uri).await;
     assert_eq!(found, ["U002"]);
 }
+
+/// A `utf8lint.toml` that does not parse: the document is still checked,
+/// under the fallback settings (built-in rules and the editor's settings,
+/// here `stray_feff = "deny"`), whether its findings come from the file on
+/// disk or from the editor's text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_a_broken_configuration_the_editor_settings_still_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::fs::write(dir.path().join("utf8lint.toml"), "[lints\n").unwrap();
+    let path = dir.path().join("a.txt");
+    std::fs::write(&path, FEFF_TEXT).unwrap();
+    let settings = json!({"workspace-scan": false, "lints": {"stray_feff": "deny"}});
+    let mut c = Client::start(Some(&["utf-8"]), Some(dir.path()), settings).await;
+    let uri = file_uri(&path);
+    c.open(&uri, FEFF_TEXT).await;
+    let found = c.diagnostics_for(&uri, 1).await;
+    let feff: Vec<&serde_json::Value> = found.iter().filter(|d| d["code"] == "U002").collect();
+    assert!(!feff.is_empty(), "{found:?}");
+    for d in feff {
+        assert_eq!(d["severity"], 1, "denied by the editor's settings: {d}");
+    }
+}

@@ -2,6 +2,12 @@
 //! files, written once and used by both front ends (the CLI and the
 //! language server), so that they cannot drift apart.
 //!
+//! * [`check_file`]: one file's journey, settings (from
+//!   `utf8lint-config`'s resolver), exclusion, read, binary sniff and
+//!   check, with one answer: [`Checked`] (the findings, the settings used,
+//!   the read) or [`Skipped`] (why not: [`Skip`]). [`settle`] and
+//!   [`check_bytes`] are its first and last stages, for bytes that do not
+//!   come from disk.
 //! * [`walker`]: the `ignore` crate's walker with utf8lint's rules
 //!   (`.gitignore` inside git repositories, `.ignore`, [`IGNORE_FILE`],
 //!   hidden files checked unless skipped, never `.git`).
@@ -24,12 +30,14 @@
 //!   (`--force-exclude`).
 
 mod exclude;
+mod pipeline;
 mod read;
 mod stamp;
 mod walk;
 mod write;
 
 pub use exclude::{ExcludeProbe, exclude_overrides, lexical};
+pub use pipeline::{Checked, FileOptions, Skip, Skipped, check_bytes, check_file, settle};
 pub use read::{FileKind, FileRead, ReadError, ReadOptions, read_file};
 pub use stamp::Stamp;
 pub use walk::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
