@@ -3,7 +3,10 @@
 //! Exit codes: 0 nothing at deny level; 1 findings at deny level; 2 trouble
 //! (bad arguments, bad configuration, unreadable input), which wins over 1.
 //! A closed standard output (`utf8lint check | head -1`) ends the run
-//! quietly with 0, as ripgrep does.
+//! quietly with 0, as ripgrep does. A descriptor 1 closed before the start
+//! (`>&-`) is `/dev/null` by the time `main` runs (the Rust runtime opens it
+//! there, read-write, as Python's `subprocess.DEVNULL` does): the results
+//! are discarded and the exit code still tells whether there were findings.
 
 mod args;
 mod baseline;
@@ -71,15 +74,6 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    if stdout_was_closed() {
-        // Results written now would go nowhere and the exit code would
-        // claim a run that told nobody anything.
-        let _ = writeln!(
-            io::stderr(),
-            "utf8lint: error: standard output is closed: nowhere to write the results"
-        );
-        return ExitCode::from(2);
-    }
     let result = match parsed.cli.command {
         Command::Check(ref check) => run_check(check, &parsed.levels),
         Command::Explain { ref rule } => explain(rule),
@@ -104,37 +98,6 @@ fn main() -> ExitCode {
         }
     }
 }
-
-/// Whether standard output was closed when the process started (`>&-`),
-/// as [`STDOUT_CLOSED_AT_START`] saw it before the Rust runtime put
-/// `/dev/null` in its place. A `/dev/null` opened read-write by the caller
-/// (Python's `subprocess.DEVNULL`, Node's `stdio: 'ignore'`) is an open
-/// standard output like any other.
-fn stdout_was_closed() -> bool {
-    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
-}
-
-/// Set before `main`, by [`note_closed_stdout`], if descriptor 1 was not
-/// open. Where no constructor runs, nothing is taken for closed.
-static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
-
-/// Runs from `.init_array`, before the Rust runtime's start-up, which
-/// opens `/dev/null` on a closed descriptor 0-2 (and leaves nothing to tell
-/// it from one the caller opened).
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-extern "C" fn note_closed_stdout() {
-    // F_GETFD only reads the descriptor's flags; it fails (EBADF) exactly
-    // when descriptor 1 is not open.
-    if rustix::io::fcntl_getfd(rustix::stdio::stdout()).is_err() {
-        STDOUT_CLOSED_AT_START.store(true, Ordering::Relaxed);
-    }
-}
-
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-#[used]
-#[unsafe(link_section = ".init_array")]
-static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {

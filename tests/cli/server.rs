@@ -271,3 +271,112 @@ fn lsp_logs_are_escaped_and_follow_the_trace_setting_or_utf8lint_log() {
     let silenced = lsp_log("verbose", None, Some("off"));
     assert_eq!(silenced, "");
 }
+
+/// `initialize`, `shutdown` and `exit` written in one burst, as a
+/// pipelining client does: both requests answered, in turn, and exit 0.
+#[test]
+fn lsp_serves_a_pipelined_lifecycle_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..10 {
+        let mut lsp = Lsp::start(dir.path());
+        let burst: String = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+            r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#,
+            r#"{"jsonrpc":"2.0","method":"exit"}"#,
+        ]
+        .iter()
+        .map(|body| frame(body))
+        .collect();
+        let input = lsp.input.as_mut().unwrap();
+        input.write_all(burst.as_bytes()).unwrap();
+        input.flush().unwrap();
+        let initialized = read_frame(&mut lsp.output);
+        assert!(
+            initialized.contains(r#""id":1"#) && initialized.contains(r#""capabilities""#),
+            "round {round}: {initialized}"
+        );
+        let shut = read_frame(&mut lsp.output);
+        assert!(
+            shut.contains(r#""id":2"#) && shut.contains(r#""result":null"#),
+            "round {round}: {shut}"
+        );
+        assert_eq!(lsp.code(), Some(0), "round {round}");
+    }
+}
+
+/// A client that writes requests, never reads the answers and closes its
+/// input: the server stops reading once its queue is full, yet sees the
+/// end of the input and ends (with 1: no `exit`).
+#[test]
+fn lsp_ends_at_end_of_input_from_a_client_that_never_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lsp = Lsp::start(dir.path());
+    let mut burst =
+        frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#);
+    burst.push_str(&frame(r#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a","languageId":"text","version":1,"text":"a\ufeffb"}}}"#));
+    // Each answer is a hover of some 500 bytes: far more than the pipe
+    // and the server's queue hold, while the requests fit in the pipe.
+    for id in 2..400 {
+        burst.push_str(&frame(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"textDocument/hover","params":{{"textDocument":{{"uri":"untitled:a"}},"position":{{"line":0,"character":1}}}}}}"#
+        )));
+    }
+    let input = lsp.input.as_mut().unwrap();
+    input.write_all(burst.as_bytes()).unwrap();
+    drop(lsp.input.take());
+    assert_eq!(lsp.code(), Some(1));
+}
+
+/// On glibc, `utf8lint lsp` runs with its allocator's mmap threshold fixed
+/// (it starts itself again with the tunable), keeping the tunables its
+/// caller set, and a threshold the caller chose.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn lsp_runs_with_the_allocator_tuned_and_keeps_the_callers_tunables() {
+    let dir = tempfile::tempdir().unwrap();
+    for (given, want) in [
+        (None, "glibc.malloc.mmap_threshold=131072"),
+        (
+            Some("glibc.malloc.arena_max=2"),
+            "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072",
+        ),
+        (
+            Some("glibc.malloc.mmap_threshold=65536"),
+            "glibc.malloc.mmap_threshold=65536",
+        ),
+    ] {
+        let mut command = cmd(dir.path());
+        command
+            .args(["lsp", "--stdio"])
+            .stderr(Stdio::null())
+            .env_remove("GLIBC_TUNABLES")
+            .env_remove("MALLOC_MMAP_THRESHOLD_")
+            .env_remove("UTF8LINT_ALLOCATOR_TUNED");
+        if let Some(given) = given {
+            command.env("GLIBC_TUNABLES", given);
+        }
+        let mut lsp = Lsp::spawn(&mut command);
+        // Answered by the process that runs on.
+        lsp.initialize();
+        let environ = std::fs::read(format!("/proc/{}/environ", lsp.child.id())).unwrap();
+        assert_eq!(tunables(&environ).as_deref(), Some(want), "{given:?}");
+        drop(lsp.input.take());
+        assert_eq!(lsp.code(), Some(1), "{given:?}");
+    }
+}
+
+/// `GLIBC_TUNABLES` in a process's `/proc/PID/environ`. glibc may have
+/// cut the value at its colons in place (with NUL bytes) as it parsed it:
+/// the tunables that follow are joined again.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn tunables(environ: &[u8]) -> Option<String> {
+    let mut vars = environ.split(|&b| b == 0);
+    let first = vars.find_map(|v| v.strip_prefix(b"GLIBC_TUNABLES="))?;
+    let mut value = String::from_utf8_lossy(first).into_owned();
+    for more in vars.take_while(|v| v.starts_with(b"glibc.")) {
+        value.push(':');
+        value.push_str(&String::from_utf8_lossy(more));
+    }
+    Some(value)
+}

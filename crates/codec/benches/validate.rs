@@ -18,9 +18,17 @@ use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
-use utf8lint_codec::{
-    Kernel, Wanted, validate_marking_using, validate_scanning_using, validate_using,
+use utf8lint_codec::Wanted;
+use utf8lint_codec::testing::{
+    Kernel, validate_marking_using, validate_scanning_using, validate_using,
 };
+
+/// The patterns `utf8lint-diagnostics` asks the fused validator for (the
+/// text rules' candidates and the inline directives' marker), measured as
+/// `check` uses them.
+#[allow(dead_code, unreachable_pub)]
+#[path = "../../diagnostics/src/candidates.rs"]
+mod candidates;
 
 const SMALL: usize = 64 * 1024;
 const LARGE: usize = 64 * 1024 * 1024;
@@ -462,30 +470,24 @@ fn marks_and_text_with(kernel: Kernel, bytes: &[u8]) -> usize {
     let mut found = 0;
     let wanted = Wanted {
         marks: true,
-        text: true,
-        directives: *WANT_DIRECTIVES,
+        patterns: Some(&candidates::CANDIDATES),
+        pair: WANT_DIRECTIVES.then_some(candidates::DIRECTIVE_PAIR),
     };
     let valid = validate_scanning_using(kernel, bytes, wanted, &mut |_| found += 1);
     usize::from(valid) + found
 }
 
 /// The fused validator's builds, each alone, with the search for
-/// U+FEFF/U+FFFD, and with the text candidates too (what `check` asks
-/// for), against simdutf8 (what `utf8lint_codec::is_valid` is): what
-/// finding the marks and the candidates costs.
-const MARKERS: [Impl; 11] = [
+/// U+FEFF/U+FFFD, and with the text candidates and the directive pair too
+/// (what `check` asks for), against simdutf8 (what
+/// `utf8lint_codec::is_valid` is): what finding the marks and the
+/// candidates costs.
+const MARKERS: [Impl; 8] = [
     ("simdutf8::basic", |b| usize::from(simdutf8_basic(b))),
     ("portable+marks", |b| marks_with(Kernel::Portable, b)),
     ("avx2", |b| usize::from(validate_using(Kernel::Avx2, b))),
     ("avx2+marks", |b| marks_with(Kernel::Avx2, b)),
-    ("avx512vl", |b| {
-        usize::from(validate_using(Kernel::Avx512Vl, b))
-    }),
-    ("avx512vl+marks", |b| marks_with(Kernel::Avx512Vl, b)),
     ("avx2+marks+text", |b| marks_and_text_with(Kernel::Avx2, b)),
-    ("avx512vl+marks+text", |b| {
-        marks_and_text_with(Kernel::Avx512Vl, b)
-    }),
     ("avx512", |b| usize::from(validate_using(Kernel::Avx512, b))),
     ("avx512+marks", |b| marks_with(Kernel::Avx512, b)),
     ("avx512+marks+text", |b| {

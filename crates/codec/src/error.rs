@@ -129,3 +129,7 @@ impl fmt::Display for Utf8Error {
 }
 
 impl core::error::Error for Utf8Error {}
+
+/// U+FFFD REPLACEMENT CHARACTER, the one character every maximal subpart
+/// becomes in lossy output.
+pub const REPLACEMENT_CHARACTER: char = '\u{FFFD}';

@@ -18,6 +18,9 @@
 //!   for messages only: nothing in this crate ever decodes such a sequence.
 //! * [`validate_marking`] validates and, in the same pass, finds every
 //!   U+FEFF and U+FFFD ([`Mark`]); [`find_marks`] finds them in any bytes.
+//!   [`validate_scanning`] also reports the blocks in which a caller's
+//!   byte patterns ([`Patterns`], data the caller compiles in a `const`)
+//!   or pair of bytes end.
 //! * [`Signature`] recognises the UTF-8, UTF-16 and UTF-32 byte-order marks.
 //! * [`find_nul`] finds the first NUL byte (the binary-file sniff's question).
 //!
@@ -36,6 +39,7 @@ mod interpret;
 mod lossy;
 mod marks;
 mod nul;
+mod patterns;
 mod scalar;
 mod signature;
 mod stream;
@@ -43,20 +47,24 @@ mod subparts;
 mod validate;
 
 pub use encode::{EncodeError, EncodedScalar, encode_utf8};
-pub use error::{ErrorKind, Subpart, Utf8Error};
+pub use error::{ErrorKind, REPLACEMENT_CHARACTER, Subpart, Utf8Error};
 pub use interpret::{Interpretation, interpret};
 #[cfg(feature = "alloc")]
 pub use lossy::{LossyMap, decode_lossy};
-pub use marks::{
-    DIRECTIVE_PAIR, Found, Kernel, Mark, Wanted, ends_text_candidate, find_marks, validate_marking,
-    validate_marking_using, validate_scanning, validate_scanning_using, validate_using,
-};
+pub use marks::{Found, Mark, Wanted, find_marks, validate_marking, validate_scanning};
 pub use nul::find_nul;
+pub use patterns::{ByteSet, CUR_BITS, FAMILIES, Family, NIBBLE_BITS, Pattern, Patterns};
 pub use signature::Signature;
 pub use stream::{Event, Utf8Decoder};
 pub use subparts::{Subparts, Utf8Chunk, Utf8Chunks, subparts};
 pub use validate::{from_utf8, is_valid};
 
-/// U+FFFD REPLACEMENT CHARACTER, the one character every maximal subpart
-/// becomes in lossy output.
-pub const REPLACEMENT_CHARACTER: char = '\u{FFFD}';
+/// The builds of the fused validator side by side, for tests and
+/// benchmarks (the `testing` feature): every build this CPU runs, and each
+/// one's validation alone.
+#[cfg(feature = "testing")]
+pub mod testing {
+    pub use crate::marks::{
+        Kernel, validate_marking_using, validate_scanning_using, validate_using,
+    };
+}

@@ -2,7 +2,8 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::{REPLACEMENT_CHARACTER, Utf8Chunks, subparts};
+use crate::error::REPLACEMENT_CHARACTER;
+use crate::subparts::{Utf8Chunks, subparts};
 
 /// Decodes `bytes`, replacing each ill-formed maximal subpart with one
 /// U+FFFD: the same output as `String::from_utf8_lossy`, borrowed when the

@@ -1,6 +1,6 @@
+use crate::error::{ErrorKind, Subpart};
 use crate::scalar::{Step, step};
 use crate::validate::next_error;
-use crate::{ErrorKind, Subpart};
 
 /// What [`Utf8Decoder`] reports, in input order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,7 +165,7 @@ impl Utf8Decoder {
             Event::Text(text) => out.push_str(text),
             Event::Error(_) => {
                 errors += 1;
-                out.push(crate::REPLACEMENT_CHARACTER);
+                out.push(crate::error::REPLACEMENT_CHARACTER);
             }
         });
         errors

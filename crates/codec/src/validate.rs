@@ -2,12 +2,13 @@ use crate::scalar::{Step, scan_window, step};
 use crate::{Subpart, Utf8Error};
 
 /// How many bytes after an error are stepped through one at a time before
-/// handing the rest to the SIMD validator. Errors cluster (mojibake, binary
-/// data), and starting the SIMD path costs more than stepping a few bytes;
-/// but where errors are sparse every byte stepped here is a byte the SIMD
-/// path would have checked many times faster. 16 keeps Latin-1 text and
-/// random bytes within 2% of 64 and brings enumeration with an error every
-/// 4 KiB from 0.71x to 0.90x of a `simdutf8::compat` loop (benches/README.md).
+/// handing the rest to the SIMD validator. Errors cluster (text in a legacy
+/// encoding, binary data), and starting the SIMD path costs more than
+/// stepping a few bytes; but where errors are sparse every byte stepped
+/// here is a byte the SIMD path would have checked many times faster. 16
+/// keeps Latin-1 text and random bytes within 2% of 64 and brings
+/// enumeration with an error every 4 KiB from 0.71x to 0.90x of a
+/// `simdutf8::compat` loop (benches/README.md).
 const SCALAR_WINDOW: usize = 16;
 
 /// How many bytes of ASCII after an error are skipped eight at a time

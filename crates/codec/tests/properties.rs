@@ -6,14 +6,55 @@
 use proptest::collection::vec;
 use proptest::prelude::*;
 use utf8lint_codec::ErrorKind::{self, *};
+use utf8lint_codec::testing::{Kernel, validate_scanning_using};
 use utf8lint_codec::{
-    DIRECTIVE_PAIR, Found, Kernel, Mark, Wanted, ends_text_candidate, find_marks, validate_marking,
-    validate_scanning_using,
+    ByteSet, Family, Found, Mark, Pattern, Patterns, Wanted, find_marks, validate_marking,
 };
 use utf8lint_codec::{
     Event, LossyMap, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, from_utf8, interpret,
     is_valid, subparts,
 };
+
+/// Patterns for the fused validator: a family that holds `EF` (the 512-bit
+/// build then finds the marks in the blocks it reports), three-byte and
+/// four-byte ones, and ASCII controls.
+const PATTERNS: Patterns = Patterns::new(&[
+    Family::new(
+        1,
+        &[Pattern::new(
+            ByteSet::ANY,
+            ByteSet::of(&[0xEF]),
+            ByteSet::of(&[0xB7, 0xB8, 0xBE, 0xBF]),
+        )],
+    ),
+    Family::new(
+        1,
+        &[Pattern::new(
+            ByteSet::of(&[0xE2]),
+            ByteSet::of(&[0x80, 0x81]),
+            ByteSet::range(0x8A, 0x8F).union(ByteSet::range(0xA0, 0xAF)),
+        )],
+    ),
+    Family::new(
+        1,
+        &[Pattern::new(
+            ByteSet::range(0xF0, 0xF4),
+            ByteSet::ANY,
+            ByteSet::of(&[0xBF]),
+        )],
+    ),
+    Family::new(
+        1,
+        &[Pattern::new(
+            ByteSet::ANY,
+            ByteSet::ANY,
+            ByteSet::range(0, 8).union(ByteSet::range(0x0E, 0x1F)),
+        )],
+    ),
+]);
+
+/// The pair of bytes the fused validator is asked for.
+const PAIR: [u8; 2] = *b"zq";
 
 /// Byte strings that start or are interesting ill-formed sequences.
 const FRAGMENTS: &[&[u8]] = &[
@@ -176,20 +217,20 @@ fn check_oracles(bytes: &[u8]) -> Result<(), TestCaseError> {
     if valid {
         prop_assert_eq!(&fused, &naive);
     }
-    // Every build, asked for everything (the marks then come from the text
-    // blocks on the 512-bit build): the same verdict and marks, and a text
-    // block wherever a candidate ends, a directive block wherever `8l` does.
+    // Every build, asked for everything (the marks then come from the
+    // pattern blocks on the 512-bit build): the same verdict and marks, and
+    // a block wherever a pattern ends, a pair block wherever `zq` does.
     for kernel in Kernel::available() {
         let wanted = Wanted {
             marks: true,
-            text: true,
-            directives: true,
+            patterns: Some(&PATTERNS),
+            pair: Some(PAIR),
         };
         let (mut marks, mut text, mut directives) = (Vec::new(), Vec::new(), Vec::new());
         let valid = validate_scanning_using(kernel, bytes, wanted, &mut |f| match f {
             Found::Mark(at, mark) => marks.push((at, mark)),
-            Found::TextBlock(b) => text.push(b),
-            Found::DirectiveBlock(b) => directives.push(b),
+            Found::Block(b, _) => text.push(b),
+            Found::PairBlock(b) => directives.push(b),
         });
         prop_assert_eq!(valid, subs.is_empty(), "{:?}", kernel);
         if valid {
@@ -197,7 +238,7 @@ fn check_oracles(bytes: &[u8]) -> Result<(), TestCaseError> {
             let at = |i: usize| bytes[i];
             for i in 0..bytes.len() {
                 let prev = |n: usize| i.checked_sub(n).map_or(0, at);
-                if ends_text_candidate(prev(2), prev(1), bytes[i]) {
+                if PATTERNS.ends(prev(2), prev(1), bytes[i]) != 0 {
                     prop_assert!(
                         text.iter().any(|b| b.contains(&i)),
                         "{:?} text {}",
@@ -205,7 +246,7 @@ fn check_oracles(bytes: &[u8]) -> Result<(), TestCaseError> {
                         i
                     );
                 }
-                if i > 0 && bytes[i - 1..=i] == DIRECTIVE_PAIR {
+                if i > 0 && bytes[i - 1..=i] == PAIR {
                     prop_assert!(
                         directives.iter().any(|b| b.contains(&i)),
                         "{:?} pair {}",

@@ -36,7 +36,7 @@ impl EcGlob {
         };
         let chars: Vec<char> = body.chars().collect();
         let pattern = format!("(?s)^{anchor}{}$", translate(&chars, &mut ranges, 0)?);
-        let regex = crate::toml_file::compile_regex(&pattern, !ranges.is_empty())?;
+        let regex = crate::glob::compile_regex(&pattern, !ranges.is_empty())?;
         Ok(EcGlob { regex, ranges })
     }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use ec4rs::{ConfigParser, Section};
 
-use crate::ConfigError;
+use crate::error::ConfigError;
 
 /// A parsed `.editorconfig`.
 #[derive(Clone)]
@@ -139,7 +139,7 @@ impl EditorConfigFile {
                             line,
                             format!(
                                 "section {} is not a glob: {e}",
-                                crate::shorten(&section.header)
+                                crate::error::shorten(&section.header)
                             ),
                         )
                     })?);
@@ -201,7 +201,7 @@ impl EcSection {
             // has a last component (`every_file_is_what_ec4rs_says`).
             relative.components().next_back().is_some()
         } else if let Some(glob) = &self.glob {
-            glob.matches(&crate::toml_file::path_bytes(relative))
+            glob.matches(&crate::glob::path_bytes(relative))
         } else {
             self.section.applies_to(relative)
         }

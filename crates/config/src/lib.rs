@@ -30,6 +30,8 @@
 
 mod ec_glob;
 mod editorconfig;
+mod error;
+mod glob;
 mod owner;
 mod settings;
 mod toml_file;
@@ -40,6 +42,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 pub use editorconfig::{CharsetSetting, EditorConfigFile};
+pub use error::ConfigError;
+use error::shorten;
 pub use settings::{Settings, parse_editor_json, parse_toml};
 pub use toml_file::{BomEntry, CONFIG_FILE_NAME, ConfigFile, PerFileEntry, parse_config};
 use utf8lint_diagnostics::{BomPolicy, BomRule, Charset, Level, Policy, PolicySource, Rule};
@@ -90,38 +94,6 @@ pub enum ConfigSource {
     /// nor `.editorconfig`; only built-in knowledge and the overrides.
     Isolated,
 }
-
-/// A configuration file that could not be read or understood.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError {
-    /// The file.
-    pub path: PathBuf,
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// The key, when one is at fault.
-    pub key: Option<String>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Escaped: the path, the key and a parser's words may quote
-        // anything a repository holds (ESC, CR, a bidi override).
-        let path = utf8lint_diagnostics::escape_lossless(self.path.as_os_str().as_encoded_bytes());
-        write!(f, "{path}")?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-        }
-        if let Some(key) = &self.key {
-            // A key may be a glob of any length: quoted, cut short.
-            write!(f, ": {}", utf8lint_diagnostics::escape_shown(&shorten(key)))?;
-        }
-        write!(f, ": {}", utf8lint_diagnostics::escape_shown(&self.message))
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 /// Everything that applies to one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -355,23 +327,6 @@ fn file_kind(kind: &std::fs::FileType) -> &'static str {
     }
 }
 
-/// At most this many characters of a value from a configuration file are
-/// quoted in a message.
-const SHOWN_CHARS: usize = 100;
-
-/// `value`, cut to [`SHOWN_CHARS`] characters with a count of the rest: a
-/// message quotes what a configuration file says, and a file may say 5 MB.
-pub(crate) fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
-    match value.char_indices().nth(SHOWN_CHARS) {
-        None => std::borrow::Cow::Borrowed(value),
-        Some((cut, _)) => std::borrow::Cow::Owned(format!(
-            "{}... ({} bytes in all)",
-            &value[..cut],
-            value.len()
-        )),
-    }
-}
-
 /// Resolves [`FileSettings`] for files, reading each directory's
 /// configuration once. Shared by all the walker's threads.
 ///
@@ -389,9 +344,9 @@ pub(crate) fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
 #[derive(Debug)]
 pub struct Resolver {
     overrides: Overrides,
-    override_globs: Vec<(toml_file::PathGlob, BomPolicy, String)>,
+    override_globs: Vec<(glob::PathGlob, BomPolicy, String)>,
     /// [`Overrides::per_file_levels`], compiled.
-    override_levels: Vec<(toml_file::PathGlob, Vec<(Rule, Level)>)>,
+    override_levels: Vec<(glob::PathGlob, Vec<(Rule, Level)>)>,
     cwd: PathBuf,
     /// [`ConfigSource::File`], read and parsed once, with its directory
     /// (or why it could not be: only a lenient resolver is built with it).
@@ -512,7 +467,7 @@ impl Resolver {
     fn build(overrides: Overrides, lenient: bool) -> (Resolver, Vec<ConfigError>) {
         let cwd = std::env::current_dir().unwrap_or_default();
         let mut problems = Vec::new();
-        let mut compile = |table: &str, glob: &str| match toml_file::PathGlob::new(glob) {
+        let mut compile = |table: &str, glob: &str| match glob::PathGlob::new(glob) {
             Ok(glob) => Some(glob),
             Err(e) => {
                 problems.push(ConfigError {

@@ -16,8 +16,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use utf8lint_diagnostics::{BomPolicy, Level, Rule};
 
-use crate::ConfigError;
-use crate::toml_file::PathGlob;
+use crate::error::ConfigError;
+use crate::glob::PathGlob;
 
 /// Every setting, as `utf8lint.toml` and the editor's section spell them
 /// (`max-per-file`; editors may also send `maxPerFile`).

@@ -6,6 +6,7 @@
 //! decide what is wrong.
 #![deny(missing_docs)]
 
+mod candidates;
 mod diagnostic;
 mod fix;
 mod level;

@@ -15,6 +15,8 @@ use std::path::Path;
 
 use utf8lint_codec::{Event, Found, Mark, Subpart, Utf8Decoder, Wanted};
 
+use crate::candidates::{self, CANDIDATES, DIRECTIVE_PAIR};
+
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
 use crate::shown::{Keep, MAX_SHOWN_PER_RULE, shown_per_rule};
 use crate::text_scan::{self, TextScan};
@@ -269,10 +271,12 @@ impl Runs<'_> {
 
 /// The fast path for the common case, a file that is valid UTF-8: one
 /// pass of the codec's fused validator, which reports every U+FEFF and
-/// U+FFFD as it validates and the blocks in which a text candidate may end
-/// (4 KiB each with the SIMD kernel; nearly none in ordinary text), then
-/// the text pass over those blocks alone. U014 `non_ascii`, which reads
-/// every non-ASCII line, makes the text pass read the whole file. `None` if
+/// U+FFFD as it validates and the blocks in which a candidate
+/// ([`CANDIDATES`]) may end (4 KiB each with the SIMD kernel; nearly none
+/// in ordinary text), then the text pass over the blocks of a text
+/// candidate alone, and U016 over the lines of those of its own. U014
+/// `non_ascii`, which reads every non-ASCII line, makes the text pass read
+/// the whole file. `None` if
 /// the bytes are not valid: the caller starts again on the error path
 /// (what was found so far is dropped; the text pass runs only once the
 /// whole file is known to be well-formed).
@@ -280,22 +284,34 @@ pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep)
     let mut marks = Marks::new(policy, keep);
     let mut text = TextScan::new(bytes, path, policy, keep);
     let every_byte = text.as_ref().is_some_and(TextScan::reads_every_byte);
+    let confusable = text.as_ref().is_some_and(TextScan::wants_confusable);
     let wanted = Wanted {
         marks: marks.wanted(),
-        text: text.is_some() && !every_byte,
-        directives: true,
+        patterns: (text.is_some() && !every_byte || confusable).then_some(&CANDIDATES),
+        pair: Some(DIRECTIVE_PAIR),
     };
     let mut blocks: Vec<Range<usize>> = Vec::new();
+    let mut confusable_blocks: Vec<Range<usize>> = Vec::new();
     let mut directives: Vec<Range<usize>> = Vec::new();
     let valid = utf8lint_codec::validate_scanning(bytes, wanted, |found| match found {
         Found::Mark(offset, mark) => marks.push(bytes, offset, mark),
-        Found::TextBlock(block) => extend(&mut blocks, block),
-        Found::DirectiveBlock(block) => extend(&mut directives, block),
+        Found::Block(block, kinds) => {
+            if kinds & candidates::CONFUSABLE != 0 {
+                extend(&mut confusable_blocks, block.clone());
+            }
+            if kinds & candidates::TEXT != 0 && !every_byte {
+                extend(&mut blocks, block);
+            }
+        }
+        Found::PairBlock(block) => extend(&mut directives, block),
     });
     if !valid {
         return None;
     }
     if let Some(text) = &mut text {
+        if confusable {
+            text.confusable_reads(confusable_blocks);
+        }
         let whole = 0..bytes.len();
         if every_byte {
             text.run(&whole, 0, bytes.len());
@@ -303,8 +319,8 @@ pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep)
         let mut done = 0;
         for block in blocks {
             // A candidate that ends in the block starts at most 3 bytes
-            // before it (`ends_text_candidate` looks at a byte and the two
-            // before it; U008's Mac Roman leads are 4 bytes).
+            // before it (a pattern looks at a byte and the two before it;
+            // U008's Mac Roman leads are 4 bytes).
             let from = block.start.saturating_sub(3).max(done);
             text.run(&whole, from, block.end);
             done = block.end;

@@ -31,8 +31,8 @@
 
 use std::ops::Range;
 
+use crate::candidates::DIRECTIVE_PAIR;
 use memchr::memmem;
-use utf8lint_codec::DIRECTIVE_PAIR;
 
 use crate::{Diagnostic, Level, Rule, escape_shown};
 
@@ -182,7 +182,7 @@ impl Suppressions {
 
     /// [`Suppressions::find`], reading only `blocks` (in order, not
     /// overlapping) when given: those in which the validator found
-    /// `utf8lint_codec::DIRECTIVE_PAIR`, outside which no marker lies. On a
+    /// [`DIRECTIVE_PAIR`], outside which no marker lies. On a
     /// valid file that spares a second pass over every byte.
     pub(crate) fn find_in(bytes: &[u8], blocks: Option<&[Range<usize>]>) -> Option<Suppressions> {
         let mut found = Suppressions::default();

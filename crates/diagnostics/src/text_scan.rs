@@ -2,7 +2,7 @@
 //! `mojibake`, U010..U013 in `rules::text_chars`, U014 `non_ascii`) share a
 //! single search for candidates. On a valid file `scan` runs it only over
 //! the 4 KiB blocks in which the codec's fused validator saw a candidate
-//! end (`utf8lint_codec::ends_text_candidate`, a looser test than
+//! end (`candidates::CANDIDATES`' text patterns, a looser test than
 //! [`is_candidate`] made in the validator's registers): ordinary text,
 //! ASCII or not, has none, and costs the text rules next to nothing. On a
 //! file with ill-formed sequences (or with U014 on) it reads every
@@ -174,8 +174,10 @@ pub(crate) struct TextScan<'a> {
     mojibake: Option<Capped>,
     /// U014, when on.
     non_ascii: Option<Capped>,
-    /// U016, when on: its own pass over the file, at the end.
+    /// U016, when on: its own pass at the end, over the lines of
+    /// `confusable_blocks` (all of them when `None`).
     confusable: Option<Capped>,
+    confusable_blocks: Option<Vec<Range<usize>>>,
     /// Candidates before these offsets are inside something already looked
     /// at (a tag run, a mojibake run, a line U014 reported).
     characters_next: usize,
@@ -211,6 +213,7 @@ impl<'a> TextScan<'a> {
             mojibake: capped(Rule::Mojibake),
             non_ascii: capped(Rule::NonAscii),
             confusable: capped(Rule::MixedScriptConfusable),
+            confusable_blocks: None,
             characters_next: 0,
             mojibake_next: 0,
             mojibake_searched: 0,
@@ -221,6 +224,17 @@ impl<'a> TextScan<'a> {
             || scan.non_ascii.is_some()
             || scan.confusable.is_some();
         wanted.then_some(scan)
+    }
+
+    /// Whether U016 is on.
+    pub(crate) fn wants_confusable(&self) -> bool {
+        self.confusable.is_some()
+    }
+
+    /// U016 reads only the lines of `blocks` (in order, not overlapping),
+    /// outside which no line holds a letter of its scripts.
+    pub(crate) fn confusable_reads(&mut self, blocks: Vec<Range<usize>>) {
+        self.confusable_blocks = Some(blocks);
     }
 
     /// Whether the pass reads every non-ASCII byte (U014 is on), not only
@@ -352,7 +366,7 @@ impl<'a> TextScan<'a> {
             capped.finish(&mut diagnostics, &mut summaries);
         }
         if let Some(mut capped) = self.confusable {
-            confusable::pass(self.bytes, &mut capped);
+            confusable::pass(self.bytes, self.confusable_blocks.as_deref(), &mut capped);
             capped.finish(&mut diagnostics, &mut summaries);
         }
         Found {
@@ -406,12 +420,13 @@ mod tests {
 
     /// The codec's validator reports the block of every candidate this
     /// pass would test: for each four bytes the exact test marks, the
-    /// codec's looser test ends a candidate at one of them (the bytes
-    /// before the candidate, unknown, are given as 0: a pattern that needs
-    /// them would fail here).
+    /// looser text patterns the validator looks for end at one of them
+    /// (the bytes before the candidate, unknown, are given as 0: a pattern
+    /// that needs them would fail here).
     #[test]
     fn the_validator_sees_every_candidate() {
-        use utf8lint_codec::ends_text_candidate as ends;
+        use crate::candidates::{CANDIDATES, TEXT};
+        let ends = |z, a, c| CANDIDATES.ends(z, a, c) & TEXT != 0;
         let b2s: Vec<u8> = (0x80..=0xBF)
             .chain([0xC2, 0xC3, 0xC5, 0xC6, 0xCB, 0xE2, 0xEF, b'a', 0])
             .collect();

@@ -10,9 +10,11 @@
 //!
 //! Memory: the resident set's growth over the open (what the system sees,
 //! the allocator's spare blocks included) and the heap in use (what the
-//! server holds), after a small document was opened and closed so that the
-//! process's one-time costs are not counted; the transport's buffers, which
-//! grow with the largest message, are.
+//! server holds, counted by a wrapper around the system allocator), in a
+//! process whose allocator is tuned as the server's
+//! (`utf8lint_lsp::tune_allocator`), after a small document was opened and
+//! closed so that the process's one-time costs are not counted; the
+//! transport's buffers, which grow with the largest message, are.
 
 use std::time::{Duration, Instant};
 
@@ -102,17 +104,14 @@ fn rss_kib() -> usize {
         .unwrap_or(0)
 }
 
-/// Bytes the allocator has handed out and not had back (glibc), to tell
-/// what the server holds from what the allocator keeps for later.
+/// The allocator, counting what it hands out.
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
+/// Bytes the allocator has handed out and not had back, to tell what the
+/// server holds from what the allocator keeps for later.
 fn heap_in_use() -> usize {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        // SAFETY: mallinfo2 only reads the allocator's counters.
-        let info = unsafe { libc::mallinfo2() };
-        info.uordblks + info.hblkhd
-    }
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    0
+    ALLOCATOR.allocated()
 }
 
 /// The file: lines of text, non-ASCII, an invalid byte every ~10 KiB (up
@@ -288,6 +287,15 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
+    // As `utf8lint lsp` does: the same process, started again with the
+    // allocator tuned (where that applies).
+    if let Some(e) = utf8lint_lsp::tune_allocator() {
+        println!("the allocator is not tuned: {e}");
+    }
+    println!(
+        "GLIBC_TUNABLES={}",
+        std::env::var("GLIBC_TUNABLES").unwrap_or_default()
+    );
     let sizes: Vec<usize> = std::env::var("LATENCY_SIZES_MB")
         .ok()
         .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())

@@ -169,6 +169,9 @@ pub(crate) struct Document {
     pub marks: Vec<Mark>,
     /// The first full scan of the text is done.
     pub marks_ready: bool,
+    /// Where the text holds [`SUPPRESSION_MARKER`] (character offsets,
+    /// sorted), kept in step with every edit by re-reading only around it.
+    pub suppressions: Vec<usize>,
     /// What the file on disk holds, placed in the text.
     pub disk: Option<DiskView>,
     /// Edited since the last open, save or reload.
@@ -214,6 +217,7 @@ impl Document {
             rope,
             marks: Vec::new(),
             marks_ready: false,
+            suppressions: find_suppressions(text, 0),
             disk: None,
             dirty: false,
             raw_from_client: 0,
@@ -238,6 +242,7 @@ impl Document {
             self.rope.insert(start, text);
         }
         let shift = Shift::new(start, end, text);
+        self.shift_suppressions(&shift);
         if self.marks_ready {
             shift.marks(&mut self.marks);
         }
@@ -258,6 +263,24 @@ impl Document {
         self.dirty = true;
     }
 
+    /// Moves the suppression markers through `shift` (already applied to
+    /// the rope): those the edit touched are dropped, those after it moved,
+    /// and the edited stretch, widened by a marker's length less one on
+    /// each side, is searched again (an edit can complete or split one).
+    fn shift_suppressions(&mut self, shift: &Shift) {
+        const REACH: usize = SUPPRESSION_MARKER.len() - 1;
+        let found = &mut self.suppressions;
+        let lo = found.partition_point(|&m| m + SUPPRESSION_MARKER.len() <= shift.start);
+        let hi = found.partition_point(|&m| m < shift.old_end.max(shift.start));
+        for m in &mut found[hi..] {
+            *m = shift.delta(*m);
+        }
+        let from = shift.start.saturating_sub(REACH);
+        let to = (shift.start + shift.new_len + REACH).min(self.rope.len_chars());
+        let window = self.rope.slice(from..to).to_string();
+        found.splice(lo..hi, find_suppressions(&window, from));
+    }
+
     /// The raw-byte corrections for positions, when the client holds raw
     /// bytes (see [`crate::convert::RawBytes`]).
     pub(crate) fn raw(&self) -> &[(usize, u8)] {
@@ -274,34 +297,21 @@ impl Document {
     }
 }
 
-/// Gives the memory freed since the last call back to the system.
-///
-/// Reading and checking a file allocates and frees several copies of it
-/// (the message with the text, the bytes on disk, the text as one string):
-/// glibc keeps freed blocks of that size in its per-thread arenas, so a
-/// 1 MB document would keep about ten times its size resident. Called after
-/// each full check (open, save, a change on disk), never per keystroke.
-pub(crate) fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free pages of the allocator's own
-    // heaps to the kernel; it takes no pointer and touches no live block.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
+/// What every inline suppression starts with.
+pub(crate) const SUPPRESSION_MARKER: &str = "utf8lint:";
 
-/// Makes glibc serve every block of 128 KiB or more (a message with a
-/// whole text, a file's bytes, a text copied out of the rope) with its own
-/// mapping, returned to the system when freed. By default glibc raises
-/// that threshold after the first such block is freed, and later ones land
-/// in the threads' arenas, whose free top `malloc_trim` does not return.
-pub(crate) fn configure_allocator() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets a tuning parameter of the allocator; it
-    // takes no pointer and may be called at any time.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+/// Where `text` holds [`SUPPRESSION_MARKER`], at character offsets from
+/// `base`.
+pub(crate) fn find_suppressions(text: &str, base: usize) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut chars, mut last) = (base, 0);
+    for at in memchr::memmem::find_iter(bytes, SUPPRESSION_MARKER) {
+        chars += count_chars(&bytes[last..at]);
+        last = at;
+        out.push(chars);
     }
+    out
 }
 
 /// U+FEFF and U+FFFD in `text`, at character offsets from `base`.

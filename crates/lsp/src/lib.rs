@@ -5,7 +5,8 @@
 //! * `transport.rs`: stdin re-framing, so a frame that is not valid UTF-8
 //!   or not JSON-RPC never ends the server; `lifecycle.rs` how the server
 //!   ends (`exit`, end of input, a closed output) and its exit code;
-//!   `log.rs` the logs (`tracing` on stderr, at the client's trace level).
+//!   `log.rs` the logs (`tracing` on stderr, at the client's trace level);
+//!   `memory.rs` the allocator's tuning for the server's process.
 //! * `server.rs`: the thin `LanguageServer` impl; `session.rs` the state and
 //!   the per-document workers; `document.rs` the rope and what is placed in
 //!   it; `convert.rs` positions; `mapping.rs` disk bytes ↔ editor text;
@@ -14,8 +15,9 @@
 //!   `disk.rs` reading a file and placing its findings in a text;
 //!   `workspace.rs` the start-up scan; `config.rs` the settings.
 
-// Private: the crate's interface is `serve`, `run`, `Ending`, `Server` and
-// `RepairLog`; everything else may change with the server.
+// Private: the crate's interface is `serve`, `run`, `tune_allocator`,
+// `Ending`, `Server` and `RepairLog`; everything else may change with the
+// server.
 mod actions;
 mod allow;
 mod config;
@@ -26,6 +28,7 @@ mod document;
 mod lifecycle;
 mod log;
 mod mapping;
+mod memory;
 mod publish;
 mod server;
 mod session;
@@ -33,6 +36,7 @@ mod transport;
 mod workspace;
 
 pub use lifecycle::Ending;
+pub use memory::tune_allocator;
 pub use server::Server;
 pub use transport::RepairLog;
 
@@ -50,13 +54,15 @@ use crate::transport::{EXIT_AS_REQUEST, Reframe};
 /// Once the input is over, tower-lsp's loop gets two seconds to answer the
 /// requests it already read; whatever still waits then (an answer from a
 /// client that is gone, a write nobody reads) is dropped. Once the output
-/// fails, the loop is dropped at once.
+/// fails, the loop is dropped at once. The input is read on a task of its
+/// own, so its end is seen even when tower-lsp stops reading (its queue
+/// full of answers nobody reads): two seconds without progress after it,
+/// the loop is dropped too.
 pub async fn serve<I, O>(input: I, output: O) -> Ending
 where
-    I: AsyncRead + Unpin,
+    I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite,
 {
-    document::configure_allocator();
     let repairs = Arc::new(RepairLog::default());
     let lifecycle = Arc::new(Lifecycle::default());
     let (service, socket) = {
@@ -66,8 +72,9 @@ where
             .custom_method("$/setTrace", Server::set_trace)
             .finish()
     };
+    let (incoming, reading) = transport::read_input(input, lifecycle.clone());
     let serving = LspServer::new(
-        Reframe::new(input, repairs, lifecycle.clone()),
+        Reframe::new(incoming, repairs, lifecycle.clone()),
         Output::new(output, lifecycle.clone()),
         socket,
     )
@@ -85,16 +92,28 @@ where
                 );
             }
         }
+        () = lifecycle.stalled_after_input_ended() => {
+            tracing::warn!(
+                "the input ended and no message was read for {} s (the output is not read): stopping",
+                GRACE.as_secs()
+            );
+        }
     }
+    reading.abort();
     let ending = lifecycle.ending();
     tracing::info!("stopping: {ending:?}, exit code {}", ending.code());
     ending
 }
 
-/// `utf8lint lsp`: serves stdin/stdout on a tokio runtime; returns the exit
-/// code (0 after `shutdown` and `exit`, else 1).
+/// `utf8lint lsp`: serves stdin/stdout on a tokio runtime, in a process
+/// whose allocator is tuned ([`tune_allocator`]); returns the exit code (0
+/// after `shutdown` and `exit`, else 1).
 pub fn run() -> anyhow::Result<u8> {
+    let untuned = tune_allocator();
     log::init();
+    if let Some(e) = untuned {
+        tracing::info!("could not start again with the allocator tuned ({e}): going on");
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

@@ -15,11 +15,21 @@
 //!   loop normally ends at once.
 //! * End of input without `exit` exits with 1, as `exit` without
 //!   `shutdown` does: the client went away without the closing handshake.
+//! * The input is read on a task of its own ([`crate::transport::read_input`]),
+//!   so that its end is seen even while tower-lsp has stopped reading (its
+//!   queue full of answers a client that does not read will never take):
+//!   once the input has ended and no frame has been handed on for
+//!   [`GRACE`], the server stops.
+//! * A pipelining client may write `initialize`, `shutdown` and `exit` in
+//!   one burst; tower-lsp runs requests concurrently, so the transport holds
+//!   the frames after `initialize` until it has been answered, and those
+//!   after `shutdown` likewise (see [`Lifecycle::passed`]).
 
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::task::{Context, Poll};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use tokio::io::AsyncWrite;
@@ -56,31 +66,120 @@ impl Ending {
     }
 }
 
+/// A request whose answer the transport waits for before handing on the
+/// next frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// `initialize`: tower-lsp refuses everything else until it is answered.
+    Initialize,
+    /// `shutdown`: an `exit` handed on before it is served cancels it.
+    Shutdown,
+}
+
 /// What the transport, the output and the server saw of the lifecycle.
 #[derive(Debug)]
 pub(crate) struct Lifecycle {
+    initialized: AtomicBool,
     shutdown: AtomicBool,
     exit: AtomicBool,
     output_closed: AtomicBool,
+    /// Frames the transport handed on so far.
+    handed: AtomicUsize,
+    /// The transport's reader, waiting for a [`Step`] to pass.
+    waiting: Mutex<Option<Waker>>,
     /// Set once the input is over or the output closed.
     over: watch::Sender<bool>,
+    /// Set once the reading task saw the end of the input.
+    input_ended: watch::Sender<bool>,
 }
 
 impl Default for Lifecycle {
     fn default() -> Self {
         Lifecycle {
+            initialized: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
             exit: AtomicBool::new(false),
             output_closed: AtomicBool::new(false),
+            handed: AtomicUsize::new(0),
+            waiting: Mutex::new(None),
             over: watch::Sender::new(false),
+            input_ended: watch::Sender::new(false),
         }
     }
 }
 
 impl Lifecycle {
+    /// The `initialize` handler answered: tower-lsp takes the server for
+    /// initialized as the handler returns.
+    pub(crate) fn note_initialized(&self) {
+        self.initialized.store(true, Ordering::SeqCst);
+        self.wake_reader();
+    }
+
+    /// Whether `initialize` was answered.
+    pub(crate) fn initialized(&self) -> bool {
+        self.initialized.load(Ordering::SeqCst)
+    }
+
     /// A `shutdown` request was accepted.
     pub(crate) fn note_shutdown(&self) {
         self.shutdown.store(true, Ordering::SeqCst);
+        self.wake_reader();
+    }
+
+    /// Whether `shutdown` was accepted.
+    pub(crate) fn shut_down(&self) -> bool {
+        self.shutdown.load(Ordering::SeqCst)
+    }
+
+    /// Whether `step` has been served; if not, `cx` is woken when it is.
+    pub(crate) fn passed(&self, step: Step, cx: &Context<'_>) -> bool {
+        let done = || match step {
+            Step::Initialize => self.initialized(),
+            Step::Shutdown => self.shut_down(),
+        };
+        if done() {
+            return true;
+        }
+        if let Ok(mut waiting) = self.waiting.lock() {
+            *waiting = Some(cx.waker().clone());
+        }
+        // Noted between the first look and the waker's registration.
+        done()
+    }
+
+    fn wake_reader(&self) {
+        if let Some(waker) = self.waiting.lock().ok().and_then(|mut w| w.take()) {
+            waker.wake();
+        }
+    }
+
+    /// The transport handed on a frame.
+    pub(crate) fn note_frame_handed(&self) {
+        self.handed.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The reading task saw the end of the input (or a read error).
+    pub(crate) fn note_input_ended(&self) {
+        self.input_ended.send_replace(true);
+    }
+
+    /// Resolves once the input has ended and the transport has handed on
+    /// no frame for [`GRACE`]: tower-lsp has stopped reading (a client
+    /// that does not read its answers filled its queue) and will not reach
+    /// the end of the input by itself.
+    pub(crate) async fn stalled_after_input_ended(&self) {
+        let mut ended = self.input_ended.subscribe();
+        let _ = ended.wait_for(|ended| *ended).await;
+        let mut last = self.handed.load(Ordering::SeqCst);
+        loop {
+            tokio::time::sleep(GRACE).await;
+            let now = self.handed.load(Ordering::SeqCst);
+            if now == last {
+                return;
+            }
+            last = now;
+        }
     }
 
     /// The `exit` notification was handed to the server.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use ropey::Rope;
 use tower_lsp::lsp_types::{self as lsp, CodeDescription, DiagnosticSeverity, NumberOrString, Url};
-use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Policy, Rule};
+use utf8lint_diagnostics::{Applicability, Diagnostic, FILE_ALLOW_LINES, Level, Policy, Rule};
 
 use crate::convert::{self, Encoding};
 use crate::data::{DiskFix, FindingData, Origin, TextFix};
@@ -38,6 +38,8 @@ pub(crate) struct Snapshot {
     pub in_editor: bool,
     /// Raw-byte column corrections (see [`crate::convert::RawBytes`]).
     pub raw: Vec<(usize, u8)>,
+    /// Where the text holds a suppression marker (character offsets).
+    pub suppressions: Vec<usize>,
 }
 
 impl Snapshot {
@@ -86,6 +88,7 @@ impl Snapshot {
             policy,
             in_editor: true,
             raw: doc.raw().to_vec(),
+            suppressions: doc.suppressions.clone(),
         }
     }
 }
@@ -263,7 +266,7 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
         }
     }
     out.extend(s.marks.iter().filter_map(|m| mark_item(s, *m)));
-    let mut out = unsuppressed(&s.rope, out);
+    let mut out = unsuppressed(&s.rope, &s.suppressions, out);
     out.sort_by_key(|i| (i.range.start, i.range.end));
     out
 }
@@ -272,22 +275,24 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
 /// covers: the disk findings were checked against the suppressions on
 /// disk, but a suppression typed in the editor (or inserted by the
 /// "Allow" action) silences its finding at once, and the U+FEFF and
-/// U+FFFD found in the text are judged by the text alone. The text is
-/// copied out of the rope only when it holds a suppression marker.
-fn unsuppressed(rope: &Rope, items: Vec<Item>) -> Vec<Item> {
-    if items.iter().all(|i| i.rule.is_none()) || !has_marker(rope) {
+/// U+FFFD found in the text are judged by the text alone.
+///
+/// `markers` are where the text holds a suppression marker (kept in step
+/// with the edits). Only the lines that can decide are read (see
+/// [`Excerpt`]): never the whole text.
+fn unsuppressed(rope: &Rope, markers: &[usize], items: Vec<Item>) -> Vec<Item> {
+    if markers.is_empty() || items.iter().all(|i| i.rule.is_none()) {
         return items;
     }
-    let text = rope.to_string();
-    // Items without a rule (the server's notes) or outside the text have
-    // nothing to match a suppression with: kept.
+    // Items without a rule (the server's notes) have nothing to match a
+    // suppression with: kept.
     let at: Vec<(usize, (Rule, usize))> = items
         .iter()
         .enumerate()
-        .filter_map(|(k, i)| Some((k, (i.rule?, rope.try_char_to_byte(i.range.start).ok()?))))
+        .filter_map(|(k, i)| Some((k, (i.rule?, i.range.start))))
         .collect();
     let asked: Vec<(Rule, usize)> = at.iter().map(|&(_, q)| q).collect();
-    let hidden = utf8lint_diagnostics::suppressed(text.as_bytes(), &asked);
+    let hidden = suppressed(rope, markers, &asked);
     let mut drop = vec![false; items.len()];
     for ((k, _), hidden) in at.iter().zip(hidden) {
         drop[*k] = hidden;
@@ -299,34 +304,159 @@ fn unsuppressed(rope: &Rope, items: Vec<Item>) -> Vec<Item> {
         .collect()
 }
 
-/// The start of every suppression.
-const MARKER: &[u8] = b"utf8lint:";
+/// For each `(rule, character offset)`, whether an inline suppression in
+/// the text covers a finding of that rule starting there, reading only the
+/// lines that can decide (see [`Excerpt`]). One outside the text is not.
+fn suppressed(rope: &Rope, markers: &[usize], asked: &[(Rule, usize)]) -> Vec<bool> {
+    let len = rope.len_chars();
+    let excerpt = Excerpt::new(rope, markers, asked.iter().map(|&(_, at)| at));
+    let inside: Vec<(usize, (Rule, usize))> = asked
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, at))| *at <= len)
+        .map(|(k, &(rule, at))| (k, (rule, excerpt.offset(rope, at))))
+        .collect();
+    let queries: Vec<(Rule, usize)> = inside.iter().map(|&(_, q)| q).collect();
+    let found = utf8lint_diagnostics::suppressed(excerpt.text.as_bytes(), &queries);
+    let mut hidden = vec![false; asked.len()];
+    for ((k, _), found) in inside.iter().zip(found) {
+        hidden[*k] = found;
+    }
+    hidden
+}
 
-/// Whether the rope holds [`MARKER`], chunk by chunk (and across the
-/// chunk boundaries), without copying the text.
-fn has_marker(rope: &Rope) -> bool {
-    let finder = memchr::memmem::Finder::new(MARKER);
-    let mut tail: Vec<u8> = Vec::with_capacity(2 * MARKER.len());
-    for chunk in rope.chunks() {
-        let bytes = chunk.as_bytes();
-        if finder.find(bytes).is_some() {
-            return true;
+/// The lines of a text that decide which items a suppression covers, as
+/// one string the diagnostics crate reads like a file: the first lines
+/// through the line after the last marker among the first
+/// [`FILE_ALLOW_LINES`] (a `file-allow` there covers the whole text), and
+/// for each item with a marker on its line or on the line before, those
+/// two lines. Stretches that are not contiguous are joined by empty lines,
+/// at least enough that nothing after the first lines is counted among
+/// them; an item elsewhere is asked about at an empty line of its own, where
+/// only a `file-allow` reaches. Lines are `\n`-terminated, as the
+/// diagnostics crate counts them.
+struct Excerpt {
+    text: String,
+    /// Character range in the rope and where it starts in `text`.
+    stretches: Vec<(Range<usize>, usize)>,
+    /// Where an item outside every stretch is asked about.
+    elsewhere: usize,
+}
+
+impl Excerpt {
+    fn new(rope: &Rope, markers: &[usize], asked: impl Iterator<Item = usize>) -> Excerpt {
+        let len = rope.len_chars();
+        let mut wanted: Vec<Range<usize>> = Vec::new();
+        // The markers among the first lines, where `file-allow` counts.
+        let head = first_lines_end(rope);
+        let last_in_head = markers[..markers.partition_point(|&m| m < head)].last();
+        let head_end = last_in_head.map(|&m| line_end(rope, line_end(rope, m)));
+        wanted.extend(head_end.map(|end| 0..end));
+        for at in asked {
+            if at > len {
+                continue;
+            }
+            let start = line_start(rope, at);
+            let from = if start > 0 {
+                line_start(rope, start - 1)
+            } else {
+                0
+            };
+            let to = line_end(rope, at);
+            let first = markers.partition_point(|&m| m < from);
+            if markers.get(first).is_some_and(|&m| m < to) {
+                wanted.push(from..to);
+            }
         }
-        // The marker split between the last chunk's end and this one's start.
-        tail.extend_from_slice(&bytes[..bytes.len().min(MARKER.len() - 1)]);
-        if finder.find(&tail).is_some() {
-            return true;
+        wanted.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<usize>> = Vec::new();
+        for r in wanted {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
         }
-        // Keep the last bytes seen (a short chunk is all in `tail` now).
-        if bytes.len() >= MARKER.len() - 1 {
-            tail.clear();
-            tail.extend_from_slice(&bytes[bytes.len() - (MARKER.len() - 1)..]);
-        } else {
-            let excess = tail.len().saturating_sub(MARKER.len() - 1);
-            tail.drain(..excess);
+        let mut text = String::new();
+        let mut newlines = 0;
+        let mut stretches = Vec::with_capacity(merged.len());
+        for r in merged {
+            if r.start > 0 {
+                let pad = FILE_ALLOW_LINES.saturating_sub(newlines).max(1);
+                text.extend(std::iter::repeat_n('\n', pad));
+                newlines += pad;
+            }
+            stretches.push((r.clone(), text.len()));
+            for chunk in rope.slice(r).chunks() {
+                newlines += memchr::memchr_iter(b'\n', chunk.as_bytes()).count();
+                text.push_str(chunk);
+            }
+        }
+        text.push_str("\n\n");
+        let elsewhere = text.len();
+        Excerpt {
+            text,
+            stretches,
+            elsewhere,
         }
     }
-    false
+
+    /// Where the character at `at` of the rope is in [`Self::text`].
+    fn offset(&self, rope: &Rope, at: usize) -> usize {
+        let i = self.stretches.partition_point(|(r, _)| r.start <= at);
+        match i.checked_sub(1).map(|i| &self.stretches[i]) {
+            Some((r, base)) if at < r.end => {
+                base + rope.char_to_byte(at) - rope.char_to_byte(r.start)
+            }
+            _ => self.elsewhere,
+        }
+    }
+}
+
+// Lines as the diagnostics crate counts them end at `\n` only; the rope's
+// line index also breaks at a lone `\r`, so its lines are walked over
+// those: one step for an LF-terminated line.
+
+/// Where the `\n`-terminated line holding the character `at` starts.
+fn line_start(rope: &Rope, at: usize) -> usize {
+    let mut line = rope.char_to_line(at.min(rope.len_chars()));
+    loop {
+        let start = rope.line_to_char(line);
+        if start == 0 || rope.char(start - 1) == '\n' {
+            return start;
+        }
+        line -= 1;
+    }
+}
+
+/// Just past the `\n` that ends the line holding the character `at` (the
+/// end of the text if none does).
+fn line_end(rope: &Rope, at: usize) -> usize {
+    let lines = rope.len_lines();
+    let mut line = rope.char_to_line(at.min(rope.len_chars()));
+    while line + 1 < lines {
+        let end = rope.line_to_char(line + 1);
+        if rope.char(end - 1) == '\n' {
+            return end;
+        }
+        line += 1;
+    }
+    rope.len_chars()
+}
+
+/// Just past the [`FILE_ALLOW_LINES`]th `\n` (the end of the text if there
+/// are fewer): a marker before it is among the first lines.
+fn first_lines_end(rope: &Rope) -> usize {
+    let mut seen = 0;
+    for line in 1..rope.len_lines() {
+        let start = rope.line_to_char(line);
+        if rope.char(start - 1) == '\n' {
+            seen += 1;
+            if seen == FILE_ALLOW_LINES {
+                return start;
+            }
+        }
+    }
+    rope.len_chars()
 }
 
 /// A note of the server's own: `headline` in the Problems row, `detail`
@@ -606,6 +736,127 @@ pub(crate) fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::{Document, find_suppressions};
+
+    /// Whether each character of the text starts a finding of `rule` that
+    /// a suppression covers, read from the whole text.
+    fn covered_in_whole(text: &str, rule: Rule) -> Vec<bool> {
+        let asked: Vec<(Rule, usize)> = text.char_indices().map(|(b, _)| (rule, b)).collect();
+        utf8lint_diagnostics::suppressed(text.as_bytes(), &asked)
+    }
+
+    /// The same from the document's markers and the lines they decide.
+    fn covered_in_excerpt(doc: &Document, rule: Rule) -> Vec<bool> {
+        let asked: Vec<(Rule, usize)> = (0..doc.rope.len_chars()).map(|at| (rule, at)).collect();
+        suppressed(&doc.rope, &doc.suppressions, &asked)
+    }
+
+    fn check(doc: &Document, step: &str) {
+        let text = doc.rope.to_string();
+        assert_eq!(
+            doc.suppressions,
+            find_suppressions(&text, 0),
+            "{step}: markers of {text:?}"
+        );
+        for rule in [Rule::StrayFeff, Rule::ReplacementCharacter] {
+            assert_eq!(
+                covered_in_excerpt(doc, rule),
+                covered_in_whole(&text, rule),
+                "{step}: {rule:?} in {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn suppressions_follow_edits_and_cover_what_a_whole_check_covers() {
+        let text = "a\u{FEFF}\n# utf8lint: allow(U002)\nb\u{FEFF}\nc\n";
+        let mut doc = Document::new("untitled:s".parse().unwrap(), 1, text);
+        check(&doc, "opened");
+        // Moved by an edit above it.
+        doc.edit(0, 0, "new\nlines\n");
+        check(&doc, "moved down");
+        assert_eq!(doc.suppressions, [15]);
+        // Split across an edit, then mended one character at a time.
+        doc.edit(18, 19, "");
+        check(&doc, "split");
+        assert!(doc.suppressions.is_empty());
+        doc.edit(18, 18, "8");
+        check(&doc, "mended");
+        assert_eq!(doc.suppressions, [15]);
+        // Added: typed character by character at the end of a line.
+        let end = doc.rope.line_to_char(5) - 1;
+        for (k, c) in "  # utf8lint: allow(stray_feff)".chars().enumerate() {
+            doc.edit(end + k, end + k, &c.to_string());
+            check(&doc, "typed");
+        }
+        assert_eq!(doc.suppressions.len(), 2);
+        // A file-allow in the first lines covers everything.
+        doc.edit(0, 0, "# utf8lint: file-allow(U007)\n");
+        check(&doc, "file-allow");
+        // Removed.
+        let line = doc.rope.line_to_char(4);
+        assert!(doc.rope.line(4).to_string().contains("allow(U002)"));
+        doc.edit(line, doc.rope.line_to_char(5), "");
+        check(&doc, "removed");
+        doc.replace_all("x\u{FEFF} # utf8lint: allow(U002)\r\ny\u{FEFF}\rz");
+        check(&doc, "replaced");
+    }
+
+    /// xorshift64*: small, seeded, reproducible.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
+        }
+    }
+
+    /// Random edits over text made of the pieces suppressions are made of:
+    /// after each, the markers and what they cover equal a whole re-check's.
+    #[test]
+    fn random_edits_keep_suppressions_equal_to_a_whole_recheck() {
+        const PIECES: [&str; 16] = [
+            "utf8lint:",
+            "utf8",
+            "lint:",
+            " allow(U002)",
+            " allow(U007, stray_feff)",
+            " file-allow(U002)",
+            "file-allow(",
+            "\n",
+            "\r\n",
+            "\r",
+            "# ",
+            "x",
+            "`",
+            "\u{FEFF}",
+            "\u{FFFD}",
+            "é ",
+        ];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for round in 0..60 {
+            let mut text = String::new();
+            for _ in 0..rng.below(40) {
+                text.push_str(PIECES[rng.below(PIECES.len())]);
+            }
+            let mut doc = Document::new("untitled:r".parse().unwrap(), 1, &text);
+            check(&doc, &format!("round {round} opened"));
+            for step in 0..25 {
+                let len = doc.rope.len_chars();
+                let start = rng.below(len + 1);
+                let end = (start + rng.below(12)).min(len);
+                let mut new = String::new();
+                for _ in 0..rng.below(3) {
+                    new.push_str(PIECES[rng.below(PIECES.len())]);
+                }
+                doc.edit(start, end, &new);
+                check(&doc, &format!("round {round} step {step}"));
+            }
+        }
+    }
 
     #[test]
     fn headlines_fit_a_problems_row_and_cut_at_a_clause() {
@@ -621,16 +872,5 @@ mod tests {
             cut.ends_with('…') && cut.chars().count() <= HEADLINE + 1,
             "{cut}"
         );
-    }
-
-    #[test]
-    fn the_marker_is_found_across_chunk_boundaries() {
-        for at in [0, 1, 500, 1020, 1021, 1022, 1023, 1024, 1025, 4000] {
-            let mut text = "x".repeat(at);
-            text.push_str("# utf8lint: allow(U002)");
-            text.push_str(&"y".repeat(3000));
-            assert!(has_marker(&Rope::from_str(&text)), "{at}");
-        }
-        assert!(!has_marker(&Rope::from_str(&"utf8lint ".repeat(1000))));
     }
 }

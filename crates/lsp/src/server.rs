@@ -94,6 +94,9 @@ impl LanguageServer for Server {
             roots(&params),
             params.initialization_options.as_ref(),
         );
+        // tower-lsp takes the server for initialized as this returns, in
+        // the same poll: the transport hands on the next frame after that.
+        self.lifecycle.note_initialized();
         Ok(InitializeResult {
             server_info: Some(ServerInfo {
                 name: "utf8lint".into(),

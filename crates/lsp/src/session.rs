@@ -392,8 +392,6 @@ impl Session {
                         Ok(result) => result.install(doc, &log),
                         Err(e) => tracing::error!("check of {uri} failed: {e}"),
                     }
-                    drop(state);
-                    crate::document::release_freed_memory();
                 }
                 Job::Publish(snapshot) => {
                     let version = snapshot.version;

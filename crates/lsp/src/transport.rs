@@ -32,9 +32,15 @@
 //!   to [`EXIT_AS_REQUEST`], which is answered with an error: tower-lsp
 //!   0.20 would take it for `exit`, answer nothing and stop reading.
 //!
+//! The frames after an `initialize` request wait until the server has
+//! answered it, and those after `shutdown` likewise (tower-lsp runs
+//! requests concurrently: a pipelined `exit` would cancel them).
+//!
 //! The input ends right after the `exit` notification, at end of file and
 //! at a read error; the [`Lifecycle`] is told when the last frame has been
-//! handed on. Every repair is logged to stderr.
+//! handed on. It is read on a task of its own ([`read_input`]), which sees
+//! its end even while tower-lsp has stopped reading. Every repair is
+//! logged to stderr.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -45,9 +51,10 @@ use std::task::{Context, Poll};
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
-use tokio::io::{AsyncRead, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
+use tokio::sync::mpsc;
 
-use crate::lifecycle::Lifecycle;
+use crate::lifecycle::{Lifecycle, Step};
 
 /// The method an `exit` sent with an `id` is renamed to: the server answers
 /// it with an InvalidRequest error and goes on.
@@ -59,6 +66,14 @@ const MAX_HEADER: usize = 16 * 1024;
 /// A `Content-Length` above this (64 MiB) is taken for garbage, not waited
 /// for: the header is dropped and the stream resynchronised.
 pub(crate) const MAX_BODY: usize = 64 << 20;
+
+/// How long the frames after `initialize` or `shutdown` wait for its
+/// answer at most (the handlers answer at once; this only bounds a wait
+/// for an answer that never comes).
+const HOLD_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Chunks read ahead of the transport; past this, reading waits.
+const READ_AHEAD: usize = 4;
 
 /// Buffer capacity kept between frames.
 const KEEP_CAPACITY: usize = 1 << 20;
@@ -112,6 +127,10 @@ pub(crate) struct Reframe<R> {
     body_scanned: usize,
     log: Arc<RepairLog>,
     lifecycle: Arc<Lifecycle>,
+    /// The request whose answer the next frame waits for.
+    hold: Option<Step>,
+    /// How long it may wait ([`HOLD_LIMIT`]).
+    hold_limit: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
 impl<R> Reframe<R> {
@@ -127,7 +146,32 @@ impl<R> Reframe<R> {
             body_scanned: 0,
             log,
             lifecycle,
+            hold: None,
+            hold_limit: None,
         }
+    }
+
+    /// Whether the next frame must still wait for the answer to the
+    /// request in [`Self::hold`]; registers `cx` to be woken if so.
+    fn holding(&mut self, cx: &mut Context<'_>) -> bool {
+        let Some(step) = self.hold else {
+            return false;
+        };
+        if !self.lifecycle.passed(step, cx) {
+            let limit = self
+                .hold_limit
+                .get_or_insert_with(|| Box::pin(tokio::time::sleep(HOLD_LIMIT)));
+            if limit.as_mut().poll(cx).is_pending() {
+                return true;
+            }
+            tracing::warn!(
+                "transport: {step:?} not answered after {} s: the next frames go on",
+                HOLD_LIMIT.as_secs()
+            );
+        }
+        self.hold = None;
+        self.hold_limit = None;
+        false
     }
 
     /// Takes one complete frame out of `input`, repaired, if there is one.
@@ -181,12 +225,24 @@ impl<R> Reframe<R> {
                 return None;
             };
             self.body_scanned = 0;
-            let (body, exit) = repair_body(&self.input[header_end..end], &self.log);
+            let (body, role) = repair_body(&self.input[header_end..end], &self.log);
             let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
             frame.extend_from_slice(&body);
             drop(body);
             self.input.drain(..end);
-            if exit {
+            self.lifecycle.note_frame_handed();
+            self.hold = match role {
+                Role::Awaited(Step::Initialize) if !self.lifecycle.initialized() => {
+                    Some(Step::Initialize)
+                }
+                Role::Awaited(Step::Shutdown)
+                    if self.lifecycle.initialized() && !self.lifecycle.shut_down() =>
+                {
+                    Some(Step::Shutdown)
+                }
+                _ => None,
+            };
+            if role == Role::Exit {
                 // LSP: after `exit` the server exits. tower-lsp 0.20 only
                 // notices when the next message or the end of input comes,
                 // and a client may keep the pipe open: end the input here.
@@ -251,6 +307,9 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
                 }
                 return Poll::Ready(Ok(()));
             }
+            if this.holding(cx) {
+                return Poll::Pending;
+            }
             if let Some(frame) = this.next_frame() {
                 this.output = frame;
                 this.output_pos = 0;
@@ -288,6 +347,83 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
                 Poll::Pending => return Poll::Pending,
             }
         }
+    }
+}
+
+/// Reads `input` on a task of its own, at most [`READ_AHEAD`] chunks ahead
+/// of the transport, and notes its end in `lifecycle` when it comes, even
+/// while nothing consumes what was read (see [`crate::lifecycle`]). The
+/// task ends at end of input, at a read error, or when the returned reader
+/// is dropped and it has something to hand on.
+pub(crate) fn read_input<I>(
+    mut input: I,
+    lifecycle: Arc<Lifecycle>,
+) -> (Incoming, tokio::task::JoinHandle<()>)
+where
+    I: AsyncRead + Unpin + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel(READ_AHEAD);
+    let task = tokio::spawn(async move {
+        loop {
+            let mut chunk = vec![0u8; READ_CHUNK];
+            match input.read(&mut chunk).await {
+                Ok(0) => break,
+                Ok(n) => {
+                    chunk.truncate(n);
+                    if tx.send(chunk).await.is_err() {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    // tower-lsp would answer it with a parse error and stop
+                    // reading: end the input instead, which ends the server.
+                    tracing::warn!("transport: reading the input failed ({e}): stopping");
+                    break;
+                }
+            }
+        }
+        lifecycle.note_input_ended();
+    });
+    (
+        Incoming {
+            rx,
+            chunk: Vec::new(),
+            at: 0,
+        },
+        task,
+    )
+}
+
+/// The input as [`read_input`]'s task hands it on.
+pub(crate) struct Incoming {
+    rx: mpsc::Receiver<Vec<u8>>,
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl AsyncRead for Incoming {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        if this.at == this.chunk.len() {
+            match this.rx.poll_recv(cx) {
+                Poll::Ready(Some(chunk)) => {
+                    this.chunk = chunk;
+                    this.at = 0;
+                }
+                // End of input (or a read error, logged by the task).
+                Poll::Ready(None) => return Poll::Ready(Ok(())),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        let n = buf.remaining().min(this.chunk.len() - this.at);
+        buf.put_slice(&this.chunk[this.at..this.at + n]);
+        this.at += n;
+        Poll::Ready(Ok(()))
     }
 }
 
@@ -404,9 +540,41 @@ fn valid_id(id: &serde_json::Value) -> bool {
     id.is_null() || id.is_string() || id.as_i64().is_some()
 }
 
+/// What a frame is to the lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The `exit` notification: the input ends after it.
+    Exit,
+    /// A request the next frames wait for (see [`Step`]).
+    Awaited(Step),
+    /// Anything else.
+    Other,
+}
+
+/// The part of `initialize` tower-lsp checks before calling the handler.
+#[derive(Deserialize)]
+struct InitializeProbe {
+    #[serde(rename = "params")]
+    _params: tower_lsp::lsp_types::InitializeParams,
+}
+
+/// The lifecycle role of a decodable request or notification.
+fn role(method: Option<&str>, has_id: bool, body: &[u8]) -> Role {
+    match method {
+        Some("exit") => Role::Exit,
+        Some("shutdown") if has_id => Role::Awaited(Step::Shutdown),
+        // tower-lsp answers `initialize` with bad params itself, without
+        // the handler: only one the handler will see is waited for.
+        Some("initialize") if has_id && serde_json::from_slice::<InitializeProbe>(body).is_ok() => {
+            Role::Awaited(Step::Initialize)
+        }
+        _ => Role::Other,
+    }
+}
+
 /// Makes `body` a frame tower-lsp will decode (see the module docs), and
-/// tells whether it is the `exit` notification.
-pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>, bool) {
+/// tells what it is to the lifecycle.
+pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>, Role) {
     let mut body: Cow<'a, [u8]> = Cow::Borrowed(body);
     let mut raw_subparts = 0;
     if utf8lint_codec::from_utf8(&body).is_err() {
@@ -431,7 +599,8 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>
     }
     match serde_json::from_slice::<Probe>(&body) {
         Ok(probe) if probe.is_decodable() && body.trim_ascii_start().starts_with(b"{") => {
-            let exit = probe.method.as_ref().and_then(|m| m.as_str()) == Some("exit");
+            let method = probe.method.as_ref().and_then(|m| m.as_str());
+            let exit = method == Some("exit");
             match (exit, probe.id) {
                 // tower-lsp reads `"id": null` as an id too.
                 (true, Some(id)) => {
@@ -442,9 +611,9 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>
                     let message = serde_json::json!({
                         "jsonrpc": "2.0", "id": id, "method": EXIT_AS_REQUEST
                     });
-                    (Cow::Owned(message.to_string().into_bytes()), false)
+                    (Cow::Owned(message.to_string().into_bytes()), Role::Other)
                 }
-                (exit, _) => {
+                (_, id) => {
                     if raw_subparts > 0 {
                         note_document(&body, raw_subparts, log);
                     }
@@ -453,17 +622,18 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>
                     // `shutdown`, which takes none, is served whatever
                     // params it carries: tower-lsp 0.20 answers both with
                     // InvalidParams, yet takes the `shutdown` as received.
-                    let shutdown =
-                        probe.method.as_ref().and_then(|m| m.as_str()) == Some("shutdown");
+                    let shutdown = method == Some("shutdown");
                     let drop_params = match probe.params {
                         Some(None) => true,
                         Some(Some(_)) => shutdown,
                         None => false,
                     };
-                    match drop_params.then(|| without_params(&body)).flatten() {
-                        Some(bare) => (Cow::Owned(bare), exit),
-                        None => (body, exit),
-                    }
+                    let body = match drop_params.then(|| without_params(&body)).flatten() {
+                        Some(bare) => Cow::Owned(bare),
+                        None => body,
+                    };
+                    let role = role(method, id.is_some(), &body);
+                    (body, role)
                 }
             }
         }
@@ -472,12 +642,15 @@ pub(crate) fn repair_body<'a>(body: &'a [u8], log: &RepairLog) -> (Cow<'a, [u8]>
             tracing::warn!(
                 "transport: a JSON value that is not a valid JSON-RPC 2.0 message (version, method or id), answered with an error"
             );
-            (Cow::Owned(placeholder(probe.id.filter(valid_id))), false)
+            (
+                Cow::Owned(placeholder(probe.id.filter(valid_id))),
+                Role::Other,
+            )
         }
         Err(e) => {
             log.note_frame();
             tracing::warn!("transport: message body is not a JSON object ({e}), dropped");
-            (Cow::Owned(placeholder(None)), false)
+            (Cow::Owned(placeholder(None)), Role::Other)
         }
     }
 }
@@ -667,23 +840,23 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":3,"method":"shutdown","params":{}}"#,
             br#"{"jsonrpc":"2.0","id":3,"method":"shutdown","params":[1]}"#,
         ] {
-            let (out, exit) = repair_body(body, &log);
+            let (out, role) = repair_body(body, &log);
             let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
             assert_eq!(
                 value,
                 serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
             );
-            assert!(!exit);
+            assert_eq!(role, Role::Awaited(Step::Shutdown));
         }
         let (out, _) = repair_body(br#"{"jsonrpc":"2.0","method":"x","params":null}"#, &log);
         assert_eq!(&*out, br#"{"jsonrpc":"2.0","method":"x"}"#);
         // Other params pass untouched, borrowed.
         let body = br#"{"jsonrpc":"2.0","method":"x","params":{"a":null}}"#;
-        let (out, exit) = repair_body(body, &log);
+        let (out, role) = repair_body(body, &log);
         assert!(matches!(out, Cow::Borrowed(_)));
-        assert!(!exit);
-        let (_, exit) = repair_body(br#"{"jsonrpc":"2.0","method":"exit","params":null}"#, &log);
-        assert!(exit);
+        assert_eq!(role, Role::Other);
+        let (_, role) = repair_body(br#"{"jsonrpc":"2.0","method":"exit","params":null}"#, &log);
+        assert_eq!(role, Role::Exit);
         assert_eq!(log.repaired_frames(), 0);
     }
 

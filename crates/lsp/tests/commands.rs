@@ -36,6 +36,21 @@ async fn client(root: &Path) -> Client {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fix_all_refuses_links_outside_files_specials_and_unopened_files() {
+    // The writer's debug-only hook (it appends to the file as a concurrent
+    // editor would) is read from the environment, which a running test may
+    // not change safely: the test runs again in a process started with it.
+    if std::env::var_os(utf8lint_workspace::MUTATE_HOOK).is_none() {
+        let status = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "fix_all_refuses_links_outside_files_specials_and_unopened_files",
+            ])
+            .env(utf8lint_workspace::MUTATE_HOOK, "changed-after-read.txt")
+            .status()
+            .unwrap();
+        assert!(status.success(), "the test with the hook set: {status}");
+        return;
+    }
     let root = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();
     let outside_file = outside.path().join("victim.txt");
@@ -86,13 +101,9 @@ async fn fix_all_refuses_links_outside_files_specials_and_unopened_files() {
     c.open(&file_uri(&large), "").await;
     let answer = fix_all(&mut c, &file_uri(&large)).await;
     assert!(error_of(&answer).contains("larger than"), "{answer}");
-    // A file another writer appends to after the server read it: the last
-    // check before the rename sees it and refuses; the writer's byte stays.
-    // (The debug-only hook appends as a concurrent editor would; this test
-    // binary runs no other test, so setting the variable races nothing.)
-    // SAFETY: no other thread of this process reads or writes the
-    // environment while the variable is set (one test in this binary).
-    unsafe { std::env::set_var(utf8lint_workspace::MUTATE_HOOK, "changed-after-read.txt") };
+    // A file another writer appends to after the server read it (the hook
+    // set above): the last check before the rename sees it and refuses;
+    // the writer's byte stays.
     c.open(&file_uri(&changed), TEXT).await;
     let answer = fix_all(&mut c, &file_uri(&changed)).await;
     assert!(

@@ -294,3 +294,68 @@ async fn end_of_input_ends_a_server_whose_answers_cannot_be_written() {
         "{took:?}"
     );
 }
+
+/// `initialize`, `shutdown` and `exit` written in one burst, as a
+/// pipelining client does: each request is served in turn and the server
+/// exits with 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pipelined_lifecycle_is_served_in_order() {
+    for round in 0..20 {
+        let mut c = Raw::start(Some(json!({})));
+        let mut burst = Vec::new();
+        for message in [
+            initialize(1),
+            notification("initialized", json!({})),
+            did_open(),
+            hover(2),
+            request(3, "shutdown", Value::Null),
+            exit(),
+        ] {
+            burst.extend(common::frame(message.to_string().as_bytes()));
+        }
+        c.send_raw(&burst).await;
+        let (ending, _, written) = c.ended().await;
+        let answer = |id: i64| {
+            written
+                .iter()
+                .find(|m| m["id"] == id && m.get("method").is_none())
+                .unwrap_or_else(|| panic!("round {round}: no answer to {id}: {written:?}"))
+        };
+        assert!(
+            answer(1)["result"]["capabilities"].is_object(),
+            "round {round}"
+        );
+        assert!(
+            answer(2).get("result").is_some(),
+            "round {round}: {}",
+            answer(2)
+        );
+        assert_eq!(answer(3).get("result"), Some(&Value::Null), "round {round}");
+        assert_eq!(
+            ending,
+            Ending::Exit {
+                after_shutdown: true
+            },
+            "round {round}"
+        );
+    }
+}
+
+/// A client that never reads the answers and then closes its input: once
+/// tower-lsp's queue is full it stops reading, yet the end of the input
+/// is seen (it is read on a task of its own) and ends the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn end_of_input_ends_a_server_that_stopped_reading() {
+    let mut c = Raw::start_stuck();
+    c.send(initialize(1)).await;
+    c.send(notification("initialized", json!({}))).await;
+    c.send(did_open()).await;
+    // Far more answers than the output and tower-lsp's queue hold.
+    for id in 2..400 {
+        c.send(hover(id)).await;
+    }
+    c.close_input().await;
+    let (ending, took, _) = c.ended().await;
+    assert_eq!((ending, ending.code()), (Ending::InputEnded, 1));
+    assert!(took < END_BOUND, "{took:?}");
+}

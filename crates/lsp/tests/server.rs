@@ -941,3 +941,63 @@ async fn inline_suppressions_are_honoured_and_unused_ones_reported() {
         "{diags:?}"
     );
 }
+
+/// Suppressions typed, moved, split, mended and removed in unsaved text:
+/// after every edit the published diagnostics are those of a document
+/// opened afresh with the same text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn suppressions_in_edited_text_publish_what_a_fresh_check_does() {
+    fn seen(diags: &[Value]) -> Vec<(Value, Span, Value)> {
+        diags
+            .iter()
+            .map(|d| (d["code"].clone(), range_of(d), d["message"].clone()))
+            .collect()
+    }
+    /// The character offset of a position (the text is in the BMP: a
+    /// UTF-16 unit is a character).
+    fn offset(text: &str, line: usize, character: usize) -> usize {
+        let start: usize = text
+            .split_inclusive('\n')
+            .take(line)
+            .map(|l| l.chars().count())
+            .sum();
+        start + character
+    }
+    let mut text: String = "a\u{FEFF}\n# utf8lint: allow(U002)\nb\u{FEFF}\nc\u{FEFF}\n".into();
+    let uri = "untitled:edited";
+    let mut c = Client::start(None, None, no_scan()).await;
+    c.open(uri, &text).await;
+    c.diagnostics_for(uri, 1).await;
+    // Each U+FEFF ends a word: U002 unless suppressed.
+    type Edit = ((usize, usize), (usize, usize), &'static str);
+    let edits: [Edit; 6] = [
+        ((0, 0), (0, 0), "x\n"),                             // moved down
+        ((2, 5), (2, 6), ""),                                // split: `utflint:`
+        ((2, 5), (2, 5), "8"),                               // mended
+        ((4, 2), (4, 2), "  # utf8lint: allow(stray_feff)"), // added, trailing
+        ((2, 0), (3, 0), ""),                                // removed
+        ((0, 0), (0, 0), "# utf8lint: file-allow(U002)\n"),  // for the whole file
+    ];
+    for (step, (start, end, new)) in edits.into_iter().enumerate() {
+        let version = step as i64 + 2;
+        let (from, to) = (offset(&text, start.0, start.1), offset(&text, end.0, end.1));
+        let chars: Vec<char> = text.chars().collect();
+        text = chars[..from]
+            .iter()
+            .chain(new.chars().collect::<Vec<_>>().iter())
+            .chain(&chars[to..])
+            .collect();
+        c.notify("textDocument/didChange", json!({
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}}, "text": new}]
+        }))
+        .await;
+        let edited = c.diagnostics_for(uri, version).await;
+        let fresh_uri = format!("untitled:fresh{step}");
+        c.open(&fresh_uri, &text).await;
+        let fresh = c.diagnostics_for(&fresh_uri, 1).await;
+        assert_eq!(seen(&edited), seen(&fresh), "step {step}: {text:?}");
+        let shown = edited.iter().filter(|d| d["code"] == "U002").count();
+        assert_eq!(shown, [2, 3, 2, 1, 2, 0][step], "step {step}: {text:?}");
+    }
+}

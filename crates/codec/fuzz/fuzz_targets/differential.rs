@@ -7,10 +7,32 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use utf8lint_codec::testing::{Kernel, validate_scanning_using};
 use utf8lint_codec::{
-    Event, Found, Kernel, Mark, Subpart, Utf8Chunks, Utf8Decoder, Wanted, decode_lossy,
-    find_marks, from_utf8, interpret, subparts, validate_marking, validate_scanning_using,
+    ByteSet, Event, Family, Found, Mark, Pattern, Patterns, Subpart, Utf8Chunks, Utf8Decoder, Wanted,
+    decode_lossy, find_marks, from_utf8, interpret, subparts, validate_marking,
 };
+
+/// Patterns for the fused validator, one of whose families holds `EF`
+/// (the 512-bit build then finds the marks in the blocks it reports).
+const PATTERNS: Patterns = Patterns::new(&[
+    Family::new(
+        1,
+        &[Pattern::new(
+            ByteSet::ANY,
+            ByteSet::of(&[0xEF]),
+            ByteSet::of(&[0xB7, 0xB8, 0xBE, 0xBF]),
+        )],
+    ),
+    Family::new(
+        1,
+        &[Pattern::new(
+            ByteSet::ANY,
+            ByteSet::ANY,
+            ByteSet::range(0, 8).union(ByteSet::range(0x0E, 0x1F)),
+        )],
+    ),
+]);
 
 fuzz_target!(|data: &[u8]| {
     // from_utf8 vs core.
@@ -41,8 +63,8 @@ fuzz_target!(|data: &[u8]| {
     for kernel in Kernel::available() {
         let wanted = Wanted {
             marks: true,
-            text: true,
-            directives: true,
+            patterns: Some(&PATTERNS),
+            pair: Some(*b"zq"),
         };
         let mut marks = Vec::new();
         let valid = validate_scanning_using(kernel, data, wanted, &mut |f| {

@@ -1,124 +1,99 @@
-//! U+FEFF and U+FFFD found in the same pass that validates.
+//! U+FEFF and U+FFFD, and the caller's byte patterns, found in the same
+//! pass that validates.
 //!
 //! Both characters say something about how a file was made (a byte-order
 //! mark left in the middle by concatenation; the damage of a lossy decoder),
 //! and both are spelt with the lead byte `EF`, which the validator looks at
 //! anyway. Searching for them in a second pass over every byte costs as much
 //! as validating again on text full of `EF` (CJK punctuation is `EF BC xx`),
-//! so on x86-64 with AVX2 one kernel (`x86.rs`) does both; elsewhere the
-//! portable path validates a block and then searches it while it is in cache.
+//! so on x86-64 with AVX2 one kernel (`x86.rs`) does both, and finds the
+//! blocks in which a caller's patterns ([`Patterns`]) or pair of bytes end
+//! in the same registers; elsewhere the portable path validates a block and
+//! then searches it while it is in cache.
 
-mod text;
+#[cfg(target_arch = "x86_64")]
+mod blocks;
+mod report;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-use core::ops::Range;
+pub use report::{Found, Mark, find_marks};
 
-pub use text::ends_text_candidate;
-
-/// A character [`validate_marking`] and [`find_marks`] report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mark {
-    /// U+FEFF ZERO WIDTH NO-BREAK SPACE (`EF BB BF`), the byte-order mark.
-    Feff,
-    /// U+FFFD REPLACEMENT CHARACTER (`EF BF BD`).
-    Fffd,
-}
-
-impl Mark {
-    /// The character's UTF-8 encoding.
-    pub const fn bytes(self) -> &'static [u8; 3] {
-        match self {
-            Mark::Feff => b"\xEF\xBB\xBF",
-            Mark::Fffd => b"\xEF\xBF\xBD",
-        }
-    }
-}
-
-/// What [`validate_scanning`] reports as it validates.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Found {
-    /// A U+FEFF or U+FFFD at this offset.
-    Mark(usize, Mark),
-    /// A block of the input in which a text candidate
-    /// ([`ends_text_candidate`]) may end: a candidate that ends in it may
-    /// start up to 3 bytes before it. Blocks come in order and do not
-    /// overlap; bytes outside every block end no candidate.
-    TextBlock(Range<usize>),
-    /// A block of the input in which [`DIRECTIVE_PAIR`] may end. Blocks
-    /// come in order and do not overlap; bytes outside every block end no
-    /// such pair.
-    DirectiveBlock(Range<usize>),
-}
-
-/// Two adjacent bytes of `utf8lint:`, the marker of an inline directive
-/// (`utf8lint: allow(...)`), that ordinary text rarely holds: where
-/// [`validate_scanning`] finds neither, there is no marker, and the search
-/// for one reads only the blocks it reports ([`Found::DirectiveBlock`])
-/// instead of a second pass over every byte.
-pub const DIRECTIVE_PAIR: [u8; 2] = *b"8l";
+use crate::patterns::Patterns;
 
 /// What [`validate_scanning`] looks for besides validity.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wanted {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Wanted<'a> {
     /// U+FEFF and U+FFFD ([`Found::Mark`]).
     pub marks: bool,
-    /// The blocks that hold a text candidate ([`Found::TextBlock`]).
-    pub text: bool,
-    /// The blocks that hold [`DIRECTIVE_PAIR`] ([`Found::DirectiveBlock`]).
-    pub directives: bool,
+    /// The blocks in which one of these patterns ends ([`Found::Block`]).
+    pub patterns: Option<&'a Patterns>,
+    /// The blocks in which these two bytes end, one after the other
+    /// ([`Found::PairBlock`]): two compares a register, cheaper than a
+    /// pattern, for a marker that ordinary text rarely holds.
+    pub pair: Option<[u8; 2]>,
 }
 
 /// Validates `bytes` exactly as [`crate::is_valid`] does and, in the same
 /// pass, reports what `wanted` asks for: every U+FEFF and U+FFFD (in order
-/// of offset), the blocks in which a text candidate may end and those in
-/// which [`DIRECTIVE_PAIR`] does (the fused kernel's blocks are 4 KiB;
-/// other CPUs report every 64 KiB block).
+/// of offset), the blocks in which one of its patterns may end and those in
+/// which its pair does (the fused kernel's blocks are 4 KiB; other CPUs
+/// report every 64 KiB block).
 ///
 /// Returns whether `bytes` is well-formed. When it is not, `found` may have
 /// been called for things before some point in the input (and for blocks
 /// that are not well-formed): a caller drops what it was told.
 ///
 /// ```
-/// use utf8lint_codec::{Found, Mark, Wanted, validate_scanning};
+/// use utf8lint_codec::{ByteSet, Family, Found, Mark, Pattern, Patterns, Wanted, validate_scanning};
+/// // U+202E RIGHT-TO-LEFT OVERRIDE, `E2 80 AE`.
+/// const OVERRIDE: Patterns = Patterns::new(&[Family::new(
+///     1,
+///     &[Pattern::new(ByteSet::of(&[0xE2]), ByteSet::of(&[0x80]), ByteSet::of(&[0xAE]))],
+/// )]);
 /// let mut text = "plain words\n".repeat(1000);
 /// text.push_str("an override \u{202E} here\u{FEFF}");
 /// let mut found = Vec::new();
-/// let wanted = Wanted { marks: true, text: true, directives: false };
+/// let wanted = Wanted { marks: true, patterns: Some(&OVERRIDE), pair: None };
 /// assert!(validate_scanning(text.as_bytes(), wanted, |f| found.push(f)));
-/// let Some(Found::TextBlock(block)) = found.iter().find(|f| matches!(f, Found::TextBlock(_))) else {
-///     panic!("no text block: {found:?}");
+/// let Some(Found::Block(block, 1)) = found.iter().find(|f| matches!(f, Found::Block(..))) else {
+///     panic!("no block: {found:?}");
 /// };
-/// assert!(block.contains(&12_012));
+/// assert!(block.contains(&12_014));
 /// assert!(found.contains(&Found::Mark(12_020, Mark::Feff)));
 /// ```
-pub fn validate_scanning(bytes: &[u8], wanted: Wanted, mut found: impl FnMut(Found)) -> bool {
+pub fn validate_scanning(bytes: &[u8], wanted: Wanted<'_>, mut found: impl FnMut(Found)) -> bool {
     validate_scanning_using(Kernel::detect(), bytes, wanted, &mut found)
 }
 
 /// [`validate_scanning`] on the given build; a build this CPU cannot run
 /// falls back to the portable one.
-#[doc(hidden)]
+#[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 pub fn validate_scanning_using(
     kernel: Kernel,
     bytes: &[u8],
-    wanted: Wanted,
+    wanted: Wanted<'_>,
     found: &mut dyn FnMut(Found),
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
     if let Some(level) = usable(kernel) {
+        let search = blocks::Search {
+            patterns: wanted.patterns.unwrap_or(&Patterns::NONE),
+            pair: wanted.pair.unwrap_or_default(),
+        };
+        let (patterns, pair) = (wanted.patterns.is_some(), wanted.pair.is_some());
         // SAFETY: `usable` checked the CPU's features.
         return unsafe {
             use x86::validate_scanning as run;
-            match (wanted.marks, wanted.text, wanted.directives) {
-                (true, true, true) => run::<true, true, true>(level, bytes, found),
-                (true, true, false) => run::<true, true, false>(level, bytes, found),
-                (true, false, true) => run::<true, false, true>(level, bytes, found),
-                (true, false, false) => run::<true, false, false>(level, bytes, found),
-                (false, true, true) => run::<false, true, true>(level, bytes, found),
-                (false, true, false) => run::<false, true, false>(level, bytes, found),
-                (false, false, true) => run::<false, false, true>(level, bytes, found),
-                (false, false, false) => run::<false, false, false>(level, bytes, found),
+            match (wanted.marks, patterns, pair) {
+                (true, true, true) => run::<true, true, true>(level, bytes, &search, found),
+                (true, true, false) => run::<true, true, false>(level, bytes, &search, found),
+                (true, false, true) => run::<true, false, true>(level, bytes, &search, found),
+                (true, false, false) => run::<true, false, false>(level, bytes, &search, found),
+                (false, true, true) => run::<false, true, true>(level, bytes, &search, found),
+                (false, true, false) => run::<false, true, false>(level, bytes, &search, found),
+                (false, false, true) => run::<false, false, true>(level, bytes, &search, found),
+                (false, false, false) => run::<false, false, false>(level, bytes, &search, found),
             }
         };
     }
@@ -144,21 +119,20 @@ pub fn validate_marking(bytes: &[u8], mut found: impl FnMut(usize, Mark)) -> boo
     validate_marking_using(Kernel::detect(), bytes, &mut found)
 }
 
-/// The builds of [`validate_marking`]; for tests and benchmarks, which
+/// The builds of [`validate_scanning`]; for tests and benchmarks, which
 /// compare them on one machine.
-#[doc(hidden)]
+#[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// simdutf8 per 64 KiB block, then a search of the block.
     Portable,
     /// The fused kernel built for AVX2.
     Avx2,
-    /// The fused kernel built for AVX2 with AVX-512VL/BW (256-bit vectors).
-    Avx512Vl,
     /// The fused kernel on 512-bit vectors (AVX-512BW, on CPUs with VBMI).
     Avx512,
 }
 
+#[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 impl Kernel {
     /// The best build this CPU runs.
     #[inline]
@@ -166,7 +140,6 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         match x86::level() {
             Some(x86::Level::Avx512) => return Kernel::Avx512,
-            Some(x86::Level::Avx512Vl) => return Kernel::Avx512Vl,
             Some(x86::Level::Avx2) => return Kernel::Avx2,
             None => {}
         }
@@ -176,31 +149,22 @@ impl Kernel {
     /// Every build this CPU runs, the portable one first.
     pub fn available() -> impl Iterator<Item = Kernel> {
         let best = Kernel::detect();
-        [
-            Kernel::Portable,
-            Kernel::Avx2,
-            Kernel::Avx512Vl,
-            Kernel::Avx512,
-        ]
-        .into_iter()
-        .filter(move |k| {
-            matches!(
-                (k, best),
-                (Kernel::Portable, _)
-                    | (
-                        Kernel::Avx2,
-                        Kernel::Avx2 | Kernel::Avx512Vl | Kernel::Avx512
-                    )
-                    | (Kernel::Avx512Vl, Kernel::Avx512Vl | Kernel::Avx512)
-                    | (Kernel::Avx512, Kernel::Avx512)
-            )
-        })
+        [Kernel::Portable, Kernel::Avx2, Kernel::Avx512]
+            .into_iter()
+            .filter(move |k| {
+                matches!(
+                    (k, best),
+                    (Kernel::Portable, _)
+                        | (Kernel::Avx2, Kernel::Avx2 | Kernel::Avx512)
+                        | (Kernel::Avx512, Kernel::Avx512)
+                )
+            })
     }
 }
 
 /// [`validate_marking`] on the given build; a build this CPU cannot run
 /// falls back to the portable one.
-#[doc(hidden)]
+#[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 pub fn validate_marking_using(
     kernel: Kernel,
     bytes: &[u8],
@@ -219,14 +183,9 @@ pub fn validate_marking_using(
 
 /// The fused kernel's validation alone (no marks): what the marks cost is
 /// the difference. For benchmarks.
-#[doc(hidden)]
+#[cfg(feature = "testing")]
 pub fn validate_using(kernel: Kernel, bytes: &[u8]) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(level) = usable(kernel) {
-        // SAFETY: `usable` checked the CPU's features.
-        return unsafe { x86::validate_scanning::<false, false, false>(level, bytes, &mut |_| {}) };
-    }
-    crate::is_valid(bytes)
+    validate_scanning_using(kernel, bytes, Wanted::default(), &mut |_| {})
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -234,7 +193,6 @@ fn usable(kernel: Kernel) -> Option<x86::Level> {
     let wanted = match kernel {
         Kernel::Portable => return None,
         Kernel::Avx2 => x86::Level::Avx2,
-        Kernel::Avx512Vl => x86::Level::Avx512Vl,
         Kernel::Avx512 => x86::Level::Avx512,
     };
     Kernel::available().any(|k| k == kernel).then_some(wanted)
@@ -244,7 +202,11 @@ fn usable(kernel: Kernel) -> Option<x86::Level> {
 /// validator has just brought into cache.
 const BLOCK: usize = 64 * 1024;
 
-fn portable_validate_scanning(bytes: &[u8], wanted: Wanted, found: &mut dyn FnMut(Found)) -> bool {
+fn portable_validate_scanning(
+    bytes: &[u8],
+    wanted: Wanted<'_>,
+    found: &mut dyn FnMut(Found),
+) -> bool {
     let mut start = 0;
     while start < bytes.len() {
         let mut end = (start + BLOCK).min(bytes.len());
@@ -264,52 +226,17 @@ fn portable_validate_scanning(bytes: &[u8], wanted: Wanted, found: &mut dyn FnMu
                 found(Found::Mark(start + at, mark))
             });
         }
-        // No search for text candidates here: the block itself is the
-        // superset (the text rules test every byte of it).
-        if wanted.text {
-            found(Found::TextBlock(start..end));
+        // No search for the patterns or the pair here: the block itself is
+        // the superset (the caller reads every byte of it).
+        if let Some(patterns) = wanted.patterns {
+            found(Found::Block(start..end, patterns.kinds()));
         }
-        if wanted.directives {
-            found(Found::DirectiveBlock(start..end));
+        if wanted.pair.is_some() {
+            found(Found::PairBlock(start..end));
         }
         start = end;
     }
     true
-}
-
-/// Calls `found(offset, mark)` for every U+FEFF and U+FFFD in `bytes`, in
-/// order of offset, whatever else the bytes hold: `EF` is never a
-/// continuation byte, so its three bytes spell the character wherever they
-/// stand.
-///
-/// ```
-/// use utf8lint_codec::{Mark, find_marks};
-/// let mut marks = Vec::new();
-/// find_marks(b"\xC0\xEF\xBB\xBF\xFF\xEF\xBF\xBD", |at, mark| marks.push((at, mark)));
-/// assert_eq!(marks, [(1, Mark::Feff), (5, Mark::Fffd)]);
-/// ```
-pub fn find_marks(bytes: &[u8], mut found: impl FnMut(usize, Mark)) {
-    // Most text holds no `EF` at all (ASCII, most scripts): a one-byte
-    // search rules it out. Where `EF` is common (CJK punctuation is
-    // `EF BC xx`), the three-byte searches' SIMD prefilters beat looking at
-    // every `EF`; the two are merged by offset.
-    let Some(first) = memchr::memchr(0xEF, bytes) else {
-        return;
-    };
-    let rest = &bytes[first..];
-    let mut feff = memchr::memmem::find_iter(rest, Mark::Feff.bytes()).peekable();
-    let mut fffd = memchr::memmem::find_iter(rest, Mark::Fffd.bytes()).peekable();
-    loop {
-        let (at, mark) = match (feff.peek(), fffd.peek()) {
-            (Some(&a), Some(&b)) if a < b => (feff.next(), Mark::Feff),
-            (Some(_), Some(_)) | (None, Some(_)) => (fffd.next(), Mark::Fffd),
-            (Some(_), None) => (feff.next(), Mark::Feff),
-            (None, None) => return,
-        };
-        if let Some(at) = at {
-            found(first + at, mark);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -318,7 +245,10 @@ mod tests {
     use alloc::string::String;
     use alloc::vec::Vec;
 
+    use core::ops::Range;
+
     use super::*;
+    use crate::patterns::{SAMPLE, SAMPLE_WITHOUT_MARKS};
 
     fn naive(bytes: &[u8]) -> Vec<(usize, Mark)> {
         (0..bytes.len())
@@ -343,27 +273,35 @@ mod tests {
                 ok,
                 "{kernel:?} {bytes:02X?}"
             );
-            let every = Wanted {
-                marks: true,
-                text: true,
-                directives: true,
-            };
-            let mut with_text = Vec::new();
-            assert_eq!(
-                validate_scanning_using(
-                    kernel,
-                    bytes,
-                    every,
-                    &mut |f| if let Found::Mark(at, m) = f {
-                        with_text.push((at, m))
-                    }
-                ),
-                ok,
-                "{kernel:?} {bytes:02X?}"
-            );
             if ok {
                 assert_eq!(marks, portable, "{kernel:?} {bytes:02X?}");
-                assert_eq!(with_text, portable, "{kernel:?} with text {bytes:02X?}");
+            }
+            // With patterns whose 512-bit tables stand for the marks' test,
+            // and with patterns whose tables do not.
+            for patterns in [&SAMPLE, &SAMPLE_WITHOUT_MARKS] {
+                let every = Wanted {
+                    marks: true,
+                    patterns: Some(patterns),
+                    pair: Some(*b"zq"),
+                };
+                let mut with_patterns = Vec::new();
+                assert_eq!(
+                    validate_scanning_using(kernel, bytes, every, &mut |f| if let Found::Mark(
+                        at,
+                        m,
+                    ) = f
+                    {
+                        with_patterns.push((at, m))
+                    }),
+                    ok,
+                    "{kernel:?} {bytes:02X?}"
+                );
+                if ok {
+                    assert_eq!(
+                        with_patterns, portable,
+                        "{kernel:?} with patterns {bytes:02X?}"
+                    );
+                }
             }
         }
         (ok, portable)
@@ -390,28 +328,40 @@ mod tests {
         }
     }
 
-    /// The text blocks every build reports on valid `bytes`: each fused
-    /// kernel exactly the 4 KiB blocks in which its byte-by-byte test finds
-    /// a candidate end, the portable path every 64 KiB block. Returns the
-    /// blocks in which a candidate every build finds ends.
-    fn text_blocks(bytes: &[u8]) -> Vec<Range<usize>> {
-        let blocks_by = |test: fn(u8, u8, u8) -> bool| -> Vec<Range<usize>> {
-            (0..bytes.len())
-                .step_by(4096)
-                .map(|start| start..(start + 4096).min(bytes.len()))
-                .filter(|b| text::candidate_ends_in(test, bytes, b.start, b.end))
-                .collect()
-        };
+    /// The 4 KiB blocks of `bytes` in which `test` finds that something
+    /// ends, with the OR of what it says (the bytes before a block read as
+    /// `prev1`, `prev2`; 0 before the input).
+    fn blocks_by(bytes: &[u8], test: impl Fn(u8, u8, u8) -> u8) -> Vec<(Range<usize>, u8)> {
+        let at = |i: Option<usize>| i.map_or(0, |i| bytes[i]);
+        (0..bytes.len())
+            .step_by(4096)
+            .map(|start| start..(start + 4096).min(bytes.len()))
+            .map(|b| {
+                let kinds = b.clone().fold(0, |kinds, i| {
+                    kinds | test(at(i.checked_sub(2)), at(i.checked_sub(1)), bytes[i])
+                });
+                (b, kinds)
+            })
+            .filter(|(_, kinds)| *kinds != 0)
+            .collect()
+    }
+
+    /// The pattern blocks every build reports on valid `bytes` for
+    /// [`SAMPLE`]: each fused kernel exactly the 4 KiB blocks in which its
+    /// byte-by-byte test finds a pattern end, with the kinds it finds, the
+    /// portable path every 64 KiB block. Returns the blocks in which a
+    /// pattern ends.
+    fn pattern_blocks(bytes: &[u8]) -> Vec<(Range<usize>, u8)> {
         for kernel in Kernel::available() {
             let mut blocks = Vec::new();
             let wanted = Wanted {
                 marks: true,
-                text: true,
-                directives: true,
+                patterns: Some(&SAMPLE),
+                pair: Some(*b"zq"),
             };
             let ok = validate_scanning_using(kernel, bytes, wanted, &mut |f| {
-                if let Found::TextBlock(b) = f {
-                    blocks.push(b);
+                if let Found::Block(b, kinds) = f {
+                    blocks.push((b, kinds));
                 }
             });
             assert!(ok, "{kernel:?}");
@@ -419,42 +369,43 @@ mod tests {
                 Kernel::Portable => {
                     // Every block, each cut before a character.
                     let mut end = 0;
-                    for b in &blocks {
+                    for (b, kinds) in &blocks {
                         assert!(
                             b.start == end && b.end > b.start && b.end - b.start <= BLOCK,
                             "{blocks:?}"
                         );
+                        assert_eq!(*kinds, 3);
                         end = b.end;
                     }
                     assert_eq!(end, bytes.len());
                 }
-                Kernel::Avx512 => {
-                    assert_eq!(
-                        blocks,
-                        blocks_by(text::ends_byte_set_candidate),
-                        "{kernel:?}"
-                    )
-                }
-                Kernel::Avx2 | Kernel::Avx512Vl => {
-                    assert_eq!(blocks, blocks_by(text::ends_nibble_candidate), "{kernel:?}")
-                }
+                Kernel::Avx512 => assert_eq!(
+                    blocks,
+                    blocks_by(bytes, |z, a, c| SAMPLE.ends_bytes(z, a, c)),
+                    "{kernel:?}"
+                ),
+                Kernel::Avx2 => assert_eq!(
+                    blocks,
+                    blocks_by(bytes, |z, a, c| SAMPLE.ends_nibble(z, a, c)),
+                    "{kernel:?}"
+                ),
             }
         }
-        blocks_by(ends_text_candidate)
+        blocks_by(bytes, |z, a, c| SAMPLE.ends(z, a, c))
     }
 
     #[test]
-    fn text_candidates_found_at_every_offset_around_the_vector_edges() {
+    fn patterns_found_at_every_offset_around_the_vector_edges() {
+        // One end of each of `SAMPLE`'s patterns.
         let candidates = [
             "\u{1}",
             "\u{7F}",
             "\u{85}",
             "\u{202E}",
-            "\u{2066}",
             "\u{FE0F}",
-            "\u{E0041}",
-            "Ã©",
-            "√©",
+            "\u{1FFFF}",
+            "жé",
+            "α",
         ];
         for candidate in candidates {
             for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes(), "\n".as_bytes()] {
@@ -468,15 +419,13 @@ mod tests {
                     bytes.extend(fill.iter().copied().cycle().take(fill.len() * 1500));
                     // A pattern ends at the candidate's second, third or last byte.
                     let span = offset..offset + candidate.len();
-                    let blocks = text_blocks(&bytes);
+                    let blocks = pattern_blocks(&bytes);
                     assert!(
                         blocks
                             .iter()
-                            .any(|b| b.start < span.end && span.start < b.end),
+                            .any(|(b, _)| b.start < span.end && span.start < b.end),
                         "{candidate:?} at {offset} after {fill:02X?}: {blocks:?}"
                     );
-                    // (`é` before the next character's `E2` or `C2` is itself a
-                    // candidate end: `é’` could be the mojibake `Ã©’`.)
                     assert!(blocks.len() <= 2, "{candidate:?} at {offset}: {blocks:?}");
                 }
             }
@@ -484,14 +433,14 @@ mod tests {
     }
 
     #[test]
-    fn ordinary_text_has_no_text_block() {
+    fn ordinary_text_has_no_pattern_block() {
         let text = "L’été dernier — « très » bien… Größe, São Paulo, ção; 日本語の文章です。「引用」 한국어 Русский 😀\n\t\r\n";
         let bytes = text.repeat(500).into_bytes();
-        assert!(text_blocks(&bytes).is_empty());
+        assert!(pattern_blocks(&bytes).is_empty());
     }
 
     #[test]
-    fn text_blocks_agree_with_the_byte_by_byte_test_on_random_text() {
+    fn pattern_blocks_agree_with_the_byte_by_byte_tests_on_random_text() {
         // Characters from every pattern's neighbourhood, drawn by a
         // xorshift generator: the kernels must find exactly what the
         // scalar test finds, block by block.
@@ -536,6 +485,11 @@ mod tests {
             "\u{1160}",
             "\u{3164}",
             "\u{180E}",
+            "ж",
+            "Ω",
+            "ǅ",
+            "8",
+            "l",
         ];
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         for rarity in [2u64, 50, 3000] {
@@ -551,29 +505,28 @@ mod tests {
                 };
                 text.push_str(piece);
             }
-            text_blocks(text.as_bytes());
+            pattern_blocks(text.as_bytes());
         }
     }
 
-    /// The directive blocks every build reports on valid `bytes`: the fused
-    /// kernels exactly the 4 KiB blocks in which `DIRECTIVE_PAIR` ends, the
-    /// portable path every block.
-    fn directive_blocks(bytes: &[u8]) -> Vec<Range<usize>> {
-        let expected: Vec<Range<usize>> = (0..bytes.len())
-            .step_by(4096)
-            .map(|start| start..(start + 4096).min(bytes.len()))
-            .filter(|b| (b.start.max(1)..b.end).any(|i| bytes[i - 1..=i] == DIRECTIVE_PAIR))
+    /// The pair blocks every build reports on valid `bytes` for the pair
+    /// `zq`: the fused kernels exactly the 4 KiB blocks in which it ends,
+    /// the portable path every block.
+    fn pair_blocks(bytes: &[u8]) -> Vec<Range<usize>> {
+        let expected: Vec<Range<usize>> = blocks_by(bytes, |_, a, c| u8::from([a, c] == *b"zq"))
+            .into_iter()
+            .map(|(b, _)| b)
             .collect();
         for kernel in Kernel::available() {
-            for (marks, text) in [(false, false), (true, true)] {
+            for (marks, patterns) in [(false, None), (true, Some(&SAMPLE))] {
                 let mut blocks = Vec::new();
                 let wanted = Wanted {
                     marks,
-                    text,
-                    directives: true,
+                    patterns,
+                    pair: Some(*b"zq"),
                 };
                 let ok = validate_scanning_using(kernel, bytes, wanted, &mut |f| {
-                    if let Found::DirectiveBlock(b) = f {
+                    if let Found::PairBlock(b) = f {
                         blocks.push(b);
                     }
                 });
@@ -581,7 +534,7 @@ mod tests {
                 if kernel == Kernel::Portable {
                     assert_eq!(blocks.last().map(|b| b.end), Some(bytes.len()));
                 } else {
-                    assert_eq!(blocks, expected, "{kernel:?} marks {marks} text {text}");
+                    assert_eq!(blocks, expected, "{kernel:?} marks {marks}");
                 }
             }
         }
@@ -589,18 +542,18 @@ mod tests {
     }
 
     #[test]
-    fn directive_pair_found_at_every_offset_around_the_vector_edges() {
-        for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes(), b"8"] {
+    fn pair_found_at_every_offset_around_the_vector_edges() {
+        for fill in [&b"a"[..], "é".as_bytes(), "語".as_bytes(), b"z"] {
             for at in (0..140).chain(4000..4100) {
                 let mut bytes: Vec<u8> = fill.iter().copied().cycle().take(at).collect();
                 while core::str::from_utf8(&bytes).is_err() {
                     bytes.pop();
                 }
                 let offset = bytes.len();
-                bytes.extend_from_slice(b"# utf8lint: allow(U011)");
+                bytes.extend_from_slice(b"# the zq pair");
                 bytes.extend(fill.iter().copied().cycle().take(fill.len() * 1500));
-                let blocks = directive_blocks(&bytes);
-                let pair_end = offset + 2 + 4;
+                let blocks = pair_blocks(&bytes);
+                let pair_end = offset + 7;
                 assert_eq!(blocks.len(), 1, "{fill:02X?} at {offset}: {blocks:?}");
                 assert!(
                     blocks[0].contains(&pair_end),
@@ -608,9 +561,9 @@ mod tests {
                 );
             }
         }
-        // Nothing else ends the pair: `8` and `l` apart, or the other way round.
-        let bytes = "l8 8 l 8\nl l8 語8é l".repeat(3000).into_bytes();
-        assert!(directive_blocks(&bytes).is_empty());
+        // Nothing else ends the pair: `z` and `q` apart, or the other way round.
+        let bytes = "qz z q z\nq qz 語zé q".repeat(3000).into_bytes();
+        assert!(pair_blocks(&bytes).is_empty());
     }
 
     #[test]

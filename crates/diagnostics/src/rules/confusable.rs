@@ -16,13 +16,17 @@
 //! (random text), are left alone too. The finding shows the word's
 //! skeleton, the string every confusable spelling of it maps to.
 //!
-//! Its own pass, not the text pass's candidates: the lead bytes of Greek,
-//! Cyrillic, Armenian and Hebrew letters (`CD`..`D7`) are ordinary text
-//! there. One branch-free test per 64-byte chunk finds the first such byte
-//! (ASCII files and files in other scripts stop there); only the lines
-//! holding one are split into words.
+//! Its own candidates, not the text pass's: the lead bytes of Greek,
+//! Cyrillic, Armenian and Hebrew letters (`CD`..`D7`), which are ordinary
+//! text for the other rules. On a valid file the codec's validator reports
+//! the 4 KiB blocks that hold one in the pass that validates
+//! (`candidates::CONFUSABLE`), so ASCII files and files in other scripts
+//! cost U016 nothing more; one branch-free test per 64-byte chunk of those
+//! blocks (or of the whole file, when it is not valid) finds the leads,
+//! and only the lines holding one are split into words.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use unicode_security::mixed_script::AugmentedScriptSet;
 use unicode_security::{
@@ -62,16 +66,24 @@ fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
 }
 
 /// U016 over `bytes`: each line holding a lead byte, split into words.
+/// With `blocks` (in order, not overlapping: those in which the codec's
+/// validator saw a lead byte, `candidates::CONFUSABLE`), the leads are
+/// searched for in them alone; a line is read whole wherever it ends.
 /// Lines that are not well-formed UTF-8 are skipped (U001 reports them).
-pub(crate) fn pass(bytes: &[u8], out: &mut Capped) {
+pub(crate) fn pass(bytes: &[u8], blocks: Option<&[Range<usize>]>, out: &mut Capped) {
+    let whole = 0..bytes.len();
+    // The end of the last line read.
     let mut from = 0;
-    while let Some(i) = next_lead(bytes, from) {
-        let start = memchr::memrchr(b'\n', &bytes[from..i]).map_or(from, |k| from + k + 1);
-        let end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |k| i + k + 1);
-        if let Ok(line) = std::str::from_utf8(&bytes[start..end]) {
-            line_words(line, start, out);
+    for block in blocks.unwrap_or(std::slice::from_ref(&whole)) {
+        let searched = &bytes[..block.end.min(bytes.len())];
+        while let Some(i) = next_lead(searched, block.start.max(from)) {
+            let start = memchr::memrchr(b'\n', &bytes[from..i]).map_or(from, |k| from + k + 1);
+            let end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |k| i + k + 1);
+            if let Ok(line) = std::str::from_utf8(&bytes[start..end]) {
+                line_words(line, start, out);
+            }
+            from = end;
         }
-        from = end;
     }
 }
 
@@ -314,9 +326,10 @@ fn confusable(word: &str, at: usize) -> Option<Diagnostic> {
         }
     }
     // The main script: the most letters, Latin on a tie.
+    // (Then the first by name: a `HashMap`'s order changes from run to run.)
     let (&main, &letters) = counts
         .iter()
-        .max_by_key(|&(&script, &n)| (n, script == "Latin"))?;
+        .max_by_key(|&(&script, &n)| (n, script == "Latin", std::cmp::Reverse(script)))?;
     if letters < 2 || counts.len() < 2 {
         return None;
     }
@@ -408,7 +421,7 @@ mod tests {
 
     fn found(line: &str) -> Vec<String> {
         let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
-        pass(line.as_bytes(), &mut out);
+        pass(line.as_bytes(), None, &mut out);
         out.kept.into_iter().map(|d| d.message).collect()
     }
 
@@ -441,6 +454,147 @@ mod tests {
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
+    }
+
+    /// U016's findings on `bytes` (spans and messages) through the
+    /// standalone filter (every byte searched for a lead) and through the
+    /// blocks each build of the codec's validator reports: the same.
+    /// Returns how many.
+    fn fused_agrees(bytes: &[u8], what: &str) -> usize {
+        use utf8lint_codec::testing::{Kernel, validate_scanning_using};
+        use utf8lint_codec::{Found, Wanted};
+
+        use crate::candidates::{CANDIDATES, CONFUSABLE};
+
+        let findings = |blocks: Option<&[Range<usize>]>| {
+            let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
+            pass(bytes, blocks, &mut out);
+            let found: Vec<(Range<usize>, String)> =
+                out.kept.into_iter().map(|d| (d.span, d.message)).collect();
+            found
+        };
+        let standalone = findings(None);
+        for kernel in Kernel::available() {
+            let mut blocks = Vec::new();
+            let wanted = Wanted {
+                marks: true,
+                patterns: Some(&CANDIDATES),
+                pair: None,
+            };
+            let valid = validate_scanning_using(kernel, bytes, wanted, &mut |f| {
+                if let Found::Block(block, kinds) = f
+                    && kinds & CONFUSABLE != 0
+                {
+                    blocks.push(block);
+                }
+            });
+            assert!(valid, "{what}");
+            let fused = findings(Some(&blocks));
+            // The first differences, not every finding of a long text.
+            let missing: Vec<_> = standalone
+                .iter()
+                .filter(|f| !fused.contains(f))
+                .take(3)
+                .collect();
+            let extra: Vec<_> = fused
+                .iter()
+                .filter(|f| !standalone.contains(f))
+                .take(3)
+                .collect();
+            assert!(
+                fused == standalone,
+                "{kernel:?} on {what}: missing {missing:?}, extra {extra:?}"
+            );
+        }
+        standalone.len()
+    }
+
+    /// Random text from the neighbourhood of the rule: words of ASCII
+    /// letters, digits and `_` with Cyrillic, Greek, Armenian and Hebrew
+    /// look-alikes, accented Latin, combining marks, other scripts and
+    /// punctuation, at three densities, lines short and long.
+    #[test]
+    fn the_fused_filter_finds_what_the_standalone_one_finds_on_random_text() {
+        let pieces = [
+            "a", "p", "o", "e", "x", "y", "l", "P", "H", "B", "1", "_", "é", "ñ", "ǅ", "а", "р",
+            "о", "е", "с", "у", "Н", "В", "ο", "α", "ρ", "ν", "Α", "օ", "ս", "ו", "ס", "\u{301}",
+            "\u{483}", "語", "ج", "😀", "’", "«", "—", " ", " ", "\n", ".", "(", "\\", "%",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut found = 0;
+        for (rarity, newline) in [(2u64, 7u64), (40, 60), (3000, 400)] {
+            let mut text = String::new();
+            while text.len() < 300_000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let piece = if state.is_multiple_of(rarity) {
+                    pieces[(state >> 32) as usize % pieces.len()]
+                } else if state.is_multiple_of(newline) {
+                    "\n"
+                } else {
+                    pieces[(state >> 32) as usize % 12]
+                };
+                text.push_str(piece);
+            }
+            found += fused_agrees(text.as_bytes(), &format!("random text, rarity {rarity}"));
+        }
+        assert!(
+            found > 50,
+            "{found} findings: the text does not exercise the rule"
+        );
+    }
+
+    /// Real multilingual text nobody on the team wrote: every valid file
+    /// under the directories of `UTF8LINT_TEXT_TREES` (`:`-separated:
+    /// translation catalogues, Russian code and documentation) and
+    /// `UTF8LINT_TROJAN_SOURCE`. Skipped when neither is set, unless
+    /// `UTF8LINT_REQUIRE_TEXT_CORPUS=1`.
+    #[test]
+    fn the_fused_filter_finds_what_the_standalone_one_finds_on_real_text() {
+        let roots: Vec<std::path::PathBuf> = ["UTF8LINT_TEXT_TREES", "UTF8LINT_TROJAN_SOURCE"]
+            .iter()
+            .filter_map(std::env::var_os)
+            .flat_map(|v| std::env::split_paths(&v).collect::<Vec<_>>())
+            .collect();
+        if roots.is_empty() {
+            assert!(
+                std::env::var("UTF8LINT_REQUIRE_TEXT_CORPUS").as_deref() != Ok("1"),
+                "neither UTF8LINT_TEXT_TREES nor UTF8LINT_TROJAN_SOURCE is set, and UTF8LINT_REQUIRE_TEXT_CORPUS=1"
+            );
+            println!("SKIPPED: neither UTF8LINT_TEXT_TREES nor UTF8LINT_TROJAN_SOURCE is set");
+            return;
+        }
+        let (mut files, mut with_leads, mut found) = (0, 0, 0);
+        let mut dirs = roots;
+        while let Some(dir) = dirs.pop() {
+            let entries =
+                std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                if kind.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                let Ok(bytes) = std::fs::read(&path) else {
+                    continue;
+                };
+                if !kind.is_file() || bytes.len() > 16 << 20 || std::str::from_utf8(&bytes).is_err()
+                {
+                    continue;
+                }
+                files += 1;
+                with_leads += usize::from(next_lead(&bytes, 0).is_some());
+                found += fused_agrees(&bytes, &path.display().to_string());
+            }
+        }
+        println!(
+            "{files} files, {with_leads} with a lead byte, {found} U016 findings: the same both ways"
+        );
+        assert!(files > 0, "no file read");
     }
 
     #[test]

@@ -711,7 +711,7 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
 /// `Ô`, followed by a non-ASCII byte (every run's second character is one).
 /// Accented letters in ordinary text (`é` before an ASCII letter, `ção`)
 /// stop here, in a few instructions. The codec's fused validator finds the
-/// same starts, looser (`utf8lint_codec::ends_text_candidate`).
+/// same starts, looser (the text patterns of `candidates::CANDIDATES`).
 pub(crate) fn may_start_run(bytes: &[u8], i: usize) -> bool {
     let next_non_ascii = |at: usize| bytes.get(at).is_some_and(|&b| b >= 0x80);
     match bytes[i] {

@@ -1,0 +1,278 @@
+//! The globs of `utf8lint.toml` (as `.gitignore` reads them) and the
+//! regular-expression compilation that `.editorconfig`'s globs share:
+//! compiled with globset's limits, so a glob too deep or too large is an
+//! error, never a panic.
+
+use std::path::Path;
+
+/// A glob as `.gitignore` reads one: without a `/` it matches a file name in
+/// any directory; with one, a path relative to the file that holds it.
+///
+/// globset parses it and writes its regular expression; the expression is
+/// compiled here, with globset's limits, because globset's own matcher
+/// panics on one that does not compile (400 nested braces exceed the
+/// parser's nesting limit): here that is an error naming the glob.
+#[derive(Clone, Debug)]
+pub struct PathGlob {
+    matcher: GlobMatcher,
+    basename_only: bool,
+}
+
+/// How a [`PathGlob`] is matched.
+#[derive(Clone, Debug)]
+enum GlobMatcher {
+    /// Literal text and single `*`s, nothing else (`*.txt`, `docs/*.md`,
+    /// `vendor`): matched component by component without a regular
+    /// expression, which costs 30 us to compile and kilobytes to keep (a
+    /// configuration may have 100,000 of them).
+    Simple(Box<[u8]>),
+    Regex(regex_automata::meta::Regex),
+}
+
+/// globset's limit on a compiled glob.
+const GLOB_SIZE_LIMIT: usize = 10 << 20;
+
+impl PathGlob {
+    /// Compiles `pattern`; the error says why it is not a glob utf8lint
+    /// can use.
+    pub(crate) fn new(pattern: &str) -> Result<PathGlob, String> {
+        let trimmed = pattern.strip_prefix('/').unwrap_or(pattern);
+        // `vendor/` names a directory, as in .gitignore; matched as its path.
+        let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+        let basename_only = !pattern.contains('/');
+        let matcher = if is_simple(trimmed) {
+            GlobMatcher::Simple(trimmed.as_bytes().into())
+        } else {
+            let glob = globset::GlobBuilder::new(trimmed)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .map_err(|e| e.kind().to_string())?;
+            GlobMatcher::Regex(compile_glob_regex(glob.regex())?)
+        };
+        Ok(PathGlob {
+            matcher,
+            basename_only,
+        })
+    }
+
+    pub(crate) fn matches(&self, relative: &Path) -> bool {
+        if self.basename_only {
+            relative
+                .file_name()
+                .is_some_and(|name| self.matches_bytes(&path_bytes(Path::new(name))))
+        } else {
+            self.matches_bytes(&path_bytes(relative))
+        }
+    }
+
+    fn matches_bytes(&self, path: &[u8]) -> bool {
+        match &self.matcher {
+            GlobMatcher::Regex(regex) => regex.is_match(path),
+            GlobMatcher::Simple(glob) => {
+                // `*` never matches `/` (`literal_separator`): the same
+                // number of components, each matching its own.
+                let mut globs = glob.split(|&b| b == b'/');
+                let mut parts = path.split(|&b| b == b'/');
+                loop {
+                    match (globs.next(), parts.next()) {
+                        (None, None) => return true,
+                        (Some(g), Some(p)) if star_match(g, p) => {}
+                        _ => return false,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether `glob` is only literal text and single `*`s, which
+/// [`GlobMatcher::Simple`] matches as globset would.
+fn is_simple(glob: &str) -> bool {
+    !glob.contains("**")
+        && !glob
+            .bytes()
+            .any(|b| matches!(b, b'?' | b'[' | b']' | b'{' | b'}' | b'\\'))
+}
+
+/// Whether `text` matches `glob`, whose only special byte is `*` (any run
+/// of bytes): the linear wildcard match that backs up to the last `*`.
+fn star_match(glob: &[u8], text: &[u8]) -> bool {
+    let (mut g, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match glob.get(g) {
+            Some(b'*') => {
+                star = Some((g, t));
+                g += 1;
+            }
+            Some(&b) if b == text[t] => {
+                g += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((star_g, star_t)) => {
+                    star = Some((star_g, star_t + 1));
+                    g = star_g + 1;
+                    t = star_t + 1;
+                }
+                None => return false,
+            },
+        }
+    }
+    glob[g..].iter().all(|&b| b == b'*')
+}
+
+/// A glob's regular expression compiled as globset compiles it (bytes,
+/// `.` matching a newline, its size limits), or why it cannot be.
+pub(crate) fn compile_glob_regex(regex: &str) -> Result<regex_automata::meta::Regex, String> {
+    compile_regex(regex, false)
+}
+
+/// [`compile_glob_regex`], with capture groups when `captures`.
+pub(crate) fn compile_regex(
+    regex: &str,
+    captures: bool,
+) -> Result<regex_automata::meta::Regex, String> {
+    use regex_automata::meta::Regex;
+    use regex_automata::nfa::thompson::WhichCaptures;
+    let syntax = regex_automata::util::syntax::Config::new()
+        .utf8(false)
+        .dot_matches_new_line(true);
+    // Only whether it matches is asked: no capture states, no one-pass
+    // or backtracking engines (a configuration may have 100,000 globs,
+    // each kept compiled).
+    let config = Regex::config()
+        .which_captures(if captures {
+            WhichCaptures::All
+        } else {
+            WhichCaptures::None
+        })
+        .onepass(false)
+        .backtrack(false)
+        .utf8_empty(false)
+        .nfa_size_limit(Some(GLOB_SIZE_LIMIT))
+        .hybrid_cache_capacity(GLOB_SIZE_LIMIT);
+    Regex::builder()
+        .syntax(syntax)
+        .configure(config)
+        .build(regex)
+        .map_err(|e| {
+            // The parser's own words quote the whole expression: say what
+            // is wrong in a bounded sentence instead.
+            if e.size_limit().is_some() {
+                "too large once compiled (over 10 MiB): simplify it".to_owned()
+            } else {
+                "too complex to compile (nested too deeply or too large): simplify it".to_owned()
+            }
+        })
+}
+
+/// A path's bytes as a glob sees them: on Unix the bytes themselves;
+/// elsewhere its text with `/` separators, as globset reads it.
+#[cfg(unix)]
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Borrowed(path.as_os_str().as_encoded_bytes())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    std::borrow::Cow::Owned(path.to_string_lossy().replace('\\', "/").into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simple_globs_match_as_globset_does() {
+        let globs = [
+            "*.txt",
+            "a*",
+            "*",
+            "a*b*c",
+            "docs/*.md",
+            "*/x",
+            "a/*/x.txt",
+            "vendor",
+            "*a*",
+            "x*y",
+            "*.tar.gz",
+            "a/b",
+            "**",
+            "a/**/b",
+            "?.txt",
+            "[ab].c",
+            "{a,b}.c",
+        ];
+        let paths = [
+            "a.txt",
+            "b/a.txt",
+            "abc",
+            "aXbYc",
+            "acb",
+            "docs/r.md",
+            "docs/x/r.md",
+            "q/x",
+            "x",
+            "a/b/x.txt",
+            "a/b/c/x.txt",
+            "vendor",
+            "vendor/x",
+            "banana",
+            "xy",
+            "xay",
+            "x.tar.gz",
+            "a/b",
+            "",
+            "a",
+            "a/c/b",
+            "z.txt",
+            "a.c",
+            ".txt",
+            "a/",
+            "/a",
+        ];
+        for glob in globs {
+            let built = globset::GlobBuilder::new(glob)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .unwrap()
+                .compile_matcher();
+            let ours = PathGlob {
+                matcher: GlobMatcher::Regex(
+                    compile_glob_regex(
+                        globset::GlobBuilder::new(glob)
+                            .literal_separator(true)
+                            .backslash_escape(true)
+                            .build()
+                            .unwrap()
+                            .regex(),
+                    )
+                    .unwrap(),
+                ),
+                basename_only: false,
+            };
+            let simple = is_simple(glob).then(|| PathGlob {
+                matcher: GlobMatcher::Simple(glob.as_bytes().into()),
+                basename_only: false,
+            });
+            for path in paths {
+                let expected = built.is_match(path);
+                assert_eq!(
+                    ours.matches_bytes(path.as_bytes()),
+                    expected,
+                    "{glob} {path}"
+                );
+                if let Some(simple) = &simple {
+                    assert_eq!(
+                        simple.matches_bytes(path.as_bytes()),
+                        expected,
+                        "{glob} {path}"
+                    );
+                }
+            }
+        }
+    }
+}
