@@ -350,3 +350,27 @@ fn a_utf16_xml_file_is_converted_with_its_declaration() {
         assert_eq!(read(), before);
     }
 }
+
+/// A MessagePack record whose strings hold non-ASCII letters is binary:
+/// one fix run leaves it byte for byte as it was (and converts the legacy
+/// text beside it).
+#[test]
+fn a_messagepack_file_is_left_as_it_is() {
+    // {"name": "Ålesund", "tags": ["by", "kyst"], "kommune": "Ålesund"}:
+    // no NUL, no control byte, and ill-formed as UTF-8.
+    let record =
+        b"\x83\xA4name\xA8\xC3\x85lesund\xA4tags\x92\xA2by\xA4kyst\xA7kommune\xA8\xC3\x85lesund"
+            .to_vec();
+    let latin1 = encoded(FRENCH, encoding_rs::WINDOWS_1252);
+    let dir = tree(&[("city.msgpack", &record), ("notes.txt", &latin1)]);
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    assert_ne!(code(&o), 2, "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(dir.path().join("city.msgpack")).unwrap(),
+        record
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+        FRENCH
+    );
+}

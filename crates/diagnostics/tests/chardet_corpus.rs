@@ -11,13 +11,26 @@
 //! windows-1252 for ISO-8859-1, windows-874 for TIS-620, windows-1254 for
 //! ISO-8859-9), else from Python's codecs (IBM855, Johab, ISO-2022-KR); for
 //! EUC-TW, which neither knows, every named verdict counts as wrong.
+//!
+//! Every file is then fixed as `--fix --unsafe-fixes` would fix it (all of
+//! its fixes, applied by the library) and checked again: a file the fix run
+//! converted is *not settled* when the next check still reports U001, U005 or
+//! U009, or still offers a fix.
+//!
+//! uchardet's test set (`test/LANG/ENCODING.txt` in its repository and its
+//! release tarballs), which the verdict was never tuned on, is measured the
+//! same way when `UTF8LINT_UCHARDET_CORPUS` names its `test` folder; made
+//! by hand (no registry has it), so absent it is a notice unless
+//! `UTF8LINT_REQUIRE_TEXT_CORPUS=1`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use encoding_rs::Encoding;
-use utf8lint_diagnostics::{CheckOptions, Diagnostic, Policy, Rule, check};
+use utf8lint_diagnostics::{
+    BinaryEvidence, CheckOptions, Diagnostic, Policy, Rule, Sniff, apply_fixes, check, sniff,
+};
 
 /// The encodings the verdict may name (`explain U005`, "Claimed families").
 const CLAIMED: &[&str] = &[
@@ -66,24 +79,28 @@ enum Kind {
     Unknown,
 }
 
+/// The kind of a chardet folder (`windows-1250-czech`: the encoding, then
+/// the language) or of a uchardet file name's stem (`utf-16.le` is cut to
+/// `utf-16` before it comes here).
 fn kind(folder: &str) -> Kind {
-    // `windows-1250-czech`: the encoding, then the language.
     let label = match folder.rsplit_once('-') {
         Some((enc, lang)) if lang.len() > 4 && lang.chars().all(|c| c.is_ascii_lowercase()) => enc,
         _ => folder,
     };
-    match folder {
+    match label.to_ascii_lowercase().as_str() {
         "ascii" | "utf-8" | "utf-8-sig" => return Kind::Utf8,
-        "UTF-16" | "UTF-16BE" | "UTF-16LE" => return Kind::Wide("UTF-16"),
-        "UTF-32" | "UTF-32BE" | "UTF-32LE" => return Kind::Wide("UTF-32"),
-        "CP932" => return Kind::Legacy(encoding_rs::SHIFT_JIS),
-        "CP949" => return Kind::Legacy(encoding_rs::EUC_KR),
-        "MacCyrillic" => return Kind::Legacy(encoding_rs::X_MAC_CYRILLIC),
-        "MacRoman" => return Kind::Legacy(encoding_rs::MACINTOSH),
-        "IBM855" => return Kind::Python("cp855"),
-        "Johab" => return Kind::Python("johab"),
+        "utf-16" | "utf-16be" | "utf-16le" => return Kind::Wide("UTF-16"),
+        "utf-32" | "utf-32be" | "utf-32le" => return Kind::Wide("UTF-32"),
+        "cp932" => return Kind::Legacy(encoding_rs::SHIFT_JIS),
+        "cp949" | "uhc" => return Kind::Legacy(encoding_rs::EUC_KR),
+        "maccyrillic" | "mac-cyrillic" => return Kind::Legacy(encoding_rs::X_MAC_CYRILLIC),
+        "macroman" => return Kind::Legacy(encoding_rs::MACINTOSH),
+        "mac-centraleurope" => return Kind::Python("mac_latin2"),
+        "ibm852" => return Kind::Python("cp852"),
+        "ibm855" => return Kind::Python("cp855"),
+        "johab" => return Kind::Python("johab"),
         "iso-2022-kr" => return Kind::Python("iso2022_kr"),
-        "EUC-TW" => return Kind::Unknown,
+        "euc-tw" | "viscii" => return Kind::Unknown,
         _ => {}
     }
     Encoding::for_label(label.as_bytes()).map_or(Kind::Unknown, Kind::Legacy)
@@ -142,196 +159,391 @@ struct Row {
     wrong_fixes: usize,
     /// U005 on a file that is UTF-8, ASCII or binary.
     false_u005: usize,
+    /// Files one fix run converted (their U005 fix applied).
+    converted: usize,
+    /// Files converted by one fix run whose next check still reports U001,
+    /// U005 or U009, or still offers a fix.
+    unsettled: usize,
 }
 
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("UTF8LINT_CHARDET_CORPUS").map(PathBuf::from);
+impl Row {
+    fn add(&mut self, r: &Row) {
+        self.files += r.files;
+        self.ascii += r.ascii;
+        self.exact += r.exact;
+        self.wrong += r.wrong;
+        self.unnamed += r.unnamed;
+        self.missed += r.missed;
+        self.wrong_fixes += r.wrong_fixes;
+        self.false_u005 += r.false_u005;
+        self.unsettled += r.unsettled;
+        self.converted += r.converted;
+    }
+}
+
+/// The folder `var` names, or `None` after saying that `what` was not
+/// measured (a failure when the variable `require` is `1`).
+fn corpus(var: &str, what: &str, require: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os(var).map(PathBuf::from);
     match dir {
         Some(dir) if dir.is_dir() => Some(dir),
         _ => {
-            let why = "UTF8LINT_CHARDET_CORPUS does not name chardet 5.2.0's `tests` folder";
+            let why = format!("{var} does not name {what}");
             assert!(
-                std::env::var_os("UTF8LINT_REQUIRE_CORPUS").is_none_or(|v| v != "1"),
-                "{why}, and UTF8LINT_REQUIRE_CORPUS=1"
+                std::env::var_os(require).is_none_or(|v| v != "1"),
+                "{why}, and {require}=1"
             );
-            println!("SKIPPED: {why}; the chardet corpus verdicts were not measured");
+            println!("SKIPPED: {why}; its verdicts were not measured");
             None
         }
     }
 }
 
+/// One file of a corpus: the family it is counted under and its kind.
+struct Entry {
+    family: String,
+    kind: Kind,
+    path: PathBuf,
+}
+
+/// Whether a file that one fix run converted (its U005 fix applied) is
+/// settled: the next check reports no U001, U005 or U009 and offers no
+/// fix. Files the run did not convert are not judged here (a file left as
+/// UTF-8 with defects keeps its U001 findings by design).
+fn settled_after_one_run(
+    bytes: &[u8],
+    path: &Path,
+    found: &[Diagnostic],
+) -> Option<Result<(), String>> {
+    let fixes: Vec<_> = found.iter().filter_map(|d| d.fix.as_ref()).collect();
+    let applied = apply_fixes(bytes, fixes.iter().copied());
+    let converted = found
+        .iter()
+        .filter_map(|d| d.fix.as_ref().filter(|_| d.rule == Rule::NotUtf8))
+        .any(|f| {
+            let at = fixes.iter().position(|g| std::ptr::eq(*g, f));
+            at.is_some_and(|i| applied.applied.contains(&i))
+        });
+    if !converted {
+        return None;
+    }
+    let left: Vec<String> = check(&applied.bytes, CheckOptions::new(path, &Policy::default()))
+        .into_iter()
+        .filter(|d| {
+            matches!(
+                d.rule,
+                Rule::InvalidUtf8 | Rule::NotUtf8 | Rule::CharsetMismatch
+            ) || d.fix.is_some()
+        })
+        .map(|d| format!("{} {}", d.rule.code(), d.message))
+        .collect();
+    Some(if left.is_empty() {
+        Ok(())
+    } else {
+        Err(left.join("; "))
+    })
+}
+
+/// Checks every entry, fixes it once and checks it again, and scores it
+/// under its family; the problems (capitalised outcomes) come back listed.
+fn measure(entries: &[Entry], verbose: bool) -> (BTreeMap<String, Row>, Vec<String>) {
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for Entry { family, kind, path } in entries {
+        let kind = *kind;
+        let bytes = std::fs::read(path).unwrap();
+        let row = rows.entry(family.clone()).or_default();
+        row.files += 1;
+        // Every file of these corpora is text: none is binary by a
+        // signature or by its structure (MessagePack).
+        if let Sniff::Binary(BinaryEvidence::Signature { format }) = sniff(&bytes) {
+            problems.push(format!("{}: TEXT CALLED BINARY ({format})", path.display()));
+        }
+        let found = check(&bytes, CheckOptions::new(path, &Policy::default()));
+        let u005 = found.iter().find(|d| d.rule == Rule::NotUtf8);
+        let rel = format!(
+            "{family}/{}",
+            path.strip_prefix(path.parent().and_then(Path::parent).unwrap_or(path))
+                .unwrap_or(path)
+                .display()
+        );
+        let shown = u005.map_or("-".to_owned(), |d| d.message.clone());
+        let mut outcome = match kind {
+            Kind::Utf8 => {
+                if u005.is_some() {
+                    row.false_u005 += 1;
+                    "FALSE U005"
+                } else {
+                    "ok"
+                }
+            }
+            Kind::Wide(form) => match u005 {
+                Some(d) if d.message.contains(form) => {
+                    row.exact += 1;
+                    "exact"
+                }
+                Some(_) => {
+                    row.wrong += 1;
+                    "wrong"
+                }
+                None => {
+                    row.missed += 1;
+                    "missed"
+                }
+            },
+            Kind::Legacy(_) | Kind::Python(_) | Kind::Unknown => {
+                if std::str::from_utf8(&bytes).is_ok() && !bytes.starts_with(b"\x1B") {
+                    row.ascii += 1;
+                    if u005.is_some() && !family.contains("2022") {
+                        row.false_u005 += 1;
+                        "FALSE U005 (valid UTF-8)"
+                    } else {
+                        "ascii"
+                    }
+                } else {
+                    match u005 {
+                        None => {
+                            row.missed += 1;
+                            "missed"
+                        }
+                        Some(d) => match named(d) {
+                            None => {
+                                row.unnamed += 1;
+                                "unnamed"
+                            }
+                            Some(enc) => {
+                                let got =
+                                    enc.decode_without_bom_handling_and_without_replacement(&bytes);
+                                let want = reference(kind, path, &bytes);
+                                if got.is_some() && got.as_deref() == want.as_deref() {
+                                    row.exact += 1;
+                                    "exact"
+                                } else {
+                                    row.wrong += 1;
+                                    if d.fix.is_some() {
+                                        row.wrong_fixes += 1;
+                                        "WRONG, FIX OFFERED"
+                                    } else {
+                                        "wrong"
+                                    }
+                                }
+                            }
+                        },
+                    }
+                }
+            }
+        }
+        .to_owned();
+        match settled_after_one_run(&bytes, path, &found) {
+            None => {}
+            Some(Ok(())) => row.converted += 1,
+            Some(Err(left)) => {
+                row.converted += 1;
+                row.unsettled += 1;
+                outcome = format!("{outcome}, NOT SETTLED AFTER ONE FIX RUN: {left}");
+            }
+        }
+        if outcome.chars().any(|c| c.is_ascii_uppercase()) {
+            problems.push(format!("{rel}: {outcome}: {shown}"));
+        }
+        if verbose {
+            println!("{rel}\t{outcome}\t{shown}");
+        }
+    }
+    (rows, problems)
+}
+
+/// Prints one table of `rows` (the families `pick` takes) in the form the
+/// docs keep, and returns its totals.
+fn print_table(rows: &BTreeMap<String, Row>, title: &str, pick: &dyn Fn(&str) -> bool) -> Row {
+    println!("\n{title}\n");
+    println!(
+        "| family | files | ASCII only | exact | wrong | unnamed | missed | wrong conversions offered | false U005 | not settled after one fix run |"
+    );
+    println!("| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |");
+    let mut total = Row::default();
+    let line = |name: &str, r: &Row| {
+        println!(
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.files,
+            r.ascii,
+            r.exact,
+            r.wrong,
+            r.unnamed,
+            r.missed,
+            r.wrong_fixes,
+            r.false_u005,
+            r.unsettled
+        );
+    };
+    for (name, r) in rows.iter().filter(|(n, _)| pick(n)) {
+        line(name, r);
+        total.add(r);
+    }
+    line("**all**", &total);
+    total
+}
+
+/// The three tables of a corpus (claimed families, the others, UTF-8 and
+/// the wide forms), its problems and its summary line; the totals of the
+/// claimed families and of the whole corpus come back.
+fn report(rows: &BTreeMap<String, Row>, problems: &[String]) -> (Row, Row) {
+    let claimed = |family: &str| match kind(family) {
+        Kind::Legacy(enc) => CLAIMED.contains(&enc.name()),
+        _ => false,
+    };
+    let in_claimed = print_table(rows, "Claimed families", &|n| claimed(n));
+    let outside = print_table(rows, "Families the verdict does not claim", &|n| {
+        !claimed(n) && !matches!(kind(n), Kind::Utf8 | Kind::Wide(_))
+    });
+    let text = print_table(rows, "UTF-8, ASCII, UTF-16 and UTF-32", &|n| {
+        matches!(kind(n), Kind::Utf8 | Kind::Wide(_))
+    });
+    println!("\n{} problems:", problems.len());
+    for p in problems {
+        println!("  {p}");
+    }
+    let mut all = Row::default();
+    for part in [&in_claimed, &outside, &text] {
+        all.add(part);
+    }
+    let legacy = in_claimed.files - in_claimed.ascii;
+    println!(
+        "\nclaimed: {} of {legacy} legacy files named exactly ({:.1}%); {} wrong conversions offered; {} false U005; {} of {} converted files not settled after one fix run",
+        in_claimed.exact,
+        in_claimed.exact as f64 * 100.0 / legacy.max(1) as f64,
+        all.wrong_fixes,
+        all.false_u005,
+        all.unsettled,
+        all.converted
+    );
+    (in_claimed, all)
+}
+
 #[test]
 fn the_chardet_corpus_verdicts_hold_their_floors() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus(
+        "UTF8LINT_CHARDET_CORPUS",
+        "chardet 5.2.0's `tests` folder",
+        "UTF8LINT_REQUIRE_CORPUS",
+    ) else {
+        return;
+    };
     let verbose = std::env::var_os("UTF8LINT_CORPUS_VERBOSE").is_some();
-    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
     let mut folders: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .collect();
     folders.sort();
-    let mut problems = Vec::new();
+    let mut entries = Vec::new();
     for folder in folders {
-        let name = folder.file_name().unwrap().to_string_lossy().into_owned();
-        let kind = kind(&name);
+        let family = folder.file_name().unwrap().to_string_lossy().into_owned();
         let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
             .unwrap()
             .map(|e| e.unwrap().path())
             .collect();
         files.sort();
-        let row = rows.entry(name.clone()).or_default();
-        for path in files {
-            let bytes = std::fs::read(&path).unwrap();
-            row.files += 1;
-            let u005 = check(&bytes, CheckOptions::new(&path, &Policy::default()))
-                .into_iter()
-                .find(|d| d.rule == Rule::NotUtf8);
-            let rel = format!("{name}/{}", path.file_name().unwrap().to_string_lossy());
-            let shown = u005.as_ref().map_or("-".to_owned(), |d| d.message.clone());
-            let outcome = match kind {
-                Kind::Utf8 => {
-                    if u005.is_some() {
-                        row.false_u005 += 1;
-                        "FALSE U005"
-                    } else {
-                        "ok"
-                    }
-                }
-                Kind::Wide(form) => match &u005 {
-                    Some(d) if d.message.contains(form) => {
-                        row.exact += 1;
-                        "exact"
-                    }
-                    Some(_) => {
-                        row.wrong += 1;
-                        "wrong"
-                    }
-                    None => {
-                        row.missed += 1;
-                        "missed"
-                    }
-                },
-                Kind::Legacy(_) | Kind::Python(_) | Kind::Unknown => {
-                    if std::str::from_utf8(&bytes).is_ok() && !bytes.starts_with(b"\x1B") {
-                        row.ascii += 1;
-                        if u005.is_some() && name != "iso-2022-jp" {
-                            row.false_u005 += 1;
-                            "FALSE U005 (valid UTF-8)"
-                        } else {
-                            "ascii"
-                        }
-                    } else {
-                        match &u005 {
-                            None => {
-                                row.missed += 1;
-                                "missed"
-                            }
-                            Some(d) => match named(d) {
-                                None => {
-                                    row.unnamed += 1;
-                                    "unnamed"
-                                }
-                                Some(enc) => {
-                                    let got = enc
-                                        .decode_without_bom_handling_and_without_replacement(
-                                            &bytes,
-                                        );
-                                    let want = reference(kind, &path, &bytes);
-                                    if got.is_some() && got.as_deref() == want.as_deref() {
-                                        row.exact += 1;
-                                        "exact"
-                                    } else {
-                                        row.wrong += 1;
-                                        if d.fix.is_some() {
-                                            row.wrong_fixes += 1;
-                                            "WRONG, FIX OFFERED"
-                                        } else {
-                                            "wrong"
-                                        }
-                                    }
-                                }
-                            },
-                        }
-                    }
-                }
-            };
-            if outcome.chars().any(|c| c.is_ascii_uppercase()) {
-                problems.push(format!("{rel}: {outcome}: {shown}"));
-            }
-            if verbose {
-                println!("{rel}\t{outcome}\t{shown}");
-            }
-        }
+        entries.extend(files.into_iter().map(|path| Entry {
+            kind: kind(&family),
+            family: family.clone(),
+            path,
+        }));
     }
-    let claimed = |folder: &str| match kind(folder) {
-        Kind::Legacy(enc) => CLAIMED.contains(&enc.name()),
-        _ => false,
-    };
-    let print = |title: &str, pick: &dyn Fn(&str) -> bool| {
-        println!("\n{title}\n");
-        println!(
-            "| family | files | ASCII only | exact | wrong | unnamed | missed | wrong conversions offered | false U005 |"
-        );
-        println!("| --- | --: | --: | --: | --: | --: | --: | --: | --: |");
-        let mut total = Row::default();
-        for (name, r) in rows.iter().filter(|(n, _)| pick(n)) {
-            println!(
-                "| {name} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                r.files,
-                r.ascii,
-                r.exact,
-                r.wrong,
-                r.unnamed,
-                r.missed,
-                r.wrong_fixes,
-                r.false_u005
-            );
-            total.files += r.files;
-            total.ascii += r.ascii;
-            total.exact += r.exact;
-            total.wrong += r.wrong;
-            total.unnamed += r.unnamed;
-            total.missed += r.missed;
-            total.wrong_fixes += r.wrong_fixes;
-            total.false_u005 += r.false_u005;
-        }
-        let t = &total;
-        println!(
-            "| **all** | {} | {} | {} | {} | {} | {} | {} | {} |",
-            t.files, t.ascii, t.exact, t.wrong, t.unnamed, t.missed, t.wrong_fixes, t.false_u005
-        );
-        total
-    };
-    let in_claimed = print("Claimed families", &|n| claimed(n));
-    let outside = print("Families the verdict does not claim", &|n| {
-        !claimed(n) && !matches!(kind(n), Kind::Utf8 | Kind::Wide(_))
-    });
-    let text = print("UTF-8, ASCII, UTF-16 and UTF-32", &|n| {
-        matches!(kind(n), Kind::Utf8 | Kind::Wide(_))
-    });
-    println!("\n{} problems:", problems.len());
-    for p in &problems {
-        println!("  {p}");
-    }
+    let (rows, problems) = measure(&entries, verbose);
+    let (in_claimed, all) = report(&rows, &problems);
     let legacy = in_claimed.files - in_claimed.ascii;
-    let wrong_fixes = in_claimed.wrong_fixes + outside.wrong_fixes + text.wrong_fixes;
-    let false_u005 = in_claimed.false_u005 + outside.false_u005 + text.false_u005;
-    println!(
-        "\nclaimed: {} of {legacy} legacy files named exactly ({:.1}%); {wrong_fixes} wrong conversions offered; {false_u005} false U005",
-        in_claimed.exact,
-        in_claimed.exact as f64 * 100.0 / legacy.max(1) as f64
-    );
     assert!(
         legacy > 300,
         "the corpus is not chardet's: {legacy} legacy files"
     );
-    assert_eq!(wrong_fixes, 0, "conversions offered in a wrong encoding");
-    assert_eq!(false_u005, 0, "U005 on UTF-8, ASCII or binary files");
+    assert_eq!(
+        all.wrong_fixes, 0,
+        "conversions offered in a wrong encoding"
+    );
+    assert_eq!(all.false_u005, 0, "U005 on UTF-8, ASCII or binary files");
+    assert_eq!(all.unsettled, 0, "files not settled after one fix run");
+    assert!(
+        !problems.iter().any(|p| p.contains("TEXT CALLED BINARY")),
+        "text called binary"
+    );
     assert!(
         in_claimed.exact * 100 >= 97 * legacy,
         "named exactly: {} of {legacy}",
         in_claimed.exact
     );
-    assert_eq!(text.wrong + text.missed, 0, "UTF-16/32 files misjudged");
+    let wide: Vec<_> = rows
+        .iter()
+        .filter(|(n, r)| matches!(kind(n), Kind::Wide(_)) && r.wrong + r.missed > 0)
+        .collect();
+    assert!(wide.is_empty(), "UTF-16/32 files misjudged");
+}
+
+/// uchardet's test set, held out: the verdict was never tuned on it. Its
+/// files are `LANG/ENCODING.txt` (`fr/utf-16.be`, `ko/uhc.smi`); each is
+/// counted under its encoding. What it holds is what it must hold on any
+/// corpus: no conversion in a wrong encoding, no U005 on UTF-8, ASCII or
+/// wide text, every converted file settled after one fix run, and every
+/// UTF-16/32 file named in its form. Its exact share is measured and kept
+/// in the docs, not held.
+#[test]
+fn the_held_out_uchardet_corpus_gets_no_wrong_conversion() {
+    let Some(dir) = corpus(
+        "UTF8LINT_UCHARDET_CORPUS",
+        "uchardet's `test` folder",
+        "UTF8LINT_REQUIRE_TEXT_CORPUS",
+    ) else {
+        return;
+    };
+    let verbose = std::env::var_os("UTF8LINT_CORPUS_VERBOSE").is_some();
+    let mut entries = Vec::new();
+    let mut langs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    langs.sort();
+    for lang in langs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&lang)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for path in files {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            // `utf-16.le`, `utf-32.be`: the byte order is the extension.
+            let family = match name.rsplit_once('.') {
+                Some((stem, "le" | "be")) => stem.to_owned(),
+                Some((stem, _)) => stem.to_owned(),
+                None => name,
+            };
+            entries.push(Entry {
+                kind: kind(&family),
+                family,
+                path,
+            });
+        }
+    }
+    let (rows, problems) = measure(&entries, verbose);
+    let (in_claimed, all) = report(&rows, &problems);
+    assert!(
+        all.files > 100 && in_claimed.files > 50,
+        "the corpus is not uchardet's: {} files",
+        all.files
+    );
+    assert_eq!(
+        all.wrong_fixes, 0,
+        "conversions offered in a wrong encoding"
+    );
+    assert_eq!(all.false_u005, 0, "U005 on UTF-8, ASCII or binary files");
+    assert_eq!(all.unsettled, 0, "files not settled after one fix run");
+    assert!(
+        !problems.iter().any(|p| p.contains("TEXT CALLED BINARY")),
+        "text called binary"
+    );
+    let wide: Vec<_> = rows
+        .iter()
+        .filter(|(n, r)| matches!(kind(n), Kind::Wide(_)) && r.wrong + r.missed > 0)
+        .collect();
+    assert!(wide.is_empty(), "UTF-16/32 files misjudged");
 }

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use utf8lint_diagnostics::{CheckOptions, Policy, Rule, check};
+use utf8lint_diagnostics::{BinaryEvidence, CheckOptions, Policy, Rule, Sniff, check, sniff};
 
 const FIXTURE: &str = include_str!("fixtures/mixed-verdicts.tsv");
 
@@ -117,4 +117,41 @@ fn the_mixed_tree_verdicts_are_the_checked_ones() {
         "most fixture files are missing or changed in {}",
         dir.display()
     );
+}
+
+/// Every file of the tree is read: none is MessagePack (the tree holds
+/// none; its text, legacy text and binary files must not parse as it).
+#[test]
+fn nothing_in_the_mixed_tree_is_called_messagepack() {
+    let dir = tree();
+    if !dir.is_dir() {
+        println!(
+            "SKIPPED: no mixed tree at {} (set UTF8LINT_MIXED_TREE); MessagePack recognition was not checked on it",
+            dir.display()
+        );
+        return;
+    }
+    let (mut files, mut called) = (0, Vec::new());
+    let mut pending = vec![dir];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                pending.push(path);
+            } else if kind.is_file()
+                && let Ok(bytes) = std::fs::read(&path)
+            {
+                files += 1;
+                if sniff(&bytes) == Sniff::Binary(BinaryEvidence::Signature { format: "msgpack" }) {
+                    called.push(path);
+                }
+            }
+        }
+    }
+    println!("{files} files read, {} called MessagePack", called.len());
+    assert!(files > 1000, "the mixed tree has {files} files");
+    assert!(called.is_empty(), "{called:#?}");
 }

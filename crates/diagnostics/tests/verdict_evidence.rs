@@ -153,6 +153,72 @@ fn an_rfc_2279_form_in_ascii_text_is_u001_naming_it() {
     );
 }
 
+/// Thin evidence stays a defect: a handful of impossible bytes in ASCII
+/// text is one U001 per sequence, each named; "not identified" needs four
+/// sequences in three places, or eight.
+#[test]
+fn a_handful_of_impossible_bytes_in_ascii_text_is_u001() {
+    let only_u001 = |bytes: &[u8]| {
+        let ds = run(bytes);
+        assert!(
+            !ds.is_empty() && ds.iter().all(|d| d.rule == Rule::InvalidUtf8),
+            "{bytes:02X?}: {:?}",
+            ds.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
+        ds.len()
+    };
+    // Four bytes in one place: four U001, each naming its byte.
+    assert_eq!(only_u001(b"abc \xFF\xFE\xFD\xFC def\n"), 1);
+    assert!(run(b"abc \xFF\xFE\xFD\xFC def\n")[0].subparts.len() == 4);
+    // Four in two places, seven in two: still U001.
+    only_u001(b"one \xFF\xFE two \xFD\xFC three\n");
+    only_u001(b"one \xFF\xFE\xFD\xFC two \xFB\xFA\xF9 three\n");
+    // Eight in two places, or four in three, are enough text to say so.
+    assert!(u005(b"one \xFF\xFE\xFD\xFC two \xFB\xFA\xF9\xF8 three\n").is_some());
+    assert!(u005(b"one \xFF\xFE two \xFD three \xFC four\n").is_some());
+    // RFC 2279 forms are broken UTF-8, never text: each a U001 naming it.
+    let forms = b"x \xF8\x88\x80\x80\x80 y \xFC\x84\x80\x80\x80\x80 z \xF8\x88\x80\x80\x80 w \xFC\x84\x80\x80\x80\x80\n";
+    only_u001(forms);
+    assert!(
+        run(forms).iter().all(|d| d.message.contains("RFC 2279")),
+        "{:?}",
+        run(forms).iter().map(|d| &d.message).collect::<Vec<_>>()
+    );
+}
+
+/// Turkish and Maltese in ISO-8859-3, which the detector does not know,
+/// read as windows-1250 or ISO-8859-2 with letters of Czech (`ť`, `ř`),
+/// Romanian (`ş`) and Slovak in one text (`doťuda`, `batšda`): no one
+/// language, so no conversion.
+#[test]
+fn letters_of_languages_that_exclude_each_other_are_not_named() {
+    for text in [
+        "Türkçe, batıda Balkanlardan başlayıp doğuda Hazar Denizi kıyılarına kadar geniş bir alanda konuşulan bir dildir. Yazı dili olarak çok eski belgelere sahiptir; bugün Türkiye'de ve Kıbrıs'ta resmî dildir. Öğrenciler okulda dilbilgisi, yazım kuralları ve edebiyat dersleri görürler. Bu dilde ünlü uyumu önemlidir.\n",
+        "Malti huwa l-ilsien nazzjonali ta' Malta. Għandu l-għeruq fl-Għarbi, imma ħafna kliem ġej mit-Taljan u mill-Ingliż. Il-ħajja ta' kuljum u x-xogħol tal-ħaddiema jitkellmu bil-Malti; iż-żgħażagħ jiktbu ħafna messaġġi bih ukoll.\n",
+    ] {
+        let bytes = encoding_rs::ISO_8859_3.encode(text).0;
+        unidentified(&bytes);
+    }
+    // Czech in windows-1250 is still named and converted.
+    let czech = "Příliš žluťoučký kůň úpěl ďábelské ódy. Čeština má háčky a čárky, ř je jen česká. Večer jsme šli do divadla a potom domů.\n";
+    assert!(named(&encoding_rs::WINDOWS_1250.encode(czech).0).contains("windows-1250"));
+}
+
+/// A windows-1252 reading with `¤` as a symbol out of its place (Danish
+/// `eurotegnet (€)` in ISO-8859-15): either encoding may be meant, and
+/// neither is converted.
+#[test]
+fn a_latin9_byte_out_of_place_leaves_the_encoding_unnamed() {
+    let text = "Eurosymbolet eller eurotegnet (€) anvendes som valutasymbol for møntenheden euro. Symbolet kombinerer et græsk epsilon med de to parallelle streger, man ofte ser i valutasymboler, og det blev skabt af Europa-Kommissionen. Også på tastaturet findes tegnet.\n";
+    let bytes = encoding_rs::ISO_8859_15.encode(text).0;
+    let d = u005(&bytes).expect("a verdict");
+    assert!(
+        d.fix.is_none() || apply_fixes(&bytes, [d.fix.as_ref().unwrap()]).bytes == text.as_bytes(),
+        "{}",
+        d.message
+    );
+}
+
 /// DOS Hebrew (code page 862) puts its letters where IBM866 has Cyrillic
 /// capitals: read so it is words of capitals, not Russian.
 #[test]
@@ -308,4 +374,96 @@ fn an_allowed_utf16_file_has_no_findings() {
     let ds = check(&utf16, CheckOptions::new(Path::new("a.txt"), &policy));
     assert!(ds.is_empty(), "{ds:#?}");
     assert_eq!(run(&utf16).len(), 1);
+}
+
+/// MessagePack has no signature: it is told by its structure, the whole
+/// file maps and arrays of well-formed objects.
+#[test]
+fn messagepack_is_binary_by_its_structure() {
+    // {"name": "Ålesund", "tags": ["by", "kyst"], "pop": 67114, "ok": true}
+    let mut record =
+        b"\x84\xA4name\xA8\xC3\x85lesund\xA4tags\x92\xA2by\xA4kyst\xA3pop\xCE".to_vec();
+    record.extend(67114u32.to_be_bytes());
+    record.extend(b"\xA2ok\xC3");
+    assert_eq!(signature_of(&record), Some("msgpack"));
+    assert!(matches!(sniff(&record), Sniff::Binary(_)));
+    assert!(u005(&record).is_none());
+    // A stream of records, and a map16 whose keys look like Shift_JIS.
+    let stream = [&record[..], &record[..]].concat();
+    assert_eq!(signature_of(&stream), Some("msgpack"));
+    let mut table = b"\xDE\x00\x03".to_vec();
+    for (n, word) in ["ひらがな", "カタカナ", "漢字"].into_iter().enumerate() {
+        table.push(0xA0 | word.len() as u8);
+        table.extend(word.as_bytes());
+        table.push(n as u8);
+    }
+    assert_eq!(signature_of(&table), Some("msgpack"));
+    // In an array, or as a map's integer keys, the same objects are not
+    // recognised: nothing tells them from text.
+    assert_eq!(signature_of(&[b"\x96", &table[3..]].concat()), None);
+    assert_eq!(signature_of(b"\x82\x01\xA1a\x02\xA1b"), None);
+    // Cut short, followed by anything, or with a string that is not UTF-8:
+    // not MessagePack.
+    assert_eq!(signature_of(&record[..record.len() - 1]), None);
+    assert_eq!(signature_of(&[&record[..], b"\n"].concat()), None);
+    let mut latin1 = record.clone();
+    latin1.splice(6..14, b"\xA7\xC5lesund".iter().copied());
+    latin1.remove(6);
+    assert_eq!(signature_of(&latin1), None);
+    // Empty maps and arrays alone are no evidence.
+    assert_eq!(signature_of(b"\x80\x90"), None);
+    // Text: a windows-1252 line starting with `€`, a UTF-8 line starting
+    // with a Syriac letter (`DC 90`, an array16's type byte).
+    for text in [
+        &b"\x80 12 for two\n"[..],
+        "\u{0710}\u{0712} text\n".as_bytes(),
+        b"\x85 ellipsis\n",
+    ] {
+        assert_eq!(signature_of(text), None, "{text:02X?}");
+    }
+}
+
+/// Vietnamese in windows-1258 writes its tones as combining marks after
+/// the letter (`ê` then `U+0301`): they are part of the word.
+#[test]
+fn vietnamese_with_combining_tones_is_named() {
+    let text = "Tiê\u{301}ng Viê\u{323}t la\u{300} ngôn ngư\u{303} cu\u{309}a ngươ\u{300}i Viê\u{323}t va\u{300} la\u{300} ngôn ngư\u{303} chi\u{301}nh thư\u{301}c ta\u{323}i Viê\u{323}t Nam. Đây la\u{300} tiê\u{301}ng me\u{323} đe\u{309} cu\u{309}a khoa\u{309}ng 85% dân cư.\n";
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1258.encode(text);
+    assert!(!unmappable);
+    assert!(named(&bytes).contains("windows-1258"), "{}", named(&bytes));
+    let d = u005(&bytes).unwrap();
+    let fixed = apply_fixes(&bytes, [d.fix.as_ref().unwrap()]).bytes;
+    assert_eq!(std::str::from_utf8(&fixed).unwrap(), text);
+}
+
+/// A language that adds one letter to ASCII (Finnish `ä`) is text, not
+/// one byte value repeated as padding.
+#[test]
+fn one_letter_beside_ascii_letters_is_text_and_padding_is_not() {
+    let finnish = b"Hyv\xE4\xE4 p\xE4iv\xE4\xE4! T\xE4n\xE4\xE4n on kaunis s\xE4\xE4, ja lapset leikkiv\xE4t pihalla, ja k\xE4velemme j\xE4rvelle.\n";
+    let d = u005(finnish).expect("a verdict");
+    let fixed = apply_fixes(finnish, [d.fix.as_ref().expect("a conversion")]).bytes;
+    assert_eq!(
+        std::str::from_utf8(&fixed).unwrap(),
+        encoding_rs::WINDOWS_1252.decode(finnish).0
+    );
+    // One value that reads as no letter (a no-break space) is no evidence.
+    assert!(u005(b"one\xA0two three\xA0four five\xA0six seven\xA0eight nine\xA0ten\n").is_none());
+    // The same byte as padding between fields is data.
+    let padding = b"id=1 \xC0\xC0\xC0\xC0\xC0\xC0\xC0\xC0 id=2 \xC0\xC0\xC0\xC0\xC0\xC0\xC0\xC0\n";
+    assert!(u005(padding).is_none());
+}
+
+/// A multi-byte legacy text's pairs that form UTF-8 by accident, each
+/// alone between two ill-formed bytes (Big5 `C5 E9 A4 A4 A4 E5` holds
+/// UTF-8 `餤`), are no UTF-8 text: the file is Big5.
+#[test]
+fn a_well_formed_character_alone_between_errors_is_an_accident() {
+    let text = "繁體中文。".repeat(12) + "\n";
+    let (bytes, _, unmappable) = encoding_rs::BIG5.encode(&text);
+    assert!(!unmappable);
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let d = u005(&bytes).expect("a verdict");
+    let fixed = apply_fixes(&bytes, [d.fix.as_ref().expect("a conversion")]).bytes;
+    assert_eq!(std::str::from_utf8(&fixed).unwrap(), text, "{}", d.message);
 }

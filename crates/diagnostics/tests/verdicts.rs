@@ -354,12 +354,12 @@ fn letters_alone_in_a_table_are_thin_evidence() {
 fn well_formed_characters_outnumbering_the_errors_are_utf8() {
     // vim's crash input: `U+180C` (a mark, not a letter) repeated, a few
     // bytes that are windows-1251 letters.
-    let mut bytes = b"lv \xE1\xE2\xE3\xE4 norm:".to_vec();
+    let mut bytes = b"lv \xE1\xE2 \xE3 \xE4 norm:".to_vec();
     for _ in 0..5 {
         bytes.extend_from_slice("\u{180C}".as_bytes());
     }
     assert_eq!(verdict_message(&bytes), None);
-    let mut three = b"lv \xE1\xE2\xE3\xE4\xE5 norm:".to_vec();
+    let mut three = b"lv \xE1\xE2 \xE3\xE4 \xE5 norm:".to_vec();
     three.extend_from_slice("\u{180C}\u{180C}\u{180C}".as_bytes());
     assert!(verdict_message(&three).is_some());
 }

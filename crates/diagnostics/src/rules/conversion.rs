@@ -11,6 +11,7 @@ use std::path::Path;
 use encoding_rs::Encoding;
 
 use super::declared::{Declaration, declarations, declared_legacy_encoding};
+use super::not_utf8::{Script, script_of};
 use crate::rules::not_utf8::{LegacyVerdict, Support};
 use crate::{Edit, Fix};
 
@@ -151,46 +152,6 @@ fn decoded_lines(
         decoded.push(run..bytes.len());
     }
     (decoded, kept)
-}
-
-/// The scripts told apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Script {
-    Latin,
-    Greek,
-    Cyrillic,
-    Hebrew,
-    Arabic,
-    Thai,
-    /// Han, kana and Hangul: the CJK encodings' repertoire.
-    Cjk,
-    Other,
-}
-
-/// What `c` says about a line's script: a script for letters (and CJK
-/// punctuation), `None` for the symbols and punctuation every script uses
-/// (`°`, `«`, `’`, `€`).
-fn script_of(c: char) -> Option<Script> {
-    Some(match u32::from(c) {
-        0x00..=0xBF | 0xD7 | 0xF7 | 0x2000..=0x20CF => return None,
-        0xC0..=0x024F | 0x1E00..=0x1EFF => Script::Latin,
-        0x0370..=0x03FF | 0x1F00..=0x1FFF => Script::Greek,
-        0x0400..=0x052F => Script::Cyrillic,
-        0x0590..=0x05FF | 0xFB1D..=0xFB4F => Script::Hebrew,
-        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => Script::Arabic,
-        0x0E00..=0x0E7F => Script::Thai,
-        0x1100..=0x11FF
-        | 0x3000..=0x30FF
-        | 0x3130..=0x318F
-        | 0x31F0..=0x31FF
-        | 0x3400..=0x4DBF
-        | 0x4E00..=0x9FFF
-        | 0xAC00..=0xD7AF
-        | 0xF900..=0xFAFF
-        | 0xFF00..=0xFFEF
-        | 0x20000..=0x3FFFF => Script::Cjk,
-        _ => Script::Other,
-    })
 }
 
 /// The script of an encoding's letters: CJK for the multi-byte encodings,

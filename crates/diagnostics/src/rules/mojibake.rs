@@ -321,7 +321,8 @@ const INFIX: &[char] = &['’', '‘', '´', 'ʼ', '·', '‧', '‐', '‑', '�
 /// modifier or IPA letter; a run of signs with a non-ASCII one that sits
 /// between two letters (`Ã©t`, `â€™t`, `n√ßo`, unless it is one apostrophe
 /// or hyphen), that ends a word and is not a closing sign (`Ã©` + space),
-/// or that opens a word and is not an opening sign (`◊ë`). Two for a
+/// or that opens a word and is not an opening sign (`◊ë`), or `ƒ` before
+/// a letter (`wiƒôcej`). Two for a
 /// combining mark with no base (after a space or at the start), three for
 /// a control. Signs among digits and spaces (`5×£35`, `∆°`) cost nothing.
 fn oddness(chars: &[char]) -> u32 {
@@ -361,6 +362,16 @@ fn oddness(chars: &[char]) -> u32 {
             if letter(pk) && letter(kc) && sp != 0 && sc != 0 && sp != sc {
                 odd += 1;
             }
+        }
+    }
+    // `ƒ` is the florin sign and the function symbol, a letter to Unicode
+    // but followed by a space, a digit or a bracket: before a letter
+    // (`wiƒôcej`, `ƒçesk`) it is the Mac Roman reading of `C4`, a lead
+    // byte. (Ewe writes `ƒ` as a letter, beside `ɖ`, `ɛ`, `ɔ`, which no
+    // chain reads a byte as: such lines are left alone.)
+    for k in 0..chars.len().saturating_sub(1) {
+        if chars[k] == 'ƒ' && letter(kinds[k + 1]) {
+            odd += 1;
         }
     }
     let sign = |k: Kind| matches!(k, Kind::Symbol | Kind::Modifier);
@@ -1036,6 +1047,48 @@ mod tests {
             repair("Hi guys \u{ed}\u{a0}\u{bd}\u{ed}\u{b8}\u{8d} x"),
             Some(("😍".into(), "ISO-8859-1", 1))
         );
+    }
+
+    /// What a candidate at `i` of `text` finds, fed to the rule directly.
+    fn found_at(text: &str, i: usize) -> Vec<(String, &'static str)> {
+        let (bytes, mut next, mut searched) = (text.as_bytes(), 0, 0);
+        let mut found = Vec::new();
+        at_candidate(bytes, &(0..bytes.len()), i, &mut next, &mut searched, |f| {
+            found.push((f.repaired, f.chain.name()));
+        });
+        found
+    }
+
+    /// Mac Roman runs whose first character is `ƒ` (`C4`, the UTF-8 lead
+    /// of Latin Extended-A: `ā`, `ą`, `č`, `ę`, `ğ`, `ı`) are repaired when
+    /// the candidate is at their `ƒ` (`C6 92`), on a line with no other
+    /// damage; `ƒ` as a letter or sign of its own is left alone.
+    #[test]
+    fn a_mac_roman_run_starting_with_f_hook_is_repaired_once_seen() {
+        for (text, repaired) in [
+            ("Latvian mƒÅja is a house", "ā"),
+            ("Polish wiƒôcej means more", "ę"),
+            ("Czech ƒçesk√Ω", "č"),
+            ("Turkish daƒüƒ±", "ğı"),
+        ] {
+            let at = text.find('ƒ').unwrap();
+            let found = found_at(text, at);
+            let all: String = found.iter().map(|(r, _)| r.as_str()).collect();
+            assert!(
+                all.starts_with(repaired) && found.iter().all(|(_, c)| *c == "Mac Roman"),
+                "{text}: {found:?}"
+            );
+        }
+        for text in [
+            "ƒ(x) = x²",
+            "prijs: ƒ 12,50",
+            "the ƒ° symbol",
+            "ƒ´ is f prime",
+            "a function ƒ: A → B",
+        ] {
+            let at = text.find('ƒ').unwrap();
+            assert_eq!(found_at(text, at), [], "{text}");
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod sample;
 mod sniff;
 mod verdict;
 
+pub(crate) use self::reading::{Script, script_of};
 pub use self::sniff::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
 pub(crate) use self::sniff::{wide, wrong_bom};
 pub(crate) use self::verdict::MIN_LEGACY_NON_ASCII;

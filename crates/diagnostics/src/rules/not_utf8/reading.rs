@@ -39,8 +39,6 @@ pub(super) struct Reading {
     east_slavic: usize,
 }
 
-const SCRIPTS: usize = 8;
-
 /// At most this many of a thousand non-ASCII letters may break their word
 /// ([`Reading::breaks`]). Measured on chardet's corpus: Cyrillic text read
 /// in its own encoding breaks at most 4.3 per thousand (camel-cased
@@ -90,8 +88,11 @@ impl Reading {
                 '€' => digit(b1) || digit(a1) || space(b1) && digit(b2) || space(a1) && digit(a2),
                 _ => false,
             };
+            // A combining diacritic after a letter is part of it
+            // (windows-1258 writes Vietnamese tones so: `a\u{301}`).
+            let diacritic = ('\u{300}'..='\u{36F}').contains(&mid) && b1.1;
             if !in_place {
-                r.add_known(mid, mid_alphabetic);
+                r.add_known(mid, mid_alphabetic || diacritic);
             }
             let beside = |(near, near_alphabetic): (char, bool),
                           (_, far_alphabetic): (char, bool)| {
@@ -226,20 +227,41 @@ impl Reading {
     }
 }
 
-/// The script of a non-Latin letter, as an index: Greek, Cyrillic, Hebrew,
-/// Arabic, Thai, East Asian (Han, kana and Hangul together: Japanese and
-/// Korean text mix them), Armenian and Georgian, or anything else. `None`
-/// for Latin letters, which every legacy reading may add.
-fn non_latin_script(c: char) -> Option<usize> {
-    let script = match u32::from(c) {
-        0x00C0..=0x024F | 0x1E00..=0x1EFF | 0x00AA | 0x00B5 | 0x00BA => return None,
-        0x0370..=0x03FF | 0x1F00..=0x1FFF => 0,
-        0x0400..=0x052F => 1,
-        0x0590..=0x05FF | 0xFB1D..=0xFB4F => 2,
-        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => 3,
-        0x0E00..=0x0E7F => 4,
+/// The scripts told apart: the one table of script ranges, for the
+/// verdict's readings and for the conversion's lines already in UTF-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+    Hebrew,
+    Arabic,
+    Thai,
+    /// Han, kana and Hangul together: Japanese and Korean text mix them,
+    /// and they are the CJK encodings' repertoire.
+    Cjk,
+    Armenian,
+    Georgian,
+    /// Any other script.
+    Other,
+}
+
+/// What `c` says about the script of the text around it: its script for
+/// letters (and CJK punctuation), `None` for ASCII and for the symbols and
+/// punctuation every script uses (`°`, `«`, `×`, `ª`, `’`, `€`).
+pub(crate) fn script_of(c: char) -> Option<Script> {
+    Some(match u32::from(c) {
+        0x00..=0xBF | 0xD7 | 0xF7 | 0x2000..=0x20CF => return None,
+        0xC0..=0x024F | 0x1E00..=0x1EFF => Script::Latin,
+        0x0370..=0x03FF | 0x1F00..=0x1FFF => Script::Greek,
+        0x0400..=0x052F => Script::Cyrillic,
+        0x0530..=0x058F => Script::Armenian,
+        0x0590..=0x05FF | 0xFB1D..=0xFB4F => Script::Hebrew,
+        0x0600..=0x06FF | 0x0750..=0x077F | 0xFB50..=0xFDFF | 0xFE70..=0xFEFF => Script::Arabic,
+        0x0E00..=0x0E7F => Script::Thai,
+        0x10A0..=0x10FF => Script::Georgian,
         0x1100..=0x11FF
-        | 0x3040..=0x30FF
+        | 0x3000..=0x30FF
         | 0x3130..=0x318F
         | 0x31F0..=0x31FF
         | 0x3400..=0x4DBF
@@ -247,11 +269,22 @@ fn non_latin_script(c: char) -> Option<usize> {
         | 0xAC00..=0xD7AF
         | 0xF900..=0xFAFF
         | 0xFF00..=0xFFEF
-        | 0x20000..=0x3FFFF => 5,
-        0x0530..=0x058F | 0x10A0..=0x10FF => 6,
-        _ => 7,
-    };
-    Some(script)
+        | 0x20000..=0x3FFFF => Script::Cjk,
+        _ => Script::Other,
+    })
+}
+
+/// The non-Latin scripts [`Reading`] counts letters of.
+const SCRIPTS: usize = 9;
+
+/// The script of a non-Latin letter, as an index into
+/// [`Reading::by_script`]; `None` for Latin letters, which every legacy
+/// reading may add, and for symbols.
+fn non_latin_script(c: char) -> Option<usize> {
+    match script_of(c)? {
+        Script::Latin => None,
+        script => Some(script as usize - 1),
+    }
 }
 
 /// The punctuation and symbols CJK text is written with (ideographic

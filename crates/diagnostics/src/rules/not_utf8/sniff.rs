@@ -39,7 +39,8 @@ pub enum BinaryEvidence {
     },
     /// The file starts with the signature of a binary format (`png`,
     /// `bmp`, `zip`, `sqlite`, `wasm`, `bson`, ...), in a header that is
-    /// not text (it holds a NUL or another control byte).
+    /// not text (it holds a NUL or another control byte); or, `msgpack`,
+    /// the whole file is MessagePack records, which have no signature.
     Signature {
         /// The format's usual file extension.
         format: &'static str,
@@ -58,6 +59,9 @@ impl std::fmt::Display for BinaryEvidence {
         match self {
             BinaryEvidence::Nul { at } => {
                 write!(f, "NUL byte at offset {at} and no UTF-16/32 pattern")
+            }
+            BinaryEvidence::Signature { format: "msgpack" } => {
+                write!(f, "the whole file parses as MessagePack records")
             }
             BinaryEvidence::Signature { format } => {
                 write!(
@@ -197,9 +201,13 @@ const SIGNATURE_BYTES: usize = 64;
 /// NUL) or UBJSON (`{` or `[` and a type marker). Only when the header is
 /// not text, holding a NUL or another control byte: `BM` starts a BMP
 /// image and the word `BMW`, `MZ` an executable and `MZ-80`, and `SQLite`
-/// a database and its README. MessagePack has no signature: its first
-/// bytes are those of Shift_JIS hiragana.
+/// a database and its README. MessagePack, which has no signature (its
+/// first bytes may be those of Shift_JIS hiragana), by its structure
+/// ([`messagepack`]), header or no header.
 pub(crate) fn binary_signature(bytes: &[u8]) -> Option<&'static str> {
+    if messagepack(bytes) {
+        return Some("msgpack");
+    }
     let head = &bytes[..bytes.len().min(SIGNATURE_BYTES)];
     let text_byte =
         |b: u8| b >= 0x20 && b != 0x7F || matches!(b, b'\t' | b'\n' | b'\r' | 0x0C | 0x1B);
@@ -222,6 +230,103 @@ pub(crate) fn binary_signature(bytes: &[u8]) -> Option<&'static str> {
     let ubjson =
         matches!(head, [b'{' | b'[', marker, ..] if b"$#iUIlLdDCSHTFZN{[".contains(marker));
     ubjson.then_some("ubj")
+}
+
+/// Nesting deeper than this is taken for no MessagePack (real records nest
+/// a few levels; the bound keeps the parser's stack small on any input).
+const MAX_MESSAGEPACK_DEPTH: usize = 256;
+
+/// Whether all of `bytes` is MessagePack: a sequence of maps and arrays
+/// (records, documents, tables), ending where the file ends, with at least
+/// one map that is not empty and whose keys are strings, as the keys of
+/// records are; every object well-formed: its length fields inside the
+/// file, its strings UTF-8, no `C1` (the one byte MessagePack never uses).
+/// Text does not parse so: at the top an ASCII byte (a MessagePack
+/// integer) fails at once, and in a map every other object must be a
+/// string header (`A0`-`BF`, `D9`-`DB`) followed by exactly its length of
+/// UTF-8, where text has ASCII letters (integers) and legacy bytes.
+/// MessagePack whose maps have integer keys, or with no map, is not
+/// recognised. Read without recursion and stopped at the first byte that
+/// does not fit: a text file costs a byte or two.
+pub(crate) fn messagepack(bytes: &[u8]) -> bool {
+    // Open containers: elements left, and whether it is a map.
+    let mut open: Vec<(u64, bool)> = Vec::new();
+    // Elements owed by all open containers: each takes a byte at least.
+    let mut owed = 0u64;
+    let mut keyed_map = false;
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let key = match open.last_mut() {
+            Some((left, map)) => {
+                let key = *map && *left % 2 == 0;
+                *left -= 1;
+                owed -= 1;
+                key
+            }
+            None => false,
+        };
+        let b = bytes[at];
+        // (bytes of header after the type byte, payload length, elements
+        // of a container and whether it is a map)
+        let (extra, payload, container): (usize, u64, Option<(u64, bool)>) = match b {
+            0x00..=0x7F | 0xC0 | 0xC2 | 0xC3 | 0xE0..=0xFF => (0, 0, None),
+            0x80..=0x8F => (0, 0, Some((2 * u64::from(b & 0x0F), true))),
+            0x90..=0x9F => (0, 0, Some((u64::from(b & 0x0F), false))),
+            0xA0..=0xBF => (0, u64::from(b & 0x1F), None),
+            0xC4 | 0xD9 => (1, be(bytes, at + 1, 1), None),
+            0xC5 | 0xDA => (2, be(bytes, at + 1, 2), None),
+            0xC6 | 0xDB => (4, be(bytes, at + 1, 4), None),
+            0xC7 => (2, be(bytes, at + 1, 1), None),
+            0xC8 => (3, be(bytes, at + 1, 2), None),
+            0xC9 => (5, be(bytes, at + 1, 4), None),
+            0xCA | 0xCE | 0xD2 => (0, 4, None),
+            0xCB | 0xCF | 0xD3 => (0, 8, None),
+            0xCC | 0xD0 => (0, 1, None),
+            0xCD | 0xD1 => (0, 2, None),
+            0xD4..=0xD8 => (1, 1 << (b - 0xD4), None),
+            0xDC => (2, 0, Some((be(bytes, at + 1, 2), false))),
+            0xDD => (4, 0, Some((be(bytes, at + 1, 4), false))),
+            0xDE => (2, 0, Some((be(bytes, at + 1, 2).saturating_mul(2), true))),
+            0xDF => (4, 0, Some((be(bytes, at + 1, 4).saturating_mul(2), true))),
+            _ => return false,
+        };
+        let string = matches!(b, 0xA0..=0xBF | 0xD9..=0xDB);
+        if open.is_empty() && container.is_none() || key && !string {
+            return false;
+        }
+        let start = at + 1 + extra;
+        let Some(end) = usize::try_from(payload)
+            .ok()
+            .and_then(|p| start.checked_add(p))
+            .filter(|&end| end <= bytes.len())
+        else {
+            return false;
+        };
+        if string && std::str::from_utf8(&bytes[start..end]).is_err() {
+            return false;
+        }
+        at = end;
+        if let Some((elements, map)) = container.filter(|&(n, _)| n > 0) {
+            owed = owed.saturating_add(elements);
+            if owed > (bytes.len() - at) as u64 || open.len() == MAX_MESSAGEPACK_DEPTH {
+                return false;
+            }
+            keyed_map |= map;
+            open.push((elements, map));
+        }
+        while open.last().is_some_and(|&(left, _)| left == 0) {
+            open.pop();
+        }
+    }
+    open.is_empty() && keyed_map
+}
+
+/// The big-endian number of `len` bytes at `at`, or `u64::MAX` (more than
+/// any file holds) when the file ends first.
+fn be(bytes: &[u8], at: usize, len: usize) -> u64 {
+    bytes.get(at..at + len).map_or(u64::MAX, |b| {
+        b.iter().fold(0, |n, &b| n << 8 | u64::from(b))
+    })
 }
 
 /// A UTF-16 byte-order mark in front of UTF-8 text: the mark's form, if

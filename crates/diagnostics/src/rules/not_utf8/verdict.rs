@@ -17,6 +17,25 @@ use super::sniff::{
 /// characters stand around them.
 pub(crate) const MIN_LEGACY_NON_ASCII: usize = 4;
 
+/// Any legacy verdict needs at least this many ill-formed sequences (an
+/// RFC 2279 form counts once, and not at all towards the text: it is
+/// broken UTF-8, not a letter); a named one also needs the detector's
+/// support (`detector.rs`), and one that says the text does not identify
+/// its encoding "enough text that is clearly not UTF-8": as many ...
+pub(crate) const MIN_LEGACY_SEQUENCES: usize = 4;
+
+/// ... standing in at least this many places (stretches of non-ASCII bytes
+/// between ASCII ones: `caf\xE9 cr\xE8me br\xFBl\xE9e` is three, the four
+/// bytes of `abc \xFF\xFE\xFD\xFC def` one) ...
+pub(crate) const MIN_LEGACY_PLACES: usize = 3;
+
+/// ... or, in fewer places, at least this many sequences: a line of a
+/// script written without spaces (Chinese, Japanese, Thai) or a few words
+/// of Cyrillic are one or two places of many sequences each. Fewer, in
+/// fewer places, are a handful of impossible bytes in UTF-8 text: one U001
+/// per sequence, each named.
+pub(crate) const MIN_SEQUENCES_IN_FEW_PLACES: usize = 8;
+
 /// Ill-formed bytes only in this many last bytes of the file are a
 /// character cut at the end (`price: 5 \xE2\x82`): UTF-8 with a defect.
 const CUT_AT_END_BYTES: usize = 3;
@@ -82,16 +101,18 @@ pub(crate) fn legacy_verdict(
     // two stray bytes is no evidence of an encoding (it made `abc \xFF def`
     // plus `😀 x\xFFy` "IBM866").
     let ill_formed = IllFormed::of(&sample);
-    if ill_formed.bytes < MIN_LEGACY_NON_ASCII {
+    if ill_formed.count - ill_formed.rfc_2279 < MIN_LEGACY_SEQUENCES {
         return None;
     }
-    // One byte value repeated (`\xC0` a million times, padding) is data:
-    // text in any encoding uses more than one letter.
+    // One byte value repeated (`\xC0` a million times, padding) is data,
+    // unless it stands beside ASCII letters, as the one letter a language
+    // adds to ASCII does (Finnish `ä`, `\xE4` in `p\xE4iv\xE4`).
     let mut seen = [false; 128];
     for &b in sample.iter().filter(|b| !b.is_ascii()) {
         seen[usize::from(b & 0x7F)] = true;
     }
-    if seen.iter().filter(|&&s| s).count() < 2 {
+    let one_value = seen.iter().filter(|&&s| s).count() < 2;
+    if one_value && !one_letter_in_words(&sample) {
         return None;
     }
     // UTF-8 first: well-formed multi-byte characters that read as text
@@ -141,7 +162,9 @@ pub(crate) fn legacy_verdict(
         (encoding, text)
     };
     let reading = Reading::of(&text);
-    if !reading.plausible_words() {
+    // ... and that one value must read as a letter: `\xA0` between words
+    // is a no-break space in every Latin encoding, no evidence of one.
+    if !reading.plausible_words() || one_value && reading.in_words == 0 {
         return None;
     }
     if let Some(hungarian) = hungarian(encoding, &sample) {
@@ -165,13 +188,31 @@ pub(crate) fn legacy_verdict(
     } else {
         Reading::of(&encoding.decode_without_bom_handling(&legacy_lines).0).running_text()
     };
-    let support = if running && !mostly_rare_han(encoding, &sample) {
-        detector.support(guess, &sample, &text)
+    let support = if running && !mostly_rare_han(encoding, &sample) && one_language(encoding, &text)
+    {
+        match detector.support(guess, &sample, &text) {
+            // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
+            // as a symbol out of its place: either may be meant.
+            Support::Identified
+                if encoding == encoding_rs::WINDOWS_1252 && latin9_undecided(&text) =>
+            {
+                Support::Unidentified {
+                    rival: Some(encoding_rs::ISO_8859_15.name()),
+                }
+            }
+            support => support,
+        }
     } else {
         // Letters, but not text of their script: an encoding the detector
         // does not know, read in a neighbour's (no conversion is offered).
         Support::OtherScript
     };
+    // Saying that the text does not identify its encoding needs enough text
+    // that is clearly not UTF-8: fewer, in fewer places, are a handful of
+    // impossible bytes, U001 each. A named verdict has the detector's words.
+    if support != Support::Identified && !ill_formed.enough_text() {
+        return None;
+    }
     Some(LegacyVerdict {
         encoding,
         name: family_name(encoding, &sample, &text),
@@ -194,6 +235,11 @@ struct IllFormed {
     bytes: usize,
     /// How many read as broken UTF-8 (overlong, encoded surrogate, RFC 2279).
     utf8_like: usize,
+    /// How many are RFC 2279 forms.
+    rfc_2279: usize,
+    /// In how many places (stretches of non-ASCII bytes between ASCII
+    /// ones) the sequences that are not RFC 2279 forms stand.
+    places: usize,
 }
 
 impl IllFormed {
@@ -202,11 +248,16 @@ impl IllFormed {
             count: 0,
             bytes: 0,
             utf8_like: 0,
+            rfc_2279: 0,
+            places: 0,
         };
         // The end of the last RFC 2279 form: its continuation bytes are
         // subparts of their own, but one sequence of a broken encoder
         // (`\xF8\x88\x80\x80\x80` is one, not five).
         let mut form_end = 0;
+        // The end of the last sequence counted towards a place: a new place
+        // starts when an ASCII byte stands between it and the next.
+        let mut place_end = None;
         for sub in utf8lint_codec::subparts(sample) {
             found.bytes += usize::from(sub.len);
             if sub.offset < form_end {
@@ -216,10 +267,25 @@ impl IllFormed {
             let reading = utf8lint_codec::interpret(&sample[sub.offset..]);
             if let Some(utf8lint_codec::Interpretation::Rfc2279 { len, .. }) = reading {
                 form_end = sub.offset + usize::from(len);
+                found.rfc_2279 += 1;
+            } else {
+                let new_place = place_end
+                    .is_none_or(|end: usize| sample[end..sub.offset].iter().any(u8::is_ascii));
+                found.places += usize::from(new_place);
+                place_end = Some(sub.offset + usize::from(sub.len));
             }
             found.utf8_like += usize::from(reading.is_some());
         }
         found
+    }
+
+    /// Whether the sequences are enough text that is clearly not UTF-8
+    /// ([`MIN_LEGACY_SEQUENCES`] in [`MIN_LEGACY_PLACES`], or
+    /// [`MIN_SEQUENCES_IN_FEW_PLACES`]), RFC 2279 forms left out.
+    fn enough_text(&self) -> bool {
+        let text = self.count - self.rfc_2279;
+        text >= MIN_LEGACY_SEQUENCES
+            && (self.places >= MIN_LEGACY_PLACES || text >= MIN_SEQUENCES_IN_FEW_PLACES)
     }
 
     /// Percent of the sequences that read as broken UTF-8.
@@ -233,13 +299,43 @@ impl IllFormed {
 /// accidents of legacy text (`Ã©` is both windows-1252 and UTF-8 `é`).
 pub(crate) const MAX_UTF8_PER_ERROR: usize = 8;
 
-/// The well-formed multi-byte characters of `sample`, as text.
+/// Whether at least half of the non-ASCII bytes of `sample` have an ASCII
+/// letter right before or after them: letters in words, not padding.
+fn one_letter_in_words(sample: &[u8]) -> bool {
+    let (mut all, mut in_words) = (0usize, 0usize);
+    for (i, &b) in sample.iter().enumerate() {
+        if !b.is_ascii() {
+            all += 1;
+            let letter = |j: Option<usize>| {
+                j.and_then(|j| sample.get(j))
+                    .is_some_and(u8::is_ascii_alphabetic)
+            };
+            in_words += usize::from(letter(i.checked_sub(1)) || letter(Some(i + 1)));
+        }
+    }
+    in_words * 2 >= all
+}
+
+/// The well-formed multi-byte characters of `sample`, as text, but those
+/// that stand alone between two ill-formed bytes: a pair of a multi-byte
+/// legacy encoding that forms UTF-8 by accident (Big5 `A4 A4 A4 E5` after
+/// `C5 E9` holds `E9 A4 A4`, UTF-8 `餤`), no text of its own.
 fn well_formed_reading(sample: &[u8]) -> Reading {
     let mut reading = Reading::default();
+    let mut after_error = false;
     for chunk in Utf8Chunks::new(sample) {
-        for c in chunk.valid().chars() {
-            reading.add(c);
+        let valid = chunk.valid();
+        let mut chars = valid.chars();
+        let alone = after_error
+            && !chunk.invalid().is_empty()
+            && chars.next().is_some_and(|c| !c.is_ascii())
+            && chars.next().is_none();
+        if !alone {
+            for c in valid.chars() {
+                reading.add(c);
+            }
         }
+        after_error = !chunk.invalid().is_empty();
     }
     reading
 }
@@ -284,6 +380,89 @@ fn iso_8859_15_letters(text: &str) -> bool {
                 || digit_near(Some(i + 1), Some(i + 2)));
         between_letters || starts_word || euro
     })
+}
+
+/// True when a windows-1252 reading has a character of the eight bytes
+/// where ISO-8859-15 differs (`¤ ¦ ¨ ´ ¸ ¼ ½ ¾`, there `€ Š š Ž ž Œ œ Ÿ`)
+/// that is not a windows-1252 symbol in its place: a fraction after a
+/// digit (`1½`, `2 ¾`), `´` beside a letter or another `´` (an apostrophe,
+/// a quote: `don´t`, `lá´´`). Danish `eurotegnet (¤)` is `(€)`; nothing
+/// says which encoding is meant, so neither is named.
+fn latin9_undecided(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    let at = |i: Option<usize>| i.and_then(|i| chars.get(i)).copied().unwrap_or(' ');
+    (0..chars.len()).any(|i| {
+        let (before, after) = (at(i.checked_sub(1)), at(Some(i + 1)));
+        let digit_before =
+            before.is_ascii_digit() || before == ' ' && at(i.checked_sub(2)).is_ascii_digit();
+        match chars[i] {
+            '¼' | '½' | '¾' => !digit_before,
+            '´' => {
+                !(before.is_alphabetic() || after.is_alphabetic() || before == '´' || after == '´')
+            }
+            '¤' | '¦' | '¨' | '¸' => true,
+            _ => false,
+        }
+    })
+}
+
+/// The alphabets (small letters beyond ASCII) of the languages written in
+/// windows-1250 and ISO-8859-2: Czech, Slovak, Polish, Hungarian, Slovene
+/// and Croatian (one alphabet), Romanian, Albanian, German.
+const CENTRAL_EUROPEAN: [&str; 8] = [
+    "áčďéěíňóřšťúůýž",
+    "áäčďéíĺľňóôŕšťúýž",
+    "ąćęłńóśźż",
+    "áéíóöőúüű",
+    "čćđšž",
+    "ăâîșțşţ",
+    "çë",
+    "äöüß",
+];
+
+/// At most this share (percent) of a Central European reading's non-ASCII
+/// letters may be outside the alphabet of the one language that covers
+/// most of them (when two or more are). Measured: real Czech, Slovak,
+/// Polish, Hungarian, Slovene, Croatian and Romanian text (chardet's
+/// corpus) has at most 1% (names, loan words); text in an encoding the
+/// detector does not know read as windows-1250 or ISO-8859-2 (ISO-8859-3
+/// Esperanto, Turkish and Maltese, ISO-8859-16 Romanian and Polish) at
+/// least 6.5% (`kaţnomo`, `doťuda`: letters of languages that exclude
+/// each other).
+pub(crate) const MAX_FOREIGN_LETTER_PERCENT: usize = 3;
+
+/// Whether a windows-1250 or ISO-8859-2 reading's letters are of one
+/// language ([`MAX_FOREIGN_LETTER_PERCENT`]); true for other encodings.
+fn one_language(encoding: &'static Encoding, text: &str) -> bool {
+    if encoding != encoding_rs::WINDOWS_1250 && encoding != encoding_rs::ISO_8859_2 {
+        return true;
+    }
+    let mut letters: Vec<char> = text
+        .chars()
+        .filter(|c| !c.is_ascii() && c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect();
+    // Counted per distinct letter (a few dozen), not per letter per alphabet.
+    letters.sort_unstable();
+    let mut counts: Vec<(char, usize)> = Vec::new();
+    for &c in &letters {
+        match counts.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => counts.push((c, 1)),
+        }
+    }
+    let foreign = CENTRAL_EUROPEAN
+        .iter()
+        .map(|alphabet| {
+            counts
+                .iter()
+                .filter(|(c, _)| !alphabet.contains(*c))
+                .map(|(_, n)| n)
+                .sum::<usize>()
+        })
+        .min()
+        .unwrap_or(0);
+    foreign < 2 || foreign * 100 <= MAX_FOREIGN_LETTER_PERCENT * letters.len()
 }
 
 /// At most this share (percent) of a CJK reading's Han characters may be
@@ -379,7 +558,7 @@ fn hungarian(guess: &'static Encoding, sample: &[u8]) -> Option<&'static Encodin
     };
     let text = read.decode_without_bom_handling_and_without_replacement(sample)?;
     let mut letters = text.chars().filter(|c| !c.is_ascii() && c.is_alphabetic());
-    let hungarian = |c: char| "áéíóöőúüűÁÉÍÓÖŐÚÜŰ".contains(c);
+    let hungarian = |c: char| c.to_lowercase().all(|c| CENTRAL_EUROPEAN[3].contains(c));
     (text.contains(['ő', 'Ő']) && letters.all(hungarian)).then_some(read)
 }
 
@@ -428,9 +607,69 @@ mod tests {
     }
 
     #[test]
+    fn one_language_is_pinned_from_both_sides() {
+        assert_eq!(MAX_FOREIGN_LETTER_PERCENT, 3);
+        let w1250 = encoding_rs::WINDOWS_1250;
+        // Czech `ř` and Romanian `ţ`: 3 foreign letters of 100 pass, 4 of
+        // 101 do not; one foreign letter alone always passes.
+        let text =
+            |czech: usize, foreign: usize| format!("{} {}", "ř".repeat(czech), "ţ".repeat(foreign));
+        assert!(one_language(w1250, &text(97, 3)));
+        assert!(!one_language(w1250, &text(97, 4)));
+        assert!(one_language(w1250, &text(2, 1)));
+        assert!(!one_language(w1250, &text(2, 2)));
+        // Other encodings are not judged here.
+        assert!(one_language(encoding_rs::WINDOWS_1252, &text(2, 2)));
+        assert!(one_language(
+            encoding_rs::ISO_8859_2,
+            "Příliš žluťoučký kůň úpěl ďábelské ódy"
+        ));
+    }
+
+    #[test]
+    fn latin9_symbols_out_of_place_leave_the_encoding_open() {
+        for text in ["eurotegnet (¤)", "c¨ur", "¸e", "Œuvre ¦"] {
+            assert!(latin9_undecided(text), "{text}");
+        }
+        for text in ["1½ tasse", "2 ¾ cup", "don´t", "lá´´", "plain café"] {
+            assert!(!latin9_undecided(text), "{text}");
+        }
+    }
+
+    #[test]
     fn an_rfc_2279_form_is_one_sequence() {
         let found = IllFormed::of(b"x \xF8\x88\x80\x80\x80 y");
         assert_eq!((found.count, found.bytes, found.utf8_like), (1, 5, 1));
+        assert_eq!((found.rfc_2279, found.places), (1, 0));
+    }
+
+    #[test]
+    fn enough_text_is_pinned_from_both_sides() {
+        assert_eq!(
+            (
+                MIN_LEGACY_SEQUENCES,
+                MIN_LEGACY_PLACES,
+                MIN_SEQUENCES_IN_FEW_PLACES
+            ),
+            (4, 3, 8)
+        );
+        let enough = |b: &[u8]| IllFormed::of(b).enough_text();
+        // Four sequences in three places are enough; three are not.
+        assert!(enough(b"caf\xE9 cr\xE8me br\xFBl\xE9e"));
+        assert!(!enough(b"caf\xE9 cr\xE8me br\xFBle"));
+        // Four sequences in two places are not; eight are.
+        assert!(!enough(b"\xEF\xF0 \xE8\xE2"));
+        assert!(!enough(b"abc \xFF\xFE\xFD\xFC def"));
+        assert!(!enough(b"\xEF\xF0\xE8\xE2 \xE5\xF2\xEC"));
+        assert!(enough(b"\xEF\xF0\xE8\xE2 \xE5\xF2\xEC\xE8"));
+        // A well-formed character between two ill-formed bytes does not
+        // part them: one place.
+        assert_eq!(IllFormed::of(b"\xE9\xC3\xA9\xE8 \xFC").places, 2);
+        // RFC 2279 forms are no text: three letters beside one are short.
+        assert!(!enough(b"x \xF8\x88\x80\x80\x80 caf\xE9 cr\xE8me br\xFBle"));
+        assert!(enough(
+            b"x \xF8\x88\x80\x80\x80 caf\xE9 cr\xE8me br\xFBl\xE9e"
+        ));
     }
 
     #[test]
