@@ -90,8 +90,18 @@ const TEXT_FAMILIES: [&[Pattern]; 9] = [
         range(0x80, 0xBF),
         of(&[0xC2, 0xC5, 0xC6, 0xCB, 0xE2, 0xE5, 0xE6, 0xEB]),
     )],
-    // Mac Roman mojibake lead `Ô` (`EF`) and a non-ASCII byte.
-    &[Pattern::new(of(&[0xC3]), of(&[0x94]), range(0x80, 0xFF))],
+    &[
+        // Mac Roman mojibake lead `Ô` (`EF`) and a non-ASCII byte.
+        Pattern::new(of(&[0xC3]), of(&[0x94]), range(0x80, 0xFF)),
+        // Mac Roman mojibake lead `ƒ` (`C4`) and the first byte of a
+        // character Mac Roman puts at `80`..`BF` (`C2`, `C3`, `CE`, `CF`,
+        // `E2`): `ƒÅ` is `ā` read as Mac Roman.
+        Pattern::new(
+            of(&[0xC6]),
+            of(&[0x92]),
+            of(&[0xC2, 0xC3, 0xCE, 0xCF, 0xE2]),
+        ),
+    ],
     &[
         // U+200B..U+200F, U+202A..U+202E (with U+200A, U+202F):
         // `E2 80 8A`..`8F`, `E2 80 AA`..`AF`.

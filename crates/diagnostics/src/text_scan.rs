@@ -46,7 +46,7 @@ const MOJIBAKE: u8 = 2;
 /// For every byte, which rules' candidates start with it: C0 controls
 /// other than tab, LF, FF and CR, and DEL; `C2` (C1 controls, U+00AD, and
 /// U008's Mac Roman `¬`); `C3` (U008's windows-1252 and ISO-8859-1 runs,
-/// `Ã`..`ô`); `D8` (U+061C); `E1`, `E2`, `E3`, `EF` (the invisible and bidi
+/// `Ã`..`ô`); `C6` (U008's Mac Roman `ƒ`); `D8` (U+061C); `E1`, `E2`, `E3`, `EF` (the invisible and bidi
 /// characters of three bytes, noncharacters, variation selectors; U008's
 /// `√`, `≈`, `∆`, `‚` behind `E2`); `F0`..`F4` (tags, supplementary
 /// variation selectors, the planes' noncharacters).
@@ -62,6 +62,7 @@ pub(crate) const LEADS: [u8; 256] = {
     table[0x7F] = CHARACTERS;
     table[0xC2] = CHARACTERS | MOJIBAKE;
     table[0xC3] = MOJIBAKE;
+    table[0xC6] = MOJIBAKE;
     table[0xD8] = CHARACTERS;
     table[0xE1] = CHARACTERS;
     table[0xE2] = CHARACTERS | MOJIBAKE;
@@ -115,13 +116,14 @@ fn is_candidate(b: u8, b1: u8, b2: u8, b3: u8, characters: bool, mojibake: bool)
     let latin =
         (b == 0xC3) & (((0x82..=0xBF).contains(&b1) & second) | ((b1 == 0x94) & (b2 >= 0x80)));
     let not_sign = (b == 0xC2) & (b1 == 0xAC) & (b2 >= 0x80);
+    let f_hook = (b == 0xC6) & (b1 == 0x92) & matches!(b2, 0xC2 | 0xC3 | 0xCE | 0xCF | 0xE2);
     // `‚` (`E2 80 9A`), `√` (`E2 88 9A`), `∆` (`E2 88 86`), `≈` (`E2 89 88`).
     let mac = (b == 0xE2)
         & (((b1 == 0x80) & (b2 == 0x9A))
             | ((b1 == 0x88) & ((b2 == 0x9A) | (b2 == 0x86)))
             | ((b1 == 0x89) & (b2 == 0x88)))
         & (b3 >= 0x80);
-    (character & characters) | ((latin | not_sign | mac) & mojibake)
+    (character & characters) | ((latin | not_sign | f_hook | mac) & mojibake)
 }
 
 /// Step 3 over a chunk: the candidates' positions as a bit mask. The test
@@ -396,7 +398,7 @@ mod tests {
     fn the_tests_agree_with_the_table() {
         for b in 0..=255u8 {
             for b1 in (0x80..=0xBF).chain([b'a', 0x00]) {
-                for b2 in [0x80, 0x86, 0x88, 0x8B, 0x9A, 0xA0, 0xAA, 0xBF, b'a'] {
+                for b2 in [0x80, 0x86, 0x88, 0x8B, 0x9A, 0xA0, 0xAA, 0xBF, 0xC3, b'a'] {
                     for b3 in [0x80, b'a'] {
                         let chars = is_candidate(b, b1, b2, b3, true, false);
                         let moji = is_candidate(b, b1, b2, b3, false, true);
@@ -412,7 +414,7 @@ mod tests {
             }
             assert_eq!(
                 LEADS[usize::from(b)] != 0,
-                matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0xC2 | 0xC3 | 0xD8 | 0xE1 | 0xE2 | 0xE3 | 0xEF | 0xF0..=0xF4),
+                matches!(b, 0x00..=0x08 | 0x0B | 0x0E..=0x1F | 0x7F | 0xC2 | 0xC3 | 0xC6 | 0xD8 | 0xE1 | 0xE2 | 0xE3 | 0xEF | 0xF0..=0xF4),
                 "{b:02X}"
             );
         }

@@ -725,6 +725,12 @@ pub(crate) fn may_start_run(bytes: &[u8], i: usize) -> bool {
             _ => false,
         },
         0xC2 => bytes.get(i + 1) == Some(&0xAC) && next_non_ascii(i + 2),
+        // `ƒ` (Mac Roman `C4`) before a character Mac Roman puts at
+        // `80`..`BF`: `ƒÅ` is `ā`.
+        0xC6 => {
+            bytes.get(i + 1) == Some(&0x92)
+                && matches!(bytes.get(i + 2), Some(0xC2 | 0xC3 | 0xCE | 0xCF | 0xE2))
+        }
         0xE2 => {
             matches!(
                 bytes.get(i + 1..i + 3),
@@ -1030,8 +1036,10 @@ mod tests {
 
     #[test]
     fn runs_that_read_better_repaired_are_repaired() {
-        // `ƒ` is no candidate: it is found on a line that holds another run.
-        assert_eq!(repair("mƒÅja"), None);
+        // `ƒ` before a character Mac Roman puts at `80`..`BF` starts a run.
+        assert_eq!(repair("mƒÅja"), Some(("ā".into(), "Mac Roman", 1)));
+        // The florin sign before a digit or a space is a symbol.
+        assert_eq!(repair("price ƒ 5 or ƒ5"), None);
         assert_eq!(
             repair("mƒÅja un Fran√ßois"),
             Some(("ā".into(), "Mac Roman", 1))
