@@ -66,7 +66,7 @@ pub mod testing {
     /// See the constant of the same name in the scan.
     pub const MAX_SHOWN_SEQUENCES: usize = crate::scan::MAX_SHOWN_SEQUENCES;
 
-    /// See the constant of the same name in the verdict.
+    /// See the constant of the same name in the sample.
     pub const MIN_LEGACY_NON_ASCII: usize = u005::MIN_LEGACY_NON_ASCII;
     /// See the constant of the same name in the verdict.
     pub const MIN_LEGACY_LETTER_PERCENT: usize = u005::MIN_LEGACY_LETTER_PERCENT;

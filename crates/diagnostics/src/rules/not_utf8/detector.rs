@@ -4,8 +4,8 @@
 use encoding_rs::Encoding;
 
 use super::reading::Reading;
+use super::reading::Support;
 use super::sample::detector_input;
-use super::verdict::Support;
 
 /// chardetng's support for its guess (its score, summed over the sample's
 /// words) must be above this for the encoding to count as identified. At

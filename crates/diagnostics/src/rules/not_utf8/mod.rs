@@ -7,11 +7,12 @@ mod sample;
 mod sniff;
 mod verdict;
 
+pub(crate) use self::reading::Support;
 pub(crate) use self::reading::{Script, script_of};
+pub(crate) use self::sample::MIN_LEGACY_NON_ASCII;
 pub use self::sniff::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
 pub(crate) use self::sniff::{wide, wrong_bom};
-pub(crate) use self::verdict::MIN_LEGACY_NON_ASCII;
-pub(crate) use self::verdict::{LegacyVerdict, Support, legacy_verdict};
+pub(crate) use self::verdict::{LegacyVerdict, legacy_verdict};
 #[cfg(feature = "testing")]
 pub(crate) use self::{
     detector::{MIN_DETECTOR_MARGIN_PERCENT, MIN_DETECTOR_SCORE, detector_identifies},

@@ -315,6 +315,27 @@ fn is_combining_mark(c: char) -> bool {
     matches!(c, '\u{0591}'..='\u{05C7}' | '\u{064B}'..='\u{065F}' | '\u{0E31}'..='\u{0E4E}')
 }
 
+/// How well the text supports the detector's guess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Support {
+    /// Enough words, and clearly more than any other reading
+    /// (`detector_identifies`).
+    Identified,
+    /// The file is legacy text (the verdict's other evidence holds), but
+    /// which encoding the text does not tell: short, or a list of letters
+    /// (a spelling table) that several encodings read as words. `rival` is
+    /// the best other encoding that reads it as different text.
+    Unidentified {
+        /// The runner-up's name, if any encoding reads it differently.
+        rival: Option<&'static str>,
+    },
+    /// The guess reads the sample as letters but not as running text of
+    /// their script (words broken by letters of the wrong case or script,
+    /// mostly capitals, mostly rare characters): text in an encoding the
+    /// detector does not know, read in a neighbour's.
+    OtherScript,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

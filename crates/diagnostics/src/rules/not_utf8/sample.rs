@@ -1,6 +1,12 @@
 //! The bounded sample the verdict reads: the lines that hold non-ASCII
 //! bytes, and what of them the detector needs.
 
+/// A legacy verdict needs at least this many bytes in ill-formed sequences
+/// in the sample: one to three stray bytes (`ok \xFF\xFE bytes`) are
+/// defects in UTF-8 text, not evidence of an encoding, whatever well-formed
+/// characters stand around them.
+pub(crate) const MIN_LEGACY_NON_ASCII: usize = 4;
+
 /// The detector reads at most this many bytes: the lines of the file that
 /// hold non-ASCII bytes, in order (ASCII-only lines tell no encoding apart).
 /// Measured: at 1 KiB five of the mixed tree's 148 checked verdicts change,

@@ -4,7 +4,7 @@
 use utf8lint_codec::Signature;
 
 use super::reading::Reading;
-use super::verdict::MIN_LEGACY_NON_ASCII;
+use super::sample::MIN_LEGACY_NON_ASCII;
 
 /// How many leading bytes the NUL-pattern and legacy sniffers read.
 const SNIFF_BYTES: usize = 64 * 1024;

@@ -5,17 +5,11 @@ use encoding_rs::Encoding;
 use utf8lint_codec::{Subpart, Utf8Chunks};
 
 use super::detector::Detector;
-use super::reading::Reading;
+use super::reading::{Reading, Support};
 use super::sample::non_ascii_lines;
 use super::sniff::{
     BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, binary_signature, control_percent,
 };
-
-/// A legacy verdict needs at least this many bytes in ill-formed sequences
-/// in the sample: one to three stray bytes (`ok \xFF\xFE bytes`) are
-/// defects in UTF-8 text, not evidence of an encoding, whatever well-formed
-/// characters stand around them.
-pub(crate) const MIN_LEGACY_NON_ASCII: usize = 4;
 
 /// Any legacy verdict needs at least this many ill-formed sequences (an
 /// RFC 2279 form counts once, and not at all towards the text: it is
@@ -51,27 +45,6 @@ pub(crate) struct LegacyVerdict {
     /// How well the detector's guess is supported: only an identified
     /// encoding is named as the file's and offered as a transcoding.
     pub(crate) support: Support,
-}
-
-/// How well the text supports the detector's guess.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Support {
-    /// Enough words, and clearly more than any other reading
-    /// (`detector_identifies`).
-    Identified,
-    /// The file is legacy text (the verdict's other evidence holds), but
-    /// which encoding the text does not tell: short, or a list of letters
-    /// (a spelling table) that several encodings read as words. `rival` is
-    /// the best other encoding that reads it as different text.
-    Unidentified {
-        /// The runner-up's name, if any encoding reads it differently.
-        rival: Option<&'static str>,
-    },
-    /// The guess reads the sample as letters but not as running text of
-    /// their script (words broken by letters of the wrong case or script,
-    /// mostly capitals, mostly rare characters): text in an encoding the
-    /// detector does not know, read in a neighbour's.
-    OtherScript,
 }
 
 /// Decides whether a file with ill-formed UTF-8 is in a legacy encoding,
