@@ -298,6 +298,25 @@ fn every_c0_and_c1_control_but_the_whitespace_ones() {
 }
 
 #[test]
+fn iso_2022_kr_shifts_are_the_encoding_not_controls_to_delete() {
+    // A designation of KS X 1001 into G1, then SO ... SI around Hangul.
+    let kr = b"\x1B$)C\nsubject: \x0E0H3g\x0F hello \x0E0H\x0F\n";
+    let ds = check(
+        kr,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    );
+    assert_eq!(ds.len(), 1, "{ds:#?}");
+    assert_eq!(ds[0].rule, Rule::ControlCharacter);
+    assert_eq!(ds[0].span, 0..1);
+    assert!(ds[0].message.contains("ISO-2022-KR"), "{}", ds[0].message);
+    assert!(ds[0].fix.is_none(), "a fix would delete the designation");
+    // Without a designation, SO and SI are stray controls, fixed as ever.
+    let stray = findings("a\u{E}b\u{F}c\n", "a.txt");
+    assert_eq!(stray.len(), 2, "{stray:#?}");
+    assert!(stray.iter().all(|d| d.fix.is_some()));
+}
+
+#[test]
 fn all_66_noncharacters() {
     let mut nonchars: Vec<u32> = (0xFDD0..=0xFDEF).collect();
     for plane in 0..=0x10 {

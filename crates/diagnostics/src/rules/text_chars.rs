@@ -146,12 +146,31 @@ pub(crate) struct Pass<'a> {
     keystrokes: OnceCell<bool>,
     /// An ISO-2022 designation (`ESC $ B`, `ESC $ @`, `ESC ( J`) was seen.
     iso_2022_escape: bool,
+    /// Whether the file designates a multi-byte set for SO to shift into
+    /// (`ESC $ ) C`: ISO-2022-KR; `ESC $ ) A`, `ESC $ * H`: ISO-2022-CN),
+    /// worked out at the first SO or SI.
+    shifts: OnceCell<bool>,
     bidi: Capped,
     invisible: Capped,
     control: Capped,
     noncharacter: Capped,
     /// U010 reports a line once: the end of the last line reported.
     bidi_line_end: usize,
+}
+
+/// The ISO-2022 designation of a multi-byte set into G1, G2 or G3 at
+/// `i` (`ESC $ )`, `ESC $ *`, `ESC $ +` and the set's final byte), the
+/// sets SO and SS2/SS3 shift into.
+fn designation_at(bytes: &[u8], i: usize) -> Option<&[u8]> {
+    match bytes.get(i..i + 4)? {
+        [0x1B, b'$', b')' | b'*' | b'+', 0x40..=0x7E] => Some(&bytes[i..i + 4]),
+        _ => None,
+    }
+}
+
+/// Whether `bytes` designate a multi-byte set anywhere ([`designation_at`]).
+fn designates_shifted_set(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(0x1B, bytes).any(|i| designation_at(bytes, i).is_some())
 }
 
 /// The character at `i` of well-formed `bytes`, and its length.
@@ -183,6 +202,7 @@ impl<'a> Pass<'a> {
             source: OnceCell::new(),
             keystrokes: OnceCell::new(),
             iso_2022_escape: false,
+            shifts: OnceCell::new(),
             bidi: Capped::new(Rule::BidiControl, levels.bidi, shown),
             invisible: Capped::new(Rule::InvisibleCharacter, levels.invisible, shown),
             control: Capped::new(Rule::ControlCharacter, levels.control, shown),
@@ -344,6 +364,27 @@ impl<'a> Pass<'a> {
             return;
         }
         if !self.control.wants() || *self.keystrokes.get_or_init(|| is_vim_script(self.path)) {
+            return;
+        }
+        if matches!(c, '\u{E}' | '\u{F}' | '\u{1B}')
+            && *self.shifts.get_or_init(|| designates_shifted_set(bytes))
+        {
+            // ISO-2022-KR or -CN: SO and SI shift into the designated set
+            // and out; deleting them would turn the text into other
+            // characters, and no decoder here converts it. The designation
+            // is reported once, with no fix; the shifts not at all.
+            if c == '\u{1B}' && designation_at(bytes, i).is_some() {
+                let d = Diagnostic::new(
+                    Rule::ControlCharacter,
+                    Level::Warn,
+                    span.clone(),
+                    "escape sequence designating a multi-byte set: this file is in ISO-2022-KR or ISO-2022-CN, a 7-bit encoding, not text in UTF-8".to_owned(),
+                )
+                .with_label("ISO-2022 designation here")
+                .with_note("the SO (U+000E) and SI (U+000F) controls in the file shift into that set and back; deleting them would destroy the text, so no fix is offered")
+                .with_help("convert the file with `iconv -f ISO-2022-KR -t UTF-8` (or ISO-2022-CN), or list it in `.utf8lintignore` if it must stay so");
+                self.control.push(|level| Diagnostic { level, ..d }, span);
+            }
             return;
         }
         if c == '\u{1B}'
