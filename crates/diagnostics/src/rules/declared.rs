@@ -248,10 +248,7 @@ pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool
         scratch.clear();
         let (result, read) = decoder.decode_to_string_without_replacement(rest, &mut scratch, true);
         rest = &rest[read..];
-        let control = text_only
-            && scratch
-                .chars()
-                .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r'));
+        let control = text_only && has_control(scratch.as_bytes());
         if control {
             return false;
         }
@@ -261,6 +258,17 @@ pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool
             encoding_rs::DecoderResult::Malformed(..) => return false,
         }
     }
+}
+
+/// Whether the UTF-8 `text` holds a control character (general category
+/// Cc) other than tab, line feed, form feed and carriage return: a C0
+/// byte, DEL, or `C2 80`..`C2 9F`. Byte tests the compiler vectorizes,
+/// where asking each decoded character was a tenth of the legacy verdict.
+fn has_control(text: &[u8]) -> bool {
+    let c0 = text
+        .iter()
+        .any(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0C | b'\r')) || b == 0x7F);
+    c0 || memchr::memchr_iter(0xC2, text).any(|i| matches!(text.get(i + 1), Some(0x80..=0x9F)))
 }
 
 /// A declaration whose name is `name` (a subslice of `bytes`).
@@ -593,6 +601,15 @@ fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn has_control_is_the_control_category_but_the_whitespace() {
+        for c in (0..0x3000).filter_map(char::from_u32) {
+            let expected = c.is_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r');
+            let text = format!("a{c}\u{A0}b");
+            assert_eq!(has_control(text.as_bytes()), expected, "{c:?}");
+        }
+    }
 
     fn found(bytes: &[u8], path: &str) -> Vec<(Syntax, String)> {
         declarations(bytes, Path::new(path))
