@@ -72,8 +72,12 @@ pub(crate) const MAX_BODY: usize = 64 << 20;
 /// for an answer that never comes).
 const HOLD_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Chunks read ahead of the transport; past this, reading waits.
-const READ_AHEAD: usize = 4;
+/// Bytes read ahead of the transport; past this, reading waits. Counted
+/// in bytes, not chunks: a client that writes many small messages and
+/// never reads the answers fills tower-lsp's queue, and the reader must
+/// still reach the end of the input behind them (16 MiB is far more than
+/// any such burst, and bounds what a flood can make the server hold).
+const READ_AHEAD: usize = 16 << 20;
 
 /// Buffer capacity kept between frames.
 const KEEP_CAPACITY: usize = 1 << 20;
@@ -350,7 +354,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
     }
 }
 
-/// Reads `input` on a task of its own, at most [`READ_AHEAD`] chunks ahead
+/// Reads `input` on a task of its own, at most [`READ_AHEAD`] bytes ahead
 /// of the transport, and notes its end in `lifecycle` when it comes, even
 /// while nothing consumes what was read (see [`crate::lifecycle`]). The
 /// task ends at end of input, at a read error, or when the returned reader
@@ -362,15 +366,20 @@ pub(crate) fn read_input<I>(
 where
     I: AsyncRead + Unpin + Send + 'static,
 {
-    let (tx, rx) = mpsc::channel(READ_AHEAD);
+    let (tx, rx) = mpsc::unbounded_channel();
+    let ahead = Arc::new(Ahead::default());
+    let reader_ahead = ahead.clone();
     let task = tokio::spawn(async move {
+        let mut buffer = vec![0u8; READ_CHUNK];
         loop {
-            let mut chunk = vec![0u8; READ_CHUNK];
-            match input.read(&mut chunk).await {
+            reader_ahead.room().await;
+            match input.read(&mut buffer).await {
                 Ok(0) => break,
                 Ok(n) => {
-                    chunk.truncate(n);
-                    if tx.send(chunk).await.is_err() {
+                    reader_ahead
+                        .bytes
+                        .fetch_add(n, std::sync::atomic::Ordering::SeqCst);
+                    if tx.send(buffer[..n].to_vec()).is_err() {
                         return;
                     }
                 }
@@ -388,6 +397,7 @@ where
     (
         Incoming {
             rx,
+            ahead,
             chunk: Vec::new(),
             at: 0,
         },
@@ -395,9 +405,36 @@ where
     )
 }
 
+/// How many bytes [`read_input`]'s task has read that the transport has
+/// not taken yet, and the task's wake-up when it waits for room.
+#[derive(Default)]
+struct Ahead {
+    bytes: std::sync::atomic::AtomicUsize,
+    taken: tokio::sync::Notify,
+}
+
+impl Ahead {
+    /// Waits until fewer than [`READ_AHEAD`] bytes are ahead.
+    async fn room(&self) {
+        loop {
+            let taken = self.taken.notified();
+            if self.bytes.load(std::sync::atomic::Ordering::SeqCst) < READ_AHEAD {
+                return;
+            }
+            taken.await;
+        }
+    }
+
+    fn take(&self, n: usize) {
+        self.bytes.fetch_sub(n, std::sync::atomic::Ordering::SeqCst);
+        self.taken.notify_one();
+    }
+}
+
 /// The input as [`read_input`]'s task hands it on.
 pub(crate) struct Incoming {
-    rx: mpsc::Receiver<Vec<u8>>,
+    rx: mpsc::UnboundedReceiver<Vec<u8>>,
+    ahead: Arc<Ahead>,
     chunk: Vec<u8>,
     at: usize,
 }
@@ -412,6 +449,7 @@ impl AsyncRead for Incoming {
         if this.at == this.chunk.len() {
             match this.rx.poll_recv(cx) {
                 Poll::Ready(Some(chunk)) => {
+                    this.ahead.take(chunk.len());
                     this.chunk = chunk;
                     this.at = 0;
                 }
