@@ -22,8 +22,11 @@
 //! the 4 KiB blocks that hold one in the pass that validates
 //! (`candidates::CONFUSABLE`), so ASCII files and files in other scripts
 //! cost U016 nothing more; one branch-free test per 64-byte chunk of those
-//! blocks (or of the whole file, when it is not valid) finds the leads,
-//! and only the lines holding one are split into words.
+//! blocks (or of the whole file, when it is not valid) finds the leads.
+//! A line holding one is ruled out by its bytes when its words are ASCII
+//! or Cyrillic alone ([`only_cyrillic_words`]); otherwise it is split into
+//! words, and a word of one script below U+0800 ([`CharTable`]) skips the
+//! UTS #39 lookups.
 
 use std::collections::HashMap;
 use std::ops::Range;
