@@ -196,7 +196,7 @@ impl Errors {
     /// Every ill-formed sequence of `bytes`, and nothing else: what U005's
     /// verdict needs before the full pass. Legacy text has an error at
     /// nearly every non-ASCII byte, and for such a file this is a fraction
-    /// of [`scan`]'s cost (no U001 diagnostics, marks or text pass, all of
+    /// of `scan`'s cost (no U001 diagnostics, marks or text pass, all of
     /// which U005 replaces).
     pub(crate) fn of(bytes: &[u8]) -> Errors {
         let mut errors = Errors::default();
