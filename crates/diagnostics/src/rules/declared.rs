@@ -221,13 +221,72 @@ pub(crate) fn declared_legacy_encoding<'a>(
 /// Whether well-formed multi-byte characters outnumber the ill-formed
 /// sequences: UTF-8 with defects under a wrong label (a UTF-8 page that
 /// says `iso-8859-1`), which the declaration does not make legacy text.
+///
+/// Counted in bytes, not decoded characters: each multi-byte character
+/// has one lead byte (`C0` and above), and so does each ill-formed
+/// sequence that starts with one (the bytes after a sequence's first are
+/// continuation bytes), so the characters are the lead bytes less those.
+/// A lead byte that no continuation byte follows, or that never leads
+/// (`C0`, `C1`, `F5`..`FF`), starts an ill-formed sequence of its own:
+/// counting those first, in one pass the compiler vectorizes, settles
+/// legacy text (where nearly every lead byte is one) without walking its
+/// sequences. Otherwise they are walked, and only until the characters
+/// left can no longer outnumber them.
 fn mostly_utf8(bytes: &[u8]) -> bool {
-    let (mut characters, mut errors) = (0usize, 0usize);
-    for chunk in utf8lint_codec::Utf8Chunks::new(bytes) {
-        characters += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
-        errors += usize::from(!chunk.invalid().is_empty());
+    let (leads, lone) = lead_bytes(bytes);
+    // `lone` lead bytes are ill-formed sequences: at most `leads - lone`
+    // characters against at least `lone` sequences.
+    if leads - lone <= lone {
+        return false;
     }
-    characters > errors
+    let (mut errors, mut erroneous_leads) = (0usize, 0usize);
+    for sub in utf8lint_codec::subparts(bytes) {
+        errors += 1;
+        erroneous_leads += usize::from(bytes[sub.offset] >= 0xC0);
+        // Both only grow: once the characters do not outnumber the
+        // sequences, they never will.
+        if leads - erroneous_leads <= errors {
+            return false;
+        }
+    }
+    true
+}
+
+/// How many bytes of `bytes` are lead bytes (`C0` and above), and how many
+/// of those start an ill-formed sequence by themselves: no continuation
+/// byte follows them, or they are `C0`, `C1` or `F5`..`FF`.
+fn lead_bytes(bytes: &[u8]) -> (usize, usize) {
+    /// Bytes per step: the counts are kept in byte lanes, which a step
+    /// must not overflow.
+    const STEP: usize = 192;
+    let lone = |b: u8, next: u8| {
+        let never = (b == 0xC0) | (b == 0xC1) | (b >= 0xF5);
+        (b >= 0xC0) & (never | (next & 0xC0 != 0x80))
+    };
+    let (mut leads, mut lonely) = (0usize, 0usize);
+    let mut at = 0;
+    // Each step reads one byte past its end: the last byte is counted on
+    // its own, below.
+    while let Some(window) = bytes
+        .get(at..at + STEP + 1)
+        .and_then(|w| <&[u8; STEP + 1]>::try_from(w).ok())
+    {
+        let (mut l, mut o) = (0u8, 0u8);
+        for i in 0..STEP {
+            l = l.wrapping_add(u8::from(window[i] >= 0xC0));
+            o = o.wrapping_add(u8::from(lone(window[i], window[i + 1])));
+        }
+        leads += usize::from(l);
+        lonely += usize::from(o);
+        at += STEP;
+    }
+    for (i, &b) in bytes.iter().enumerate().skip(at) {
+        // The file's last byte: no continuation byte follows it.
+        let next = bytes.get(i + 1).copied().unwrap_or(0);
+        leads += usize::from(b >= 0xC0);
+        lonely += usize::from(lone(b, next));
+    }
+    (leads, lonely)
 }
 
 /// Whether all of `bytes` decodes in `encoding` without an error, to text:
@@ -238,9 +297,34 @@ pub(crate) fn decodes_to_text(bytes: &[u8], encoding: &'static Encoding) -> bool
 }
 
 /// Whether all of `bytes` decodes in `encoding` without an error, and,
-/// when `text_only`, to text ([`decodes_to_text`]). Decoded a block at a
-/// time into a scratch buffer, which is not kept.
+/// when `text_only`, to text ([`decodes_to_text`]). A single-byte encoding
+/// decodes each byte on its own: a table of the 256 bytes says which
+/// decode (to text) and the bytes are looked up, nothing is decoded. Any
+/// other is decoded a block at a time into a scratch buffer, which is not
+/// kept.
 pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool) -> bool {
+    if encoding.is_single_byte() {
+        let table = single_byte_table(encoding, text_only);
+        // Every such encoding decodes ASCII as ASCII: a chunk of ASCII
+        // text (every ASCII byte when not `text_only`) is settled in
+        // vector compares, and only a chunk with another byte is looked up.
+        let plain = |b: u8| {
+            let text = (b >= 0x20) & (b != 0x7F)
+                | (b == b'\t')
+                | (b == b'\n')
+                | (b == 0x0C)
+                | (b == b'\r');
+            (b < 0x80) & (text | !text_only)
+        };
+        let decodes = |chunk: &[u8]| {
+            let other = chunk
+                .iter()
+                .fold(0u8, |other, &b| other | u8::from(!plain(b)));
+            other == 0 || chunk.iter().all(|&b| table[usize::from(b)])
+        };
+        let mut chunks = bytes.chunks_exact(64);
+        return chunks.all(decodes) && decodes(chunks.remainder());
+    }
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut scratch = String::with_capacity(64 * 1024);
     let mut rest = bytes;
@@ -258,6 +342,18 @@ pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool
             encoding_rs::DecoderResult::Malformed(..) => return false,
         }
     }
+}
+
+/// For each byte, whether the single-byte `encoding` decodes it (to text,
+/// when `text_only`: [`has_control`] finds nothing in it).
+fn single_byte_table(encoding: &'static Encoding, text_only: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    for (b, ok) in (0..=255u8).zip(table.iter_mut()) {
+        *ok = encoding
+            .decode_without_bom_handling_and_without_replacement(&[b])
+            .is_some_and(|text| !(text_only && has_control(text.as_bytes())));
+    }
+    table
 }
 
 /// Whether the UTF-8 `text` holds a control character (general category
@@ -609,6 +705,134 @@ mod tests {
             let text = format!("a{c}\u{A0}b");
             assert_eq!(has_control(text.as_bytes()), expected, "{c:?}");
         }
+    }
+
+    /// [`mostly_utf8`] as first written: every character decoded.
+    fn mostly_utf8_decoded(bytes: &[u8]) -> bool {
+        let (mut characters, mut errors) = (0usize, 0usize);
+        for chunk in utf8lint_codec::Utf8Chunks::new(bytes) {
+            characters += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+            errors += usize::from(!chunk.invalid().is_empty());
+        }
+        characters > errors
+    }
+
+    /// [`decodes`] as first written for every encoding: each decoded.
+    fn decodes_decoded(bytes: &[u8], encoding: &'static Encoding, text_only: bool) -> bool {
+        encoding
+            .decode_without_bom_handling_and_without_replacement(bytes)
+            .is_some_and(|text| !(text_only && has_control(text.as_bytes())))
+    }
+
+    /// The byte counts give the answer the decoded characters give, also
+    /// around the steps of the counting pass and at the file's end.
+    #[test]
+    fn mostly_utf8_counts_as_the_decoded_characters_do() {
+        let mut cases: Vec<Vec<u8>> = vec![
+            Vec::new(),
+            b"ascii only".to_vec(),
+            "café déjà".as_bytes().to_vec(),
+            b"caf\xE9 cr\xE8me".to_vec(),
+            b"\xC3".to_vec(),
+            b"\xE2\x82".to_vec(),
+            b"\xC0\x80\xF5\x80\xED\xA0\x80".to_vec(),
+        ];
+        // One character against one error, or two against one, placed
+        // across the counting pass's steps.
+        for len in [190, 191, 192, 193, 383, 384, 385] {
+            for (utf8, bad) in [("é", &b"\xE9"[..]), ("éé", b"\xFF"), ("é", b"\xE2\x82")] {
+                let mut bytes = vec![b'a'; len];
+                bytes.extend(utf8.as_bytes());
+                bytes.extend(bad);
+                cases.push(bytes.clone());
+                bytes.reverse();
+                cases.push(bytes);
+            }
+        }
+        for bytes in cases {
+            assert_eq!(
+                mostly_utf8(&bytes),
+                mostly_utf8_decoded(&bytes),
+                "{bytes:02X?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn mostly_utf8_agrees_on_any_bytes(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(b'a'),
+                    0x80u8..=0xBF,
+                    0xC0u8..=0xFF,
+                    proptest::arbitrary::any::<u8>(),
+                ],
+                0..900,
+            )
+        ) {
+            proptest::prop_assert_eq!(mostly_utf8(&bytes), mostly_utf8_decoded(&bytes));
+        }
+    }
+
+    /// A single-byte encoding's table says what decoding says, for every
+    /// byte of every such encoding, with and without the text test.
+    #[test]
+    fn single_byte_tables_decode_as_the_decoder_does() {
+        let every: Vec<u8> = (0..=255).collect();
+        let mut single = 0;
+        for label in [
+            "ibm866",
+            "iso-8859-2",
+            "iso-8859-3",
+            "iso-8859-4",
+            "iso-8859-5",
+            "iso-8859-6",
+            "iso-8859-7",
+            "iso-8859-8",
+            "iso-8859-8-i",
+            "iso-8859-10",
+            "iso-8859-13",
+            "iso-8859-14",
+            "iso-8859-15",
+            "iso-8859-16",
+            "koi8-r",
+            "koi8-u",
+            "macintosh",
+            "windows-874",
+            "windows-1250",
+            "windows-1251",
+            "windows-1252",
+            "windows-1253",
+            "windows-1254",
+            "windows-1255",
+            "windows-1256",
+            "windows-1257",
+            "windows-1258",
+            "x-mac-cyrillic",
+            "x-user-defined",
+            "gbk",
+            "shift_jis",
+        ] {
+            let encoding = Encoding::for_label(label.as_bytes()).unwrap();
+            single += usize::from(encoding.is_single_byte());
+            for text_only in [false, true] {
+                for &b in &every {
+                    let bytes = [b'a', b, b'z'];
+                    assert_eq!(
+                        decodes(&bytes, encoding, text_only),
+                        decodes_decoded(&bytes, encoding, text_only),
+                        "{label} {b:02X} {text_only}"
+                    );
+                }
+                assert_eq!(
+                    decodes(&every, encoding, text_only),
+                    decodes_decoded(&every, encoding, text_only),
+                    "{label} {text_only}"
+                );
+            }
+        }
+        assert_eq!(single, 29);
     }
 
     fn found(bytes: &[u8], path: &str) -> Vec<(Syntax, String)> {

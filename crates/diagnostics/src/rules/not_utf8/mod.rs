@@ -150,23 +150,12 @@ fn legacy_diagnostic(
     Some(d)
 }
 
-/// Whether all of `bytes` decodes in `encoding` without an error, decoded
-/// a block at a time into a scratch buffer: the converted file is not
-/// kept (the fix decodes it again if it is applied or shown).
+/// Whether all of `bytes` decodes in `encoding` without an error
+/// (`declared::decodes`: a single-byte encoding by a table of its bytes,
+/// any other a block at a time into a scratch buffer): the converted file
+/// is not kept (the fix decodes it again if it is applied or shown).
 fn decodes_without_errors(bytes: &[u8], encoding: &'static Encoding) -> bool {
-    let mut decoder = encoding.new_decoder_without_bom_handling();
-    let mut scratch = vec![0u8; 64 * 1024];
-    let mut rest = bytes;
-    loop {
-        let (result, read, _) =
-            decoder.decode_to_utf8_without_replacement(rest, &mut scratch, true);
-        rest = &rest[read..];
-        match result {
-            encoding_rs::DecoderResult::InputEmpty => return true,
-            encoding_rs::DecoderResult::OutputFull => {}
-            encoding_rs::DecoderResult::Malformed(..) => return false,
-        }
-    }
+    super::declared::decodes(bytes, encoding, false)
 }
 
 /// The legacy character that starts at `offset` (one to four bytes in the
