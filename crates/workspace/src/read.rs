@@ -130,15 +130,22 @@ impl std::fmt::Display for ReadError {
     }
 }
 
-/// Reads `path` into `buf` (cleared first; its capacity is reused).
-/// Symbolic links are followed; the type checked is the target's, on the
-/// open file.
+/// Reads `path` into `buf` (what it held is overwritten; its capacity is
+/// reused). Symbolic links are followed; the type checked is the
+/// target's, on the open file. On an error `buf` is left empty.
 pub fn read_file(
     path: &Path,
     buf: &mut Vec<u8>,
     options: ReadOptions,
 ) -> Result<FileRead, ReadError> {
-    buf.clear();
+    let read = read_into(path, buf, options);
+    if read.is_err() {
+        buf.clear();
+    }
+    read
+}
+
+fn read_into(path: &Path, buf: &mut Vec<u8>, options: ReadOptions) -> Result<FileRead, ReadError> {
     let file = open(path, options)?;
     let meta = file.metadata()?;
     let kind = FileKind::of(meta.file_type());
@@ -160,6 +167,7 @@ pub fn read_file(
     } else {
         // A FIFO, a device, or a procfs file that says its size is 0: read
         // to the end (bounded by the limit when there is one).
+        buf.clear();
         read_to_end(file, options.max_len, buf)?
     };
     Ok(FileRead { len, stamp, kind })
@@ -199,6 +207,9 @@ fn read_regular(
             len: expected,
             max: usize::MAX as u64,
         })?;
+    // Not cleared first: the bytes the last file left are overwritten, and
+    // only those past them are zeroed (zeroing the whole buffer for every
+    // file was a pass over every byte a scan reads).
     buf.resize(want, 0);
     let mut filled = 0;
     loop {
