@@ -73,11 +73,37 @@ pub fn is_valid(bytes: &[u8]) -> bool {
     simdutf8::basic::from_utf8(bytes).is_ok()
 }
 
+/// The ill-formed sequence of one byte at `from`, if there is one: a
+/// continuation byte, a byte that never leads, or a lead byte that no
+/// continuation byte follows. What [`step`] says of those bytes, asked
+/// first: in legacy text nearly every non-ASCII byte is one, and the
+/// general path costs a call per character.
+#[inline(always)]
+fn lone_byte(bytes: &[u8], from: usize) -> Option<Subpart> {
+    let b = *bytes.get(from)?;
+    let kind = match b {
+        0x80..=0xBF => crate::ErrorKind::UnexpectedContinuation,
+        0xC0 | 0xC1 | 0xF5..=0xFF => crate::ErrorKind::InvalidLeadByte,
+        0xC2..=0xF4 if bytes.get(from + 1).is_none_or(|&c| c & 0xC0 != 0x80) => {
+            crate::ErrorKind::Truncated
+        }
+        _ => return None,
+    };
+    Some(Subpart {
+        offset: from,
+        len: 1,
+        kind,
+    })
+}
+
 /// The first maximal subpart at or after `from`, which must be a character
 /// boundary (or an offset just after a previous subpart).
 #[inline]
 pub(crate) fn next_error(bytes: &[u8], from: usize) -> Option<Subpart> {
     let from = skip_ascii(bytes, from, ASCII_SKIP);
+    if let Some(sub) = lone_byte(bytes, from) {
+        return Some(sub);
+    }
     let resume = match scan_window(bytes, from, SCALAR_WINDOW) {
         Err((offset, kind, len)) => return Some(Subpart { offset, len, kind }),
         Ok(resume) => resume,
