@@ -22,7 +22,8 @@
 //!   byte patterns ([`Patterns`], data the caller compiles in a `const`)
 //!   or pair of bytes end.
 //! * [`Signature`] recognises the UTF-8, UTF-16 and UTF-32 byte-order marks.
-//! * [`find_nul`] finds the first NUL byte (the binary-file sniff's question).
+//! * [`find_nul`] finds the first NUL byte, and [`count_controls`] counts the
+//!   control bytes text does not use (the binary-file sniff's questions).
 //!
 //! The crate does no I/O, never panics, and allocates only in the functions
 //! that return owned values.
@@ -32,6 +33,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+mod controls;
 mod encode;
 mod error;
 mod interpret;
@@ -46,6 +48,7 @@ mod stream;
 mod subparts;
 mod validate;
 
+pub use controls::count_controls;
 pub use encode::{EncodeError, EncodedScalar, encode_utf8};
 pub use error::{ErrorKind, REPLACEMENT_CHARACTER, Subpart, Utf8Error};
 pub use interpret::{Interpretation, interpret};

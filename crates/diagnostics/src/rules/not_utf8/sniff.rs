@@ -135,16 +135,23 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
     if let Some(format) = binary_signature(bytes) {
         return Sniff::Binary(BinaryEvidence::Signature { format });
     }
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    // Counted first, as nearly every file has none: without a control byte
+    // there is no NUL either (it is one), so only a byte-order mark can
+    // make the file wide, and nothing makes it binary.
+    let controls = utf8lint_codec::count_controls(head);
+    if controls == 0 {
+        return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
+    }
     if let Some(wide) = wide_without_signature(bytes) {
         return Sniff::Wide(wide);
     }
-    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     if let Some(at) = utf8lint_codec::find_nul(head) {
         return Sniff::Binary(BinaryEvidence::Nul { at });
     }
     // No NUL: still binary when control bytes are a large share (a float32
     // tensor is half control bytes and has no NUL).
-    let percent = control_percent(head);
+    let percent = controls * 100 / head.len();
     if percent >= MIN_BINARY_CONTROL_PERCENT {
         return Sniff::Binary(BinaryEvidence::ControlBytes { percent });
     }
@@ -164,15 +171,8 @@ pub(crate) fn wide(bytes: &[u8]) -> Option<Wide> {
 
 /// [`wide`] for bytes known to start with no binary signature.
 fn wide_without_signature(bytes: &[u8]) -> Option<Wide> {
-    if wrong_bom(bytes).is_some() {
-        return None;
-    }
-    if let Some(form) = Signature::detect(bytes).and_then(WideForm::from_signature) {
-        return Some(Wide {
-            form,
-            by_signature: true,
-            by_decoding: false,
-        });
+    if Signature::detect(bytes).is_some_and(|s| s != Signature::Utf8) {
+        return wide_by_signature(bytes);
     }
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     utf8lint_codec::find_nul(head)?;
@@ -187,6 +187,20 @@ fn wide_without_signature(bytes: &[u8]) -> Option<Wide> {
         form,
         by_signature: false,
         by_decoding: true,
+    })
+}
+
+/// The UTF-16/32 form a byte-order mark says, unless UTF-8 text follows
+/// a UTF-16 mark ([`wrong_bom`]).
+fn wide_by_signature(bytes: &[u8]) -> Option<Wide> {
+    if wrong_bom(bytes).is_some() {
+        return None;
+    }
+    let form = Signature::detect(bytes).and_then(WideForm::from_signature)?;
+    Some(Wide {
+        form,
+        by_signature: true,
+        by_decoding: false,
     })
 }
 
@@ -519,27 +533,12 @@ pub(super) fn transcode_wide(bytes: &[u8], wide: Wide) -> Option<String> {
     }
 }
 
-/// Percent of `head`'s bytes that are control bytes text does not use.
+/// Percent of `head`'s bytes that are control bytes text does not use
+/// (`utf8lint_codec::count_controls`, vectorized: every scanned file pays
+/// it over up to 8 KiB).
 pub(crate) fn control_percent(head: &[u8]) -> usize {
     if head.is_empty() {
         return 0;
     }
-    // Branch-free, counted in byte lanes over chunks short enough not to
-    // overflow them, so that it compiles to vector compares: every scanned
-    // file pays this over up to 8 KiB, and the byte-at-a-time filter it
-    // replaces was 13% of a whole-tree scan's CPU. The chunks are a whole
-    // number of the vector loop's steps (64 bytes), so that no chunk ends
-    // in a byte-at-a-time tail (with 255-byte chunks the tails took half
-    // the time).
-    let count = |chunk: &[u8]| {
-        let count = chunk.iter().fold(0u8, |count, &b| {
-            let text_control =
-                (b == b'\t') | (b == b'\n') | (b == b'\r') | (b == 0x0C) | (b == 0x1B);
-            count.wrapping_add(u8::from(((b < 0x20) & !text_control) | (b == 0x7F)))
-        });
-        usize::from(count)
-    };
-    let mut chunks = head.chunks_exact(192);
-    let control = chunks.by_ref().map(count).sum::<usize>() + count(chunks.remainder());
-    control * 100 / head.len()
+    utf8lint_codec::count_controls(head) * 100 / head.len()
 }
