@@ -43,7 +43,7 @@ pub enum Skip {
     /// It could not be read: not a regular file, too large, changed while
     /// it was read, or an I/O error.
     Unread(ReadError),
-    /// It looks binary; its bytes are in the caller's buffer.
+    /// It looks binary; its bytes are the caller's buffer, whole.
     Binary(BinaryEvidence),
 }
 
@@ -89,7 +89,12 @@ pub fn check_file(
             read,
             diagnostics,
         }),
-        Err(evidence) => Err(skipped(settings, Skip::Binary(evidence))),
+        Err(evidence) => {
+            // The caller's buffer holds the file's bytes alone, for a front
+            // end that still checks a binary file's name.
+            buf.truncate(read.len);
+            Err(skipped(settings, Skip::Binary(evidence)))
+        }
     }
 }
 

@@ -130,9 +130,12 @@ impl std::fmt::Display for ReadError {
     }
 }
 
-/// Reads `path` into `buf` (what it held is overwritten; its capacity is
-/// reused). Symbolic links are followed; the type checked is the
-/// target's, on the open file. On an error `buf` is left empty.
+/// Reads `path` into `buf`: the file's bytes are `buf[..len]` of the
+/// answer. `buf` is reused as it is, and may be longer than the file (the
+/// bytes of an earlier one after it): a buffer that serves many files is
+/// zeroed once, where it grows, not for each file. Symbolic links are
+/// followed; the type checked is the target's, on the open file. On an
+/// error `buf` is left empty.
 pub fn read_file(
     path: &Path,
     buf: &mut Vec<u8>,
@@ -207,16 +210,18 @@ fn read_regular(
             len: expected,
             max: usize::MAX as u64,
         })?;
-    // Not cleared first: the bytes the last file left are overwritten, and
-    // only those past them are zeroed (zeroing the whole buffer for every
-    // file was a pass over every byte a scan reads).
-    buf.resize(want, 0);
+    // Never shortened here: what the last files left is overwritten, and
+    // only bytes past all of them are zeroed, once (zeroing the buffer for
+    // every file was a pass over every byte a scan reads).
+    if buf.len() < want {
+        buf.resize(want, 0);
+    }
     let mut filled = 0;
     loop {
-        if filled == buf.len() {
+        if filled == want {
             break;
         }
-        match file.read(&mut buf[filled..]) {
+        match file.read(&mut buf[filled..want]) {
             Ok(0) => break,
             Ok(n) => {
                 filled += n;
@@ -232,7 +237,6 @@ fn read_regular(
             }
         }
     }
-    buf.truncate(filled);
     if filled as u64 != expected {
         buf.clear();
         if let Some(max) = max
@@ -266,6 +270,25 @@ fn read_to_end(file: File, max: Option<u64>, buf: &mut Vec<u8>) -> Result<usize,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A buffer reused for a shorter file after a longer one holds the
+    /// shorter file's bytes at its start, and an error leaves it empty.
+    #[test]
+    fn a_reused_buffer_holds_each_file_at_its_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let (long, short) = (dir.path().join("long"), dir.path().join("short"));
+        fs::write(&long, b"a longer file").unwrap();
+        fs::write(&short, b"short").unwrap();
+        let mut buf = Vec::new();
+        let read = read_file(&long, &mut buf, ReadOptions::default()).unwrap();
+        assert_eq!(&buf[..read.len], b"a longer file");
+        let read = read_file(&short, &mut buf, ReadOptions::default()).unwrap();
+        assert_eq!(&buf[..read.len], b"short");
+        assert!(read_file(&dir.path().join("gone"), &mut buf, ReadOptions::default()).is_err());
+        assert!(buf.is_empty());
+        let read = read_file(&long, &mut buf, ReadOptions::default()).unwrap();
+        assert_eq!(&buf[..read.len], b"a longer file");
+    }
 
     /// The size `fstat` gave and the bytes there are disagree: the file
     /// shrank or grew between the two. Told, never a crash or a short read
@@ -306,7 +329,7 @@ mod tests {
             read_regular(File::open(&path).unwrap(), 10, None, &mut buf).unwrap(),
             10
         );
-        assert_eq!(buf, b"0123456789");
+        assert_eq!(&buf[..10], b"0123456789");
         // Emptied: fstat said 10, there is nothing.
         fs::write(&path, b"").unwrap();
         let emptied = read_regular(File::open(&path).unwrap(), 10, None, &mut buf);
