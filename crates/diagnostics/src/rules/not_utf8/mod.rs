@@ -51,7 +51,9 @@ pub(crate) fn legacy_finding(
     // A declaration the file decodes in comes before the detector.
     let (verdict, declaration, rival) = super::conversion::weigh(bytes, path, detected)?;
     let errors = Errors::of(bytes);
-    let mut d = legacy_diagnostic(bytes, path, verdict, &errors, level)?;
+    // A declaration is followed only when the whole file decodes in it.
+    let decodes = declaration.is_some();
+    let mut d = legacy_diagnostic(bytes, path, verdict, &errors, level, decodes)?;
     d.notes
         .extend(declaration.as_ref().map(super::conversion::declared_note));
     Some((d, errors, rival))
@@ -59,13 +61,16 @@ pub(crate) fn legacy_finding(
 
 /// The U005 diagnostic for a file that is not UTF-8 but decodes cleanly in
 /// a legacy encoding, as [`legacy_verdict`] said: `errors` are all of the
-/// file's ill-formed sequences. `None` only if there are none.
+/// file's ill-formed sequences. `None` only if there are none. `decodes`:
+/// the whole file is known to decode in the verdict's encoding (else it is
+/// decoded to find out, before a fix is offered).
 fn legacy_diagnostic(
     bytes: &[u8],
     path: &std::path::Path,
     verdict: LegacyVerdict,
     errors: &Errors,
     level: Level,
+    decodes: bool,
 ) -> Option<Diagnostic> {
     let (error_count, first_errors, error_ranges) =
         (errors.count, &errors.first[..], &errors.ranges[..]);
@@ -141,7 +146,7 @@ fn legacy_diagnostic(
     // The verdict read a sample; the fix is for the whole file, so the
     // whole file must decode.
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.len() <= MAX_TRANSCODE && decodes_without_errors(body, encoding) {
+    if bytes.len() <= MAX_TRANSCODE && (decodes || decodes_without_errors(body, encoding)) {
         d.fix = Some(super::conversion::conversion(bytes, path, encoding));
     } else {
         d.help
