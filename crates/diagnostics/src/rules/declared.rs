@@ -173,9 +173,9 @@ pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<
         out.extend(css(bytes, start));
     }
     // Both need `coding` in the first two lines, each read up to
-    // `LINE_HEAD` bytes: one search rules them out in nearly every file.
-    let head = &bytes[start..bytes.len().min(start + 2 * LINE_HEAD)];
-    let coding = find!(head, b"coding").is_some();
+    // `LINE_HEAD` bytes: one search of those lines' bytes rules them out in
+    // nearly every file.
+    let coding = find!(lines_span(bytes, head_lines(bytes, start, 2)), b"coding").is_some();
     if is_one_of(ext, &["po", "pot"]) {
         out.extend(po_header(bytes, start));
     } else if is_one_of(ext, &["tex", "sty", "cls", "ltx", "dtx"]) {
@@ -573,6 +573,19 @@ fn head_lines(bytes: &[u8], start: usize, count: usize) -> impl Iterator<Item = 
     })
 }
 
+/// The bytes of `bytes` from the first of `lines` (subslices of it, in
+/// order) to the end of the last: where a search for what the lines hold
+/// need look. Empty when there are none.
+fn lines_span<'a>(bytes: &'a [u8], lines: impl Iterator<Item = &'a [u8]>) -> &'a [u8] {
+    let offset = |line: &[u8]| line.as_ptr() as usize - bytes.as_ptr() as usize;
+    let mut span: Option<(usize, usize)> = None;
+    for line in lines {
+        let (start, end) = (offset(line), offset(line) + line.len());
+        span = Some(span.map_or((start, end), |(first, _)| (first, end)));
+    }
+    span.map_or(&bytes[..0], |(start, end)| &bytes[start..end])
+}
+
 /// The PEP 263 cookie: `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` on line 1,
 /// or on line 2 when line 1 is a comment or blank.
 pub(crate) fn python_cookie(bytes: &[u8]) -> Option<Declaration<'_>> {
@@ -631,19 +644,31 @@ fn emacs(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
 /// line start.
 fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
     // `fenc=` and `fileencoding=` both hold `enc`, in the first or last
-    // lines, which lie in the first and last `window` bytes: a search for
-    // `enc` rules a modeline out in half the files of a tree, and one for
-    // the keys themselves in nearly all of the rest, before any line is
-    // read.
+    // lines: a search for `enc` in the bytes of those lines rules a
+    // modeline out in half the files of a tree, and one for the keys
+    // themselves in nearly all of the rest, before any line is read. The
+    // last lines lie in the last `window` bytes, after the sixth line end
+    // from the end (a final newline ends the last line): all the lines
+    // read below, and maybe more.
     let window = 5 * LINE_HEAD;
-    let head = &bytes[..bytes.len().min(window)];
-    let tail = &bytes[bytes.len().saturating_sub(window)..];
+    let head = lines_span(bytes, head_lines(bytes, 0, 5));
+    let floor = bytes.len().saturating_sub(window);
+    let mut tail_start = bytes.len();
+    for _ in 0..6 {
+        match memchr::memrchr(b'\n', &bytes[floor..tail_start]) {
+            Some(i) => tail_start = floor + i,
+            None => {
+                tail_start = floor;
+                break;
+            }
+        }
+    }
+    let tail = &bytes[tail_start..];
     let has_key = |w: &[u8]| {
         find!(w, b"enc").is_some()
             && (find!(w, b"fenc=").is_some() || find!(w, b"fileencoding=").is_some())
     };
-    // A file no longer than the window is its own head and tail.
-    if !has_key(head) && (bytes.len() <= window || !has_key(tail)) {
+    if !has_key(head) && !has_key(tail) {
         return None;
     }
     let first = head_lines(bytes, 0, 5);
@@ -951,6 +976,14 @@ mod tests {
         assert_eq!(at(&filler, b"last\n"), latin1);
         assert_eq!(at(&filler, &filler), vec![]);
         assert_eq!(found(&filler.repeat(2), "a.txt"), vec![]);
+        // The fifth line from the end is read, the sixth is not; in a file
+        // with or without a final newline.
+        assert_eq!(at(&filler, b"2\n3\n4\n5\n"), latin1);
+        assert_eq!(at(&filler, b"2\n3\n4\n5"), latin1);
+        assert_eq!(at(&filler, b"2\n3\n4\n5\n6\n"), vec![]);
+        // The fifth line from the start is read, the sixth is not.
+        assert_eq!(at(b"1\n2\n3\n4\n", &filler), latin1);
+        assert_eq!(at(b"1\n2\n3\n4\n5\n", &filler), vec![]);
     }
 
     #[test]
