@@ -4,7 +4,8 @@
 //!   input, through a SIMD fast path (simdutf8).
 //! * [`subparts`] yields every ill-formed *maximal subpart* (Unicode 3.9) with
 //!   its byte offset, length and [`ErrorKind`]; valid stretches between errors
-//!   are skipped at validation speed. [`Utf8Chunks`] pairs each valid stretch
+//!   are skipped at validation speed ([`for_each_subpart`]: the same, in one
+//!   loop). [`Utf8Chunks`] pairs each valid stretch
 //!   with the error that ends it, as `core::str::Utf8Chunks` does.
 //! * [`Utf8Decoder`] does the same over input that arrives in chunks of any
 //!   size, with absolute offsets.
@@ -59,7 +60,7 @@ pub use nul::find_nul;
 pub use patterns::{ByteSet, CUR_BITS, FAMILIES, Family, NIBBLE_BITS, Pattern, Patterns};
 pub use signature::Signature;
 pub use stream::{Event, Utf8Decoder};
-pub use subparts::{Subparts, Utf8Chunk, Utf8Chunks, subparts};
+pub use subparts::{Subparts, Utf8Chunk, Utf8Chunks, for_each_subpart, subparts};
 pub use validate::{from_utf8, is_valid};
 
 /// The builds of the fused validator side by side, for tests and

@@ -96,6 +96,23 @@ fn lone_byte(bytes: &[u8], from: usize) -> Option<Subpart> {
     })
 }
 
+/// Calls `each` with every maximal subpart of `bytes`, in order: what
+/// [`next_error`] finds from the start, each time after the last. The
+/// lone bytes of legacy text, nearly every non-ASCII byte there, are
+/// answered in this loop, without a call each.
+#[inline]
+pub(crate) fn for_each_error(bytes: &[u8], mut each: impl FnMut(Subpart)) {
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let from = skip_ascii(bytes, pos, ASCII_SKIP);
+        let Some(sub) = lone_byte(bytes, from).or_else(|| next_error(bytes, from)) else {
+            return;
+        };
+        pos = sub.end();
+        each(sub);
+    }
+}
+
 /// The first maximal subpart at or after `from`, which must be a character
 /// boundary (or an offset just after a previous subpart).
 #[inline]

@@ -11,8 +11,8 @@ use utf8lint_codec::{
     ByteSet, Family, Found, Mark, Pattern, Patterns, Wanted, find_marks, validate_marking,
 };
 use utf8lint_codec::{
-    Event, LossyMap, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, from_utf8, interpret,
-    is_valid, subparts,
+    Event, LossyMap, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, for_each_subpart, from_utf8,
+    interpret, is_valid, subparts,
 };
 
 /// Patterns for the fused validator: a family that holds `EF` (the 512-bit
@@ -161,6 +161,9 @@ fn expected_kind(bytes: &[u8], sub: &Subpart) -> ErrorKind {
 
 fn check_oracles(bytes: &[u8]) -> Result<(), TestCaseError> {
     let subs: Vec<Subpart> = subparts(bytes).collect();
+    let mut each = Vec::new();
+    for_each_subpart(bytes, |sub| each.push(sub));
+    prop_assert_eq!(&each, &subs);
 
     match (from_utf8(bytes), core::str::from_utf8(bytes)) {
         (Ok(a), Ok(b)) => prop_assert_eq!(a, b),

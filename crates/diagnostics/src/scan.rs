@@ -200,9 +200,7 @@ impl Errors {
     /// which U005 replaces).
     pub(crate) fn of(bytes: &[u8]) -> Errors {
         let mut errors = Errors::default();
-        for sub in utf8lint_codec::subparts(bytes) {
-            errors.push(sub);
-        }
+        utf8lint_codec::for_each_subpart(bytes, |sub| errors.push(sub));
         errors
     }
 
