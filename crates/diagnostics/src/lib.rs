@@ -106,6 +106,10 @@ pub struct CheckOptions<'a> {
     /// Which findings are kept: [`Keep::Shown`] for a report,
     /// [`Keep::Every`] for applying every fix in one run.
     pub keep: Keep,
+    /// The caller's [`sniff`] of these bytes said [`Sniff::Text`]: no
+    /// binary signature and no UTF-16/32 form, which `check` then does not
+    /// look for again.
+    pub sniffed_text: bool,
 }
 
 impl<'a> CheckOptions<'a> {
@@ -116,12 +120,21 @@ impl<'a> CheckOptions<'a> {
             path,
             policy,
             keep: Keep::Shown,
+            sniffed_text: false,
         }
     }
 
     /// The same options, keeping what `keep` says.
     pub fn keeping(self, keep: Keep) -> Self {
         CheckOptions { keep, ..self }
+    }
+
+    /// The same options, for bytes that [`sniff`] called [`Sniff::Text`].
+    pub fn sniffed_as_text(self) -> Self {
+        CheckOptions {
+            sniffed_text: true,
+            ..self
+        }
     }
 }
 
@@ -145,8 +158,14 @@ impl<'a> CheckOptions<'a> {
 /// first lines) are applied here, so every front end honours them; a
 /// suppression that does nothing is reported as [`Rule::UnusedSuppression`].
 pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
-    let CheckOptions { path, policy, keep } = options;
-    let (found, summaries, directives) = check_unsuppressed(bytes, path, policy, keep);
+    let CheckOptions {
+        path,
+        policy,
+        keep,
+        sniffed_text,
+    } = options;
+    let (found, summaries, directives) =
+        check_unsuppressed(bytes, path, policy, keep, sniffed_text);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         Some(suppressions) => {
@@ -181,6 +200,7 @@ fn check_unsuppressed(
     path: &Path,
     policy: &Policy,
     keep: Keep,
+    sniffed_text: bool,
 ) -> (Vec<Diagnostic>, usize, Option<Vec<Range<usize>>>) {
     let levels = &policy.levels;
     let mismatch = levels.get(Rule::CharsetMismatch);
@@ -208,7 +228,11 @@ fn check_unsuppressed(
         let d = on.then(|| rules::not_utf8::wrong_bom_diagnostic(bytes, form, not_utf8));
         return (d.into_iter().collect(), 0, None);
     }
-    if let Some(wide) = rules::not_utf8::wide(bytes) {
+    // Text to the sniff is neither UTF-16 nor UTF-32 (its test is this one).
+    if let Some(wide) = (!sniffed_text)
+        .then(|| rules::not_utf8::wide(bytes))
+        .flatten()
+    {
         let d = on.then(|| rules::not_utf8::wide_diagnostic(bytes, path, wide, not_utf8));
         return (d.into_iter().collect(), 0, None);
     }
@@ -286,4 +310,45 @@ fn check_unsuppressed(
     let count = summaries.len();
     out.extend(summaries);
     (out, count, scan.directives)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bytes the sniff calls text get the same findings whether or not
+    /// `check` is told so: a UTF-16 mark before UTF-8 text among them.
+    #[test]
+    fn text_to_the_sniff_is_checked_the_same_when_told_so() {
+        let policy = Policy::default();
+        let path = Path::new("a.txt");
+        let cases: [&[u8]; 7] = [
+            b"",
+            b"plain ascii\n",
+            b"caf\xE9 cr\xE8me br\xFBl\xE9e, d\xE9j\xE0 vu\n",
+            b"\xFF\xFEcaf\xC3\xA9\n",
+            b"a\x01b\x02c text with a few controls and more text after them\n",
+            "bidi \u{202E}x and \u{FEFF} stray\n".as_bytes(),
+            b"\xEF\xBB\xBFbom then text\n",
+        ];
+        let mut texts = 0;
+        for bytes in cases {
+            if sniff(bytes) != Sniff::Text {
+                continue;
+            }
+            texts += 1;
+            let options = CheckOptions::new(path, &policy);
+            assert_eq!(
+                check(bytes, options.sniffed_as_text()),
+                check(bytes, options),
+                "{bytes:02X?}"
+            );
+        }
+        assert_eq!(texts, cases.len());
+        // A UTF-16 file is not text to the sniff, and is found as such.
+        let wide = b"\xFF\xFEa\0b\0c\0\n\0";
+        assert!(matches!(sniff(wide), Sniff::Wide(_)));
+        let found = check(wide, CheckOptions::new(path, &policy));
+        assert!(found.iter().any(|d| d.rule == Rule::NotUtf8), "{found:?}");
+    }
 }

@@ -137,16 +137,15 @@ pub fn check_bytes(
     settings: &FileSettings,
     options: FileOptions,
 ) -> Result<Vec<Diagnostic>, BinaryEvidence> {
-    if options.sniff_binary
-        && settings.skip_binary
-        && let Sniff::Binary(evidence) = sniff(bytes)
-    {
-        return Err(evidence);
+    let mut check_options = CheckOptions::new(path, &settings.policy).keeping(options.keep);
+    if options.sniff_binary && settings.skip_binary {
+        match sniff(bytes) {
+            Sniff::Binary(evidence) => return Err(evidence),
+            Sniff::Text => check_options = check_options.sniffed_as_text(),
+            Sniff::Wide(_) => {}
+        }
     }
-    Ok(check(
-        bytes,
-        CheckOptions::new(path, &settings.policy).keeping(options.keep),
-    ))
+    Ok(check(bytes, check_options))
 }
 
 #[cfg(test)]
