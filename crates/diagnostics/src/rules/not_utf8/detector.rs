@@ -83,6 +83,54 @@ impl Detector {
         self.0.guess(None, chardetng::Utf8Detection::Deny)
     }
 
+    /// The encoding to name among `readings`, groups of encodings that each
+    /// read the sample as one text of a language (`latin_readings`), of
+    /// chardetng's candidates only (a text only ISO-8859-16 reads is not
+    /// named): of one group, `guess` if it is in it, else its best-scored
+    /// encoding; of several, that of the group whose best score identifies
+    /// it over the others' ([`detector_identifies`]), or `None`, also when
+    /// one of them is read only by encodings chardetng does not score
+    /// (ISO-8859-15 against windows-1252: `€` against `¤`, told apart by
+    /// the verdict's own tests).
+    pub(super) fn choose(
+        &self,
+        guess: &'static Encoding,
+        readings: &[Vec<&'static Encoding>],
+    ) -> Option<&'static Encoding> {
+        let scored =
+            |e: &&&Encoding| DETECTOR_CANDIDATES.contains(e) && **e != encoding_rs::ISO_8859_15;
+        let mut groups: Vec<(i64, &'static Encoding)> = Vec::new();
+        for readers in readings {
+            let scores = readers
+                .iter()
+                .filter(scored)
+                .filter_map(|&e| Some((self.0.find_score(e)?, e)));
+            // The first among equals.
+            let Some((score, best)) = scores.rev().max_by_key(|&(score, _)| score) else {
+                if readings.len() > 1 {
+                    return None;
+                }
+                continue;
+            };
+            groups.push((
+                score,
+                if readers.contains(&guess) {
+                    guess
+                } else {
+                    best
+                },
+            ));
+        }
+        groups.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        match groups[..] {
+            [(_, only)] => Some(only),
+            [(best, chosen), (second, _), ..] => {
+                detector_identifies(best, Some(second)).then_some(chosen)
+            }
+            [] => None,
+        }
+    }
+
     /// How well chardetng's scores support `guess` over every encoding that
     /// reads `sample` as text other than `text` (its reading by the encoding
     /// the verdict settled on).

@@ -1,0 +1,250 @@
+//! The letters of the Latin-script languages the legacy 8-bit encodings
+//! serve, and which reading of a sample they explain: a reading is text
+//! only if its non-ASCII letters are the alphabet of one language (Estonian
+//! `õ ä ö ü š ž`, Turkish `ç ğ ı ö ş ü`; a reading with both `õ` and `ğ`
+//! is no language).
+
+use encoding_rs::Encoding;
+
+/// The small letters beyond ASCII of each language, from the main
+/// exemplar characters of the Unicode CLDR (`common/main/LANG.xml`,
+/// `exemplarCharacters`), where a language writes some of its letters the
+/// way legacy encodings could: Romanian `ş ţ` with a cedilla beside CLDR's
+/// comma-below `ș ț` (ISO-8859-2 and windows-1250 have only the former),
+/// Turkish with CLDR's auxiliary `â î û` (written in loan words: `kâğıt`),
+/// Catalan with the `·` of `l·l`. Languages the encodings below do not
+/// write (Maltese, Esperanto, Welsh, Vietnamese) are not listed: a reading
+/// in their letters is no text of these encodings.
+const ALPHABETS: [(&str, &str); 29] = [
+    ("French", "àâæçéèêëîïôœùûüÿ"),
+    ("German", "äöüß"),
+    ("Spanish", "áéíñóúü"),
+    ("Portuguese", "áàâãçéêíóôõú"),
+    ("Italian", "àèéìòóù"),
+    ("Catalan", "àçèéíïòóúü·"),
+    ("Dutch", "áäéëíïóöúü"),
+    ("Danish", "åæø"),
+    ("Norwegian", "àéóòôåæø"),
+    ("Swedish", "àéåäö"),
+    ("Finnish", "šžåäö"),
+    ("Icelandic", "áæéíðóöúýþ"),
+    ("Faroese", "áæðíóøúý"),
+    ("Irish", "áéíóú"),
+    ("Basque", "çñ"),
+    ("Galician", "áéíñóúü"),
+    ("Albanian", "çë"),
+    ("Estonian", "äöõüšž"),
+    ("Czech", "áčďéěíňóřšťúůýž"),
+    ("Slovak", "áäčďéíĺľňóôŕšťúýž"),
+    ("Polish", "ąćęłńóśźż"),
+    ("Hungarian", "áéíóöőúüű"),
+    ("Slovene", "čšž"),
+    ("Croatian, Bosnian, Serbian", "čćđšž"),
+    ("Romanian", "ăâîșțşţ"),
+    ("Latvian", "āčēģīķļņšūž"),
+    ("Lithuanian", "ąčęėįšųūž"),
+    ("Turkish", "çğıöşüâîû"),
+    ("Kurdish", "çêîşû"),
+];
+
+/// The Latin encodings whose readings of a sample are weighed against each
+/// other by their letters: the detector's Latin candidates, and
+/// ISO-8859-15 and ISO-8859-16, which it does not guess but which read the
+/// same bytes as other letters (`š` against `¨`, Romanian `ș` against
+/// `ş`), as do ISO-8859-10 and ISO-8859-3 (Nordic and Baltic, Turkish and
+/// Maltese letters). Encodings that read a sample as the same text are one
+/// reading.
+pub(crate) const LATIN_READINGS: [&Encoding; 11] = [
+    encoding_rs::WINDOWS_1252,
+    encoding_rs::ISO_8859_15,
+    encoding_rs::WINDOWS_1250,
+    encoding_rs::ISO_8859_2,
+    encoding_rs::WINDOWS_1257,
+    encoding_rs::ISO_8859_13,
+    encoding_rs::ISO_8859_4,
+    encoding_rs::WINDOWS_1254,
+    encoding_rs::ISO_8859_16,
+    encoding_rs::ISO_8859_10,
+    encoding_rs::ISO_8859_3,
+];
+
+/// At most this share (percent) of a reading's non-ASCII letters may be
+/// outside the language's alphabet (names, loan words): at most 1 in 34,
+/// so none in a short text. Measured on chardet's corpus: real text in
+/// its own encoding has at most 1% (Czech, Polish, Hungarian, French,
+/// German pages); a reading in a wrong encoding at least 6.5% (`kaţnomo`,
+/// `doťuda`: letters of languages that exclude each other).
+pub(crate) const MAX_FOREIGN_PERCENT: usize = 3;
+
+/// The characters of `text` that must be letters of its language: the
+/// non-ASCII characters of its words, lowercased; a letter (`č`), or not
+/// (`¨` in `ma¨gi`, windows-1252's reading of ISO-8859-15 `š`), but
+/// typographic punctuation (`’`, `–`). A word is a run of letters and of
+/// other non-ASCII characters between two letters, and counts only if it
+/// has an ASCII letter, as words of Latin-script languages do: `Ł` in
+/// `Ł825` (windows-1250's reading of a price in pounds) or `ŠŽ` in
+/// `§ŠŽ°` (ISO-8859-2's reading of symbols) is in none.
+fn word_characters(text: &str) -> Vec<char> {
+    let chars: Vec<char> = text.chars().collect();
+    let letter = |j: Option<usize>| {
+        j.and_then(|j| chars.get(j))
+            .is_some_and(|c| c.is_alphabetic())
+    };
+    let typographic = |c: char| {
+        matches!(
+            c,
+            '\u{A0}' | '«' | '»' | '\u{2013}'..='\u{201E}' | '\u{2022}' | '\u{2026}' | '°'
+        )
+    };
+    let in_word = |i: usize| {
+        let c = chars[i];
+        c.is_alphabetic()
+            || !c.is_ascii() && !typographic(c) && letter(i.checked_sub(1)) && letter(Some(i + 1))
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !in_word(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && in_word(i) {
+            i += 1;
+        }
+        let word = &chars[start..i];
+        if !word.iter().any(char::is_ascii_alphabetic) {
+            continue;
+        }
+        for &c in word.iter().filter(|c| !c.is_ascii()) {
+            // Turkish `İ` lowercases to `i` and a combining dot.
+            if c != 'İ' {
+                out.extend(c.to_lowercase());
+            }
+        }
+    }
+    out
+}
+
+/// The language whose alphabet holds all but [`MAX_FOREIGN_PERCENT`] of
+/// `text`'s word characters ([`word_characters`]), if it has at least
+/// `min_letters` of them and they are at least half of its non-ASCII
+/// characters: a reading that is mostly symbols and quotes is no text
+/// (Shift_JIS `山` and full-width letters read as windows-1250 are `ŽR`
+/// and `‚a‚b`, one letter in five characters).
+pub(super) fn language_of(text: &str, min_letters: usize) -> Option<&'static str> {
+    let mut chars = word_characters(text);
+    let non_ascii = text.chars().filter(|c| !c.is_ascii()).count();
+    if chars.is_empty() || chars.len() < min_letters || chars.len() * 2 < non_ascii {
+        return None;
+    }
+    chars.sort_unstable();
+    let mut counts: Vec<(char, usize)> = Vec::new();
+    for &c in &chars {
+        match counts.last_mut() {
+            Some((last, n)) if *last == c => *n += 1,
+            _ => counts.push((c, 1)),
+        }
+    }
+    ALPHABETS
+        .iter()
+        .map(|&(name, alphabet)| {
+            let foreign: usize = counts
+                .iter()
+                .filter(|(c, _)| !alphabet.contains(*c))
+                .map(|(_, n)| n)
+                .sum();
+            (foreign, name)
+        })
+        .min()
+        .filter(|&(foreign, _)| foreign * 100 <= MAX_FOREIGN_PERCENT * chars.len())
+        .map(|(_, name)| name)
+}
+
+/// The readings of `sample` in the [`LATIN_READINGS`] that decode it
+/// without an error and without C1 controls (a byte no text has there) to
+/// the text of one language ([`language_of`]), one entry per text: the
+/// encodings that read it (in [`LATIN_READINGS`] order) and its language;
+/// a text needs at least `min_letters` characters in words.
+/// None: no reading is a language's text; one: its language is the
+/// evidence; several: the letters alone do not tell which.
+pub(super) fn latin_readings(
+    sample: &[u8],
+    min_letters: usize,
+) -> Vec<(Vec<&'static Encoding>, &'static str)> {
+    let mut found: Vec<(String, Vec<&'static Encoding>, &'static str)> = Vec::new();
+    for encoding in LATIN_READINGS {
+        let Some(text) = encoding.decode_without_bom_handling_and_without_replacement(sample)
+        else {
+            continue;
+        };
+        if text.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c)) {
+            continue;
+        }
+        let Some(language) = language_of(&text, min_letters) else {
+            continue;
+        };
+        match found.iter_mut().find(|(other, _, _)| *other == text) {
+            Some((_, encodings, _)) => encodings.push(encoding),
+            None => found.push((text.into_owned(), vec![encoding], language)),
+        }
+    }
+    found
+        .into_iter()
+        .map(|(_, encodings, language)| (encodings, language))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_foreign_share_is_pinned_from_both_sides() {
+        assert_eq!(MAX_FOREIGN_PERCENT, 3);
+        // Czech `ř` and Romanian `ţ`: 1 foreign letter in 34 passes, in 33
+        // it does not; in a short text none passes.
+        let text = |czech: usize, foreign: usize| {
+            format!("{} {}", "ař".repeat(czech), "aţ".repeat(foreign))
+        };
+        assert_eq!(language_of(&text(33, 1), 1), Some("Czech"));
+        assert_eq!(language_of(&text(32, 1), 1), None);
+        assert_eq!(language_of(&text(2, 0), 1), Some("Czech"));
+        assert_eq!(language_of("Příliš žluťoučký kůň", 1), Some("Czech"));
+        assert_eq!(language_of("plain", 1), None);
+    }
+
+    #[test]
+    fn a_symbol_inside_a_word_is_no_letter_of_any_language() {
+        // ISO-8859-15 Estonian `maš` read as windows-1252 is `ma¨`.
+        assert_eq!(language_of("Põhja ma¨ina", 1), None);
+        assert_eq!(language_of("Põhja mašina", 1), Some("Estonian"));
+        // Typographic punctuation beside letters is no letter.
+        assert_eq!(language_of("L’œuf ingrédient", 1), Some("French"));
+        // Non-ASCII letters in no word with an ASCII letter are not text.
+        assert_eq!(language_of("x §ŠŽ°ą y, Ł825", 1), None);
+        // Letters in words must be half of the non-ASCII characters.
+        assert_eq!(
+            language_of("zaštita šuma „a“", 1),
+            Some("Croatian, Bosnian, Serbian")
+        );
+        assert_eq!(language_of("zaštita šuma „a“ “b”", 1), None);
+    }
+
+    #[test]
+    fn one_language_reading_names_the_encodings_that_agree() {
+        // Lithuanian `Prancūzija`, `olandų` in ISO-8859-13: windows-1252
+        // reads `Pranc\u{fb}zija`, `oland\u{f8}`, no language's letters.
+        let (lt, _, _) = encoding_rs::ISO_8859_13.encode("Prancūzija, olandų kalba");
+        assert_eq!(
+            latin_readings(&lt, 1),
+            [(
+                vec![encoding_rs::WINDOWS_1257, encoding_rs::ISO_8859_13],
+                "Lithuanian"
+            )]
+        );
+        // `è` twice: French in windows-1252, Czech `č` in windows-1250.
+        assert_eq!(latin_readings(b"caf\xE8 cr\xE8me", 1).len(), 2);
+        assert!(latin_readings(b"\xFF\xFE", 1).is_empty());
+    }
+}
