@@ -12,10 +12,11 @@ use encoding_rs::Encoding;
 /// way legacy encodings could: Romanian `ş ţ` with a cedilla beside CLDR's
 /// comma-below `ș ț` (ISO-8859-2 and windows-1250 have only the former),
 /// Turkish with CLDR's auxiliary `â î û` (written in loan words: `kâğıt`),
-/// Catalan with the `·` of `l·l`. Languages the encodings below do not
-/// write (Maltese, Esperanto, Welsh, Vietnamese) are not listed: a reading
+/// Catalan with the `·` of `l·l`, Vietnamese with the five tone marks that
+/// windows-1258 writes as combining characters. Languages the encodings
+/// below do not write (Maltese, Esperanto, Welsh) are not listed: a reading
 /// in their letters is no text of these encodings.
-const ALPHABETS: [(&str, &str); 29] = [
+const ALPHABETS: [(&str, &str); 30] = [
     ("French", "àâæçéèêëîïôœùûüÿ"),
     ("German", "äöüß"),
     ("Spanish", "áéíñóúü"),
@@ -45,6 +46,11 @@ const ALPHABETS: [(&str, &str); 29] = [
     ("Lithuanian", "ąčęėįšųūž"),
     ("Turkish", "çğıöşüâîû"),
     ("Kurdish", "çêîşû"),
+    // windows-1258 writes the tones as combining marks after the letter.
+    (
+        "Vietnamese",
+        "àáâãèéêìíòóôõùúýăđĩũơư\u{300}\u{301}\u{303}\u{309}\u{323}",
+    ),
 ];
 
 /// The Latin encodings whose readings of a sample are weighed against each
@@ -54,7 +60,7 @@ const ALPHABETS: [(&str, &str); 29] = [
 /// `ş`), as do ISO-8859-10 and ISO-8859-3 (Nordic and Baltic, Turkish and
 /// Maltese letters). Encodings that read a sample as the same text are one
 /// reading.
-pub(crate) const LATIN_READINGS: [&Encoding; 11] = [
+pub(crate) const LATIN_READINGS: [&Encoding; 12] = [
     encoding_rs::WINDOWS_1252,
     encoding_rs::ISO_8859_15,
     encoding_rs::WINDOWS_1250,
@@ -63,6 +69,7 @@ pub(crate) const LATIN_READINGS: [&Encoding; 11] = [
     encoding_rs::ISO_8859_13,
     encoding_rs::ISO_8859_4,
     encoding_rs::WINDOWS_1254,
+    encoding_rs::WINDOWS_1258,
     encoding_rs::ISO_8859_16,
     encoding_rs::ISO_8859_10,
     encoding_rs::ISO_8859_3,
@@ -99,6 +106,7 @@ fn word_characters(text: &str) -> Vec<char> {
     let in_word = |i: usize| {
         let c = chars[i];
         c.is_alphabetic()
+            || ('\u{300}'..='\u{36F}').contains(&c)
             || !c.is_ascii() && !typographic(c) && letter(i.checked_sub(1)) && letter(Some(i + 1))
     };
     let mut out = Vec::new();
@@ -221,6 +229,11 @@ mod tests {
         assert_eq!(language_of("Põhja mašina", 1), Some("Estonian"));
         // Typographic punctuation beside letters is no letter.
         assert_eq!(language_of("L’œuf ingrédient", 1), Some("French"));
+        // windows-1258's tones are combining marks: letters of their word.
+        assert_eq!(
+            language_of("Vie\u{323}t Nam, ti\u{301}nh", 1),
+            Some("Vietnamese")
+        );
         // Non-ASCII letters in no word with an ASCII letter are not text.
         assert_eq!(language_of("x §ŠŽ°ą y, Ł825", 1), None);
         // Letters in words must be half of the non-ASCII characters.

@@ -128,6 +128,21 @@ pub(crate) fn legacy_verdict(
     if ill_formed.utf8_like_percent() >= MAX_UTF8_LIKE_PERCENT {
         return None;
     }
+    // Typographic punctuation alone (`…` and `‘ ’ “ ” • – —`, bytes 85
+    // and 91 to 97), which every windows code page reads alike: whichever
+    // is meant, the text is the same, and windows-1252 is named.
+    if sample
+        .iter()
+        .filter(|b| !b.is_ascii())
+        .all(|b| matches!(b, 0x85 | 0x91..=0x97))
+    {
+        let encoding = encoding_rs::WINDOWS_1252;
+        return Some(LegacyVerdict {
+            encoding,
+            name: family_name(encoding, &sample, ""),
+            support: Support::Identified,
+        });
+    }
     // Only now the detector, the costliest step (tens of nanoseconds a
     // byte): the tests above need no guess, and most files with ill-formed
     // bytes are UTF-8 with defects that they settle.
