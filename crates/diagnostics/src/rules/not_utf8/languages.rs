@@ -140,7 +140,8 @@ fn word_characters(text: &str) -> Vec<char> {
 /// characters: a reading that is mostly symbols and quotes is no text
 /// (Shift_JIS `山` and full-width letters read as windows-1250 are `ŽR`
 /// and `‚a‚b`, one letter in five characters).
-pub(super) fn language_of(text: &str, min_letters: usize) -> Option<&'static str> {
+/// With the language, how many of the word characters are foreign to it.
+fn language_and_foreign(text: &str, min_letters: usize) -> Option<(&'static str, usize)> {
     let mut chars = word_characters(text);
     let non_ascii = text.chars().filter(|c| !c.is_ascii()).count();
     if chars.is_empty() || chars.len() < min_letters || chars.len() * 2 < non_ascii {
@@ -166,21 +167,24 @@ pub(super) fn language_of(text: &str, min_letters: usize) -> Option<&'static str
         })
         .min()
         .filter(|&(foreign, _)| foreign * 100 <= MAX_FOREIGN_PERCENT * chars.len())
-        .map(|(_, name)| name)
+        .map(|(foreign, name)| (name, foreign))
 }
 
 /// The readings of `sample` in the [`LATIN_READINGS`] that decode it
 /// without an error and without C1 controls (a byte no text has there) to
-/// the text of one language ([`language_of`]), one entry per text: the
+/// the text of one language ([`language_and_foreign`]), one entry per text: the
 /// encodings that read it (in [`LATIN_READINGS`] order) and its language;
-/// a text needs at least `min_letters` characters in words.
+/// a text needs at least `min_letters` characters in words. Of several
+/// such texts, those with the fewest characters foreign to their language
+/// (a wrong reading adds its misread letters to the names and loan words
+/// the right one has: windows-1252 reads Vietnamese `đ` as `ð`).
 /// None: no reading is a language's text; one: its language is the
 /// evidence; several: the letters alone do not tell which.
 pub(super) fn latin_readings(
     sample: &[u8],
     min_letters: usize,
 ) -> Vec<(Vec<&'static Encoding>, &'static str)> {
-    let mut found: Vec<(String, Vec<&'static Encoding>, &'static str)> = Vec::new();
+    let mut found: Vec<(String, Vec<&'static Encoding>, &'static str, usize)> = Vec::new();
     for encoding in LATIN_READINGS {
         let Some(text) = encoding.decode_without_bom_handling_and_without_replacement(sample)
         else {
@@ -189,23 +193,29 @@ pub(super) fn latin_readings(
         if text.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c)) {
             continue;
         }
-        let Some(language) = language_of(&text, min_letters) else {
+        let Some((language, foreign)) = language_and_foreign(&text, min_letters) else {
             continue;
         };
-        match found.iter_mut().find(|(other, _, _)| *other == text) {
-            Some((_, encodings, _)) => encodings.push(encoding),
-            None => found.push((text.into_owned(), vec![encoding], language)),
+        match found.iter_mut().find(|(other, ..)| *other == text) {
+            Some((_, encodings, ..)) => encodings.push(encoding),
+            None => found.push((text.into_owned(), vec![encoding], language, foreign)),
         }
     }
+    let fewest = found.iter().map(|&(.., foreign)| foreign).min();
     found
         .into_iter()
-        .map(|(_, encodings, language)| (encodings, language))
+        .filter(|&(.., foreign)| Some(foreign) == fewest)
+        .map(|(_, encodings, language, _)| (encodings, language))
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn language_of(text: &str, min_letters: usize) -> Option<&'static str> {
+        language_and_foreign(text, min_letters).map(|(language, _)| language)
+    }
 
     #[test]
     fn the_foreign_share_is_pinned_from_both_sides() {
@@ -259,5 +269,13 @@ mod tests {
         // `è` twice: French in windows-1252, Czech `č` in windows-1250.
         assert_eq!(latin_readings(b"caf\xE8 cr\xE8me", 1).len(), 2);
         assert!(latin_readings(b"\xFF\xFE", 1).is_empty());
+        // Of readings of one language, the one with no foreign letter:
+        // windows-1258 Vietnamese `đ` (`F0`) and the tilde of `ngã` (`DE`)
+        // are windows-1252 `ð`, `Þ` and ISO-8859-16 `đ`, `Ț`, within the
+        // tolerance over 40 letters but foreign all the same.
+        let mut vi = b"Vi\xEA\xF2t Nam ".repeat(20);
+        vi.extend(b"\xF0\xE2\xF2u nga\xDE");
+        let readers = latin_readings(&vi, 1);
+        assert_eq!(readers[0].0, [encoding_rs::WINDOWS_1258]);
     }
 }
