@@ -210,13 +210,6 @@ pub(crate) fn legacy_verdict(
         };
     }
 
-    if let Some(hungarian) = hungarian(encoding, &sample) {
-        return Some(LegacyVerdict {
-            encoding: hungarian,
-            name: hungarian.name(),
-            support: Support::Identified,
-        });
-    }
     // Running text is judged on the lines that are not UTF-8 already: a
     // mostly legacy file's UTF-8 lines read in the legacy encoding are
     // mojibake (`cafÃ©`), not the legacy text.
@@ -675,31 +668,6 @@ fn mostly_rare_han(encoding: &'static Encoding, sample: &[u8]) -> bool {
     }
     let han = frequent + rare;
     han >= 20 && rare * 100 > MAX_RARE_HAN_PERCENT * han
-}
-
-/// Hungarian text in windows-1250 or ISO-8859-2 (the two agree on its
-/// letters), which chardetng scores about as high in windows-1252: the
-/// readings differ only where Hungarian has `ő` and `ű` and windows-1252
-/// `õ` and `û`. Told by the letters only one has: the sample's letters read
-/// in windows-1250 are all of the Hungarian alphabet, with `ő`, which no
-/// other language has (the Portuguese and Estonian that write `õ` also
-/// write `ã`, `ç` or `ä`, and French `û` comes with `è` or `à`). The
-/// encoding to name (the guess if it is one of the two), or `None`.
-fn hungarian(guess: &'static Encoding, sample: &[u8]) -> Option<&'static Encoding> {
-    let central = [encoding_rs::WINDOWS_1250, encoding_rs::ISO_8859_2];
-    let western = [encoding_rs::WINDOWS_1252, encoding_rs::ISO_8859_15];
-    if !central.contains(&guess) && !western.contains(&guess) {
-        return None;
-    }
-    let read = if central.contains(&guess) {
-        guess
-    } else {
-        encoding_rs::WINDOWS_1250
-    };
-    let text = read.decode_without_bom_handling_and_without_replacement(sample)?;
-    let mut letters = text.chars().filter(|c| !c.is_ascii() && c.is_alphabetic());
-    let hungarian = |c: char| c.to_lowercase().all(|c| CENTRAL_EUROPEAN[3].contains(c));
-    (text.contains(['ő', 'Ő']) && letters.all(hungarian)).then_some(read)
 }
 
 /// The name users know the family by, where encoding_rs's name is one of
