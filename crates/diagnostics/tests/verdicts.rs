@@ -451,3 +451,38 @@ fn a_letter_table_is_legacy_text_of_no_identified_encoding() {
     let fixed = apply_fixes(&bytes, [d.fix.as_ref().expect("a transcoding")]).bytes;
     assert_eq!(std::str::from_utf8(&fixed).unwrap(), czech);
 }
+
+/// French in a DOS code page (850, 437: `é` is `82`, `è` `8A`, `à` `85`):
+/// windows-1252 reads its letters as quotes, dashes and `Š` inside words,
+/// no language's letters, so no Latin reading is named and nothing is
+/// converted (the file is one U005 that no reading identifies).
+#[test]
+fn dos_latin_text_is_never_converted() {
+    let cp850 = |text: &str| -> Vec<u8> {
+        text.chars()
+            .map(|c| match c {
+                'é' => 0x82,
+                'è' => 0x8A,
+                'à' => 0x85,
+                'ç' => 0x87,
+                'ê' => 0x88,
+                'ô' => 0x93,
+                'û' => 0x96,
+                'ù' => 0x97,
+                'ë' => 0x89,
+                c => u8::try_from(c).expect("ASCII"),
+            })
+            .collect()
+    };
+    let text = "Le café était fermé, alors nous avons marché jusqu'à la brasserie. \
+        La crème brûlée était servie à la fenêtre, et le garçon était très poli. \
+        Où est la forêt? Noël approche, dit-il à l'hôtel.\n"
+        .repeat(3);
+    let d = not_utf8(&cp850(&text));
+    assert!(d.fix.is_none(), "{}", d.message);
+    assert!(
+        d.message.ends_with("that no reading identifies"),
+        "{}",
+        d.message
+    );
+}

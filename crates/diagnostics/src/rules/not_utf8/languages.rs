@@ -86,7 +86,7 @@ pub(crate) const MAX_FOREIGN_PERCENT: usize = 3;
 /// The characters of `text` that must be letters of its language: the
 /// non-ASCII characters of its words, lowercased; a letter (`č`), or not
 /// (`¨` in `ma¨gi`, windows-1252's reading of ISO-8859-15 `š`), but
-/// typographic punctuation (`’`, `–`). A word is a run of letters and of
+/// the apostrophe (`’`). A word is a run of letters and of
 /// other non-ASCII characters between two letters, and counts only if it
 /// has an ASCII letter, as words of Latin-script languages do: `Ł` in
 /// `Ł825` (windows-1250's reading of a price in pounds) or `ŠŽ` in
@@ -97,17 +97,14 @@ fn word_characters(text: &str) -> Vec<char> {
         j.and_then(|j| chars.get(j))
             .is_some_and(|c| c.is_alphabetic())
     };
-    let typographic = |c: char| {
-        matches!(
-            c,
-            '\u{A0}' | '«' | '»' | '\u{2013}'..='\u{201E}' | '\u{2022}' | '\u{2026}' | '°'
-        )
-    };
+    // Between two letters only the apostrophe is punctuation (`L’œuf`):
+    // another quote, a dash or a symbol there is a letter misread (DOS
+    // French `cr\x8Ame` is windows-1252 `crŠme`, `caf\x82s` is `caf‚s`).
     let in_word = |i: usize| {
         let c = chars[i];
         c.is_alphabetic()
             || ('\u{300}'..='\u{36F}').contains(&c)
-            || !c.is_ascii() && !typographic(c) && letter(i.checked_sub(1)) && letter(Some(i + 1))
+            || !c.is_ascii() && c != '\u{2019}' && letter(i.checked_sub(1)) && letter(Some(i + 1))
     };
     let mut out = Vec::new();
     let mut i = 0;
@@ -286,6 +283,16 @@ mod tests {
         );
         // Non-ASCII letters in no word with an ASCII letter are not text.
         assert_eq!(language_of("x §ŠŽ°ą y, Ł825", 1), None);
+        // A quote or dash inside a word is a misread letter, the apostrophe
+        // is not: DOS French `crème`, `cafés` read as windows-1252.
+        assert_eq!(
+            language_of("cr\u{160}me caf\u{201A}s, l’\u{e9}t\u{e9}", 1),
+            None
+        );
+        assert_eq!(
+            language_of("l’\u{e9}t\u{e9} et l’\u{153}uvre", 1),
+            Some("French")
+        );
         // Letters in words must be half of the non-ASCII characters.
         assert_eq!(
             language_of("zaštita šuma „a“", 1),
