@@ -12,12 +12,14 @@ use encoding_rs::Encoding;
 /// way legacy encodings could: Romanian `ş ţ` with a cedilla beside CLDR's
 /// comma-below `ș ț` (ISO-8859-2 and windows-1250 have only the former),
 /// Turkish with CLDR's auxiliary `â î û` (written in loan words: `kâğıt`),
+/// French without `æ` and `ÿ` (Latin loan words and a few names: `ex
+/// æquo`, `L'Haÿ`; windows-1252 reads IBM852 Slovene `Š` and `č` as them),
 /// Catalan with the `·` of `l·l`, Vietnamese with the five tone marks that
 /// windows-1258 writes as combining characters. Languages the encodings
 /// below do not write (Maltese, Esperanto, Welsh) are not listed: a reading
 /// in their letters is no text of these encodings.
 const ALPHABETS: [(&str, &str); 30] = [
-    ("French", "àâæçéèêëîïôœùûüÿ"),
+    ("French", "àâçéèêëîïôœùûü"),
     ("German", "äöüß"),
     ("Spanish", "áéíñóúü"),
     ("Portuguese", "áàâãçéêíóôõú"),
@@ -141,7 +143,24 @@ fn word_characters(text: &str) -> Vec<char> {
 fn language_and_foreign(text: &str, min_letters: usize) -> Option<(&'static str, usize)> {
     let mut chars = word_characters(text);
     let non_ascii = text.chars().filter(|c| !c.is_ascii()).count();
-    if chars.is_empty() || chars.len() < min_letters || chars.len() * 2 < non_ascii {
+    // Small letters standing alone count here too: one-letter words
+    // (Italian `è`), where a capital alone mid-sentence is a misread letter
+    // (DOS Italian `è` is windows-1250 `Š`).
+    let all: Vec<char> = text.chars().collect();
+    let alone = (0..all.len())
+        .filter(|&i| {
+            let letter = |j: Option<usize>| {
+                j.and_then(|j| all.get(j))
+                    .is_some_and(|c| c.is_alphabetic())
+            };
+            !all[i].is_ascii()
+                && all[i].is_lowercase()
+                && !letter(i.checked_sub(1))
+                && !letter(Some(i + 1))
+        })
+        .count();
+    let letters = chars.len() + alone;
+    if chars.is_empty() || chars.len() < min_letters || letters * 2 < non_ascii {
         return None;
     }
     chars.sort_unstable();
@@ -168,6 +187,14 @@ fn language_and_foreign(text: &str, min_letters: usize) -> Option<(&'static str,
         .min()
         .filter(|&(foreign, _)| foreign * 100 <= MAX_FOREIGN_PERCENT * chars.len())
         .map(|(foreign, name)| (name, foreign))
+}
+
+/// Whether `encoding`'s reading of `sample` is the text of one language,
+/// or has no characters in words to judge (a price in pounds, quotes).
+pub(super) fn fits_a_language(encoding: &'static Encoding, sample: &[u8]) -> bool {
+    let words = words_of(sample);
+    let text = encoding.decode_without_bom_handling(&words).0;
+    word_characters(&text).is_empty() || language_and_foreign(&text, 1).is_some()
 }
 
 /// The words of `sample` that hold non-ASCII bytes (each stretch of them

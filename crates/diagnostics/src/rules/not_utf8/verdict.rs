@@ -5,7 +5,7 @@ use encoding_rs::Encoding;
 use utf8lint_codec::{Subpart, Utf8Chunks};
 
 use super::detector::Detector;
-use super::languages::{LATIN_READINGS, latin_readings};
+use super::languages::{LATIN_READINGS, fits_a_language, latin_readings};
 use super::reading::{Reading, Support};
 use super::sample::non_ascii_lines;
 use super::sniff::{
@@ -224,7 +224,14 @@ pub(crate) fn legacy_verdict(
     } else {
         Reading::of(&encoding.decode_without_bom_handling(&legacy_lines).0).running_text()
     };
-    let support = if running && !mostly_rare_han(encoding, &sample) && one_language(encoding, &text)
+    // A Latin reading whose words have letters of no one language is text
+    // in another encoding read in a neighbour's (DOS German `qu\x84lt` is
+    // windows-1250 `qu„lt`, Maltese `ħ` in ISO-8859-3 windows-1252 `±`).
+    let of_a_language = !LATIN_READINGS.contains(&encoding) || fits_a_language(encoding, &sample);
+    let support = if running
+        && of_a_language
+        && !mostly_rare_han(encoding, &sample)
+        && one_language(encoding, &text)
     {
         match detector.support(guess, &sample, &text) {
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
