@@ -486,3 +486,29 @@ fn dos_latin_text_is_never_converted() {
         d.message
     );
 }
+
+/// German in DOS code page 850 (`ä` `84`, `ö` `94`, `ü` `81`, `ß` `E1`,
+/// `Ü` `9A`): the detector's windows-1250 reading is `qu„lt`, `Šben`, no
+/// language's words, so it is not identified and nothing is converted.
+#[test]
+fn a_latin_reading_of_no_language_is_not_converted() {
+    let bytes: Vec<u8> = "Falsches Üben von Xylophonmusik quält jeden größeren Zwerg. \
+        Gestern waren wir im Wald spazieren.\n"
+        .repeat(6)
+        .chars()
+        .map(|c| match c {
+            'ä' => 0x84,
+            'ö' => 0x94,
+            'ü' => 0x81,
+            'ß' => 0xE1,
+            'Ü' => 0x9A,
+            c => u8::try_from(c).expect("ASCII"),
+        })
+        .collect();
+    let found = check(
+        &bytes,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    );
+    let u005 = found.iter().find(|d| d.rule == Rule::NotUtf8);
+    assert!(u005.is_some_and(|d| d.fix.is_none()), "{u005:?}");
+}
