@@ -219,6 +219,9 @@ impl Errors {
 
 struct Runs<'a> {
     bytes: &'a [u8],
+    /// Whether U001 may offer legacy readings of this file's bytes, asked
+    /// when the first run is reported.
+    readings: Option<bool>,
     run: Vec<Subpart>,
     out: Capped,
     errors: Errors,
@@ -247,10 +250,15 @@ impl Runs<'_> {
             self.out.hide(span, 1, units);
         } else {
             let before = self.out.kept.len();
+            let bytes = self.bytes;
+            let readings = *self
+                .readings
+                .get_or_insert_with(|| crate::rules::not_utf8::a_handful_of_bytes(bytes));
             invalid_utf8::run_diagnostics(
                 self.bytes,
                 &self.run,
                 self.out.level,
+                readings,
                 &mut self.out.kept,
             );
             // A run may produce several diagnostics; trim back to the cap.
@@ -415,6 +423,7 @@ impl Marks {
 pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep) -> Scan {
     let mut runs = Runs {
         bytes,
+        readings: None,
         run: Vec::new(),
         out: Capped::new(
             Rule::InvalidUtf8,

@@ -500,9 +500,10 @@ fn fixes_remove_what_they_fix() {
 }
 
 /// Latin-1 bytes inside UTF-8 text: the repair writes what the
-/// message says the byte is, where that is certain enough (a letter or a
-/// typographic quote touching a word); U+FFFD stays the alternative. The
-/// rest keeps U+FFFD alone.
+/// message says the byte is, where that is certain enough (a letter every
+/// Latin encoding reads alike, or a typographic quote, touching a word);
+/// U+FFFD stays the alternative. The rest keeps U+FFFD alone: `\xEF` is
+/// `ï` in windows-1252 but `ď` in windows-1250.
 #[test]
 fn latin1_letters_inside_words_are_repaired_to_the_letter() {
     let fixed = |bytes: &[u8]| -> (Vec<u8>, usize) {
@@ -515,7 +516,7 @@ fn latin1_letters_inside_words_are_repaired_to_the_letter() {
     };
     assert_eq!(
         fixed(b"caf\xE9 na\xEFve stra\xDFe"),
-        ("café naïve straße".as_bytes().to_vec(), 3)
+        ("café na\u{FFFD}ve straße".as_bytes().to_vec(), 2)
     );
     assert_eq!(
         fixed(b"\x93quoted\x94 and it\x92s"),

@@ -51,6 +51,9 @@ fn verdict(bytes: &[u8], path: &Path) -> String {
                 if m.ends_with("that the text does not identify") {
                     return "unidentified".to_owned();
                 }
+                if m.ends_with("that no reading identifies") {
+                    return "no reading".to_owned();
+                }
                 m.strip_prefix("this file is not UTF-8: it looks like ")
                     .or_else(|| m.strip_prefix("this file is not UTF-8: it is "))
                     .map(str::to_owned)

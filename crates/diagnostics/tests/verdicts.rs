@@ -44,11 +44,16 @@ fn the_thresholds_are_the_documented_ones() {
 
 #[test]
 fn a_legacy_verdict_needs_enough_non_ascii_bytes() {
-    // windows-1252 French: three accented letters are defects, four a verdict.
-    let three = b"Le caf\xE9 cr\xE8me est br\xFBl\n";
-    let four = b"Le caf\xE9 cr\xE8me est br\xFBl\xE9\n";
+    // Three accented letters are defects, four a verdict, unless one Latin
+    // reading of the three is one language's text: `é ï ß` is none in any
+    // Latin encoding (`ï` is `ď` in windows-1250), `é è û` French alone.
+    let three = b"Le caf\xE9 na\xEFve stra\xDFe\n";
+    let four = b"Le caf\xE9 na\xEFve stra\xDFe \xE9t\xE9\n";
     assert!(!is_legacy(three));
     assert!(is_legacy(four));
+    assert!(is_legacy(b"Le caf\xE9 cr\xE8me est br\xFBl\n"));
+    // One is never enough, in one word or none.
+    assert!(!is_legacy(b"Le caf\xE9 est ouvert\n"));
     // The issue's cases: two stray bytes are not Turkish.
     assert!(!is_legacy(b"ok \xFF\xFE bytes\n"));
 }
@@ -82,9 +87,11 @@ fn a_character_cut_at_the_end_is_utf8_with_a_defect() {
 
 #[test]
 fn a_legacy_verdict_needs_letters() {
-    // Four letters and one symbol (80%) pass; three letters and one symbol (75%) do not.
-    let eighty = b"Le caf\xE9 cr\xE8me br\xFBl\xE9 \xA7 1\n";
-    let seventy_five = b"Le caf\xE9 cr\xE8me br\xFBl \xA7 1\n";
+    // Four letters and one symbol (80%) pass; three letters and one symbol
+    // (75%) do not. The letters are of no one language (`ß` beside `è`),
+    // which would name the reading whatever the symbols.
+    let eighty = b"Le caf\xE9 cr\xE8me br\xDFl\xE9 \xA7 1\n";
+    let seventy_five = b"Le caf\xE9 cr\xE8me br\xDFl \xA7 1\n";
     assert!(is_legacy(eighty));
     assert!(!is_legacy(seventy_five));
     // Symbols only: broken bytes, not words.
@@ -443,4 +450,65 @@ fn a_letter_table_is_legacy_text_of_no_identified_encoding() {
     assert!(d.message.contains("ISO-8859-2"), "{}", d.message);
     let fixed = apply_fixes(&bytes, [d.fix.as_ref().expect("a transcoding")]).bytes;
     assert_eq!(std::str::from_utf8(&fixed).unwrap(), czech);
+}
+
+/// French in a DOS code page (850, 437: `é` is `82`, `è` `8A`, `à` `85`):
+/// windows-1252 reads its letters as quotes, dashes and `Š` inside words,
+/// no language's letters, so no Latin reading is named and nothing is
+/// converted (the file is one U005 that no reading identifies).
+#[test]
+fn dos_latin_text_is_never_converted() {
+    let cp850 = |text: &str| -> Vec<u8> {
+        text.chars()
+            .map(|c| match c {
+                'é' => 0x82,
+                'è' => 0x8A,
+                'à' => 0x85,
+                'ç' => 0x87,
+                'ê' => 0x88,
+                'ô' => 0x93,
+                'û' => 0x96,
+                'ù' => 0x97,
+                'ë' => 0x89,
+                c => u8::try_from(c).expect("ASCII"),
+            })
+            .collect()
+    };
+    let text = "Le café était fermé, alors nous avons marché jusqu'à la brasserie. \
+        La crème brûlée était servie à la fenêtre, et le garçon était très poli. \
+        Où est la forêt? Noël approche, dit-il à l'hôtel.\n"
+        .repeat(3);
+    let d = not_utf8(&cp850(&text));
+    assert!(d.fix.is_none(), "{}", d.message);
+    assert!(
+        d.message.ends_with("that no reading identifies"),
+        "{}",
+        d.message
+    );
+}
+
+/// German in DOS code page 850 (`ä` `84`, `ö` `94`, `ü` `81`, `ß` `E1`,
+/// `Ü` `9A`): the detector's windows-1250 reading is `qu„lt`, `Šben`, no
+/// language's words, so it is not identified and nothing is converted.
+#[test]
+fn a_latin_reading_of_no_language_is_not_converted() {
+    let bytes: Vec<u8> = "Falsches Üben von Xylophonmusik quält jeden größeren Zwerg. \
+        Gestern waren wir im Wald spazieren.\n"
+        .repeat(6)
+        .chars()
+        .map(|c| match c {
+            'ä' => 0x84,
+            'ö' => 0x94,
+            'ü' => 0x81,
+            'ß' => 0xE1,
+            'Ü' => 0x9A,
+            c => u8::try_from(c).expect("ASCII"),
+        })
+        .collect();
+    let found = check(
+        &bytes,
+        CheckOptions::new(Path::new("a.txt"), &Policy::default()),
+    );
+    let u005 = found.iter().find(|d| d.rule == Rule::NotUtf8);
+    assert!(u005.is_some_and(|d| d.fix.is_none()), "{u005:?}");
 }

@@ -15,10 +15,14 @@ const LABEL_BYTES: usize = 12;
 
 /// Turns one run of adjacent subparts into diagnostics: one per
 /// interpretation found in it, one per stretch of bytes with none.
+/// `readings` says whether the file's ill-formed bytes are a handful in
+/// text (`not_utf8::a_handful_of_bytes`, asked once per file), where a
+/// byte's agreed Latin reading may be offered as its fix.
 pub(crate) fn run_diagnostics(
     bytes: &[u8],
     run: &[Subpart],
     level: Level,
+    readings: bool,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(last) = run.last() else { return };
@@ -46,7 +50,7 @@ pub(crate) fn run_diagnostics(
             }
             j += 1;
         }
-        out.push(plain(bytes, &run[i..j], level));
+        out.push(plain(bytes, &run[i..j], level, readings));
         i = j;
     }
 }
@@ -179,7 +183,7 @@ fn announced_len(lead: u8) -> usize {
     }
 }
 
-fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
+fn plain(bytes: &[u8], parts: &[Subpart], level: Level, readings: bool) -> Diagnostic {
     let span = span_of(parts);
     let total = span.len();
     let all = |kind: ErrorKind| parts.iter().all(|s| s.kind == kind);
@@ -308,11 +312,15 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
         && lead >= 0x80
         && let Some(c) = windows_1252_char(lead)
     {
+        let elsewhere = match latin_readings(lead) {
+            Ok(_) => String::new(),
+            Err(other) => format!(", in {} `{}`", other.0, other.1),
+        };
         d.help.push(format!(
-                "in windows-1252 (Latin-1) `\\x{lead:02X}` is `{c}`: if the file was saved in that encoding, convert it rather than patch bytes"
+                "in windows-1252 (Latin-1) `\\x{lead:02X}` is `{c}`{elsewhere}: if the file was saved in a legacy encoding, convert it rather than patch bytes"
             ));
     }
-    match legacy_letters(bytes, parts) {
+    match legacy_letters(bytes, parts).filter(|_| readings) {
         // `caf\xE9`: the byte is a letter in windows-1252, so the repair
         // writes the letter, and U+FFFD stays the alternative.
         Some(letters) => {
@@ -324,12 +332,44 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level) -> Diagnostic {
     d
 }
 
-/// The windows-1252 reading of `parts` as a fix, when every subpart is one
-/// byte that is a letter there (`\xE9` is `é`, `\xDF` is `ß`) or a
-/// typographic quote, dash or ellipsis (`\x93` `“`, `\x96` `–`, which
-/// every windows-125x code page puts at the same place): the likely meaning
-/// of Latin-1 bytes pasted into UTF-8 text. Other symbols and controls
-/// (`\x80` `€`, `\xA0`, `\xA4`) have no such certainty and keep U+FFFD.
+/// The character every Latin encoding (`not_utf8`'s Latin readings) that reads `byte` as a
+/// character reads it as (a C1 control or an unmapped byte is no reading),
+/// or the first that reads it otherwise than windows-1252 does, with its
+/// name: `\xE9` is `é` in all of them, `\xE8` `è` in windows-1252 and
+/// `č` in windows-1250.
+fn latin_readings(byte: u8) -> Result<char, (&'static str, char)> {
+    let mut agreed = None;
+    for encoding in crate::rules::not_utf8::LATIN_READINGS {
+        let one = [byte];
+        let (text, malformed) = encoding.decode_without_bom_handling(&one);
+        let Some(c) = text
+            .chars()
+            .next()
+            .filter(|c| !malformed && !c.is_control())
+        else {
+            continue;
+        };
+        match agreed {
+            None => agreed = Some(c),
+            Some(first) if first != c => return Err((encoding.name(), c)),
+            Some(_) => {}
+        }
+    }
+    agreed.ok_or((
+        encoding_rs::WINDOWS_1252.name(),
+        char::REPLACEMENT_CHARACTER,
+    ))
+}
+
+/// The reading of `parts` as a fix, when every subpart is one byte that
+/// every Latin encoding reads as the same letter (`\xE9` is `é`, `\xDF`
+/// is `ß` in all of them, [`latin_readings`]) or typographic quote, dash
+/// or ellipsis (`\x93` `“`, `\x96` `–`, which every windows-125x code
+/// page puts at the same place): the one meaning of Latin bytes pasted
+/// into UTF-8 text. A byte the encodings read differently (`\xE8` is `è`
+/// in windows-1252 and `č` in windows-1250, Croatian `bjelogori\xE8na`)
+/// has no such certainty, nor have symbols and controls (`\x80` `€`,
+/// `\xA0`, `\xA4`): they keep U+FFFD, the hint naming the readings.
 ///
 /// The run must also touch an ASCII letter or digit (`caf\xE9`,
 /// `\x93quoted`): inside a word is where such bytes are text. A byte on
@@ -349,7 +389,9 @@ fn legacy_letters(bytes: &[u8], parts: &[Subpart]) -> Option<Fix> {
             return None;
         };
         let typographic = matches!(byte, 0x85 | 0x91..=0x97);
-        let c = windows_1252_char(byte).filter(|c| c.is_alphabetic() || typographic)?;
+        let c = latin_readings(byte)
+            .ok()
+            .filter(|c| c.is_alphabetic() || typographic)?;
         text.push(c);
         let mut utf8 = [0u8; 4];
         edits.push(Edit::replace(

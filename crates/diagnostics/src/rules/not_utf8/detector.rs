@@ -83,6 +83,67 @@ impl Detector {
         self.0.guess(None, chardetng::Utf8Detection::Deny)
     }
 
+    /// The encoding to name among `readings`, groups of encodings that each
+    /// read the sample as one text of a language (`latin_readings`), of
+    /// chardetng's candidates only (a text only ISO-8859-16 reads is not
+    /// named): of one group, `guess` if it is in it, else its best-scored
+    /// encoding; of several, that of the group whose best score identifies
+    /// it over the others' ([`detector_identifies`]), or `None`, also when
+    /// one of them is read only by encodings chardetng does not score
+    /// (ISO-8859-16, -10, -3). ISO-8859-15 has windows-1252's score, so
+    /// that the two tie where their texts differ (`€` against `¤`, told
+    /// apart by the verdict's own tests).
+    pub(super) fn choose(
+        &self,
+        guess: &'static Encoding,
+        readings: &[Vec<&'static Encoding>],
+    ) -> Option<&'static Encoding> {
+        // chardetng scores the Western family once, as windows-1252: that
+        // is ISO-8859-15's score too.
+        let score_of = |e: &'static Encoding| {
+            let scored_as = if e == encoding_rs::ISO_8859_15 {
+                encoding_rs::WINDOWS_1252
+            } else {
+                e
+            };
+            Some((self.0.find_score(scored_as)?, e))
+        };
+        let mut groups: Vec<(i64, &'static Encoding)> = Vec::new();
+        for readers in readings {
+            let scores = readers
+                .iter()
+                .filter(|e| DETECTOR_CANDIDATES.contains(e))
+                .filter_map(|&e| score_of(e));
+            // The first among equals.
+            let Some((score, best)) = scores.rev().max_by_key(|&(score, _)| score) else {
+                // Alone, the text is named in its first claimed encoding
+                // (Estonian `š` in ISO-8859-15, which windows-1252 reads
+                // `¨`); among others, nothing compares it with them.
+                let claimed = readers.iter().find(|e| DETECTOR_CANDIDATES.contains(e));
+                return match readings {
+                    [_] => claimed.copied(),
+                    _ => None,
+                };
+            };
+            groups.push((
+                score,
+                if readers.contains(&guess) {
+                    guess
+                } else {
+                    best
+                },
+            ));
+        }
+        groups.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        match groups[..] {
+            [(_, only)] => Some(only),
+            [(best, chosen), (second, _), ..] => {
+                detector_identifies(best, Some(second)).then_some(chosen)
+            }
+            [] => None,
+        }
+    }
+
     /// How well chardetng's scores support `guess` over every encoding that
     /// reads `sample` as text other than `text` (its reading by the encoding
     /// the verdict settled on).
@@ -124,11 +185,16 @@ impl Detector {
         }
         // Two readings close in score that differ where one reads letters
         // and the other symbols (ISO-8859-7 `Ά` is windows-1253 `¶`): the
-        // one with the letters is the text.
+        // one with more letters in words that do not break them, where
+        // the two differ, is the text (windows-1253 reads ISO-8859-7's
+        // apostrophe `’` as `Ά`, a capital after a small letter: `σΆ`).
         let more_letters = || {
-            rival_reading.as_ref().is_some_and(|(_, _, other_text)| {
-                Reading::of(text).in_words > Reading::of(other_text).in_words
-            })
+            rival_reading.as_ref().is_some_and(
+                |(_, _, other_text)| match letters_where_they_differ(text, other_text) {
+                    Some((ours, theirs)) => ours > theirs,
+                    None => Reading::of(text).in_words > Reading::of(other_text).in_words,
+                },
+            )
         };
         if detector_identifies(score, rival.map(|(s, _)| s))
             || score > MIN_DETECTOR_SCORE && more_letters()
@@ -142,6 +208,27 @@ impl Detector {
     }
 }
 
+/// Where two readings of the same single-byte sample differ, how many of
+/// their characters there are letters beside another letter that do not
+/// break their word (a capital right after a small letter), in each; `None`
+/// when they differ in length (a multi-byte encoding).
+fn letters_where_they_differ(ours: &str, theirs: &str) -> Option<(usize, usize)> {
+    let (a, b): (Vec<char>, Vec<char>) = (ours.chars().collect(), theirs.chars().collect());
+    if a.len() != b.len() {
+        return None;
+    }
+    let fits = |t: &[char], i: usize| {
+        let at = |j: Option<usize>| j.and_then(|j| t.get(j)).copied().unwrap_or(' ');
+        let (before, c, after) = (at(i.checked_sub(1)), t[i], at(Some(i + 1)));
+        let breaks = c.is_uppercase() && before.is_lowercase();
+        c.is_alphabetic() && (before.is_alphabetic() || after.is_alphabetic()) && !breaks
+    };
+    let differ = (0..a.len()).filter(|&i| a[i] != b[i]);
+    Some(differ.fold((0, 0), |(x, y), i| {
+        (x + usize::from(fits(&a, i)), y + usize::from(fits(&b, i)))
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +240,17 @@ mod tests {
         let guess = detector.guess(None, chardetng::Utf8Detection::Deny);
         let every = DETECTOR_CANDIDATES.iter().map(|e| detector.find_score(e));
         (guess.name(), every.collect())
+    }
+
+    #[test]
+    fn readings_are_compared_where_they_differ() {
+        // ISO-8859-7 `Άνεμοι`, `σ’ αυτό` against windows-1253's `¶νεμοι`,
+        // `σΆ αυτό`: one letter at the start of a word against three that
+        // break theirs.
+        let iso = "Οι Άνεμοι, σ’ αυτό, σ’ εκείνο, σ’ όλα";
+        let windows = "Οι ¶νεμοι, σΆ αυτό, σΆ εκείνο, σΆ όλα";
+        assert_eq!(letters_where_they_differ(iso, windows), Some((1, 0)));
+        assert_eq!(letters_where_they_differ("ab", "abc"), None);
     }
 
     #[test]

@@ -2,17 +2,19 @@
 //! naming the likely encoding instead of one U001 per byte.
 
 mod detector;
+mod languages;
 mod reading;
 mod sample;
 mod sniff;
 mod verdict;
 
+pub(crate) use self::languages::LATIN_READINGS;
 pub(crate) use self::reading::Support;
 pub(crate) use self::reading::{Script, script_of};
 pub(crate) use self::sample::MIN_LEGACY_NON_ASCII;
 pub use self::sniff::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
 pub(crate) use self::sniff::{wide, wrong_bom};
-pub(crate) use self::verdict::{LegacyVerdict, legacy_verdict};
+pub(crate) use self::verdict::{LegacyVerdict, a_handful_of_bytes, legacy_verdict};
 #[cfg(feature = "testing")]
 pub(crate) use self::{
     detector::{MIN_DETECTOR_MARGIN_PERCENT, MIN_DETECTOR_SCORE, detector_identifies},
@@ -107,6 +109,27 @@ fn legacy_diagnostic(
                 "if it is meant to stay {name}: EditorConfig cannot declare it (only latin1 among legacy encodings), so list the file in `.utf8lintignore`"
             )
         }),
+        Support::NoReading => {
+            let mut d = Diagnostic::new(
+                Rule::NotUtf8,
+                level,
+                first.range(),
+                "this file is not UTF-8: its non-ASCII text is in an encoding that no reading identifies",
+            )
+            .with_label(format!(
+                "`{}` is not UTF-8",
+                escape_bytes(bytes.get(first.range()).unwrap_or_default(), 4)
+            ))
+            .with_note(format!(
+                "{sequences}, and no encoding the detector knows reads the non-ASCII lines as words: an encoding outside its repertoire (EBCDIC, Johab, a DOS or Mac code page), or data that is not text"
+            ))
+            .with_help(
+                "find out which encoding it is (its language, the tool that wrote it), then convert it: `iconv -f ENCODING -t UTF-8`; no fix is offered because no encoding is identified",
+            );
+            d.subparts = first_errors.to_vec();
+            d.related = error_ranges.iter().skip(1).cloned().collect();
+            return Some(with_range_note(d, error_ranges));
+        }
         support @ (Support::Unidentified { .. } | Support::OtherScript) => {
             let why = match support {
                 Support::Unidentified { rival: Some(rival) } => format!(

@@ -334,6 +334,10 @@ pub(crate) enum Support {
     /// mostly capitals, mostly rare characters): text in an encoding the
     /// detector does not know, read in a neighbour's.
     OtherScript,
+    /// Many ill-formed sequences that no encoding the detector knows reads
+    /// as text (none decodes them, or its reading is symbols, not words):
+    /// EBCDIC, Johab, a DOS code page. Not identified, and no guess shown.
+    NoReading,
 }
 
 #[cfg(test)]

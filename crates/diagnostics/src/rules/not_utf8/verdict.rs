@@ -5,6 +5,7 @@ use encoding_rs::Encoding;
 use utf8lint_codec::{Subpart, Utf8Chunks};
 
 use super::detector::Detector;
+use super::languages::{LATIN_READINGS, fits_a_language, latin_readings};
 use super::reading::{Reading, Support};
 use super::sample::non_ascii_lines;
 use super::sniff::{
@@ -29,6 +30,24 @@ pub(crate) const MIN_LEGACY_PLACES: usize = 3;
 /// fewer places, are a handful of impossible bytes in UTF-8 text: one U001
 /// per sequence, each named.
 pub(crate) const MIN_SEQUENCES_IN_FEW_PLACES: usize = 8;
+
+/// A verdict that the text is in an encoding no reading identifies needs at
+/// least this many ill-formed sequences (fewer are a handful of bytes or a
+/// snippet: U001 each) ...
+pub(crate) const MIN_UNEXPLAINED_SEQUENCES: usize = 16;
+
+/// ... in at least this many different stretches of non-ASCII bytes (words:
+/// IBM852 and IBM857 text has 9 and 11 in its sample, Johab over 100; vim's
+/// character-class test, one row of byte values repeated on every line, 1)
+/// ...
+pub(crate) const MIN_UNEXPLAINED_WORDS: usize = 8;
+
+/// ... in a sample at least this share (percent) of whose bytes are ASCII
+/// whitespace: text is lines of words. Measured: float arrays and random
+/// bytes have at most 2%; Johab, IBM852 and IBM857 text at least 11.8%
+/// (charset-normalizer's dataset); EBCDIC, whose spaces and line breaks
+/// are other bytes, 0.5% (its bytes stay U001 and are never converted).
+pub(crate) const MIN_TEXT_WHITESPACE_PERCENT: usize = 5;
 
 /// Ill-formed bytes only in this many last bytes of the file are a
 /// character cut at the end (`price: 5 \xE2\x82`): UTF-8 with a defect.
@@ -75,7 +94,7 @@ pub(crate) fn legacy_verdict(
     // plus `😀 x\xFFy` "IBM866").
     let ill_formed = IllFormed::of(&sample);
     if ill_formed.count - ill_formed.rfc_2279 < MIN_LEGACY_SEQUENCES {
-        return None;
+        return short_text(&sample, whole, &ill_formed);
     }
     // One byte value repeated (`\xC0` a million times, padding) is data,
     // unless it stands beside ASCII letters, as the one letter a language
@@ -109,13 +128,44 @@ pub(crate) fn legacy_verdict(
     if ill_formed.utf8_like_percent() >= MAX_UTF8_LIKE_PERCENT {
         return None;
     }
+    // Typographic punctuation alone (`…` and `‘ ’ “ ” • – —`, bytes 85
+    // and 91 to 97), which every windows code page reads alike: whichever
+    // is meant, the text is the same, and windows-1252 is named.
+    if sample
+        .iter()
+        .filter(|b| !b.is_ascii())
+        .all(|b| matches!(b, 0x85 | 0x91..=0x97))
+    {
+        let encoding = encoding_rs::WINDOWS_1252;
+        return Some(LegacyVerdict {
+            encoding,
+            name: family_name(encoding, &sample, ""),
+            support: Support::Identified,
+        });
+    }
     // Only now the detector, the costliest step (tens of nanoseconds a
     // byte): the tests above need no guess, and most files with ill-formed
     // bytes are UTF-8 with defects that they settle.
     let detector = Detector::read(&sample, whole);
     let guess = detector.guess();
+    // From here on the bytes are not UTF-8 with defects: when no encoding
+    // reads them as text, many of them in lines of words are a file in an
+    // encoding the detector does not know (Johab, a DOS code page), said so
+    // with no fix; fewer, or in no lines of words (binary data, EBCDIC),
+    // stay U001, each sequence named.
+    // (More than one well-formed character per 8 errors, whatever they
+    // are, is UTF-8 text with defects: `x\x80y` lines among lines with a
+    // U+FEFF.)
+    let no_reading = || {
+        let utf8_text = as_utf8.non_ascii * MAX_UTF8_PER_ERROR > errors;
+        (!utf8_text && ill_formed.unexplained_text(&sample)).then_some(LegacyVerdict {
+            encoding: guess,
+            name: guess.name(),
+            support: Support::NoReading,
+        })
+    };
     if guess == encoding_rs::UTF_8 {
-        return None;
+        return no_reading();
     }
     let encoding = guess;
     let mut decoder = encoding.new_decoder_without_bom_handling();
@@ -123,7 +173,17 @@ pub(crate) fn legacy_verdict(
         String::with_capacity(decoder.max_utf8_buffer_length_without_replacement(sample.len())?);
     let (result, _) = decoder.decode_to_string_without_replacement(&sample, &mut text, whole);
     if result != encoding_rs::DecoderResult::InputEmpty {
-        return None;
+        return no_reading();
+    }
+    // A Latin reading is text only if its letters are one language's: when
+    // exactly one text among the Latin readings is, or the detector's
+    // scores tell one of several apart, it is the file's, named whatever
+    // the thresholds (set for long files: a short text's few words score
+    // little, and a wrong reading's symbols can outscore it).
+    if LATIN_READINGS.contains(&guess)
+        && let Some(verdict) = by_language(&detector, guess, &sample, 1)
+    {
+        return Some(verdict);
     }
     let (encoding, text) = if encoding == encoding_rs::WINDOWS_1252 && iso_8859_15_letters(&text) {
         let latin9 = encoding_rs::ISO_8859_15;
@@ -137,16 +197,19 @@ pub(crate) fn legacy_verdict(
     let reading = Reading::of(&text);
     // ... and that one value must read as a letter: `\xA0` between words
     // is a no-break space in every Latin encoding, no evidence of one.
-    if !reading.plausible_words() || one_value && reading.in_words == 0 {
+    if one_value && reading.in_words == 0 {
         return None;
     }
-    if let Some(hungarian) = hungarian(encoding, &sample) {
-        return Some(LegacyVerdict {
-            encoding: hungarian,
-            name: hungarian.name(),
-            support: Support::Identified,
-        });
+    if !reading.plausible_words() {
+        // Letters of one script, but alone (a table of letters): thin
+        // evidence; symbols, or letters scattered over scripts: no reading.
+        return if reading.plausible() {
+            None
+        } else {
+            no_reading()
+        };
     }
+
     // Running text is judged on the lines that are not UTF-8 already: a
     // mostly legacy file's UTF-8 lines read in the legacy encoding are
     // mojibake (`cafÃ©`), not the legacy text.
@@ -161,7 +224,14 @@ pub(crate) fn legacy_verdict(
     } else {
         Reading::of(&encoding.decode_without_bom_handling(&legacy_lines).0).running_text()
     };
-    let support = if running && !mostly_rare_han(encoding, &sample) && one_language(encoding, &text)
+    // A Latin reading whose words have letters of no one language is text
+    // in another encoding read in a neighbour's (DOS German `qu\x84lt` is
+    // windows-1250 `qu„lt`, Maltese `ħ` in ISO-8859-3 windows-1252 `±`).
+    let of_a_language = !LATIN_READINGS.contains(&encoding) || fits_a_language(encoding, &sample);
+    let support = if running
+        && of_a_language
+        && !mostly_rare_han(encoding, &sample)
+        && one_language(encoding, &text)
     {
         match detector.support(guess, &sample, &text) {
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
@@ -191,6 +261,75 @@ pub(crate) fn legacy_verdict(
         name: family_name(encoding, &sample, &text),
         support,
     })
+}
+
+/// A short whole file with fewer than [`MIN_LEGACY_SEQUENCES`] ill-formed
+/// sequences, at least this many, is legacy text when every sequence is a
+/// single byte, no well-formed UTF-8 character stands among them, and
+/// exactly one text among the Latin readings is the text of one language
+/// (`bjelogori\xE8na`, `drve\xE6a`, `ju\x9Enoj`: Croatian `č ć ž` in
+/// windows-1250, where windows-1252's `è æ ž` are no language's letters).
+/// A handful of bytes that several readings explain, or none, or with
+/// fewer letters in words than this (`x\xFFy\xFE` is `x’yž` in
+/// ISO-8859-13), stay U001.
+pub(crate) const MIN_SHORT_TEXT_SEQUENCES: usize = 2;
+
+/// The verdict on a short whole file ([`MIN_SHORT_TEXT_SEQUENCES`]).
+fn short_text(sample: &[u8], whole: bool, ill_formed: &IllFormed) -> Option<LegacyVerdict> {
+    let single_bytes = ill_formed.bytes == ill_formed.count && ill_formed.utf8_like == 0;
+    if !whole
+        || !single_bytes
+        || ill_formed.count < MIN_SHORT_TEXT_SEQUENCES
+        || well_formed_reading(sample).non_ascii > 0
+    {
+        return None;
+    }
+    let detector = Detector::read(sample, whole);
+    by_language(
+        &detector,
+        detector.guess(),
+        sample,
+        MIN_SHORT_TEXT_SEQUENCES,
+    )
+}
+
+/// The verdict the Latin readings' languages give ([`latin_readings`] of
+/// at least `min_letters` letters in words, chosen among by
+/// [`Detector::choose`]), identified.
+fn by_language(
+    detector: &Detector,
+    guess: &'static Encoding,
+    sample: &[u8],
+    min_letters: usize,
+) -> Option<LegacyVerdict> {
+    let readings: Vec<_> = latin_readings(sample, min_letters)
+        .into_iter()
+        .map(|(readers, _)| readers)
+        .collect();
+    let encoding = detector.choose(guess, &readings)?;
+    let text = encoding.decode_without_bom_handling(sample).0;
+    Some(LegacyVerdict {
+        encoding,
+        name: family_name(encoding, sample, &text),
+        support: Support::Identified,
+    })
+}
+
+/// Whether the ill-formed sequences of `bytes`, a file the verdict left to
+/// U001, are a handful of impossible bytes in text (too few, in too few
+/// places, to be text in another encoding: [`IllFormed::enough_text`]),
+/// where U001 may offer the reading every Latin encoding agrees on. False
+/// for binary data and for a file of many such sequences (UTF-8 with many
+/// defects, or an encoding no reading explains): no reading of theirs is
+/// identified, and each is only replaced by U+FFFD.
+pub(crate) fn a_handful_of_bytes(bytes: &[u8]) -> bool {
+    if binary_signature(bytes).is_some()
+        || control_percent(&bytes[..bytes.len().min(BINARY_SNIFF_BYTES)])
+            >= MIN_BINARY_CONTROL_PERCENT
+    {
+        return false;
+    }
+    !IllFormed::of(&non_ascii_lines(bytes).0).enough_text()
 }
 
 /// Share (percent) of the ill-formed sequences with a UTF-8-like reading
@@ -259,6 +398,34 @@ impl IllFormed {
         let text = self.count - self.rfc_2279;
         text >= MIN_LEGACY_SEQUENCES
             && (self.places >= MIN_LEGACY_PLACES || text >= MIN_SEQUENCES_IN_FEW_PLACES)
+    }
+
+    /// Whether the sequences are many ([`MIN_UNEXPLAINED_SEQUENCES`]), in
+    /// [`MIN_UNEXPLAINED_WORDS`] different stretches, in lines of words
+    /// ([`MIN_TEXT_WHITESPACE_PERCENT`] of the `sample`'s bytes are ASCII
+    /// spaces, tabs and line breaks): text that no reading explains, not
+    /// data.
+    fn unexplained_text(&self, sample: &[u8]) -> bool {
+        let whitespace = sample
+            .iter()
+            .filter(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            .count();
+        // Distinct stretches of non-ASCII bytes: words, not one table row
+        // repeated (vim's character-class tests list the same bytes on
+        // every line).
+        let mut words: Vec<&[u8]> = Vec::new();
+        for word in sample.split(u8::is_ascii).filter(|w| !w.is_empty()) {
+            if words.len() >= MIN_UNEXPLAINED_WORDS {
+                break;
+            }
+            if !words.contains(&word) {
+                words.push(word);
+            }
+        }
+        self.count - self.rfc_2279 >= MIN_UNEXPLAINED_SEQUENCES
+            && self.enough_text()
+            && words.len() >= MIN_UNEXPLAINED_WORDS
+            && whitespace * 100 >= MIN_TEXT_WHITESPACE_PERCENT * sample.len()
     }
 
     /// Percent of the sequences that read as broken UTF-8.
@@ -510,31 +677,6 @@ fn mostly_rare_han(encoding: &'static Encoding, sample: &[u8]) -> bool {
     han >= 20 && rare * 100 > MAX_RARE_HAN_PERCENT * han
 }
 
-/// Hungarian text in windows-1250 or ISO-8859-2 (the two agree on its
-/// letters), which chardetng scores about as high in windows-1252: the
-/// readings differ only where Hungarian has `ő` and `ű` and windows-1252
-/// `õ` and `û`. Told by the letters only one has: the sample's letters read
-/// in windows-1250 are all of the Hungarian alphabet, with `ő`, which no
-/// other language has (the Portuguese and Estonian that write `õ` also
-/// write `ã`, `ç` or `ä`, and French `û` comes with `è` or `à`). The
-/// encoding to name (the guess if it is one of the two), or `None`.
-fn hungarian(guess: &'static Encoding, sample: &[u8]) -> Option<&'static Encoding> {
-    let central = [encoding_rs::WINDOWS_1250, encoding_rs::ISO_8859_2];
-    let western = [encoding_rs::WINDOWS_1252, encoding_rs::ISO_8859_15];
-    if !central.contains(&guess) && !western.contains(&guess) {
-        return None;
-    }
-    let read = if central.contains(&guess) {
-        guess
-    } else {
-        encoding_rs::WINDOWS_1250
-    };
-    let text = read.decode_without_bom_handling_and_without_replacement(sample)?;
-    let mut letters = text.chars().filter(|c| !c.is_ascii() && c.is_alphabetic());
-    let hungarian = |c: char| c.to_lowercase().all(|c| CENTRAL_EUROPEAN[3].contains(c));
-    (text.contains(['ő', 'Ő']) && letters.all(hungarian)).then_some(read)
-}
-
 /// The name users know the family by, where encoding_rs's name is one of
 /// several the bytes cannot tell apart.
 fn family_name(encoding: &'static Encoding, sample: &[u8], text: &str) -> &'static str {
@@ -643,6 +785,74 @@ mod tests {
         assert!(enough(
             b"x \xF8\x88\x80\x80\x80 caf\xE9 cr\xE8me br\xFBl\xE9e"
         ));
+    }
+
+    #[test]
+    fn short_text_is_pinned_from_both_sides() {
+        assert_eq!(MIN_SHORT_TEXT_SEQUENCES, 2);
+        let short = |b: &[u8]| short_text(b, true, &IllFormed::of(b)).map(|v| v.encoding);
+        // Lithuanian `ū ų` in ISO-8859-13 (windows-1257 reads it alike):
+        // two letters are a verdict, one is not.
+        let two = b"Prancuzija ir Prancu\xFBzija, oland\xF8 kalba\n";
+        let one = b"Prancuzija ir Prancu\xFBzija, olandu kalba\n";
+        assert_eq!(short(two), Some(encoding_rs::WINDOWS_1257));
+        assert_eq!(short(one), None);
+        // Croatian `č ć ž` in windows-1250: windows-1252 reads `è æ ž`.
+        let croatian = b"bjelogori\xE8na stabla, drve\xE6a u ju\x9Enoj Hrvatskoj\n";
+        assert_eq!(short(croatian), Some(encoding_rs::WINDOWS_1250));
+        // Not the whole file, or two bytes that are one letter and a quote.
+        assert_eq!(short_text(croatian, false, &IllFormed::of(croatian)), None);
+        assert_eq!(short(b"x\xFFy\xFE\n"), None);
+    }
+
+    #[test]
+    fn unexplained_text_is_pinned_from_both_sides() {
+        assert_eq!(
+            (
+                MIN_UNEXPLAINED_SEQUENCES,
+                MIN_UNEXPLAINED_WORDS,
+                MIN_TEXT_WHITESPACE_PERCENT
+            ),
+            (16, 8, 5)
+        );
+        // Sixteen sequences in words (`\x81a`, three bytes, and a space
+        // every fourth word: 1 in 16 bytes, 6%); fifteen are too few.
+        // Each word a different byte.
+        let words = |n: usize, space_every: usize| -> Vec<u8> {
+            (0..n)
+                .flat_map(|i| {
+                    let sep: &[u8] = if i % space_every == 0 { b" " } else { b"b" };
+                    [&[0x81 + i as u8, b'a'][..], sep].concat()
+                })
+                .collect()
+        };
+        let unexplained = |b: &[u8]| IllFormed::of(b).unexplained_text(b);
+        assert!(unexplained(&words(16, 1)));
+        assert!(!unexplained(&words(15, 1)));
+        // 420 bytes, 84 sequences: a space in every 20 bytes (5%), or 21.
+        let spaced = |every: usize| -> Vec<u8> {
+            let mut b = Vec::new();
+            for i in 0..420 {
+                b.push(if i % every == 0 {
+                    b' '
+                } else if i % 5 == 1 {
+                    0x80 + (i / 5 % 64) as u8
+                } else {
+                    b'x'
+                });
+            }
+            b
+        };
+        assert!(unexplained(&spaced(20)));
+        assert!(!unexplained(&spaced(21)));
+        // Sixteen sequences in eight different words, or in seven.
+        let cycling = |kinds: u8| -> Vec<u8> {
+            (0..16u8)
+                .flat_map(|i| [0x81 + i % kinds, b'a', b' '])
+                .collect()
+        };
+        assert!(unexplained(&cycling(8)));
+        assert!(!unexplained(&cycling(7)));
     }
 
     #[test]
