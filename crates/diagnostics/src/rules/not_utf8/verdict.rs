@@ -7,7 +7,7 @@ use utf8lint_codec::{Subpart, Utf8Chunks};
 use super::detector::Detector;
 use super::languages::{LATIN_READINGS, fits_a_language, latin_readings};
 use super::reading::{Reading, Support};
-use super::sample::non_ascii_lines;
+use super::sample::{LEGACY_SCAN_BYTES, non_ascii_lines};
 use super::sniff::{
     BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, binary_signature, control_percent,
 };
@@ -156,8 +156,11 @@ pub(crate) fn legacy_verdict(
     // (More than one well-formed character per 8 errors, whatever they
     // are, is UTF-8 text with defects: `x\x80y` lines among lines with a
     // U+FEFF.)
+    // The share is also asked of the whole file (its first
+    // `LEGACY_SCAN_BYTES`): a UTF-8 decoder's stress test opens with lines
+    // of bad sequences and has its well-formed characters further on.
     let no_reading = || {
-        let utf8_text = as_utf8.non_ascii * MAX_UTF8_PER_ERROR > errors;
+        let utf8_text = as_utf8.non_ascii * MAX_UTF8_PER_ERROR > errors || utf8_text_in(bytes);
         (!utf8_text && ill_formed.unexplained_text(&sample)).then_some(LegacyVerdict {
             encoding: guess,
             name: guess.name(),
@@ -438,6 +441,22 @@ impl IllFormed {
 /// text per this many errors makes the file UTF-8 with defects; fewer are
 /// accidents of legacy text (`Ã©` is both windows-1252 and UTF-8 `é`).
 pub(crate) const MAX_UTF8_PER_ERROR: usize = 8;
+
+/// Whether the first [`LEGACY_SCAN_BYTES`] of `bytes` hold more than one
+/// well-formed multi-byte character per [`MAX_UTF8_PER_ERROR`] ill-formed
+/// sequences, wherever they stand: UTF-8 with defects, whatever share the
+/// sample (its first lines with non-ASCII bytes) shows. Markus Kuhn's
+/// decoder stress test has 80 such characters and 378 sequences, the
+/// first 4 KiB of its lines with non-ASCII bytes about 14 and 250.
+fn utf8_text_in(bytes: &[u8]) -> bool {
+    let scan = &bytes[..bytes.len().min(LEGACY_SCAN_BYTES)];
+    let (mut characters, mut errors) = (0usize, 0usize);
+    for chunk in Utf8Chunks::new(scan) {
+        characters += chunk.valid().bytes().filter(|&b| b >= 0xC0).count();
+        errors += usize::from(!chunk.invalid().is_empty());
+    }
+    characters * MAX_UTF8_PER_ERROR > errors
+}
 
 /// Whether at least half of the non-ASCII bytes of `sample` have an ASCII
 /// letter right before or after them: letters in words, not padding.
@@ -803,6 +822,40 @@ mod tests {
         // Not the whole file, or two bytes that are one letter and a quote.
         assert_eq!(short_text(croatian, false, &IllFormed::of(croatian)), None);
         assert_eq!(short(b"x\xFFy\xFE\n"), None);
+    }
+
+    #[test]
+    fn utf8_text_further_on_keeps_a_file_from_no_reading() {
+        // Lines of words with sixteen different stray bytes, the sample's
+        // whole 4 KiB of them: an encoding no reading identifies ...
+        let mut bytes = Vec::new();
+        while bytes.len() < 5000 {
+            for i in 0..16u8 {
+                bytes.extend_from_slice(&[b'w', 0x81 + i, b'a', b' ']);
+            }
+            bytes.push(b'\n');
+        }
+        let errors = bytes.iter().filter(|&&b| b >= 0x80).count();
+        let verdict = |bytes: &[u8]| {
+            let first = utf8_codec_first(bytes);
+            legacy_verdict(bytes, errors, &first).map(|v| v.support)
+        };
+        assert_eq!(verdict(&bytes), Some(Support::NoReading));
+        // ... unless well-formed characters after the sample are more
+        // than one per eight of those errors: UTF-8 with defects, each
+        // sequence U001's.
+        let mut with_text = bytes.clone();
+        for _ in 0..=errors / MAX_UTF8_PER_ERROR {
+            with_text.extend_from_slice("é ".as_bytes());
+        }
+        assert!(utf8_text_in(&with_text) && !utf8_text_in(&bytes));
+        assert_eq!(verdict(&with_text), None);
+    }
+
+    /// The first ill-formed sequences of `bytes`, as the verdict's caller
+    /// hands them on.
+    fn utf8_codec_first(bytes: &[u8]) -> Vec<Subpart> {
+        utf8lint_codec::subparts(bytes).take(6).collect()
     }
 
     #[test]
