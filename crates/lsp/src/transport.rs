@@ -345,13 +345,35 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
                 Poll::Ready(Err(e)) => {
                     // tower-lsp would answer it with a parse error and stop
                     // reading: end the input instead, which ends the server.
-                    tracing::warn!("transport: reading the input failed ({e}): stopping");
+                    note_read_failure(&e);
                     this.eof = true;
                 }
                 Poll::Pending => return Poll::Pending,
             }
         }
     }
+}
+
+/// Says that reading the input failed: a warning, unless the read was
+/// cancelled because the runtime is shutting down (tokio's stdin reads on
+/// a blocking thread, and a server that is stopping cancels that read: no
+/// failure of the input, so nothing to warn about).
+fn note_read_failure(e: &io::Error) {
+    if read_cancelled(e) {
+        tracing::debug!("transport: reading the input was cancelled: the server is stopping");
+    } else {
+        tracing::warn!("transport: reading the input failed ({e}): stopping");
+    }
+}
+
+/// Whether `e` is a read that tokio cancelled: its blocking reads turn a
+/// cancelled task's `JoinError` into an `io::Error` of kind `Other` that
+/// carries only this text (`tests::a_cancelled_task_is_a_cancelled_read`
+/// holds it to the tokio in use).
+fn read_cancelled(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::Other
+        && e.get_ref()
+            .is_some_and(|inner| inner.to_string() == "task was cancelled")
 }
 
 /// Reads `input` on a task of its own, at most [`READ_AHEAD`] bytes ahead
@@ -387,7 +409,7 @@ where
                 Err(e) => {
                     // tower-lsp would answer it with a parse error and stop
                     // reading: end the input instead, which ends the server.
-                    tracing::warn!("transport: reading the input failed ({e}): stopping");
+                    note_read_failure(&e);
                     break;
                 }
             }
@@ -791,6 +813,19 @@ fn replace_lone_surrogates(body: &[u8]) -> Vec<u8> {
 mod tests {
     use super::*;
     use tokio::io::AsyncReadExt;
+
+    #[tokio::test]
+    async fn a_cancelled_task_is_a_cancelled_read() {
+        let task = tokio::spawn(std::future::pending::<()>());
+        task.abort();
+        let join = task.await.unwrap_err();
+        assert!(join.is_cancelled());
+        assert!(read_cancelled(&io::Error::from(join)));
+        let panicked = tokio::spawn(async { panic!("boom") }).await.unwrap_err();
+        assert!(!read_cancelled(&io::Error::from(panicked)));
+        assert!(!read_cancelled(&io::Error::other("broken pipe")));
+        assert!(!read_cancelled(&io::Error::from(io::ErrorKind::BrokenPipe)));
+    }
 
     fn frame(body: &[u8]) -> Vec<u8> {
         let mut f = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
