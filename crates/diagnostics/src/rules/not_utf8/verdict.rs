@@ -231,11 +231,7 @@ pub(crate) fn legacy_verdict(
     // in another encoding read in a neighbour's (DOS German `qu\x84lt` is
     // windows-1250 `qu„lt`, Maltese `ħ` in ISO-8859-3 windows-1252 `±`).
     let of_a_language = !LATIN_READINGS.contains(&encoding) || fits_a_language(encoding, &sample);
-    let support = if running
-        && of_a_language
-        && !mostly_rare_han(encoding, &sample)
-        && one_language(encoding, &text)
-    {
+    let support = if running && of_a_language && !mostly_rare_han(encoding, &sample) {
         match detector.support(guess, &sample, &text) {
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
             // as a symbol out of its place: either may be meant.
@@ -565,65 +561,6 @@ fn latin9_undecided(text: &str) -> bool {
     })
 }
 
-/// The alphabets (small letters beyond ASCII) of the languages written in
-/// windows-1250 and ISO-8859-2: Czech, Slovak, Polish, Hungarian, Slovene
-/// and Croatian (one alphabet), Romanian, Albanian, German.
-const CENTRAL_EUROPEAN: [&str; 8] = [
-    "áčďéěíňóřšťúůýž",
-    "áäčďéíĺľňóôŕšťúýž",
-    "ąćęłńóśźż",
-    "áéíóöőúüű",
-    "čćđšž",
-    "ăâîșțşţ",
-    "çë",
-    "äöüß",
-];
-
-/// At most this share (percent) of a Central European reading's non-ASCII
-/// letters may be outside the alphabet of the one language that covers
-/// most of them (when two or more are). Measured: real Czech, Slovak,
-/// Polish, Hungarian, Slovene, Croatian and Romanian text (chardet's
-/// corpus) has at most 1% (names, loan words); text in an encoding the
-/// detector does not know read as windows-1250 or ISO-8859-2 (ISO-8859-3
-/// Esperanto, Turkish and Maltese, ISO-8859-16 Romanian and Polish) at
-/// least 6.5% (`kaţnomo`, `doťuda`: letters of languages that exclude
-/// each other).
-pub(crate) const MAX_FOREIGN_LETTER_PERCENT: usize = 3;
-
-/// Whether a windows-1250 or ISO-8859-2 reading's letters are of one
-/// language ([`MAX_FOREIGN_LETTER_PERCENT`]); true for other encodings.
-fn one_language(encoding: &'static Encoding, text: &str) -> bool {
-    if encoding != encoding_rs::WINDOWS_1250 && encoding != encoding_rs::ISO_8859_2 {
-        return true;
-    }
-    let mut letters: Vec<char> = text
-        .chars()
-        .filter(|c| !c.is_ascii() && c.is_alphabetic())
-        .flat_map(char::to_lowercase)
-        .collect();
-    // Counted per distinct letter (a few dozen), not per letter per alphabet.
-    letters.sort_unstable();
-    let mut counts: Vec<(char, usize)> = Vec::new();
-    for &c in &letters {
-        match counts.last_mut() {
-            Some((last, n)) if *last == c => *n += 1,
-            _ => counts.push((c, 1)),
-        }
-    }
-    let foreign = CENTRAL_EUROPEAN
-        .iter()
-        .map(|alphabet| {
-            counts
-                .iter()
-                .filter(|(c, _)| !alphabet.contains(*c))
-                .map(|(_, n)| n)
-                .sum::<usize>()
-        })
-        .min()
-        .unwrap_or(0);
-    foreign < 2 || foreign * 100 <= MAX_FOREIGN_LETTER_PERCENT * letters.len()
-}
-
 /// At most this share (percent) of a CJK reading's Han characters may be
 /// of the rare level of the encoding's character set (GB2312's level 2,
 /// Big5's less frequent characters, JIS X 0208's level 2, the hanja of
@@ -738,26 +675,6 @@ mod tests {
         assert!(mostly_rare_han(encoding_rs::GBK, &gbk(20, 0)));
         // Single-byte encodings have no levels.
         assert!(!mostly_rare_han(encoding_rs::WINDOWS_1252, &gbk(20, 0)));
-    }
-
-    #[test]
-    fn one_language_is_pinned_from_both_sides() {
-        assert_eq!(MAX_FOREIGN_LETTER_PERCENT, 3);
-        let w1250 = encoding_rs::WINDOWS_1250;
-        // Czech `ř` and Romanian `ţ`: 3 foreign letters of 100 pass, 4 of
-        // 101 do not; one foreign letter alone always passes.
-        let text =
-            |czech: usize, foreign: usize| format!("{} {}", "ř".repeat(czech), "ţ".repeat(foreign));
-        assert!(one_language(w1250, &text(97, 3)));
-        assert!(!one_language(w1250, &text(97, 4)));
-        assert!(one_language(w1250, &text(2, 1)));
-        assert!(!one_language(w1250, &text(2, 2)));
-        // Other encodings are not judged here.
-        assert!(one_language(encoding_rs::WINDOWS_1252, &text(2, 2)));
-        assert!(one_language(
-            encoding_rs::ISO_8859_2,
-            "Příliš žluťoučký kůň úpěl ďábelské ódy"
-        ));
     }
 
     #[test]
