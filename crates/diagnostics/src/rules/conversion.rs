@@ -63,8 +63,15 @@ pub(crate) fn declared_note(declaration: &Declaration<'_>) -> String {
 
 /// The fix converting `bytes`, a file in `encoding` whose bytes after a
 /// UTF-8 byte-order mark decode in it without errors (the caller checked),
-/// to UTF-8, declarations and all.
-pub(crate) fn conversion(bytes: &[u8], path: &Path, encoding: &'static Encoding) -> Fix {
+/// to UTF-8, declarations and all. `errors`: every stretch of ill-formed
+/// UTF-8 in `bytes`, in order, when the caller has them all (they tell
+/// which lines are well-formed without reading each line again).
+pub(crate) fn conversion(
+    bytes: &[u8],
+    path: &Path,
+    encoding: &'static Encoding,
+    errors: Option<&[Range<usize>]>,
+) -> Fix {
     let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     let mut edits = Vec::new();
     if start > 0 {
@@ -79,7 +86,7 @@ pub(crate) fn conversion(bytes: &[u8], path: &Path, encoding: &'static Encoding)
             edits.push(d.to_utf8());
         }
     }
-    let (decoded, kept) = decoded_lines(bytes, start, encoding);
+    let (decoded, kept) = decoded_lines(bytes, start, encoding, errors);
     let mut title = format!(
         "convert the file from {} to UTF-8 (rewrites every non-ASCII byte",
         encoding.name()
@@ -127,31 +134,115 @@ fn decoded_lines(
     bytes: &[u8],
     start: usize,
     encoding: &'static Encoding,
+    errors: Option<&[Range<usize>]>,
 ) -> (Vec<Range<usize>>, usize) {
     let mut script = None;
     let mut decoded = Vec::new();
     let mut run = start;
     let mut kept = 0;
-    let mut at = start;
-    while at < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
-        let line = &bytes[at..end];
-        if !line.is_ascii()
-            && let Ok(text) = std::str::from_utf8(line)
+    let mut keep = |line: Range<usize>| {
+        if let Ok(text) = std::str::from_utf8(&bytes[line.clone()])
             && reads_as_utf8(text, *script.get_or_insert_with(|| legacy_script(encoding)))
         {
-            if run < at {
-                decoded.push(run..at);
+            if run < line.start {
+                decoded.push(run..line.start);
             }
-            run = end;
+            run = line.end;
             kept += 1;
         }
-        at = end;
+    };
+    match errors {
+        Some(errors) => utf8_lines_between(bytes, start, errors, &mut keep),
+        None => utf8_lines(bytes, start, &mut keep),
     }
     if run < bytes.len() {
         decoded.push(run..bytes.len());
     }
     (decoded, kept)
+}
+
+/// Calls `each` with every line of `bytes` from `start` that holds a
+/// non-ASCII byte and is well-formed UTF-8, in order: each line read.
+fn utf8_lines(bytes: &[u8], start: usize, mut each: impl FnMut(Range<usize>)) {
+    let mut at = start;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+        let line = &bytes[at..end];
+        if !line.is_ascii() && std::str::from_utf8(line).is_ok() {
+            each(at..end);
+        }
+        at = end;
+    }
+}
+
+/// What [`utf8_lines`] finds, found from `errors`, the ill-formed
+/// stretches of `bytes` (all of them, in order): such a line lies between
+/// two stretches, so only the non-ASCII bytes between them are looked at.
+/// A legacy file has an error in nearly every non-ASCII line, and finding
+/// each line's end there was most of a conversion's cost.
+fn utf8_lines_between(
+    bytes: &[u8],
+    start: usize,
+    errors: &[Range<usize>],
+    mut each: impl FnMut(Range<usize>),
+) {
+    // Where the last line looked at ends: a line can span stretches.
+    let mut at = start;
+    // Between the stretches: from the end of one to the start of the next.
+    let mut from = start;
+    for i in 0..=errors.len() {
+        let to = errors.get(i).map_or(bytes.len(), |e| e.start);
+        at = at.max(from);
+        while at < to {
+            let found = at + first_non_ascii(&bytes[at..to]);
+            if found == to {
+                break;
+            }
+            // The line's end, unless the next stretch is in the line.
+            let end = match memchr::memchr(b'\n', &bytes[found..to]) {
+                Some(i) => found + i + 1,
+                None if to == bytes.len() => to,
+                None => break,
+            };
+            // The line's start, unless it is before `from`: then the
+            // stretch that ends there (never at a line feed, which is
+            // ASCII) is in the line.
+            let line_start = match memchr::memrchr(b'\n', &bytes[from..found]) {
+                Some(i) => Some(from + i + 1),
+                None => (from == start).then_some(start),
+            };
+            if let Some(line_start) = line_start {
+                each(line_start..end);
+            }
+            at = end;
+        }
+        from = errors.get(i).map_or(to, |e| e.end);
+    }
+}
+
+/// The offset of the first non-ASCII byte of `bytes`, or its length. Most
+/// stretches between two errors of a legacy file are a space or a few
+/// words: read eight bytes at a time, too short for a vector search to pay
+/// for setting up.
+fn first_non_ascii(bytes: &[u8]) -> usize {
+    if bytes.len() >= 64 {
+        return Encoding::ascii_valid_up_to(bytes);
+    }
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let high = u64::from_le_bytes(word.try_into().unwrap_or_default()) & 0x8080_8080_8080_8080;
+        if high != 0 {
+            // The first non-ASCII byte of the word (little-endian: lowest).
+            return at + (high.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + words
+        .remainder()
+        .iter()
+        .position(|b| !b.is_ascii())
+        .unwrap_or(words.remainder().len())
 }
 
 /// The script of an encoding's letters: CJK for the multi-byte encodings,
@@ -195,10 +286,72 @@ fn reads_as_utf8(text: &str, script: Script) -> bool {
 mod tests {
     use super::*;
 
+    /// The conversion's text and title, the same whether the lines are
+    /// read one by one or found from the file's ill-formed stretches.
     fn converted(bytes: &[u8], path: &str, encoding: &'static Encoding) -> (String, String) {
-        let fix = conversion(bytes, Path::new(path), encoding);
-        let out = crate::apply_fixes(bytes, [&fix]).bytes;
-        (String::from_utf8(out).unwrap(), fix.title().to_owned())
+        let errors = crate::scan::Errors::of(bytes).ranges;
+        let by_lines = conversion(bytes, Path::new(path), encoding, None);
+        let by_errors = conversion(bytes, Path::new(path), encoding, Some(&errors));
+        assert_eq!(by_lines, by_errors);
+        let out = crate::apply_fixes(bytes, [&by_lines]).bytes;
+        (String::from_utf8(out).unwrap(), by_lines.title().to_owned())
+    }
+
+    fn lines_both_ways(bytes: &[u8], start: usize) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+        let errors = crate::scan::Errors::of(bytes).ranges;
+        let (mut read, mut found) = (Vec::new(), Vec::new());
+        utf8_lines(bytes, start, |line| read.push(line));
+        utf8_lines_between(bytes, start, &errors, |line| found.push(line));
+        (read, found)
+    }
+
+    #[test]
+    fn well_formed_lines_are_found_from_the_errors_as_by_reading_each() {
+        let cases: [&[u8]; 8] = [
+            b"",
+            b"ascii\nonly\n",
+            b"caf\xC3\xA9\ncaf\xE9\n\xC3\xA9 first\n",
+            b"\xE9 at the start\ncaf\xC3\xA9 then\xE9 both\nd\xC3\xA9j\xC3\xA0",
+            b"\xEF\xBB\xBFcaf\xC3\xA9\n\xE9\n",
+            b"no newline \xC3\xA9 at all \xE9 here \xC3\xA9",
+            b"\n\n\xC3\xA9\n\n\xFF\xFE\n\xD0\xBF\xD1\x80\n",
+            b"a\xE9b\xC3\xA9c\xE9\nx\xC3\xA9\ny\xE9",
+        ];
+        for bytes in cases {
+            let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+            let (read, found) = lines_both_ways(bytes, start);
+            assert_eq!(read, found, "{bytes:02X?}");
+        }
+        let (read, _) = lines_both_ways(cases[2], 0);
+        assert_eq!(read, [0..6, 11..20]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn well_formed_lines_are_found_alike_in_any_bytes(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(&b"a"[..]),
+                    proptest::strategy::Just(&b" "[..]),
+                    proptest::strategy::Just(&b"\n"[..]),
+                    proptest::strategy::Just(&b"\r"[..]),
+                    proptest::strategy::Just(&b"\xE9"[..]),
+                    proptest::strategy::Just(&b"\xC3\xA9"[..]),
+                    proptest::strategy::Just(&b"\xD0\xBF"[..]),
+                    proptest::strategy::Just(&b"\xE2\x80\x94"[..]),
+                    proptest::strategy::Just(&b"\xE2\x80"[..]),
+                    proptest::strategy::Just(&b"\xC3"[..]),
+                    proptest::strategy::Just(&b"\xBF"[..]),
+                    proptest::strategy::Just(&b"\xEF\xBB\xBF"[..]),
+                ],
+                0..40,
+            )
+        ) {
+            let bytes = pieces.concat();
+            let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+            let (read, found) = lines_both_ways(&bytes, start);
+            proptest::prop_assert_eq!(read, found);
+        }
     }
 
     #[test]

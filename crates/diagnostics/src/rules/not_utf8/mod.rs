@@ -170,7 +170,12 @@ fn legacy_diagnostic(
     // whole file must decode.
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.len() <= MAX_TRANSCODE && (decodes || decodes_without_errors(body, encoding)) {
-        d.fix = Some(super::conversion::conversion(bytes, path, encoding));
+        // The stretches, when none is past the cap on how many are kept.
+        let all_errors =
+            (error_ranges.len() < crate::scan::MAX_ERROR_RANGES).then_some(error_ranges);
+        d.fix = Some(super::conversion::conversion(
+            bytes, path, encoding, all_errors,
+        ));
     } else {
         d.help
             .push(format!("convert it: `iconv -f {iconv} -t UTF-8`"));
