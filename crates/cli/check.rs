@@ -371,7 +371,8 @@ fn skipped(
             );
             trouble(ctx, report, t);
         }
-        Skip::Binary(evidence) => {
+        Skip::Binary { evidence, len } => {
+            let bytes = &bytes[..len];
             report.tally.skipped += 1;
             if ctx.verbose {
                 report.stderr.push_str(&format!(
@@ -432,7 +433,10 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
                 Err(evidence) => {
                     let skip = Skipped {
                         settings: Some(settings),
-                        why: Skip::Binary(evidence),
+                        why: Skip::Binary {
+                            evidence,
+                            len: buf.len(),
+                        },
                     };
                     skipped(ctx, &mut report, &name, true, skip, &buf);
                 }

@@ -43,8 +43,11 @@ pub enum Skip {
     /// It could not be read: not a regular file, too large, changed while
     /// it was read, or an I/O error.
     Unread(ReadError),
-    /// It looks binary; its bytes are the caller's buffer, whole.
-    Binary(BinaryEvidence),
+    /// It looks binary; its bytes are the caller's `buf[..len]`.
+    Binary {
+        evidence: BinaryEvidence,
+        len: usize,
+    },
 }
 
 /// A file that went through every stage.
@@ -89,12 +92,15 @@ pub fn check_file(
             read,
             diagnostics,
         }),
-        Err(evidence) => {
-            // The caller's buffer holds the file's bytes alone, for a front
-            // end that still checks a binary file's name.
-            buf.truncate(read.len);
-            Err(skipped(settings, Skip::Binary(evidence)))
-        }
+        // The bytes stay in the caller's buffer, for a front end that
+        // still checks a binary file's name.
+        Err(evidence) => Err(skipped(
+            settings,
+            Skip::Binary {
+                evidence,
+                len: read.len,
+            },
+        )),
     }
 }
 
@@ -228,7 +234,7 @@ mod tests {
 
         let skipped = run(&resolver, &root.join("image.png"), WALKED).unwrap_err();
         assert!(skipped.settings.is_some());
-        assert!(matches!(skipped.why, Skip::Binary(_)), "{skipped:?}");
+        assert!(matches!(skipped.why, Skip::Binary { .. }), "{skipped:?}");
         let unsniffed = FileOptions {
             sniff_binary: false,
             ..WALKED

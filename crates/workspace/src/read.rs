@@ -170,7 +170,6 @@ fn read_into(path: &Path, buf: &mut Vec<u8>, options: ReadOptions) -> Result<Fil
     } else {
         // A FIFO, a device, or a procfs file that says its size is 0: read
         // to the end (bounded by the limit when there is one).
-        buf.clear();
         read_to_end(file, options.max_len, buf)?
     };
     Ok(FileRead { len, stamp, kind })
@@ -255,16 +254,41 @@ fn read_regular(
     Ok(filled)
 }
 
-fn read_to_end(file: File, max: Option<u64>, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
-    let limit = max.map_or(u64::MAX, |m| m.saturating_add(1));
-    let n = file.take(limit).read_to_end(buf)?;
+/// Reads `file` to its end into the start of `buf`, at most `max` bytes
+/// and one more to tell a longer file: `buf` keeps its length when that is
+/// more (as for a regular file: zeroing what an empty file left for every
+/// file after it was a pass over every byte they read).
+fn read_to_end(mut file: File, max: Option<u64>, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
+    let limit = max.map_or(usize::MAX, |m| {
+        usize::try_from(m).map_or(usize::MAX, |m| m.saturating_add(1))
+    });
+    let mut filled = 0;
+    while filled < limit {
+        if filled == buf.len() {
+            let more = buf.len().max(8 * 1024).min(limit - filled);
+            buf.resize(filled + more, 0);
+        }
+        let end = buf.len().min(limit);
+        match file.read(&mut buf[filled..end]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.clear();
+                return Err(e.into());
+            }
+        }
+    }
     if let Some(max) = max
-        && n as u64 > max
+        && filled as u64 > max
     {
         buf.clear();
-        return Err(ReadError::TooLarge { len: n as u64, max });
+        return Err(ReadError::TooLarge {
+            len: filled as u64,
+            max,
+        });
     }
-    Ok(n)
+    Ok(filled)
 }
 
 #[cfg(test)]
@@ -288,6 +312,15 @@ mod tests {
         assert!(buf.is_empty());
         let read = read_file(&long, &mut buf, ReadOptions::default()).unwrap();
         assert_eq!(&buf[..read.len], b"a longer file");
+        // An empty file is read to its end in place: the longer file's
+        // bytes are not zeroed again for the next file.
+        let empty = dir.path().join("empty");
+        fs::write(&empty, b"").unwrap();
+        let read = read_file(&empty, &mut buf, ReadOptions::default()).unwrap();
+        assert_eq!(read.len, 0);
+        assert_eq!(buf.len(), b"a longer file".len() + 1);
+        let read = read_file(&short, &mut buf, ReadOptions::default()).unwrap();
+        assert_eq!(&buf[..read.len], b"short");
     }
 
     /// The size `fstat` gave and the bytes there are disagree: the file
