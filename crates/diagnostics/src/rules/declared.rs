@@ -155,35 +155,81 @@ pub(crate) fn resolve(name: &str) -> Option<&'static Encoding> {
     })
 }
 
-/// Whether the extension `ext` is one of `names` (lower-case), in any case.
-fn is_one_of(ext: Option<&str>, names: &[&str]) -> bool {
-    ext.is_some_and(|ext| names.iter().any(|n| ext.eq_ignore_ascii_case(n)))
+/// The formats whose declarations depend on the file's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Html,
+    Css,
+    Po,
+    Latex,
+    Python,
+    Ruby,
+    Other,
+}
+
+impl Format {
+    /// The format of a file with the extension `ext`, in any case.
+    fn of(ext: Option<&str>) -> Format {
+        const FORMATS: [(Format, &[&str]); 6] = [
+            (Format::Html, &["html", "htm", "xhtml", "shtml"]),
+            (Format::Css, &["css", "scss", "less"]),
+            (Format::Po, &["po", "pot"]),
+            (Format::Latex, &["tex", "sty", "cls", "ltx", "dtx"]),
+            (Format::Python, &["py", "pyw", "pyi"]),
+            (Format::Ruby, &["rb", "rake", "gemspec", "ru"]),
+        ];
+        let Some(ext) = ext.filter(|ext| ext.len() <= 7) else {
+            return Format::Other;
+        };
+        FORMATS
+            .iter()
+            .find(|(_, names)| names.iter().any(|n| ext.eq_ignore_ascii_case(n)))
+            .map_or(Format::Other, |&(format, _)| format)
+    }
+}
+
+/// What `Path::extension` gives, as text, read from the end of the path's
+/// bytes when it ends in a plain name, as the paths of a walk do: parsing
+/// the path's components for it was a tenth of the declarations' cost in
+/// a file without any.
+fn extension(path: &Path) -> Option<&str> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let name = &bytes[bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1)..];
+    if cfg!(not(unix)) || name.is_empty() || name == b"." || name == b".." {
+        return path.extension().and_then(|e| e.to_str());
+    }
+    match name.iter().rposition(|&b| b == b'.') {
+        // A name that starts with its only dot (`.bashrc`) has none.
+        None | Some(0) => None,
+        Some(dot) => std::str::from_utf8(&name[dot + 1..]).ok(),
+    }
 }
 
 /// Every declaration of the file's encoding that its format allows.
 pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<'a>> {
     let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
-    // Read once: each `extension()` parses the path from its end.
-    let ext = path.extension().and_then(|e| e.to_str());
+    let format = Format::of(extension(path));
     let mut out = Vec::new();
     out.extend(xml(bytes, start));
-    if is_one_of(ext, &["html", "htm", "xhtml", "shtml"]) {
-        out.extend(html_meta(bytes, start));
-    } else if is_one_of(ext, &["css", "scss", "less"]) {
-        out.extend(css(bytes, start));
+    match format {
+        Format::Html => out.extend(html_meta(bytes, start)),
+        Format::Css => out.extend(css(bytes, start)),
+        _ => {}
     }
     // Both need `coding` in the first two lines, each read up to
     // `LINE_HEAD` bytes: one search of those lines' bytes rules them out in
     // nearly every file.
     let coding = find!(lines_span(bytes, head_lines(bytes, start, 2)), b"coding").is_some();
-    if is_one_of(ext, &["po", "pot"]) {
-        out.extend(po_header(bytes, start));
-    } else if is_one_of(ext, &["tex", "sty", "cls", "ltx", "dtx"]) {
-        out.extend(latex_inputenc(bytes));
+    match format {
+        Format::Po => out.extend(po_header(bytes, start)),
+        Format::Latex => out.extend(latex_inputenc(bytes)),
+        _ => {}
     }
-    if is_python(ext, bytes) {
+    let shebang = shebang(bytes);
+    let by_shebang = |name: &[u8]| shebang.is_some_and(|l| memchr::memmem::find(l, name).is_some());
+    if format == Format::Python || by_shebang(b"python") {
         out.extend(python_cookie(bytes).filter(|_| coding));
-    } else if is_ruby(ext, bytes) {
+    } else if format == Format::Ruby || by_shebang(b"ruby") {
         out.extend(ruby_magic(bytes).filter(|_| coding));
     } else {
         if coding {
@@ -447,23 +493,13 @@ fn css(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
     declared(bytes, &rest[..end], Syntax::Css)
 }
 
-/// A Python file: by its extension `ext`, or a `#!...python` first line.
-fn is_python(ext: Option<&str>, bytes: &[u8]) -> bool {
-    is_one_of(ext, &["py", "pyw", "pyi"])
-        || shebang(bytes).is_some_and(|l| find!(l, b"python").is_some())
-}
-
-/// A Ruby file: by its extension `ext`, or a `#!...ruby` first line.
-fn is_ruby(ext: Option<&str>, bytes: &[u8]) -> bool {
-    is_one_of(ext, &["rb", "rake", "gemspec", "ru"])
-        || shebang(bytes).is_some_and(|l| find!(l, b"ruby").is_some())
-}
-
 /// The first line, when it is a `#!` line.
 fn shebang(bytes: &[u8]) -> Option<&[u8]> {
     let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
-    let first = &body[..memchr::memchr(b'\n', body).unwrap_or(body.len())];
-    first.starts_with(b"#!").then_some(first)
+    if !body.starts_with(b"#!") {
+        return None;
+    }
+    Some(&body[..memchr::memchr(b'\n', body).unwrap_or(body.len())])
 }
 
 /// Ruby's magic comment: a comment holding `coding[:=]\s*NAME` (which
@@ -651,24 +687,30 @@ fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
     // from the end (a final newline ends the last line): all the lines
     // read below, and maybe more.
     let window = 5 * LINE_HEAD;
-    let head = lines_span(bytes, head_lines(bytes, 0, 5));
-    let floor = bytes.len().saturating_sub(window);
-    let mut tail_start = bytes.len();
-    for _ in 0..6 {
-        match memchr::memrchr(b'\n', &bytes[floor..tail_start]) {
-            Some(i) => tail_start = floor + i,
-            None => {
-                tail_start = floor;
-                break;
-            }
-        }
-    }
-    let tail = &bytes[tail_start..];
     let has_key = |w: &[u8]| {
         find!(w, b"enc").is_some()
             && (find!(w, b"fenc=").is_some() || find!(w, b"fileencoding=").is_some())
     };
-    if !has_key(head) && !has_key(tail) {
+    // A file within two windows is searched whole: one search of its few
+    // bytes costs less than finding where its first and last lines are.
+    let keyless = if bytes.len() <= 2 * window {
+        !has_key(bytes)
+    } else {
+        let head = lines_span(bytes, head_lines(bytes, 0, 5));
+        let floor = bytes.len() - window;
+        let mut tail_start = bytes.len();
+        for _ in 0..6 {
+            match memchr::memrchr(b'\n', &bytes[floor..tail_start]) {
+                Some(i) => tail_start = floor + i,
+                None => {
+                    tail_start = floor;
+                    break;
+                }
+            }
+        }
+        !has_key(head) && !has_key(&bytes[tail_start..])
+    };
+    if keyless {
         return None;
     }
     let first = head_lines(bytes, 0, 5);
@@ -722,6 +764,64 @@ fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The extension read from the path's bytes is `Path::extension`'s.
+    #[test]
+    fn the_extension_is_the_paths() {
+        for path in [
+            "a.py",
+            "dir/a.PO",
+            "dir.d/a",
+            ".bashrc",
+            "dir/.bashrc",
+            ".a.b",
+            "a.",
+            "a..b",
+            "a/b/",
+            "a/b/.",
+            "a/..",
+            "/",
+            "",
+            ".",
+            "..",
+            "dir/x.tar.gz",
+            "caf\u{e9}.tex",
+            "a/.hidden.css",
+            "./a.rb",
+            "a//b.html",
+        ] {
+            let path = Path::new(path);
+            assert_eq!(
+                extension(path),
+                path.extension().and_then(|e| e.to_str()),
+                "{path:?}"
+            );
+        }
+        assert_eq!(
+            Format::of(extension(Path::new("x/Y.GemSpec"))),
+            Format::Ruby
+        );
+        assert_eq!(Format::of(extension(Path::new("x/y.potx"))), Format::Other);
+        assert_eq!(Format::of(None), Format::Other);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_extension_is_the_paths_for_any_path(
+            path in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just("a"),
+                    proptest::strategy::Just("."),
+                    proptest::strategy::Just("/"),
+                    proptest::strategy::Just("\u{e9}"),
+                ],
+                0..12,
+            )
+        ) {
+            let path = Path::new(&path.concat()).to_path_buf();
+            proptest::prop_assert_eq!(extension(&path), path.extension().and_then(|e| e.to_str()));
+        }
+    }
 
     #[test]
     fn has_control_is_the_control_category_but_the_whitespace() {
