@@ -691,9 +691,9 @@ fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
         find!(w, b"enc").is_some()
             && (find!(w, b"fenc=").is_some() || find!(w, b"fileencoding=").is_some())
     };
-    // A file within two windows is searched whole: one search of its few
+    // A file within the window is searched whole: one search of its few
     // bytes costs less than finding where its first and last lines are.
-    let keyless = if bytes.len() <= 2 * window {
+    let keyless = if bytes.len() <= window {
         !has_key(bytes)
     } else {
         let head = lines_span(bytes, head_lines(bytes, 0, 5));
@@ -1084,6 +1084,20 @@ mod tests {
         // The fifth line from the start is read, the sixth is not.
         assert_eq!(at(b"1\n2\n3\n4\n", &filler), latin1);
         assert_eq!(at(b"1\n2\n3\n4\n5\n", &filler), vec![]);
+        // A file shorter than the window is searched whole for the keys;
+        // only its first and last lines are read for a modeline.
+        let short = b"encoded text, not a modeline\n".repeat(30);
+        for (before, after, expected) in [
+            (&b""[..], &short[..], latin1.clone()),
+            (&short[..], &b""[..], latin1.clone()),
+            (&short[..], &short[..], vec![]),
+        ] {
+            let mut bytes = before.to_vec();
+            bytes.extend(modeline);
+            bytes.extend(after);
+            assert!(bytes.len() < 2 * 5 * LINE_HEAD);
+            assert_eq!(found(&bytes, "a.txt"), expected);
+        }
     }
 
     #[test]
