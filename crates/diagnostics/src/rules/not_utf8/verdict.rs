@@ -230,7 +230,7 @@ pub(crate) fn legacy_verdict(
     // A Latin reading whose words have letters of no one language is text
     // in another encoding read in a neighbour's (DOS German `qu\x84lt` is
     // windows-1250 `qu„lt`, Maltese `ħ` in ISO-8859-3 windows-1252 `±`).
-    let of_a_language = !LATIN_READINGS.contains(&encoding) || fits_a_language(encoding, &sample);
+    let of_a_language = fits_a_language(encoding, &sample);
     let support = if running && of_a_language && !mostly_rare_han(encoding, &sample) {
         match detector.support(guess, &sample, &text) {
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
