@@ -8,6 +8,8 @@ use std::sync::LazyLock;
 
 use encoding_rs::Encoding;
 
+use super::sample::first_non_ascii;
+
 /// The small letters beyond ASCII of each language, from the main
 /// exemplar characters of the Unicode CLDR (`common/main/LANG.xml`,
 /// `exemplarCharacters`), where a language writes some of its letters the
@@ -404,7 +406,10 @@ pub(super) fn fits_a_language(encoding: &'static Encoding, sample: &[u8]) -> boo
 fn words_of(sample: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut at = 0;
     std::iter::from_fn(move || {
-        let first = at + sample[at..].iter().position(|b| !b.is_ascii())?;
+        let first = at + first_non_ascii(&sample[at..]);
+        if first == sample.len() {
+            return None;
+        }
         let mut start = first;
         while start > at && sample[start - 1].is_ascii_alphabetic() {
             start -= 1;
