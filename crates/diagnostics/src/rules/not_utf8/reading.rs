@@ -65,7 +65,8 @@ impl Reading {
         // its class ([`CharClass`]), looked up once as it comes in: Unicode's
         // tables, asked up to five times for a character, and a window
         // rotated with a memmove were a sixth of a verdict's time.
-        let space = (' ', CharClass::of(' '));
+        let tables = ClassTables::get();
+        let space = (' ', tables.of(' '));
         let mut window = [space; 5];
         for c in text.chars().chain([' ', ' ']) {
             window = [
@@ -73,7 +74,7 @@ impl Reading {
                 window[2],
                 window[3],
                 window[4],
-                (c, CharClass::of(c)),
+                (c, tables.of(c)),
             ];
             let [b2, b1, (mid, class), a1, a2] = window;
             if mid.is_ascii() {
@@ -212,10 +213,11 @@ impl Reading {
     }
 }
 
-/// What [`Reading`] asks of a character, in one lookup: a table for the
-/// characters legacy encodings read bytes as (Latin to Arabic, and the
-/// punctuation block of the windows code pages), built once from Unicode's
-/// own tables ([`CharClass::compute`]), and those tables beyond it.
+/// What [`Reading`] asks of a character, in one lookup ([`ClassTables`]):
+/// a table for the characters legacy encodings read bytes as (Latin to
+/// Arabic, and the punctuation block of the windows code pages), built
+/// once from Unicode's own tables ([`CharClass::compute`]), and those
+/// tables beyond it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CharClass(u16);
 
@@ -234,39 +236,10 @@ impl CharClass {
     /// The bits above this hold [`non_latin_script`] plus one (0: none).
     const SCRIPT_SHIFT: u32 = 8;
 
-    /// The characters below this are looked up in the first table.
-    const LOW_END: u32 = 0x800;
-    /// ... and these in the second (`–`, `’`, `“`, `•`, `…`, `€`, `™`).
-    const PUNCTUATION: std::ops::Range<u32> = 0x2000..0x2200;
-
-    fn of(c: char) -> CharClass {
-        CharClass::look_up(c).unwrap_or_else(|| CharClass::compute(c))
-    }
-
-    /// [`CharClass::of`] without [`CharClass::UPPERCASE`] and
+    /// [`ClassTables::of`] without [`CharClass::UPPERCASE`] and
     /// [`CharClass::LOWERCASE`] for the characters beyond the tables.
     fn uncased(c: char) -> CharClass {
-        CharClass::look_up(c).unwrap_or_else(|| CharClass::compute_uncased(c))
-    }
-
-    /// `c`'s class from the tables, if they hold it.
-    fn look_up(c: char) -> Option<CharClass> {
-        static TABLES: std::sync::LazyLock<(Vec<CharClass>, Vec<CharClass>)> =
-            std::sync::LazyLock::new(|| {
-                let class = |u: u32| char::from_u32(u).map_or(CharClass(0), CharClass::compute);
-                (
-                    (0..CharClass::LOW_END).map(class).collect(),
-                    CharClass::PUNCTUATION.map(class).collect(),
-                )
-            });
-        let u = u32::from(c);
-        if u < CharClass::LOW_END {
-            Some(TABLES.0[u as usize])
-        } else if CharClass::PUNCTUATION.contains(&u) {
-            Some(TABLES.1[(u - CharClass::PUNCTUATION.start) as usize])
-        } else {
-            None
-        }
+        ClassTables::get().uncased(c)
     }
 
     /// `c`'s class from Unicode's tables.
@@ -325,6 +298,56 @@ impl CharClass {
         (self.0 >> CharClass::SCRIPT_SHIFT)
             .checked_sub(1)
             .map(usize::from)
+    }
+}
+
+/// The [`CharClass`] of every character below [`ClassTables::LOW_END`]
+/// and in [`ClassTables::PUNCTUATION`], built once.
+struct ClassTables {
+    low: [CharClass; ClassTables::LOW_END as usize],
+    punctuation:
+        [CharClass; (ClassTables::PUNCTUATION.end - ClassTables::PUNCTUATION.start) as usize],
+}
+
+impl ClassTables {
+    /// The characters below this are in the first table: Latin to Arabic.
+    const LOW_END: u32 = 0x800;
+    /// ... and these in the second (`–`, `’`, `“`, `•`, `…`, `€`, `™`).
+    const PUNCTUATION: std::ops::Range<u32> = 0x2000..0x2200;
+
+    fn get() -> &'static ClassTables {
+        static TABLES: std::sync::LazyLock<ClassTables> = std::sync::LazyLock::new(|| {
+            let class = |u: u32| char::from_u32(u).map_or(CharClass(0), CharClass::compute);
+            ClassTables {
+                low: std::array::from_fn(|i| class(i as u32)),
+                punctuation: std::array::from_fn(|i| {
+                    class(ClassTables::PUNCTUATION.start + i as u32)
+                }),
+            }
+        });
+        &TABLES
+    }
+
+    /// `c`'s class from the tables, if they hold it.
+    fn look_up(&self, c: char) -> Option<CharClass> {
+        let u = u32::from(c);
+        if u < ClassTables::LOW_END {
+            self.low.get(u as usize).copied()
+        } else {
+            let at = u.checked_sub(ClassTables::PUNCTUATION.start)?;
+            self.punctuation.get(at as usize).copied()
+        }
+    }
+
+    /// `c`'s class: from the tables, or from Unicode's.
+    fn of(&self, c: char) -> CharClass {
+        self.look_up(c).unwrap_or_else(|| CharClass::compute(c))
+    }
+
+    /// [`ClassTables::of`] without the case beyond the tables.
+    fn uncased(&self, c: char) -> CharClass {
+        self.look_up(c)
+            .unwrap_or_else(|| CharClass::compute_uncased(c))
     }
 }
 
@@ -485,10 +508,10 @@ mod tests {
     #[test]
     fn the_class_tables_are_unicodes() {
         // Every character the tables hold, and the first beyond each.
-        let low = 0..=CharClass::LOW_END;
-        let punctuation = CharClass::PUNCTUATION.start - 1..=CharClass::PUNCTUATION.end;
+        let low = 0..=ClassTables::LOW_END;
+        let punctuation = ClassTables::PUNCTUATION.start - 1..=ClassTables::PUNCTUATION.end;
         for c in low.chain(punctuation).filter_map(char::from_u32) {
-            let class = CharClass::of(c);
+            let class = ClassTables::get().of(c);
             assert_eq!(class, CharClass::compute(c), "{c:?}");
             let uncased = CharClass::compute_uncased(c);
             assert_eq!(CharClass::uncased(c), class);
@@ -502,12 +525,15 @@ mod tests {
             assert_eq!(class.is(CharClass::MARK), is_combining_mark(c));
             assert_eq!(class.script(), non_latin_script(c));
         }
-        assert!(CharClass::of('’').is(CharClass::NEUTRAL));
-        assert!(CharClass::of('、').is(CharClass::NEUTRAL));
-        assert!(!CharClass::of('€').is(CharClass::NEUTRAL));
-        assert_eq!(CharClass::of('中').script(), Some(Script::Cjk as usize - 1));
+        assert!(ClassTables::get().of('’').is(CharClass::NEUTRAL));
+        assert!(ClassTables::get().of('、').is(CharClass::NEUTRAL));
+        assert!(!ClassTables::get().of('€').is(CharClass::NEUTRAL));
+        assert_eq!(
+            ClassTables::get().of('中').script(),
+            Some(Script::Cjk as usize - 1)
+        );
         assert_eq!(CharClass::uncased('Ⴀ'), CharClass::compute_uncased('Ⴀ'));
-        assert!(CharClass::of('Ⴀ').is(CharClass::UPPERCASE));
-        assert_eq!(CharClass::of('é').script(), None);
+        assert!(ClassTables::get().of('Ⴀ').is(CharClass::UPPERCASE));
+        assert_eq!(ClassTables::get().of('é').script(), None);
     }
 }

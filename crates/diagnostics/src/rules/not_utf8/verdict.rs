@@ -306,10 +306,11 @@ fn by_language(
         .map(|(readers, _)| readers)
         .collect();
     let encoding = detector.choose(guess, &readings)?;
-    let text = encoding.decode_without_bom_handling(sample).0;
     Some(LegacyVerdict {
         encoding,
-        name: family_name(encoding, sample, &text),
+        // One of the readings' Latin encodings, whose names need no text
+        // (only KOI8's do).
+        name: family_name(encoding, sample, ""),
         support: Support::Identified,
     })
 }
@@ -512,6 +513,18 @@ fn cut_at_end(bytes: &[u8], error_count: usize, first_errors: &[Subpart]) -> boo
 /// `¼uvre`), or `¤` for `€` beside a number (`5 ¤`, `¤10`). The text is
 /// then ISO-8859-15, which chardetng does not guess.
 fn iso_8859_15_letters(text: &str) -> bool {
+    // None of the eight characters (`C2 A4` to `C2 BE` in UTF-8), none of
+    // the letters: most text is passed over without reading its characters.
+    let eight = |pair: &[u8]| {
+        pair[0] == 0xC2
+            && matches!(
+                pair[1],
+                0xA4 | 0xA6 | 0xA8 | 0xB4 | 0xB8 | 0xBC | 0xBD | 0xBE
+            )
+    };
+    if !text.as_bytes().windows(2).any(eight) {
+        return false;
+    }
     let chars: Vec<char> = text.chars().collect();
     // Letters of words, not `µ` or `º` in a table of symbols.
     let word_letter = |c: char| {
@@ -677,6 +690,16 @@ mod tests {
         assert!(mostly_rare_han(encoding_rs::GBK, &gbk(20, 0)));
         // Single-byte encodings have no levels.
         assert!(!mostly_rare_han(encoding_rs::WINDOWS_1252, &gbk(20, 0)));
+    }
+
+    #[test]
+    fn latin9_letters_are_told_in_their_places() {
+        for text in ["c½ur", "½uvre", "¼uvre", "ma¨ina", "5 ¤", "¤10", "prix: 3¤"] {
+            assert!(iso_8859_15_letters(text), "{text}");
+        }
+        for text in ["1½ cup", "½", "a ¤ b", "plain café", "µ º", ""] {
+            assert!(!iso_8859_15_letters(text), "{text}");
+        }
     }
 
     #[test]
