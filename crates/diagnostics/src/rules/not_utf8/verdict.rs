@@ -216,12 +216,12 @@ pub(crate) fn legacy_verdict(
     // Running text is judged on the lines that are not UTF-8 already: a
     // mostly legacy file's UTF-8 lines read in the legacy encoding are
     // mojibake (`cafÃ©`), not the legacy text.
-    let legacy_lines: Vec<u8> = sample
-        .split_inclusive(|&b| b == b'\n')
-        .filter(|line| std::str::from_utf8(line).is_err())
-        .flatten()
-        .copied()
-        .collect();
+    let mut legacy_lines: Vec<u8> = Vec::with_capacity(sample.len());
+    for line in sample.split_inclusive(|&b| b == b'\n') {
+        if std::str::from_utf8(line).is_err() {
+            legacy_lines.extend_from_slice(line);
+        }
+    }
     let running = if legacy_lines.len() == sample.len() {
         reading.running_text()
     } else {
