@@ -62,128 +62,114 @@ impl Reading {
         let mut r = Reading::default();
         // Two characters either side: `è` in ` è una ` is a word of a
         // sentence, `Α` in `" Α` at the end of a line is not. Each with
-        // whether it is alphabetic, asked once as it comes in: the table
-        // lookup for a non-ASCII character, asked up to five times, and a
-        // window rotated with a memmove were a sixth of a verdict's time.
-        let mut window = [(' ', false); 5];
+        // its class ([`CharClass`]), looked up once as it comes in: Unicode's
+        // tables, asked up to five times for a character, and a window
+        // rotated with a memmove were a sixth of a verdict's time.
+        let tables = ClassTables::get();
+        let space = (' ', tables.of(' '));
+        let mut window = [space; 5];
         for c in text.chars().chain([' ', ' ']) {
             window = [
                 window[1],
                 window[2],
                 window[3],
                 window[4],
-                (c, c.is_alphabetic()),
+                (c, tables.of(c)),
             ];
-            let [b2, b1, (mid, mid_alphabetic), a1, a2] = window;
-            let letters_before = r.letters;
+            let [b2, b1, (mid, class), a1, a2] = window;
+            if mid.is_ascii() {
+                // Neither a letter nor counted, whatever is around it.
+                continue;
+            }
             // `¿` opening a sentence and `€` beside a number are Spanish
             // punctuation and a price; elsewhere they are what UTF-8 read
             // as windows-1252 is full of (`ï»¿` is a byte-order mark, `â€`
             // a quote), and count as symbols.
-            let opening = |(c, _): (char, bool)| c.is_whitespace() || c.is_ascii_punctuation();
-            let digit = |(c, _): (char, bool)| c.is_ascii_digit();
-            let space = |(c, _): (char, bool)| c == ' ';
+            let opening = |(c, _): (char, CharClass)| c.is_whitespace() || c.is_ascii_punctuation();
+            let digit = |(c, _): (char, CharClass)| c.is_ascii_digit();
+            let space = |(c, _): (char, CharClass)| c == ' ';
             let in_place = match mid {
-                '¿' => opening(b1) && a1.1,
+                '¿' => opening(b1) && a1.1.is(CharClass::ALPHABETIC),
                 '€' => digit(b1) || digit(a1) || space(b1) && digit(b2) || space(a1) && digit(a2),
                 _ => false,
             };
+            if in_place || class.is(CharClass::NEUTRAL) {
+                continue;
+            }
+            r.non_ascii += 1;
             // A combining diacritic after a letter is part of it
             // (windows-1258 writes Vietnamese tones so: `a\u{301}`).
-            let diacritic = ('\u{300}'..='\u{36F}').contains(&mid) && b1.1;
-            if !in_place {
-                r.add_known(mid, mid_alphabetic || diacritic);
+            let diacritic =
+                ('\u{300}'..='\u{36F}').contains(&mid) && b1.1.is(CharClass::ALPHABETIC);
+            if !(class.is(CharClass::ALPHABETIC) || diacritic || class.is(CharClass::MARK)) {
+                continue;
             }
-            let beside = |(near, near_alphabetic): (char, bool),
-                          (_, far_alphabetic): (char, bool)| {
-                near_alphabetic || (near == ' ' && far_alphabetic)
+            r.add_letter(class);
+            let beside = |(near, near_class): (char, CharClass),
+                          (_, far_class): (char, CharClass)| {
+                near_class.is(CharClass::ALPHABETIC)
+                    || (near == ' ' && far_class.is(CharClass::ALPHABETIC))
             };
-            if r.letters > letters_before {
-                if beside(b1, b2) || beside(a1, a2) {
-                    r.in_words += 1;
-                }
-                if mid.is_uppercase() {
-                    r.upper += 1;
-                    r.breaks += usize::from(b1.1 && b1.0.is_lowercase());
-                } else if mid.is_lowercase() {
-                    r.lower += 1;
-                }
-                if matches!(
-                    mid,
-                    'ђ' | 'ћ'
-                        | 'џ'
-                        | 'љ'
-                        | 'њ'
-                        | 'ѓ'
-                        | 'ќ'
-                        | 'ѕ'
-                        | 'ј'
-                        | 'Ђ'
-                        | 'Ћ'
-                        | 'Џ'
-                        | 'Љ'
-                        | 'Њ'
-                        | 'Ѓ'
-                        | 'Ќ'
-                        | 'Ѕ'
-                        | 'Ј'
-                ) {
-                    r.south_slavic += 1;
-                } else if matches!(
-                    mid,
-                    'ы' | 'э' | 'й' | 'щ' | 'ъ' | 'ё' | 'Ы' | 'Э' | 'Й' | 'Щ' | 'Ъ' | 'Ё'
-                ) {
-                    r.east_slavic += 1;
-                }
+            if beside(b1, b2) || beside(a1, a2) {
+                r.in_words += 1;
+            }
+            if class.is(CharClass::UPPERCASE) {
+                r.upper += 1;
+                r.breaks +=
+                    usize::from(b1.1.is(CharClass::ALPHABETIC) && b1.1.is(CharClass::LOWERCASE));
+            } else if class.is(CharClass::LOWERCASE) {
+                r.lower += 1;
+            }
+            if matches!(
+                mid,
+                'ђ' | 'ћ'
+                    | 'џ'
+                    | 'љ'
+                    | 'њ'
+                    | 'ѓ'
+                    | 'ќ'
+                    | 'ѕ'
+                    | 'ј'
+                    | 'Ђ'
+                    | 'Ћ'
+                    | 'Џ'
+                    | 'Љ'
+                    | 'Њ'
+                    | 'Ѓ'
+                    | 'Ќ'
+                    | 'Ѕ'
+                    | 'Ј'
+            ) {
+                r.south_slavic += 1;
+            } else if matches!(
+                mid,
+                'ы' | 'э' | 'й' | 'щ' | 'ъ' | 'ё' | 'Ы' | 'Э' | 'Й' | 'Щ' | 'Ъ' | 'Ё'
+            ) {
+                r.east_slavic += 1;
             }
         }
         r
     }
 
     pub(super) fn add(&mut self, c: char) {
-        if !c.is_ascii() {
-            self.add_known(c, c.is_alphabetic());
+        if c.is_ascii() {
+            return;
         }
-    }
-
-    /// [`Reading::add`] for a character whose `is_alphabetic` is known.
-    fn add_known(&mut self, c: char, alphabetic: bool) {
-        // Typographic quotes, dashes, ellipses, no-break spaces, `¡` and
-        // the pound, copyright, trademark and degree signs go with words in
-        // any script (`¡Qué!`, `Marca®`): neither letters nor evidence
-        // against them (`¿` and `€` only in their place, above).
-        if c.is_ascii()
-            || matches!(
-                c,
-                '\u{A0}'
-                    | '«'
-                    | '»'
-                    | '\u{2013}'
-                    | '\u{2014}'
-                    | '\u{2018}'
-                    | '\u{2019}'
-                    | '\u{201C}'
-                    | '\u{201D}'
-                    | '\u{201E}'
-                    | '\u{2022}'
-                    | '\u{2026}'
-                    | '¡'
-                    | '£'
-                    | '©'
-                    | '®'
-                    | '°'
-                    | '\u{2122}'
-            )
-            || is_cjk_punctuation(c)
-        {
+        let class = CharClass::uncased(c);
+        if c.is_ascii() || class.is(CharClass::NEUTRAL) {
             return;
         }
         self.non_ascii += 1;
-        if alphabetic || is_combining_mark(c) {
-            self.letters += 1;
-            if let Some(script) = non_latin_script(c) {
-                self.by_script[script] += 1;
-            }
+        if class.is(CharClass::ALPHABETIC) || class.is(CharClass::MARK) {
+            self.add_letter(class);
+        }
+    }
+
+    /// Counts a letter (of the script `class` says).
+    fn add_letter(&mut self, class: CharClass) {
+        self.letters += 1;
+        if let Some(script) = class.script() {
+            self.by_script[script] += 1;
         }
     }
 
@@ -224,6 +210,144 @@ impl Reading {
     /// [`Reading::plausible`], and at least half of the letters in words.
     pub(super) fn plausible_words(&self) -> bool {
         self.plausible() && self.in_words * 2 >= self.letters
+    }
+}
+
+/// What [`Reading`] asks of a character, in one lookup ([`ClassTables`]):
+/// a table for the characters legacy encodings read bytes as (Latin to
+/// Arabic, and the punctuation block of the windows code pages), built
+/// once from Unicode's own tables ([`CharClass::compute`]), and those
+/// tables beyond it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CharClass(u16);
+
+impl CharClass {
+    /// `char::is_alphabetic`.
+    const ALPHABETIC: u16 = 1;
+    /// `char::is_uppercase`.
+    const UPPERCASE: u16 = 1 << 1;
+    /// `char::is_lowercase`.
+    const LOWERCASE: u16 = 1 << 2;
+    /// Typographic punctuation and symbols that go with words in any script,
+    /// and CJK punctuation: neither letters nor evidence against them.
+    const NEUTRAL: u16 = 1 << 3;
+    /// [`is_combining_mark`]: part of a word.
+    const MARK: u16 = 1 << 4;
+    /// The bits above this hold [`non_latin_script`] plus one (0: none).
+    const SCRIPT_SHIFT: u32 = 8;
+
+    /// [`ClassTables::of`] without [`CharClass::UPPERCASE`] and
+    /// [`CharClass::LOWERCASE`] for the characters beyond the tables.
+    fn uncased(c: char) -> CharClass {
+        ClassTables::get().uncased(c)
+    }
+
+    /// `c`'s class from Unicode's tables.
+    fn compute(c: char) -> CharClass {
+        let flag = |yes: bool, flag: u16| if yes { flag } else { 0 };
+        CharClass(
+            CharClass::compute_uncased(c).0
+                | flag(c.is_uppercase(), CharClass::UPPERCASE)
+                | flag(c.is_lowercase(), CharClass::LOWERCASE),
+        )
+    }
+
+    /// [`CharClass::compute`] but for the case.
+    fn compute_uncased(c: char) -> CharClass {
+        let flag = |yes: bool, flag: u16| if yes { flag } else { 0 };
+        // Typographic quotes, dashes, ellipses, no-break spaces, `¡` and
+        // the pound, copyright, trademark and degree signs go with words in
+        // any script (`¡Qué!`, `Marca®`): neither letters nor evidence
+        // against them (`¿` and `€` only in their place, [`Reading::of`]).
+        let neutral = matches!(
+            c,
+            '\u{A0}'
+                | '«'
+                | '»'
+                | '\u{2013}'
+                | '\u{2014}'
+                | '\u{2018}'
+                | '\u{2019}'
+                | '\u{201C}'
+                | '\u{201D}'
+                | '\u{201E}'
+                | '\u{2022}'
+                | '\u{2026}'
+                | '¡'
+                | '£'
+                | '©'
+                | '®'
+                | '°'
+                | '\u{2122}'
+        ) || is_cjk_punctuation(c);
+        let script = non_latin_script(c).map_or(0, |script| script as u16 + 1);
+        CharClass(
+            flag(c.is_alphabetic(), CharClass::ALPHABETIC)
+                | flag(neutral, CharClass::NEUTRAL)
+                | flag(is_combining_mark(c), CharClass::MARK)
+                | script << CharClass::SCRIPT_SHIFT,
+        )
+    }
+
+    fn is(self, flag: u16) -> bool {
+        self.0 & flag != 0
+    }
+
+    /// [`non_latin_script`].
+    fn script(self) -> Option<usize> {
+        (self.0 >> CharClass::SCRIPT_SHIFT)
+            .checked_sub(1)
+            .map(usize::from)
+    }
+}
+
+/// The [`CharClass`] of every character below [`ClassTables::LOW_END`]
+/// and in [`ClassTables::PUNCTUATION`], built once.
+struct ClassTables {
+    low: [CharClass; ClassTables::LOW_END as usize],
+    punctuation:
+        [CharClass; (ClassTables::PUNCTUATION.end - ClassTables::PUNCTUATION.start) as usize],
+}
+
+impl ClassTables {
+    /// The characters below this are in the first table: Latin to Arabic.
+    const LOW_END: u32 = 0x800;
+    /// ... and these in the second (`–`, `’`, `“`, `•`, `…`, `€`, `™`).
+    const PUNCTUATION: std::ops::Range<u32> = 0x2000..0x2200;
+
+    fn get() -> &'static ClassTables {
+        static TABLES: std::sync::LazyLock<ClassTables> = std::sync::LazyLock::new(|| {
+            let class = |u: u32| char::from_u32(u).map_or(CharClass(0), CharClass::compute);
+            ClassTables {
+                low: std::array::from_fn(|i| class(i as u32)),
+                punctuation: std::array::from_fn(|i| {
+                    class(ClassTables::PUNCTUATION.start + i as u32)
+                }),
+            }
+        });
+        &TABLES
+    }
+
+    /// `c`'s class from the tables, if they hold it.
+    fn look_up(&self, c: char) -> Option<CharClass> {
+        let u = u32::from(c);
+        if u < ClassTables::LOW_END {
+            self.low.get(u as usize).copied()
+        } else {
+            let at = u.checked_sub(ClassTables::PUNCTUATION.start)?;
+            self.punctuation.get(at as usize).copied()
+        }
+    }
+
+    /// `c`'s class: from the tables, or from Unicode's.
+    fn of(&self, c: char) -> CharClass {
+        self.look_up(c).unwrap_or_else(|| CharClass::compute(c))
+    }
+
+    /// [`ClassTables::of`] without the case beyond the tables.
+    fn uncased(&self, c: char) -> CharClass {
+        self.look_up(c)
+            .unwrap_or_else(|| CharClass::compute_uncased(c))
     }
 }
 
@@ -379,5 +503,37 @@ mod tests {
         assert!(!Reading::of("жжжжжжжжλ").plausible());
         // Latin letters come with every legacy reading and do not count.
         assert!(Reading::of("éééééжжжжж").plausible());
+    }
+
+    #[test]
+    fn the_class_tables_are_unicodes() {
+        // Every character the tables hold, and the first beyond each.
+        let low = 0..=ClassTables::LOW_END;
+        let punctuation = ClassTables::PUNCTUATION.start - 1..=ClassTables::PUNCTUATION.end;
+        for c in low.chain(punctuation).filter_map(char::from_u32) {
+            let class = ClassTables::get().of(c);
+            assert_eq!(class, CharClass::compute(c), "{c:?}");
+            let uncased = CharClass::compute_uncased(c);
+            assert_eq!(CharClass::uncased(c), class);
+            assert_eq!(
+                uncased.0,
+                class.0 & !(CharClass::UPPERCASE | CharClass::LOWERCASE)
+            );
+            assert_eq!(class.is(CharClass::ALPHABETIC), c.is_alphabetic());
+            assert_eq!(class.is(CharClass::UPPERCASE), c.is_uppercase());
+            assert_eq!(class.is(CharClass::LOWERCASE), c.is_lowercase());
+            assert_eq!(class.is(CharClass::MARK), is_combining_mark(c));
+            assert_eq!(class.script(), non_latin_script(c));
+        }
+        assert!(ClassTables::get().of('’').is(CharClass::NEUTRAL));
+        assert!(ClassTables::get().of('、').is(CharClass::NEUTRAL));
+        assert!(!ClassTables::get().of('€').is(CharClass::NEUTRAL));
+        assert_eq!(
+            ClassTables::get().of('中').script(),
+            Some(Script::Cjk as usize - 1)
+        );
+        assert_eq!(CharClass::uncased('Ⴀ'), CharClass::compute_uncased('Ⴀ'));
+        assert!(ClassTables::get().of('Ⴀ').is(CharClass::UPPERCASE));
+        assert_eq!(ClassTables::get().of('é').script(), None);
     }
 }

@@ -31,10 +31,10 @@ pub(super) fn non_ascii_lines(bytes: &[u8]) -> (Vec<u8>, bool) {
     let mut out = Vec::with_capacity(LEGACY_SAMPLE_BYTES.min(scan.len()));
     let mut pos = 0;
     while out.len() < LEGACY_SAMPLE_BYTES {
-        let Some(at) = scan[pos..].iter().position(|b| !b.is_ascii()) else {
+        let at = pos + first_non_ascii(&scan[pos..]);
+        if at == scan.len() {
             return (out, scan.len() == bytes.len());
-        };
-        let at = pos + at;
+        }
         // The line's start, but no more than `LINE_CONTEXT` bytes before
         // its first non-ASCII byte: the bytes before that one are ASCII, so
         // any of them starts a character, and a long line (minified, or a
@@ -57,6 +57,13 @@ pub(super) fn non_ascii_lines(bytes: &[u8]) -> (Vec<u8>, bool) {
     (out, false)
 }
 
+/// Where the first non-ASCII byte of `bytes` is, or its length if there is
+/// none: encoding_rs's SIMD scan, which lines and runs of ASCII pass
+/// through many bytes at a time.
+pub(super) fn first_non_ascii(bytes: &[u8]) -> usize {
+    encoding_rs::Encoding::ascii_valid_up_to(bytes)
+}
+
 /// The sample as the detector reads it: each run of ASCII bytes between
 /// two non-ASCII ones keeps its bytes up to its first whitespace and from
 /// its last, and loses the whole words between. chardetng scores pairs of
@@ -74,10 +81,7 @@ pub(super) fn detector_input(sample: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(sample.len());
     let mut rest = sample;
     while !rest.is_empty() {
-        let ascii = rest
-            .iter()
-            .position(|b| !b.is_ascii())
-            .unwrap_or(rest.len());
+        let ascii = first_non_ascii(rest);
         let (run, after) = rest.split_at(ascii);
         match (
             run.iter().position(is_space),
@@ -94,4 +98,28 @@ pub(super) fn detector_input(sample: &[u8]) -> Vec<u8> {
         rest = &after[non_ascii..];
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_non_ascii_byte_is_found_at_every_place() {
+        // Every length up to past a few SIMD strides, a non-ASCII byte at
+        // every place in it, or none.
+        for len in 0..100 {
+            let ascii = vec![b'a'; len];
+            assert_eq!(first_non_ascii(&ascii), len);
+            for at in 0..len {
+                for high in [0x80, 0xC3, 0xFF] {
+                    let mut bytes = ascii.clone();
+                    bytes[at] = high;
+                    assert_eq!(first_non_ascii(&bytes), at);
+                    bytes[len - 1] = 0xE9;
+                    assert_eq!(first_non_ascii(&bytes), at.min(len - 1));
+                }
+            }
+        }
+    }
 }

@@ -216,12 +216,12 @@ pub(crate) fn legacy_verdict(
     // Running text is judged on the lines that are not UTF-8 already: a
     // mostly legacy file's UTF-8 lines read in the legacy encoding are
     // mojibake (`cafÃ©`), not the legacy text.
-    let legacy_lines: Vec<u8> = sample
-        .split_inclusive(|&b| b == b'\n')
-        .filter(|line| std::str::from_utf8(line).is_err())
-        .flatten()
-        .copied()
-        .collect();
+    let mut legacy_lines: Vec<u8> = Vec::with_capacity(sample.len());
+    for line in sample.split_inclusive(|&b| b == b'\n') {
+        if std::str::from_utf8(line).is_err() {
+            legacy_lines.extend_from_slice(line);
+        }
+    }
     let running = if legacy_lines.len() == sample.len() {
         reading.running_text()
     } else {
@@ -230,7 +230,7 @@ pub(crate) fn legacy_verdict(
     // A Latin reading whose words have letters of no one language is text
     // in another encoding read in a neighbour's (DOS German `qu\x84lt` is
     // windows-1250 `qu„lt`, Maltese `ħ` in ISO-8859-3 windows-1252 `±`).
-    let of_a_language = !LATIN_READINGS.contains(&encoding) || fits_a_language(encoding, &sample);
+    let of_a_language = fits_a_language(encoding, &sample);
     let support = if running && of_a_language && !mostly_rare_han(encoding, &sample) {
         match detector.support(guess, &sample, &text) {
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
@@ -306,10 +306,11 @@ fn by_language(
         .map(|(readers, _)| readers)
         .collect();
     let encoding = detector.choose(guess, &readings)?;
-    let text = encoding.decode_without_bom_handling(sample).0;
     Some(LegacyVerdict {
         encoding,
-        name: family_name(encoding, sample, &text),
+        // One of the readings' Latin encodings, whose names need no text
+        // (only KOI8's do).
+        name: family_name(encoding, sample, ""),
         support: Support::Identified,
     })
 }
@@ -369,10 +370,10 @@ impl IllFormed {
         // The end of the last sequence counted towards a place: a new place
         // starts when an ASCII byte stands between it and the next.
         let mut place_end = None;
-        for sub in utf8lint_codec::subparts(sample) {
+        utf8lint_codec::for_each_subpart(sample, |sub| {
             found.bytes += usize::from(sub.len);
             if sub.offset < form_end {
-                continue;
+                return;
             }
             found.count += 1;
             let reading = utf8lint_codec::interpret(&sample[sub.offset..]);
@@ -386,7 +387,7 @@ impl IllFormed {
                 place_end = Some(sub.offset + usize::from(sub.len));
             }
             found.utf8_like += usize::from(reading.is_some());
-        }
+        });
         found
     }
 
@@ -478,7 +479,9 @@ fn one_letter_in_words(sample: &[u8]) -> bool {
 fn well_formed_reading(sample: &[u8]) -> Reading {
     let mut reading = Reading::default();
     let mut after_error = false;
-    for chunk in Utf8Chunks::new(sample) {
+    // std's chunks: the same as the codec's (its tests hold it to them),
+    // and cheaper where nearly every byte ends one, as in legacy text.
+    for chunk in sample.utf8_chunks() {
         let valid = chunk.valid();
         let mut chars = valid.chars();
         let alone = after_error
@@ -510,6 +513,18 @@ fn cut_at_end(bytes: &[u8], error_count: usize, first_errors: &[Subpart]) -> boo
 /// `¼uvre`), or `¤` for `€` beside a number (`5 ¤`, `¤10`). The text is
 /// then ISO-8859-15, which chardetng does not guess.
 fn iso_8859_15_letters(text: &str) -> bool {
+    // None of the eight characters (`C2 A4` to `C2 BE` in UTF-8), none of
+    // the letters: most text is passed over without reading its characters.
+    let eight = |pair: &[u8]| {
+        pair[0] == 0xC2
+            && matches!(
+                pair[1],
+                0xA4 | 0xA6 | 0xA8 | 0xB4 | 0xB8 | 0xBC | 0xBD | 0xBE
+            )
+    };
+    if !text.as_bytes().windows(2).any(eight) {
+        return false;
+    }
     let chars: Vec<char> = text.chars().collect();
     // Letters of words, not `µ` or `º` in a table of symbols.
     let word_letter = |c: char| {
@@ -675,6 +690,16 @@ mod tests {
         assert!(mostly_rare_han(encoding_rs::GBK, &gbk(20, 0)));
         // Single-byte encodings have no levels.
         assert!(!mostly_rare_han(encoding_rs::WINDOWS_1252, &gbk(20, 0)));
+    }
+
+    #[test]
+    fn latin9_letters_are_told_in_their_places() {
+        for text in ["c½ur", "½uvre", "¼uvre", "ma¨ina", "5 ¤", "¤10", "prix: 3¤"] {
+            assert!(iso_8859_15_letters(text), "{text}");
+        }
+        for text in ["1½ cup", "½", "a ¤ b", "plain café", "µ º", ""] {
+            assert!(!iso_8859_15_letters(text), "{text}");
+        }
     }
 
     #[test]
