@@ -103,8 +103,14 @@ fn lone_byte(bytes: &[u8], from: usize) -> Option<Subpart> {
 #[inline]
 pub(crate) fn for_each_error(bytes: &[u8], mut each: impl FnMut(Subpart)) {
     let mut pos = 0;
-    while pos < bytes.len() {
-        let from = skip_ascii(bytes, pos, ASCII_SKIP);
+    while let Some(&b) = bytes.get(pos) {
+        // Legacy text's errors mostly follow one another (`\xCF\xF0\xE8`,
+        // Cyrillic in windows-1251): no ASCII to skip after one.
+        let from = if b.is_ascii() {
+            skip_ascii(bytes, pos, ASCII_SKIP)
+        } else {
+            pos
+        };
         let Some(sub) = lone_byte(bytes, from).or_else(|| next_error(bytes, from)) else {
             return;
         };
