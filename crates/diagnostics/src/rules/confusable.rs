@@ -157,7 +157,8 @@ fn read_line(
 enum Alphabet {
     /// U+0400..U+04FF, the bulk of the lines U016 reads.
     Cyrillic,
-    /// U+0384..U+03E1, before the Coptic letters.
+    /// U+0380..U+03E1, before the Coptic letters (the first four are
+    /// unassigned).
     Greek,
     /// U+0531..U+058F.
     Armenian,
@@ -174,9 +175,19 @@ impl Alphabet {
     const fn bounds(self) -> ([u8; 2], [u8; 2], bool) {
         match self {
             Alphabet::Cyrillic => ([0xD0, 0x80], [0xD3, 0xBF], true),
-            Alphabet::Greek => ([0xCE, 0x84], [0xCF, 0xA1], false),
+            Alphabet::Greek => ([0xCE, 0x80], [0xCF, 0xA1], false),
             Alphabet::Armenian => ([0xD4, 0xB1], [0xD6, 0x8F], false),
         }
+    }
+
+    /// The lead bytes all of whose characters are the alphabet's, first
+    /// and last: Cyrillic `D0`..`D3`, Greek `CE`, Armenian `D5`.
+    #[inline(always)]
+    const fn whole_leads(self) -> (u8, u8) {
+        let ([lead, from], [last, to], _) = self.bounds();
+        let first = if from == 0x80 { lead } else { lead + 1 };
+        let last = if to == 0xBF { last } else { last - 1 };
+        (first, last)
     }
 
     /// The alphabet of the two-byte character `b, b1`, if any.
@@ -244,6 +255,8 @@ fn first_unclear(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize>
 fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize> {
     let word = |b: u8| b.is_ascii_alphanumeric() | (b == b'_');
     let lead = |b: u8| b >= 0xC0;
+    let (whole_first, whole_last) = alphabet.whole_leads();
+    let whole = |b: u8| b.wrapping_sub(whole_first) <= whole_last - whole_first;
     // Whether the byte rules its line out: a lead of a character that is
     // neither a letter nor the punctuation allowed (`C2 A0`, `C2 AB`,
     // `C2 BB`, `E2 80`); an ASCII word character before a letter, or one
@@ -275,9 +288,23 @@ fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usi
         // letter nor another lead: nothing to rule out (most of a
         // catalogue's bytes: its English lines, comments and references).
         if window[..=STEP].iter().fold(0, |any, &b| any | b) >= 0x80 {
+            // Where every lead up to the next step's first byte is one of
+            // the alphabet's whole leads (most steps of a catalogue's
+            // translated lines), each is a letter: only the ASCII word
+            // characters beside them rule a line out.
+            let other = window[..=STEP]
+                .iter()
+                .fold(false, |any, &b| any | (lead(b) & !whole(b)));
             let mut any = false;
-            for i in 0..STEP {
-                any |= unclear(window[i], window[i + 1], window[i + 2]);
+            if other {
+                for i in 0..STEP {
+                    any |= unclear(window[i], window[i + 1], window[i + 2]);
+                }
+            } else {
+                for i in 0..STEP {
+                    let (b, b1, b2) = (window[i], window[i + 1], window[i + 2]);
+                    any |= (word(b) & lead(b1)) | (lead(b) & word(b2));
+                }
             }
             if any {
                 return (0..STEP)
@@ -778,6 +805,17 @@ mod tests {
             let ([lead, from], [last, to], _) = alphabet.bounds();
             assert_eq!(Alphabet::of(lead, from), Some(alphabet));
             assert_eq!(Alphabet::of(last, to), Some(alphabet));
+            // A whole lead is a letter whatever continuation follows.
+            let (whole_first, whole_last) = alphabet.whole_leads();
+            assert!(whole_first <= whole_last, "{script}");
+            for b in 0xC0..=0xFF {
+                let whole = (0x80..=0xBF).all(|b1| alphabet.holds(b, b1));
+                assert_eq!(
+                    (whole_first..=whole_last).contains(&b),
+                    whole,
+                    "{script} {b:02X}"
+                );
+            }
         }
         for c in ['ʼ', '\u{300}', '\u{301}'] {
             let mut buffer = [0u8; 4];
