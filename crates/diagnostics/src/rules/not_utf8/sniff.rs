@@ -132,16 +132,21 @@ pub(crate) const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 /// or by the pattern of NUL bytes; binary if the first 8 KiB hold a NUL byte otherwise, or are
 /// `MIN_BINARY_CONTROL_PERCENT` (10%) or more control bytes; else text.
 pub fn sniff(bytes: &[u8]) -> Sniff {
-    if let Some(format) = binary_signature(bytes) {
-        return Sniff::Binary(BinaryEvidence::Signature { format });
-    }
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     // Counted first, as nearly every file has none: without a control byte
     // there is no NUL either (it is one), so only a byte-order mark can
-    // make the file wide, and nothing makes it binary.
+    // make the file wide, and nothing makes it binary but MessagePack: the
+    // other signatures need a control byte in the file's first bytes
+    // ([`binary_signature`]), which are part of `head`.
     let controls = utf8lint_codec::count_controls(head);
     if controls == 0 {
+        if messagepack(bytes) {
+            return Sniff::Binary(BinaryEvidence::Signature { format: "msgpack" });
+        }
         return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
+    }
+    if let Some(format) = binary_signature(bytes) {
+        return Sniff::Binary(BinaryEvidence::Signature { format });
     }
     if let Some(wide) = wide_without_signature(bytes) {
         return Sniff::Wide(wide);
@@ -208,6 +213,7 @@ fn wide_by_signature(bytes: &[u8]) -> Option<Wide> {
 /// `infer` knows is told by its first few dozen bytes but tar and DICOM,
 /// whose headers are NUL bytes anyway.
 const SIGNATURE_BYTES: usize = 64;
+const _: () = assert!(SIGNATURE_BYTES <= BINARY_SNIFF_BYTES);
 
 /// The format whose signature `bytes` start with, if any: one that `infer`
 /// recognises (not its text formats: HTML, XML, shell scripts, RTF, PEM,
@@ -707,6 +713,72 @@ mod tests {
             ruled_out > 300 && read > 100 && plausible > 50,
             "{ruled_out} {read} {plausible}"
         );
+    }
+
+    /// The sniff answers as asking the signatures first does: on every
+    /// kind of head above, and on signatures, MessagePack records, marks
+    /// and text.
+    #[test]
+    fn counting_first_answers_as_the_signatures_first() {
+        let in_order = |bytes: &[u8]| {
+            if let Some(format) = binary_signature(bytes) {
+                return Sniff::Binary(BinaryEvidence::Signature { format });
+            }
+            let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+            let controls = utf8lint_codec::count_controls(head);
+            if controls == 0 {
+                return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
+            }
+            if let Some(wide) = wide_without_signature(bytes) {
+                return Sniff::Wide(wide);
+            }
+            if let Some(at) = utf8lint_codec::find_nul(head) {
+                return Sniff::Binary(BinaryEvidence::Nul { at });
+            }
+            let percent = controls * 100 / head.len();
+            if percent >= MIN_BINARY_CONTROL_PERCENT {
+                return Sniff::Binary(BinaryEvidence::ControlBytes { percent });
+            }
+            Sniff::Text
+        };
+        let mut inputs = heads();
+        // No control byte in it: told by its structure alone.
+        let record = b"\x82\xA4name\xA5Alice\xA3age\x41".to_vec();
+        assert_eq!(utf8lint_codec::count_controls(&record), 0);
+        let mut records = record.repeat(3);
+        records.extend_from_slice(b"\x81\xA1k\xA1v");
+        inputs.extend([
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0".to_vec(),
+            b"BM6\0\x0C\0\0\0\0\0\x36\0\0\0".to_vec(),
+            b"BMW cars\n".to_vec(),
+            record,
+            records,
+            b"\xFF\xFEh\0i\0".to_vec(),
+            b"\xFF\xFEplain UTF-8 after a wrong mark\n".to_vec(),
+            b"\xEF\xBB\xBFtext\n".to_vec(),
+            b"plain text\n".to_vec(),
+            b"\x01\x02\x03\x04".repeat(40),
+            Vec::new(),
+        ]);
+        let mut kinds = std::collections::HashSet::new();
+        for bytes in &inputs {
+            let sniffed = sniff(bytes);
+            assert_eq!(
+                sniffed,
+                in_order(bytes),
+                "{:02X?}",
+                &bytes[..bytes.len().min(32)]
+            );
+            kinds.insert(std::mem::discriminant(&sniffed));
+            if let Sniff::Binary(evidence) = sniffed {
+                kinds.insert(std::mem::discriminant(&Sniff::Binary(evidence)));
+            }
+        }
+        assert_eq!(kinds.len(), 3, "text, wide and binary all seen");
+        assert!(matches!(
+            sniff(&inputs[inputs.len() - 8]),
+            Sniff::Binary(BinaryEvidence::Signature { format: "msgpack" })
+        ));
     }
 
     /// The NUL counts in byte lanes are the plain count at each unit
