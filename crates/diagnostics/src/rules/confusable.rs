@@ -94,16 +94,16 @@ pub(crate) fn pass(bytes: &[u8], blocks: Option<&[Range<usize>]>, out: &mut Capp
             let lines = &bytes[..end];
             let mut at = line_start(bytes, from, i);
             let mut alphabet = None;
-            // Under no alphabet (before the first line read, or after one
-            // of another script), each line with a lead is read alone.
+            // Under no alphabet (before the first line read, after one of
+            // none, or after a line without a lead that the test could not
+            // clear: accented Latin text, where the test would stop at
+            // every line), the next line with a lead is searched for.
             while let Some(k) = match alphabet {
                 Some(alphabet) => first_unclear(lines, at, alphabet),
                 None => next_lead(lines, at),
             } {
                 let line = line_start(bytes, at, k)..line_end(bytes, k);
-                if let Some(read) = read_line(bytes, line.clone(), alphabet, out) {
-                    alphabet = read;
-                }
+                alphabet = read_line(bytes, line.clone(), alphabet, out).flatten();
                 at = line.end;
             }
             from = end;
@@ -125,8 +125,8 @@ fn line_end(bytes: &[u8], i: usize) -> usize {
 
 /// U016 on the line `line` of `bytes`, if it holds a lead byte, unless its
 /// bytes clear it under the alphabet of its first letter. `Some` with that
-/// alphabet (`None` for a letter of none) when the line holds a lead; then
-/// it was read.
+/// alphabet (`None` for a letter of none) when the line holds a lead;
+/// `None` when it holds none (it is not read).
 ///
 /// A line that held a byte the test under `judged` could not clear is not
 /// cleared by the same test on its own (the bytes past its end, which the
