@@ -24,9 +24,10 @@
 //! cost U016 nothing more; one branch-free test per 64-byte chunk of those
 //! blocks (or of the whole file, when it is not valid) finds the leads.
 //! A line holding one is ruled out by its bytes when its words are ASCII
-//! or Cyrillic alone ([`only_cyrillic_words`]); otherwise it is split into
-//! words, and a word of one script below U+0800 ([`CharTable`]) skips the
-//! UTS #39 lookups.
+//! or of one alphabet (Cyrillic, Greek or Armenian) alone
+//! ([`first_unclear`], which judges a run of such lines at once);
+//! otherwise it is split into words, and a word of one script below
+//! U+0800 ([`CharTable`]) skips the UTS #39 lookups.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -73,79 +74,247 @@ fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
 /// validator saw a lead byte, `candidates::CONFUSABLE`), the leads are
 /// searched for in them alone; a line is read whole wherever it ends.
 /// Lines that are not well-formed UTF-8 are skipped (U001 reports them).
+///
+/// From a lead on, the lines up to the block's last are judged together
+/// by their bytes ([`first_unclear`]) under the alphabet of the last line
+/// read: only a line holding a byte that the test cannot clear is looked
+/// at alone. A translation catalogue's lines of one script then cost one
+/// vector pass, not a search for each line's ends and a test of its own.
 pub(crate) fn pass(bytes: &[u8], blocks: Option<&[Range<usize>]>, out: &mut Capped) {
     let whole = 0..bytes.len();
     // The end of the last line read.
     let mut from = 0;
     for block in blocks.unwrap_or(std::slice::from_ref(&whole)) {
-        let searched = &bytes[..block.end.min(bytes.len())];
+        let block_end = block.end.min(bytes.len());
+        let searched = &bytes[..block_end];
         while let Some(i) = next_lead(searched, block.start.max(from)) {
-            let start = memchr::memrchr(b'\n', &bytes[from..i]).map_or(from, |k| from + k + 1);
-            let end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |k| i + k + 1);
-            if !only_cyrillic_words(&bytes[start..end])
-                && let Ok(line) = std::str::from_utf8(&bytes[start..end])
-            {
-                line_words(line, start, out);
+            // Every line from the lead's to the one holding the block's
+            // last byte meets the block: the validator saw all their leads.
+            let end = line_end(bytes, block_end - 1);
+            let lines = &bytes[..end];
+            let mut at = line_start(bytes, from, i);
+            let mut alphabet = None;
+            // Under no alphabet (before the first line read, after one of
+            // none, or after a line without a lead that the test could not
+            // clear: accented Latin text, where the test would stop at
+            // every line), the next line with a lead is searched for.
+            while let Some(k) = match alphabet {
+                Some(alphabet) => first_unclear(lines, at, alphabet),
+                None => next_lead(lines, at),
+            } {
+                let line = line_start(bytes, at, k)..line_end(bytes, k);
+                alphabet = read_line(bytes, line.clone(), alphabet, out).flatten();
+                at = line.end;
             }
             from = end;
         }
     }
 }
 
-/// Whether every word of `line` is ASCII or Cyrillic alone, so that none
-/// mixes scripts: its only non-ASCII characters are U+0400..U+04FF (lead
-/// bytes `D0`..`D3`: Cyrillic letters, and marks whose scripts include
-/// Cyrillic, all taken for word characters), the no-break space, `«`, `»`
-/// and General Punctuation (U+2000..U+203F: dashes, quotes; no word
-/// characters), and no ASCII letter, digit or `_` stands next to a
-/// Cyrillic one. A translation catalogue's Russian or Ukrainian lines are
-/// skipped here in one look at their bytes instead of being split into
-/// words.
+/// The offset of the start of the line holding `i`, not before `floor`
+/// (a line start).
+fn line_start(bytes: &[u8], floor: usize, i: usize) -> usize {
+    memchr::memrchr(b'\n', &bytes[floor..i]).map_or(floor, |k| floor + k + 1)
+}
+
+/// The offset just past the end of the line holding `i` (its newline
+/// included).
+fn line_end(bytes: &[u8], i: usize) -> usize {
+    memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |k| i + k + 1)
+}
+
+/// U016 on the line `line` of `bytes`, if it holds a lead byte, unless its
+/// bytes clear it under the alphabet of its first letter. `Some` with that
+/// alphabet (`None` for a letter of none) when the line holds a lead;
+/// `None` when it holds none (it is not read).
 ///
-/// The answer holds for a well-formed line, the only kind the pass reads
+/// A line that held a byte the test under `judged` could not clear is not
+/// cleared by the same test on its own (the bytes past its end, which the
+/// test reads across, change nothing in a well-formed line: a lead byte
+/// is never last before a newline), so that test is not repeated.
+fn read_line(
+    bytes: &[u8],
+    line: Range<usize>,
+    judged: Option<Alphabet>,
+    out: &mut Capped,
+) -> Option<Option<Alphabet>> {
+    let text = &bytes[line.clone()];
+    let lead = next_lead(text, 0)?;
+    let alphabet = Alphabet::of(text[lead], text.get(lead + 1).copied().unwrap_or(0));
+    let clear = alphabet.is_some_and(|a| judged != Some(a) && first_unclear(text, 0, a).is_none());
+    if !clear && let Ok(text) = std::str::from_utf8(text) {
+        line_words(text, line.start, out);
+    }
+    Some(alphabet)
+}
+
+/// A script whose lines [`first_unclear`] judges by their bytes: a range
+/// of its two-byte characters ([`Alphabet::bounds`]). Each of them that
+/// belongs in a word has the script among its own (or is of every
+/// script), so a word of them and of the [`neutral`] ones it takes is
+/// single-script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Alphabet {
+    /// U+0400..U+04FF, the bulk of the lines U016 reads.
+    Cyrillic,
+    /// U+0380..U+03E1, before the Coptic letters (the first four are
+    /// unassigned).
+    Greek,
+    /// U+0531..U+058F.
+    Armenian,
+}
+
+const ALPHABETS: [Alphabet; 3] = [Alphabet::Cyrillic, Alphabet::Greek, Alphabet::Armenian];
+
+impl Alphabet {
+    /// The first and last characters (lead and continuation byte, which
+    /// order as the code points do), and whether the [`neutral`]
+    /// characters, which have this script among theirs, stand in its
+    /// words.
+    #[inline(always)]
+    const fn bounds(self) -> ([u8; 2], [u8; 2], bool) {
+        match self {
+            Alphabet::Cyrillic => ([0xD0, 0x80], [0xD3, 0xBF], true),
+            Alphabet::Greek => ([0xCE, 0x80], [0xCF, 0xA1], false),
+            Alphabet::Armenian => ([0xD4, 0xB1], [0xD6, 0x8F], false),
+        }
+    }
+
+    /// The lead bytes all of whose characters are the alphabet's, first
+    /// and last: Cyrillic `D0`..`D3`, Greek `CE`, Armenian `D5`.
+    #[inline(always)]
+    const fn whole_leads(self) -> (u8, u8) {
+        let ([lead, from], [last, to], _) = self.bounds();
+        let first = if from == 0x80 { lead } else { lead + 1 };
+        let last = if to == 0xBF { last } else { last - 1 };
+        (first, last)
+    }
+
+    /// The alphabet of the two-byte character `b, b1`, if any.
+    fn of(b: u8, b1: u8) -> Option<Alphabet> {
+        ALPHABETS.into_iter().find(|a| a.holds(b, b1))
+    }
+
+    /// Whether `b, b1` is one of the alphabet's characters.
+    #[inline(always)]
+    fn holds(self, b: u8, b1: u8) -> bool {
+        let ([lead, from], [last, to], _) = self.bounds();
+        let between = b.wrapping_sub(lead + 1) < last - lead - 1;
+        // In well-formed text a continuation byte is 80..BF: no test at
+        // an end that takes them all.
+        let first = (b == lead) & ((from == 0x80) | (b1 >= from));
+        let final_ = (b == last) & ((to == 0xBF) | (b1 <= to));
+        between | first | final_
+    }
+
+    /// Whether `b, b1` is one of the alphabet's characters or a
+    /// [`neutral`] one it takes.
+    #[inline(always)]
+    fn letter(self, b: u8, b1: u8) -> bool {
+        self.holds(b, b1) | (self.bounds().2 & neutral(b, b1))
+    }
+}
+
+/// Word characters of several scripts, Cyrillic among them, that stand
+/// inside Cyrillic words: the modifier letter apostrophe (U+02BC,
+/// Ukrainian `відʼємним`) and the combining grave and acute accents
+/// (U+0300, U+0301: stress marks, Bulgarian `промѐни`).
+#[inline(always)]
+fn neutral(b: u8, b1: u8) -> bool {
+    ((b == 0xCA) & (b1 == 0xBC)) | ((b == 0xCC) & (b1 & 0xFE == 0x80))
+}
+
+/// Bytes per step of [`first_unclear`].
+const STEP: usize = 64;
+
+/// The first offset at or after `from` in `lines` (whole lines) of a byte
+/// that keeps its line from being cleared by its bytes: a line without
+/// one has words of ASCII alone or of the characters of `alphabet` and
+/// the [`neutral`] ones it takes alone, so none mixes scripts. Its other
+/// non-ASCII characters are the no-break space, `«`, `»` and General
+/// Punctuation (U+2000..U+203F: dashes, quotes; no word characters), and
+/// no ASCII letter, digit or `_` stands next to a letter of the alphabet
+/// or a neutral one. A translation catalogue's lines are mostly cleared
+/// here in one look at their bytes instead of being split into words.
+///
+/// The answer holds for well-formed lines, the only kind the pass reads
 /// (it skips the others whatever this says). There, every byte from `C0`
-/// up is a lead byte and a Cyrillic letter is two bytes, so each byte is
-/// tested with the two after it, with no state carried from one to the
-/// next: 64 bytes at a time in vector compares.
-fn only_cyrillic_words(line: &[u8]) -> bool {
+/// up is a lead byte and each character of the alphabet is two bytes, so
+/// each byte is tested with the two after it, with no state carried from
+/// one to the next: 64 bytes at a time in vector compares, one loop per
+/// alphabet with its bytes as constants.
+fn first_unclear(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize> {
+    match alphabet {
+        Alphabet::Cyrillic => first_unclear_in(lines, from, Alphabet::Cyrillic),
+        Alphabet::Greek => first_unclear_in(lines, from, Alphabet::Greek),
+        Alphabet::Armenian => first_unclear_in(lines, from, Alphabet::Armenian),
+    }
+}
+
+#[inline(always)]
+fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize> {
     let word = |b: u8| b.is_ascii_alphanumeric() | (b == b'_');
-    let cyrillic = |b: u8| b.wrapping_sub(0xD0) <= 3;
-    // Whether `b`, followed by `b1` and `b2`, rules the line out: a lead
-    // of another character; `C2` or `E2` not followed by one of the bytes
-    // allowed after them; an ASCII word character before a Cyrillic
-    // letter, or one after it.
-    let bad = |b: u8, b1: u8, b2: u8| {
-        let other_lead = (b >= 0xC0) & !cyrillic(b) & (b != 0xC2) & (b != 0xE2);
-        let c2 = (b == 0xC2) & (b1 != 0xA0) & (b1 != 0xAB) & (b1 != 0xBB);
-        let e2 = (b == 0xE2) & (b1 != 0x80);
-        let joined = (word(b) & cyrillic(b1)) | (cyrillic(b) & word(b2));
-        other_lead | c2 | e2 | joined
+    let lead = |b: u8| b >= 0xC0;
+    let (whole_first, whole_last) = alphabet.whole_leads();
+    let whole = |b: u8| b.wrapping_sub(whole_first) <= whole_last - whole_first;
+    // Whether the byte rules its line out: a lead of a character that is
+    // neither a letter nor the punctuation allowed (`C2 A0`, `C2 AB`,
+    // `C2 BB`, `E2 80`); an ASCII word character before a letter, or one
+    // after it. A lead other than `C2` and `E2` that is no letter is ruled
+    // out by the first test at its own offset, so the other two, which
+    // look at its line only, need not ask whether it is a letter.
+    let unclear = |b: u8, b1: u8, b2: u8| {
+        let c2 = (b == 0xC2) & ((b1 == 0xA0) | (b1 == 0xAB) | (b1 == 0xBB));
+        let e2 = (b == 0xE2) & (b1 == 0x80);
+        let other_lead = lead(b) & !(alphabet.letter(b, b1) | c2 | e2);
+        let letter = |b: u8| lead(b) & (b != 0xC2) & (b != 0xE2);
+        other_lead | (word(b) & letter(b1)) | (letter(b) & word(b2))
     };
-    const STEP: usize = 64;
-    let mut at = 0;
+    let mut at = from;
     let mut padded;
-    while at < line.len() {
+    while at < lines.len() {
         let window: &[u8; STEP + 2] =
-            match line.get(at..at + STEP + 2).and_then(|w| w.try_into().ok()) {
+            match lines.get(at..at + STEP + 2).and_then(|w| w.try_into().ok()) {
                 Some(window) => window,
                 None => {
-                    // The line's last bytes, then zeros: past its end is no
-                    // byte, and 0 is none of those tested for.
+                    // The last bytes, then zeros: past the end is no byte,
+                    // and 0 is none of those tested for.
                     padded = [0u8; STEP + 2];
-                    padded[..line.len() - at].copy_from_slice(&line[at..]);
+                    padded[..lines.len() - at].copy_from_slice(&lines[at..]);
                     &padded
                 }
             };
-        let mut any = false;
-        for i in 0..STEP {
-            any |= bad(window[i], window[i + 1], window[i + 2]);
-        }
-        if any {
-            return false;
+        // ASCII, up to the first byte of the next step, has neither a
+        // letter nor another lead: nothing to rule out (most of a
+        // catalogue's bytes: its English lines, comments and references).
+        if window[..=STEP].iter().fold(0, |any, &b| any | b) >= 0x80 {
+            // Where every lead up to the next step's first byte is one of
+            // the alphabet's whole leads (most steps of a catalogue's
+            // translated lines), each is a letter: only the ASCII word
+            // characters beside them rule a line out.
+            let other = window[..=STEP]
+                .iter()
+                .fold(false, |any, &b| any | (lead(b) & !whole(b)));
+            let mut any = false;
+            if other {
+                for i in 0..STEP {
+                    any |= unclear(window[i], window[i + 1], window[i + 2]);
+                }
+            } else {
+                for i in 0..STEP {
+                    let (b, b1, b2) = (window[i], window[i + 1], window[i + 2]);
+                    any |= (word(b) & lead(b1)) | (lead(b) & word(b2));
+                }
+            }
+            if any {
+                return (0..STEP)
+                    .find(|&i| unclear(window[i], window[i + 1], window[i + 2]))
+                    .map(|i| at + i);
+            }
         }
         at += STEP;
     }
-    true
+    None
 }
 
 /// Whether `c` belongs in an identifier-like word.
@@ -494,96 +663,280 @@ mod tests {
         assert!(alike > 100, "{alike}");
     }
 
+    /// Pieces of lines for the byte test: letters of each alphabet, and
+    /// characters beside their ends.
+    const LETTERS: [&str; 16] = [
+        "а", "ж", "ё", "Ӂ", "\u{483}", "\u{400}", "\u{4FF}", "α", "Ω", "ά", "\u{3E1}", "ա", "Ա",
+        "\u{531}", "\u{587}", "\u{58F}",
+    ];
+    /// The neutral word characters, and characters like them.
+    const NEUTRAL: [&str; 3] = ["ʼ", "\u{300}", "\u{301}"];
+    /// What the test allows between words.
+    const AROUND: [&str; 8] = [" ", "-", ",", "«", "»", "\u{A0}", "—", "„"];
+    /// Everything else: ASCII word characters, other scripts, the
+    /// neighbours of the alphabets and of the neutral characters.
+    const OTHERS: [&str; 18] = [
+        "a", "1", "_", "é", "\u{2060}", "¬", "ו", "\u{1F00}", "\u{384}", "\u{3E2}", "\u{3F0}",
+        "\u{383}", "\u{530}", "\u{590}", "\u{52F}", "\u{302}", "ʻ", "\n",
+    ];
+
+    /// Pieces for lines mostly of `alphabet`: its letters, its neutral
+    /// characters and what goes around words, then (the number of those)
+    /// all the others.
+    fn pieces_for(alphabet: Alphabet) -> (Vec<&'static str>, usize) {
+        let two = |p: &str| {
+            let b = p.as_bytes();
+            (b[0], b.get(1).copied().unwrap_or(0))
+        };
+        let mut pieces: Vec<&'static str> = LETTERS
+            .into_iter()
+            .filter(|&p| alphabet.holds(two(p).0, two(p).1))
+            .chain(NEUTRAL.into_iter().filter(|_| alphabet.bounds().2))
+            .chain(AROUND)
+            .collect();
+        let common = pieces.len();
+        let rest: Vec<&'static str> = LETTERS
+            .into_iter()
+            .chain(NEUTRAL)
+            .chain(OTHERS)
+            .filter(|p| !pieces.contains(p))
+            .collect();
+        pieces.extend(rest);
+        (pieces, common)
+    }
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// A line of up to `max_len` bytes of `pieces`: mostly of the first
+    /// `common`, one in `rarity` of any.
+    fn random_line(
+        state: &mut u64,
+        (pieces, common): &(Vec<&str>, usize),
+        max_len: usize,
+        rarity: u64,
+    ) -> String {
+        let len = (xorshift(state) >> 40) as usize % max_len;
+        let mut line = String::new();
+        while line.len() < len {
+            let next = xorshift(state);
+            let from = if next.is_multiple_of(rarity) {
+                pieces.len()
+            } else {
+                *common
+            };
+            line.push_str(pieces[(next >> 32) as usize % from]);
+        }
+        line
+    }
+
     /// The byte test answers as reading the line character by character
-    /// does, on well-formed lines of every length around its step.
+    /// does, under each alphabet, on well-formed lines of every length
+    /// around its step.
     #[test]
     fn the_byte_test_reads_lines_as_their_characters_do() {
-        let stepped = |line: &[u8]| {
+        let stepped = |line: &str, alphabet: Alphabet| {
             let mut previous = 0u8;
-            let mut i = 0;
-            while let Some(&b) = line.get(i) {
-                let (kind, len) = match (b, line.get(i + 1)) {
-                    (0..=0x7F, _) => (u8::from(b.is_ascii_alphanumeric() || b == b'_'), 1),
-                    (0xD0..=0xD3, _) => (2, 2),
-                    (0xC2, Some(0xA0 | 0xAB | 0xBB)) => (0, 2),
-                    (0xE2, Some(0x80)) => (0, 3),
+            for c in line.chars() {
+                let mut buffer = [0u8; 4];
+                let b = c.encode_utf8(&mut buffer).as_bytes();
+                let kind = match (b.len(), c) {
+                    (1, _) => u8::from(c.is_ascii_alphanumeric() || c == '_'),
+                    (2, _) if alphabet.letter(b[0], b[1]) => 2,
+                    (_, '\u{A0}' | '«' | '»' | '\u{2000}'..='\u{203F}') => 0,
                     _ => return false,
                 };
                 if kind + previous == 3 {
                     return false;
                 }
                 previous = kind;
-                i += len;
             }
             true
         };
-        let pieces = [
-            "а", "ж", "ё", "Ӂ", "\u{483}", "«", "»", "\u{A0}", "—", "„", " ", "-", ",", "a", "1",
-            "_", "é", "α", "\u{2060}", "¬",
-        ];
         let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let (mut kept, mut ruled_out) = (0, 0);
-        for _ in 0..20_000 {
-            let mut line = String::new();
-            let mut next = || {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state
-            };
-            let len = (next() >> 40) as usize % 160;
-            while line.len() < len {
-                let state = next();
-                // Mostly Cyrillic and separators, now and then anything.
-                let from = if state.is_multiple_of(4) {
-                    pieces.len()
-                } else {
-                    11
-                };
-                line.push_str(pieces[(state >> 32) as usize % from]);
+        for alphabet in ALPHABETS {
+            let pieces = pieces_for(alphabet);
+            let (mut kept, mut ruled_out) = (0, 0);
+            for _ in 0..20_000 {
+                let line = random_line(&mut state, &pieces, 160, 12);
+                let expected = stepped(&line, alphabet);
+                let cleared = first_unclear(line.as_bytes(), 0, alphabet).is_none();
+                assert_eq!(cleared, expected, "{alphabet:?} {line:?}");
+                kept += usize::from(expected);
+                ruled_out += usize::from(!expected);
             }
-            let expected = stepped(line.as_bytes());
-            assert_eq!(only_cyrillic_words(line.as_bytes()), expected, "{line:?}");
-            kept += usize::from(expected);
-            ruled_out += usize::from(!expected);
+            assert!(
+                kept > 2_000 && ruled_out > 2_000,
+                "{alphabet:?}: {kept} {ruled_out}"
+            );
         }
-        assert!(kept > 2_000 && ruled_out > 2_000, "{kept} {ruled_out}");
     }
 
+    /// What makes a cleared line's words single-script: every character
+    /// of an alphabet that belongs in a word, and every neutral one the
+    /// alphabet takes, has the alphabet's script among its own or is of
+    /// every script, under UTS #39's own tables; nothing else two bytes
+    /// long is taken for a letter.
     #[test]
-    fn lines_of_cyrillic_words_alone_hold_no_finding() {
-        let pieces = [
-            "а", "о", "р", "с", "х", "ж", "ё", "\u{483}", "\u{485}", "\u{482}", "ѣ", "Ӂ", "«", "»",
-            "\u{A0}", "—", "„", "a", "o", "p", "1", "_", " ", "-", "\"", "\\", "%", "é", "α", "ο",
-            "ա", "\u{200D}", "\u{AA}", "µ",
-        ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut skipped = 0;
-        for _ in 0..40_000 {
-            let mut line = String::new();
-            for _ in 0..12 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                // Mostly Cyrillic and separators, now and then anything.
-                let from = if state.is_multiple_of(5) {
-                    pieces.len()
-                } else {
-                    12
-                };
-                line.push_str(pieces[(state >> 32) as usize % from]);
-                line.push_str(if state.is_multiple_of(3) { " " } else { "" });
+    fn the_alphabets_hold_letters_of_their_script_alone() {
+        let scripts = ["Cyrillic", "Greek", "Armenian"];
+        for (alphabet, script) in ALPHABETS.into_iter().zip(scripts) {
+            let (first, last, _) = alphabet.bounds();
+            let code = |[b, b1]: [u8; 2]| u32::from(b & 0x1F) << 6 | u32::from(b1 & 0x3F);
+            let mut letters = 0;
+            for c in '\u{80}'..='\u{7FF}' {
+                let mut buffer = [0u8; 4];
+                let b = c.encode_utf8(&mut buffer).as_bytes();
+                let inside = (code(first)..=code(last)).contains(&u32::from(c));
+                assert_eq!(alphabet.holds(b[0], b[1]), inside, "{c:?} {alphabet:?}");
+                if !in_word(c) || !alphabet.letter(b[0], b[1]) {
+                    continue;
+                }
+                let set = AugmentedScriptSet::for_char(c);
+                let named = set.base.iter().any(|s| s.full_name() == script);
+                assert!(set.is_all() || named, "{c:?} in {script}: {set:?}");
+                letters += usize::from(alphabet.holds(b[0], b[1]));
             }
-            if only_cyrillic_words(line.as_bytes()) {
-                skipped += 1;
-                let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 100);
-                line_words(&line, 0, &mut out);
-                let (mut found, mut summaries) = (Vec::new(), Vec::new());
-                out.finish(&mut found, &mut summaries);
-                assert!(found.is_empty(), "{line:?}: {found:?}");
+            assert!(letters >= 80, "{script}: {letters}");
+            let ([lead, from], [last, to], _) = alphabet.bounds();
+            assert_eq!(Alphabet::of(lead, from), Some(alphabet));
+            assert_eq!(Alphabet::of(last, to), Some(alphabet));
+            // A whole lead is a letter whatever continuation follows.
+            let (whole_first, whole_last) = alphabet.whole_leads();
+            assert!(whole_first <= whole_last, "{script}");
+            for b in 0xC0..=0xFF {
+                let whole = (0x80..=0xBF).all(|b1| alphabet.holds(b, b1));
+                assert_eq!(
+                    (whole_first..=whole_last).contains(&b),
+                    whole,
+                    "{script} {b:02X}"
+                );
             }
         }
-        assert!(skipped > 5_000, "{skipped}");
+        for c in ['ʼ', '\u{300}', '\u{301}'] {
+            let mut buffer = [0u8; 4];
+            let b = c.encode_utf8(&mut buffer).as_bytes();
+            assert!(neutral(b[0], b[1]), "{c:?}");
+        }
+        // Continuation bytes and ASCII start no letter.
+        for b in 0..0xC0u8 {
+            for b1 in [0x80, 0xA0, 0xBC, 0xBF, b'a'] {
+                assert!(
+                    ALPHABETS.iter().all(|a| !a.letter(b, b1)),
+                    "{b:02X} {b1:02X}"
+                );
+            }
+        }
+    }
+
+    /// Findings (spans and messages) that must be `expected`, with the
+    /// first differences, not every finding of a long text, when not.
+    fn assert_same(
+        found: &[(Range<usize>, String)],
+        expected: &[(Range<usize>, String)],
+        what: &str,
+    ) {
+        let missing: Vec<_> = expected
+            .iter()
+            .filter(|f| !found.contains(f))
+            .take(3)
+            .collect();
+        let extra: Vec<_> = found
+            .iter()
+            .filter(|f| !expected.contains(f))
+            .take(3)
+            .collect();
+        assert!(
+            found == expected,
+            "{what}: missing {missing:?}, extra {extra:?}"
+        );
+    }
+
+    /// Reading every line that holds a lead, without the byte test: what
+    /// the pass must find.
+    fn every_line(bytes: &[u8]) -> Vec<(Range<usize>, String)> {
+        let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
+        let mut start = 0;
+        for line in bytes.split_inclusive(|&b| b == b'\n') {
+            if line.iter().any(|&b| is_lead(b))
+                && let Ok(text) = std::str::from_utf8(line)
+            {
+                line_words(text, start, &mut out);
+            }
+            start += line.len();
+        }
+        out.kept.into_iter().map(|d| (d.span, d.message)).collect()
+    }
+
+    /// The pass finds what reading every line with a lead finds, on text
+    /// of every alphabet with words mixing them, lines switching scripts,
+    /// neutral characters, and bytes that are not well-formed.
+    #[test]
+    fn judging_runs_of_lines_finds_what_reading_every_line_finds() {
+        let mixed: [&[u8]; 8] = [
+            "p\u{430}ypal".as_bytes(),
+            "\u{43F}\u{6F}\u{435}\u{437}\u{434}".as_bytes(),
+            "\u{3BF}\u{3BD}o".as_bytes(),
+            "\u{585}s".as_bytes(),
+            b"\xD0",
+            b"\xFF",
+            b"\xCE\n",
+            b"\xD4\xB1",
+        ];
+        let pieces = ALPHABETS.map(pieces_for);
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut found = 0;
+        for (rarity, newline) in [(3u64, 2u64), (11, 3), (40, 5), (400, 2)] {
+            let mut bytes = Vec::new();
+            while bytes.len() < 200_000 {
+                let next = xorshift(&mut state);
+                if next.is_multiple_of(rarity) {
+                    bytes.extend_from_slice(mixed[(next >> 32) as usize % mixed.len()]);
+                } else {
+                    let pieces = &pieces[(next >> 32) as usize % pieces.len()];
+                    bytes.extend_from_slice(random_line(&mut state, pieces, 40, 6).as_bytes());
+                }
+                bytes.push(if next.is_multiple_of(newline) {
+                    b'\n'
+                } else {
+                    b' '
+                });
+            }
+            let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
+            pass(&bytes, None, &mut out);
+            let passed: Vec<_> = out.kept.into_iter().map(|d| (d.span, d.message)).collect();
+            let expected = every_line(&bytes);
+            assert_same(&passed, &expected, &format!("rarity {rarity}"));
+            found += expected.len();
+        }
+        assert!(found > 200, "{found}");
+    }
+
+    /// Lines cleared by their bytes hold no finding: random lines mostly
+    /// of each alphabet's letters and the characters around them.
+    #[test]
+    fn cleared_lines_hold_no_finding() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for alphabet in ALPHABETS {
+            let pieces = pieces_for(alphabet);
+            let mut cleared = 0;
+            for _ in 0..20_000 {
+                let line = random_line(&mut state, &pieces, 60, 8);
+                if first_unclear(line.as_bytes(), 0, alphabet).is_none() {
+                    cleared += 1;
+                    let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 100);
+                    line_words(&line, 0, &mut out);
+                    let (mut found, mut summaries) = (Vec::new(), Vec::new());
+                    out.finish(&mut found, &mut summaries);
+                    assert!(found.is_empty(), "{line:?}: {found:?}");
+                }
+            }
+            assert!(cleared > 3_000, "{alphabet:?}: {cleared}");
+        }
     }
 
     #[test]
@@ -662,8 +1015,9 @@ mod tests {
     }
 
     /// U016's findings on `bytes` (spans and messages) through the
-    /// standalone filter (every byte searched for a lead) and through the
-    /// blocks each build of the codec's validator reports: the same.
+    /// standalone filter (every byte searched for a lead), through the
+    /// blocks each build of the codec's validator reports, and reading
+    /// every line with a lead: the same.
     /// Returns how many.
     fn fused_agrees(bytes: &[u8], what: &str) -> usize {
         use utf8lint_codec::testing::{Kernel, validate_scanning_using};
@@ -679,6 +1033,11 @@ mod tests {
             found
         };
         let standalone = findings(None);
+        // Judging runs of lines by their bytes drops no finding.
+        assert!(
+            standalone == every_line(bytes),
+            "{what}: not every line's findings"
+        );
         for kernel in Kernel::available() {
             let mut blocks = Vec::new();
             let wanted = Wanted {
@@ -695,21 +1054,7 @@ mod tests {
             });
             assert!(valid, "{what}");
             let fused = findings(Some(&blocks));
-            // The first differences, not every finding of a long text.
-            let missing: Vec<_> = standalone
-                .iter()
-                .filter(|f| !fused.contains(f))
-                .take(3)
-                .collect();
-            let extra: Vec<_> = fused
-                .iter()
-                .filter(|f| !standalone.contains(f))
-                .take(3)
-                .collect();
-            assert!(
-                fused == standalone,
-                "{kernel:?} on {what}: missing {missing:?}, extra {extra:?}"
-            );
+            assert_same(&fused, &standalone, &format!("{kernel:?} on {what}"));
         }
         standalone.len()
     }

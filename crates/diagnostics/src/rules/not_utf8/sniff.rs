@@ -132,16 +132,21 @@ pub(crate) const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 /// or by the pattern of NUL bytes; binary if the first 8 KiB hold a NUL byte otherwise, or are
 /// `MIN_BINARY_CONTROL_PERCENT` (10%) or more control bytes; else text.
 pub fn sniff(bytes: &[u8]) -> Sniff {
-    if let Some(format) = binary_signature(bytes) {
-        return Sniff::Binary(BinaryEvidence::Signature { format });
-    }
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     // Counted first, as nearly every file has none: without a control byte
     // there is no NUL either (it is one), so only a byte-order mark can
-    // make the file wide, and nothing makes it binary.
+    // make the file wide, and nothing makes it binary but MessagePack: the
+    // other signatures need a control byte in the file's first bytes
+    // ([`binary_signature`]), which are part of `head`.
     let controls = utf8lint_codec::count_controls(head);
     if controls == 0 {
+        if messagepack(bytes) {
+            return Sniff::Binary(BinaryEvidence::Signature { format: "msgpack" });
+        }
         return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
+    }
+    if let Some(format) = binary_signature(bytes) {
+        return Sniff::Binary(BinaryEvidence::Signature { format });
     }
     if let Some(wide) = wide_without_signature(bytes) {
         return Sniff::Wide(wide);
@@ -208,6 +213,7 @@ fn wide_by_signature(bytes: &[u8]) -> Option<Wide> {
 /// `infer` knows is told by its first few dozen bytes but tar and DICOM,
 /// whose headers are NUL bytes anyway.
 const SIGNATURE_BYTES: usize = 64;
+const _: () = assert!(SIGNATURE_BYTES <= BINARY_SNIFF_BYTES);
 
 /// The format whose signature `bytes` start with, if any: one that `infer`
 /// recognises (not its text formats: HTML, XML, shell scripts, RTF, PEM,
@@ -407,6 +413,14 @@ fn is_common(c: char) -> bool {
 /// How many common characters `head` gives in `form`, if it decodes to
 /// plausible text.
 fn decodes_plausibly(head: &[u8], form: WideForm) -> Option<usize> {
+    if !may_read_as_text(head, form) {
+        return None;
+    }
+    decodes_plausibly_whole(head, form)
+}
+
+/// [`decodes_plausibly`] by decoding `head` whole.
+fn decodes_plausibly_whole(head: &[u8], form: WideForm) -> Option<usize> {
     let enc = if form == WideForm::Utf16Le {
         encoding_rs::UTF_16LE
     } else {
@@ -440,6 +454,43 @@ fn decodes_plausibly(head: &[u8], form: WideForm) -> Option<usize> {
     plausible.then_some(common)
 }
 
+/// Whether `head` read in `form` may pass [`decodes_plausibly`]'s first
+/// tests, told from its code units without decoding them: `false` when
+/// a surrogate is unpaired (the decoder's error) or the control
+/// characters are more than one in a hundred characters. Binary data,
+/// nearly all that reaches the UTF-16 reading, is ruled out so after a few
+/// dozen units instead of being decoded whole.
+///
+/// Exact where it says `false`: each unit not in a surrogate pair is one
+/// character, and a control character (Cc: `U+0000`..`U+001F`,
+/// `U+007F`..`U+009F`) one unit; the characters are at most the units, so
+/// once the controls alone exceed a hundredth of the units, they exceed a
+/// hundredth of the characters. A high surrogate last in `head` is
+/// waited on by the decoder, not an error.
+fn may_read_as_text(head: &[u8], form: WideForm) -> bool {
+    let units = head.len() / 2;
+    let unit = |pair: &[u8]| match form {
+        WideForm::Utf16Le => u16::from_le_bytes([pair[0], pair[1]]),
+        _ => u16::from_be_bytes([pair[0], pair[1]]),
+    };
+    let (mut controls, mut high) = (0usize, false);
+    for pair in head.chunks_exact(2) {
+        let u = unit(pair);
+        let low = (0xDC00..=0xDFFF).contains(&u);
+        if high != low {
+            return false;
+        }
+        high = (0xD800..=0xDBFF).contains(&u);
+        let control = u < 0x20 && !matches!(u, 0x09 | 0x0A | 0x0C | 0x0D | 0x1B)
+            || (0x7F..=0x9F).contains(&u);
+        controls += usize::from(control);
+        if controls * 100 > units {
+            return false;
+        }
+    }
+    true
+}
+
 /// UTF-16/32 without a signature: text in the Latin, Greek, Cyrillic ...
 /// ranges puts a NUL in every other byte (UTF-16) or three of every four
 /// (UTF-32), at positions fixed by the byte order, and nowhere else.
@@ -448,12 +499,7 @@ fn nul_pattern(sample: &[u8]) -> Option<WideForm> {
     if units < 2 {
         return None;
     }
-    let mut nul_at = [0usize; 4];
-    for quad in sample.chunks_exact(4) {
-        for (i, b) in quad.iter().enumerate() {
-            nul_at[i] += usize::from(*b == 0);
-        }
-    }
+    let nul_at = nuls_by_offset(&sample[..units * 4]);
     let frac = |n: usize| n as f64 / units as f64;
     let [p0, p1, p2, p3] = nul_at.map(frac);
     // UTF-32: the top byte is always 0 and the next nearly always.
@@ -471,6 +517,29 @@ fn nul_pattern(sample: &[u8]) -> Option<WideForm> {
         return confirm(sample, WideForm::Utf16Be);
     }
     None
+}
+
+/// How many NUL bytes `quads` (whole units of four bytes) holds at each
+/// offset of a unit: counted in byte lanes over 64 bytes at a time
+/// (vector compares), for fewer steps than a lane holds, then summed by
+/// offset. The sample is up to 64 KiB.
+fn nuls_by_offset(quads: &[u8]) -> [usize; 4] {
+    let mut nul_at = [0usize; 4];
+    for run in quads.chunks(64 * 255) {
+        let mut lanes = [0u8; 64];
+        let mut chunks = run.chunks_exact(64);
+        for chunk in &mut chunks {
+            for (lane, &b) in lanes.iter_mut().zip(chunk) {
+                *lane += u8::from(b == 0);
+            }
+        }
+        // The remainder starts at a multiple of 64, so of 4.
+        let rest = chunks.remainder().iter().map(|&b| u8::from(b == 0));
+        for (k, n) in lanes.into_iter().chain(rest).enumerate() {
+            nul_at[k % 4] += usize::from(n);
+        }
+    }
+    nul_at
 }
 
 /// A guess counts only if the sample decodes in that form without errors
@@ -542,4 +611,239 @@ pub(crate) fn control_percent(head: &[u8]) -> usize {
         return 0;
     }
     utf8lint_codec::count_controls(head) * 100 / head.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// Heads of every kind that reaches the UTF-16 reading: binary data,
+    /// UTF-16 text in both byte orders with surrogate pairs, a few
+    /// controls or a cut, and ASCII with NUL bytes.
+    fn heads() -> Vec<Vec<u8>> {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let texts = [
+            "日本語のテキスト、ひらがなとカタカナ。\n",
+            "Привет, мир! Это текст.\r\n",
+            "한국어 문장입니다 😀 𝒳\t",
+            "plain ASCII words and spaces\n",
+        ];
+        let mut heads = Vec::new();
+        for k in 0..600 {
+            let len = (xorshift(&mut state) >> 40) as usize % 9000;
+            let mut head = Vec::with_capacity(len);
+            match k % 4 {
+                0 => {
+                    while head.len() < len {
+                        let r = xorshift(&mut state);
+                        // Random bytes, often NUL.
+                        head.push(if r.is_multiple_of(3) {
+                            0
+                        } else {
+                            (r >> 24) as u8
+                        });
+                    }
+                }
+                1 | 2 => {
+                    let text = texts[k % texts.len()];
+                    while head.len() < len {
+                        for u in text.encode_utf16() {
+                            let r = xorshift(&mut state);
+                            // Now and then a control, a lone surrogate,
+                            // or a unit dropped.
+                            let u = match r % 400 {
+                                0 => 0x0001,
+                                1 => 0xD800,
+                                2 => 0xDC00,
+                                3 => continue,
+                                _ => u,
+                            };
+                            let bytes = if k % 4 == 1 {
+                                u.to_le_bytes()
+                            } else {
+                                u.to_be_bytes()
+                            };
+                            head.extend_from_slice(&bytes);
+                        }
+                    }
+                    head.truncate(len);
+                }
+                _ => {
+                    while head.len() < len {
+                        let r = xorshift(&mut state);
+                        head.push(if r.is_multiple_of(50) {
+                            0
+                        } else {
+                            b'a' + (r % 26) as u8
+                        });
+                    }
+                }
+            }
+            heads.push(head);
+        }
+        heads
+    }
+
+    /// The test on code units rules out only heads that decoding whole
+    /// rules out, and it rules out most binary data.
+    #[test]
+    fn the_unit_test_rules_out_only_what_decoding_rules_out() {
+        let (mut ruled_out, mut read, mut plausible) = (0, 0, 0);
+        for head in heads() {
+            for form in [WideForm::Utf16Le, WideForm::Utf16Be] {
+                let whole = decodes_plausibly_whole(&head, form);
+                if may_read_as_text(&head, form) {
+                    read += 1;
+                    plausible += usize::from(whole.is_some());
+                } else {
+                    ruled_out += 1;
+                    assert_eq!(whole, None, "{form:?} {:02X?}", &head[..head.len().min(64)]);
+                }
+                assert_eq!(decodes_plausibly(&head, form), whole);
+            }
+        }
+        assert!(
+            ruled_out > 300 && read > 100 && plausible > 50,
+            "{ruled_out} {read} {plausible}"
+        );
+    }
+
+    /// The sniff answers as asking the signatures first does: on every
+    /// kind of head above, and on signatures, MessagePack records, marks
+    /// and text.
+    #[test]
+    fn counting_first_answers_as_the_signatures_first() {
+        let in_order = |bytes: &[u8]| {
+            if let Some(format) = binary_signature(bytes) {
+                return Sniff::Binary(BinaryEvidence::Signature { format });
+            }
+            let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+            let controls = utf8lint_codec::count_controls(head);
+            if controls == 0 {
+                return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
+            }
+            if let Some(wide) = wide_without_signature(bytes) {
+                return Sniff::Wide(wide);
+            }
+            if let Some(at) = utf8lint_codec::find_nul(head) {
+                return Sniff::Binary(BinaryEvidence::Nul { at });
+            }
+            let percent = controls * 100 / head.len();
+            if percent >= MIN_BINARY_CONTROL_PERCENT {
+                return Sniff::Binary(BinaryEvidence::ControlBytes { percent });
+            }
+            Sniff::Text
+        };
+        let mut inputs = heads();
+        // No control byte in it: told by its structure alone.
+        let record = b"\x82\xA4name\xA5Alice\xA3age\x41".to_vec();
+        assert_eq!(utf8lint_codec::count_controls(&record), 0);
+        let mut records = record.repeat(3);
+        records.extend_from_slice(b"\x81\xA1k\xA1v");
+        inputs.extend([
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0".to_vec(),
+            b"BM6\0\x0C\0\0\0\0\0\x36\0\0\0".to_vec(),
+            b"BMW cars\n".to_vec(),
+            record,
+            records,
+            b"\xFF\xFEh\0i\0".to_vec(),
+            b"\xFF\xFEplain UTF-8 after a wrong mark\n".to_vec(),
+            b"\xEF\xBB\xBFtext\n".to_vec(),
+            b"plain text\n".to_vec(),
+            b"\x01\x02\x03\x04".repeat(40),
+            Vec::new(),
+        ]);
+        let mut kinds = std::collections::HashSet::new();
+        for bytes in &inputs {
+            let sniffed = sniff(bytes);
+            assert_eq!(
+                sniffed,
+                in_order(bytes),
+                "{:02X?}",
+                &bytes[..bytes.len().min(32)]
+            );
+            kinds.insert(std::mem::discriminant(&sniffed));
+            if let Sniff::Binary(evidence) = sniffed {
+                kinds.insert(std::mem::discriminant(&Sniff::Binary(evidence)));
+            }
+        }
+        assert_eq!(kinds.len(), 3, "text, wide and binary all seen");
+        assert!(matches!(
+            sniff(&inputs[inputs.len() - 8]),
+            Sniff::Binary(BinaryEvidence::Signature { format: "msgpack" })
+        ));
+    }
+
+    /// The NUL counts in byte lanes are the plain count at each unit
+    /// offset, on samples of every length around their steps.
+    #[test]
+    fn nul_pattern_counts_each_offset() {
+        let plain = |sample: &[u8]| {
+            let mut nul_at = [0usize; 4];
+            for quad in sample.chunks_exact(4) {
+                for (i, b) in quad.iter().enumerate() {
+                    nul_at[i] += usize::from(*b == 0);
+                }
+            }
+            nul_at
+        };
+        let lanes = |sample: &[u8]| nuls_by_offset(&sample[..sample.len() / 4 * 4]);
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut sample = vec![0u8; SNIFF_BYTES];
+        for (i, b) in sample.iter_mut().enumerate() {
+            let r = xorshift(&mut state);
+            *b = if r.is_multiple_of(2) || i % 4 == 1 {
+                0
+            } else {
+                r as u8
+            };
+        }
+        for len in [
+            0,
+            3,
+            4,
+            63,
+            64,
+            65,
+            67,
+            64 * 255 - 1,
+            64 * 255,
+            64 * 255 + 5,
+            50_001,
+            SNIFF_BYTES,
+        ] {
+            assert_eq!(lanes(&sample[..len]), plain(&sample[..len]), "{len}");
+        }
+        // All NUL: no lane overflows.
+        let zeros = vec![0u8; SNIFF_BYTES];
+        assert_eq!(lanes(&zeros), [SNIFF_BYTES / 4; 4]);
+    }
+
+    /// UTF-16 and UTF-32 samples are told by their NULs, text is not.
+    #[test]
+    fn nul_pattern_tells_the_forms() {
+        let text = "Plain text, mostly Latin: façade, naïve.\n".repeat(400);
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        let le32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| u32::from(c).to_le_bytes())
+            .collect();
+        let be32: Vec<u8> = text
+            .chars()
+            .flat_map(|c| u32::from(c).to_be_bytes())
+            .collect();
+        assert_eq!(nul_pattern(&le), Some(WideForm::Utf16Le));
+        assert_eq!(nul_pattern(&be), Some(WideForm::Utf16Be));
+        assert_eq!(nul_pattern(&le32[..SNIFF_BYTES]), Some(WideForm::Utf32Le));
+        assert_eq!(nul_pattern(&be32[..SNIFF_BYTES]), Some(WideForm::Utf32Be));
+        assert_eq!(nul_pattern(text.as_bytes()), None);
+    }
 }
