@@ -195,11 +195,14 @@ fn hex(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// Appends one file's JSON Lines, written by [`line`], to its text.
-pub(super) fn finish(lines: &[u8], text: &mut String) {
-    match std::str::from_utf8(lines) {
-        Ok(lines) => text.push_str(lines),
+pub(super) fn finish(lines: Vec<u8>, text: &mut String) {
+    match String::from_utf8(lines) {
+        // A file's findings alone (the usual case) are moved, not copied: a
+        // legacy file's finding can be hundreds of kilobytes.
+        Ok(lines) if text.is_empty() => *text = lines,
+        Ok(lines) => text.push_str(&lines),
         // Not reached: every piece written is UTF-8 (see the module's
         // comment); were one not, its bytes would show as U+FFFD.
-        Err(_) => text.push_str(&String::from_utf8_lossy(lines)),
+        Err(e) => text.push_str(&String::from_utf8_lossy(e.as_bytes())),
     }
 }

@@ -86,7 +86,7 @@ pub(crate) fn render_file(
             Format::Sarif => sarif_results.push(sarif::result(d, name.uri, &region)),
         }
     }
-    json::finish(&json_lines, text);
+    json::finish(json_lines, text);
 }
 
 /// `--format json`: the files' JSON Lines (each file's diagnostics are
