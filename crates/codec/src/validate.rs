@@ -111,7 +111,15 @@ pub(crate) fn for_each_error(bytes: &[u8], mut each: impl FnMut(Subpart)) {
         } else {
             pos
         };
-        let Some(sub) = lone_byte(bytes, from).or_else(|| next_error(bytes, from)) else {
+        // Two paths, not one `Option` of either: merged, the lone byte's
+        // subpart went through memory, read back wider than it was written
+        // (a stalled store forward per error, most of this loop's time).
+        if let Some(sub) = lone_byte(bytes, from) {
+            pos = from + 1;
+            each(sub);
+            continue;
+        }
+        let Some(sub) = next_error(bytes, from) else {
             return;
         };
         pos = sub.end();
