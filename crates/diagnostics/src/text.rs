@@ -276,6 +276,21 @@ pub(crate) fn ascii_name(value: u32) -> Option<&'static str> {
     }
 }
 
+/// The character each of the 256 bytes decodes to in the single-byte
+/// `encoding` (`None` where it maps none): one decoding of all 256 with
+/// replacement, one character each (U+FFFD for an unmapped byte, which no
+/// mapped byte of these encodings decodes to).
+pub(crate) fn single_byte_chars(encoding: &'static encoding_rs::Encoding) -> [Option<char>; 256] {
+    debug_assert!(encoding.is_single_byte());
+    let every: [u8; 256] = std::array::from_fn(|b| b as u8);
+    let text = encoding.decode_without_bom_handling(&every).0;
+    let mut chars = [None; 256];
+    for (slot, c) in chars.iter_mut().zip(text.chars()) {
+        *slot = (c != char::REPLACEMENT_CHARACTER).then_some(c);
+    }
+    chars
+}
+
 /// What a single byte 80..FF would be in windows-1252 (the web's reading of
 /// ISO-8859-1), if it is a printable character there.
 pub fn windows_1252_char(byte: u8) -> Option<char> {

@@ -394,19 +394,11 @@ pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool
 
 /// For each byte, whether the single-byte `encoding` decodes it (to text,
 /// when `text_only`: [`has_control`] finds nothing in it).
-/// Read from one decoding of the 256 bytes with replacement, one character
-/// each (U+FFFD for a byte the encoding leaves unmapped, which no mapped
-/// byte decodes to), not from 256 decodings.
 fn single_byte_table(encoding: &'static Encoding, text_only: bool) -> [bool; 256] {
-    let every: [u8; 256] = std::array::from_fn(|b| b as u8);
-    let text = encoding.decode_without_bom_handling(&every).0;
-    let mut table = [false; 256];
-    for (ok, c) in table.iter_mut().zip(text.chars()) {
+    crate::text::single_byte_chars(encoding).map(|c| {
         let mut utf8 = [0; 4];
-        *ok = c != char::REPLACEMENT_CHARACTER
-            && !(text_only && has_control(c.encode_utf8(&mut utf8).as_bytes()));
-    }
-    table
+        c.is_some_and(|c| !(text_only && has_control(c.encode_utf8(&mut utf8).as_bytes())))
+    })
 }
 
 /// Whether the UTF-8 `text` holds a control character (general category

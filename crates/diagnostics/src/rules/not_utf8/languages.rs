@@ -186,16 +186,10 @@ struct ByteReading {
 fn byte_readings() -> &'static [[ByteReading; 256]; LATIN_READINGS.len()] {
     static TABLES: LazyLock<[[ByteReading; 256]; LATIN_READINGS.len()]> = LazyLock::new(|| {
         let replacement = Letter::of(char::REPLACEMENT_CHARACTER);
-        std::array::from_fn(|k| {
-            std::array::from_fn(|b| {
-                let byte = [b as u8];
-                let text =
-                    LATIN_READINGS[k].decode_without_bom_handling_and_without_replacement(&byte);
-                let char = text.and_then(|text| text.chars().next());
-                ByteReading {
-                    char,
-                    letter: char.map_or(replacement, Letter::of),
-                }
+        LATIN_READINGS.map(|encoding| {
+            crate::text::single_byte_chars(encoding).map(|char| ByteReading {
+                char,
+                letter: char.map_or(replacement, Letter::of),
             })
         })
     });
