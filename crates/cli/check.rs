@@ -307,6 +307,8 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
         read: ReadOptions {
             max_len: None,
             allow_special: explicit,
+            // A fix replaces a file only as it was read.
+            stamp: matches!(ctx.fix, FixAction::Write(_)),
         },
         keep: keep(ctx),
     };
@@ -320,7 +322,10 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
     ) {
         Ok(checked) => {
             // Only a regular file can be replaced by a fix.
-            let stamp = (checked.read.kind == FileKind::Regular).then_some(checked.read.stamp);
+            let stamp = checked
+                .read
+                .stamp
+                .filter(|_| checked.read.kind == FileKind::Regular);
             let bytes = &buf[..checked.read.len];
             let found = Found {
                 bytes,

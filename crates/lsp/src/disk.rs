@@ -29,20 +29,30 @@ use crate::publish::{self, Snapshot};
 /// server's memory.
 pub(crate) const MAX_READ: u64 = 16 << 20;
 
-/// How the server reads a file: a regular file only, at most [`MAX_READ`].
+/// How the server reads a file to check it: a regular file only, at most
+/// [`MAX_READ`].
 const READ: ReadOptions = ReadOptions {
     max_len: Some(MAX_READ),
     allow_special: false,
+    stamp: false,
 };
 
 /// The bytes of the file at `path` and its stamp when read, or why not
 /// (a sentence for the user).
 pub(crate) fn read(path: &Path) -> Result<(Vec<u8>, Stamp), String> {
     let mut bytes = Vec::new();
-    match read_file(path, &mut bytes, READ) {
+    // With its stamp: a fix replaces the file only as it was read.
+    let stamped = ReadOptions {
+        stamp: true,
+        ..READ
+    };
+    match read_file(path, &mut bytes, stamped) {
         Ok(read) => {
             bytes.truncate(read.len);
-            Ok((bytes, read.stamp))
+            let stamp = read
+                .stamp
+                .ok_or_else(|| unread(path, &"it was read without its stamp"))?;
+            Ok((bytes, stamp))
         }
         Err(e) => Err(unread(path, &e)),
     }

@@ -13,7 +13,8 @@
 //!   hidden files checked unless skipped, never `.git`).
 //! * [`read_file`]: a file's bytes into a reused buffer, its type checked
 //!   (regular files only unless [`ReadOptions::allow_special`]) and its size
-//!   bounded ([`ReadOptions::max_len`]); a file that changes size while it
+//!   bounded ([`ReadOptions::max_len`]); with its [`Stamp`] when a fix
+//!   needs it ([`ReadOptions::stamp`]); a file that changes size while it
 //!   is read is [`ReadError::Changed`], never a crash.
 //! * [`Stamp`]: what a file was when read (inode, size, times).
 //! * [`replace_file`]: the one fix writer. It keeps owner, mode, extended

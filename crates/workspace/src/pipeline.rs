@@ -170,6 +170,7 @@ mod tests {
         read: ReadOptions {
             max_len: Some(1 << 20),
             allow_special: false,
+            stamp: false,
         },
         keep: Keep::Shown,
     };

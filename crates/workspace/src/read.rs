@@ -1,6 +1,8 @@
-//! Reading a file with its type and size checked: portable std I/O, one
-//! `read` into the caller's reused buffer for a typical file, no mapping (a
-//! mapped file that shrinks kills the process with SIGBUS).
+//! Reading a file with its type and size checked: portable std I/O into
+//! the caller's reused buffer, no mapping (a mapped file that shrinks kills
+//! the process with SIGBUS). A file read for a check alone takes one `read`
+//! when it fits the buffer; one whose stamp a fix needs, `fstat` and one
+//! `read`.
 
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -19,6 +21,17 @@ pub struct ReadOptions {
     /// `/proc/self/status`). Otherwise only regular files are opened, so a
     /// scan never blocks on a pipe or reads a device.
     pub allow_special: bool,
+    /// Take the file's [`Stamp`] (`fstat` on the open file before reading),
+    /// which a fix needs to replace it. Without it, and without
+    /// `allow_special`, a file that one `read` returns whole, short of the
+    /// buffer, is taken as it is, with no `fstat`: a regular file returns
+    /// fewer bytes than asked only at its end (POSIX `read`), and that
+    /// syscall was 5% of a whole-tree scan. Anything else (nothing read, an
+    /// error, a full buffer) is settled by `fstat` as with a stamp, so a
+    /// directory, device or FIFO found in a file's place is still refused
+    /// by type; one that swapped in with bytes waiting is read, never
+    /// waited on.
+    pub stamp: bool,
 }
 
 /// What kind of file a path named.
@@ -79,8 +92,11 @@ impl FileKind {
 pub struct FileRead {
     /// The file's bytes are `buf[..len]`.
     pub len: usize,
-    /// The stamp taken (by `fstat` on the open file) before reading.
-    pub stamp: Stamp,
+    /// The stamp taken (by `fstat` on the open file) before reading: always
+    /// when [`ReadOptions::stamp`] asked for it, else only when the read
+    /// needed `fstat` anyway.
+    pub stamp: Option<Stamp>,
+    /// `Regular` without a stamp: the file read whole in one `read`.
     pub kind: FileKind,
 }
 
@@ -149,7 +165,21 @@ pub fn read_file(
 }
 
 fn read_into(path: &Path, buf: &mut Vec<u8>, options: ReadOptions) -> Result<FileRead, ReadError> {
-    let file = open(path, options)?;
+    let mut file = open(path, options)?;
+    let started = if options.stamp || options.allow_special {
+        0
+    } else {
+        match read_once(&mut file, buf, options.max_len)? {
+            Once::Whole(len) => {
+                return Ok(FileRead {
+                    len,
+                    stamp: None,
+                    kind: FileKind::Regular,
+                });
+            }
+            Once::Started(filled) => filled,
+        }
+    };
     let meta = file.metadata()?;
     let kind = FileKind::of(meta.file_type());
     if kind == FileKind::Directory || (kind != FileKind::Regular && !options.allow_special) {
@@ -166,13 +196,61 @@ fn read_into(path: &Path, buf: &mut Vec<u8>, options: ReadOptions) -> Result<Fil
         });
     }
     let len = if kind == FileKind::Regular && stamp.len > 0 {
-        read_regular(file, stamp.len, options.max_len, buf)?
+        read_regular(file, stamp.len, options.max_len, buf, started)?
     } else {
         // A FIFO, a device, or a procfs file that says its size is 0: read
         // to the end (bounded by the limit when there is one).
-        read_to_end(file, options.max_len, buf)?
+        read_to_end(file, options.max_len, buf, started)?
     };
-    Ok(FileRead { len, stamp, kind })
+    Ok(FileRead {
+        len,
+        stamp: Some(stamp),
+        kind,
+    })
+}
+
+/// The least a buffer holds for a read without `fstat`: files up to this
+/// size (nearly all of a source tree's) are read in one `read`, and the
+/// buffer grows to the largest file read so far.
+const FIRST_READ: usize = 64 * 1024;
+
+/// What one `read` without `fstat` found.
+#[derive(Debug, PartialEq, Eq)]
+enum Once {
+    /// The whole file, `buf[..len]`: fewer bytes than asked, and at least one.
+    Whole(usize),
+    /// Not known to be whole: `buf[..filled]` are the file's first bytes
+    /// (none after an error or an empty read, which `fstat` then explains).
+    Started(usize),
+}
+
+/// One `read` into `buf` (at least [`FIRST_READ`] bytes, at most one more
+/// than `max`). A larger file than `max` is refused here; a file that
+/// fills the buffer, an empty one and an error are left to `fstat`.
+fn read_once(file: &mut File, buf: &mut Vec<u8>, max: Option<u64>) -> Result<Once, ReadError> {
+    if buf.len() < FIRST_READ {
+        buf.resize(FIRST_READ, 0);
+    }
+    let ask = max.map_or(buf.len(), |max| {
+        usize::try_from(max.saturating_add(1)).map_or(buf.len(), |m| m.min(buf.len()))
+    });
+    let read = match file.read(&mut buf[..ask]) {
+        Ok(read) => read,
+        Err(_) => return Ok(Once::Started(0)),
+    };
+    if let Some(max) = max
+        && read as u64 > max
+    {
+        return Err(ReadError::TooLarge {
+            len: read as u64,
+            max,
+        });
+    }
+    Ok(if read > 0 && read < ask {
+        Once::Whole(read)
+    } else {
+        Once::Started(read)
+    })
 }
 
 #[cfg(unix)]
@@ -193,14 +271,16 @@ fn open(path: &Path, _: ReadOptions) -> io::Result<File> {
     File::open(path)
 }
 
-/// Reads a regular file of `expected` bytes: one `read` of `expected + 1`
-/// bytes normally does it (a short count is the end). A file that shrank
-/// or grew meanwhile is an error, never a crash.
+/// Reads a regular file of `expected` bytes, of which `buf[..started]`
+/// are read already: one `read` of `expected + 1` bytes normally does it (a
+/// short count is the end). A file that shrank or grew meanwhile is an
+/// error, never a crash.
 fn read_regular(
     mut file: File,
     expected: u64,
     max: Option<u64>,
     buf: &mut Vec<u8>,
+    started: usize,
 ) -> Result<usize, ReadError> {
     let want = usize::try_from(expected)
         .ok()
@@ -215,11 +295,8 @@ fn read_regular(
     if buf.len() < want {
         buf.resize(want, 0);
     }
-    let mut filled = 0;
-    loop {
-        if filled == want {
-            break;
-        }
+    let mut filled = started;
+    while filled < want {
         match file.read(&mut buf[filled..want]) {
             Ok(0) => break,
             Ok(n) => {
@@ -254,15 +331,21 @@ fn read_regular(
     Ok(filled)
 }
 
-/// Reads `file` to its end into the start of `buf`, at most `max` bytes
-/// and one more to tell a longer file: `buf` keeps its length when that is
-/// more (as for a regular file: zeroing what an empty file left for every
-/// file after it was a pass over every byte they read).
-fn read_to_end(mut file: File, max: Option<u64>, buf: &mut Vec<u8>) -> Result<usize, ReadError> {
+/// Reads `file` to its end into the start of `buf`, after the `started`
+/// bytes there, at most `max` bytes and one more to tell a longer file:
+/// `buf` keeps its length when that is more (as for a regular file:
+/// zeroing what an empty file left for every file after it was a pass over
+/// every byte they read).
+fn read_to_end(
+    mut file: File,
+    max: Option<u64>,
+    buf: &mut Vec<u8>,
+    started: usize,
+) -> Result<usize, ReadError> {
     let limit = max.map_or(usize::MAX, |m| {
         usize::try_from(m).map_or(usize::MAX, |m| m.saturating_add(1))
     });
-    let mut filled = 0;
+    let mut filled = started;
     while filled < limit {
         if filled == buf.len() {
             let more = buf.len().max(8 * 1024).min(limit - filled);
@@ -295,32 +378,151 @@ fn read_to_end(mut file: File, max: Option<u64>, buf: &mut Vec<u8>) -> Result<us
 mod tests {
     use super::*;
 
+    const STAMPED: ReadOptions = ReadOptions {
+        max_len: None,
+        allow_special: false,
+        stamp: true,
+    };
+
     /// A buffer reused for a shorter file after a longer one holds the
-    /// shorter file's bytes at its start, and an error leaves it empty.
+    /// shorter file's bytes at its start, and an error leaves it empty;
+    /// read with a stamp and without.
     #[test]
     fn a_reused_buffer_holds_each_file_at_its_start() {
         let dir = tempfile::tempdir().unwrap();
         let (long, short) = (dir.path().join("long"), dir.path().join("short"));
         fs::write(&long, b"a longer file").unwrap();
         fs::write(&short, b"short").unwrap();
-        let mut buf = Vec::new();
-        let read = read_file(&long, &mut buf, ReadOptions::default()).unwrap();
-        assert_eq!(&buf[..read.len], b"a longer file");
-        let read = read_file(&short, &mut buf, ReadOptions::default()).unwrap();
-        assert_eq!(&buf[..read.len], b"short");
-        assert!(read_file(&dir.path().join("gone"), &mut buf, ReadOptions::default()).is_err());
-        assert!(buf.is_empty());
-        let read = read_file(&long, &mut buf, ReadOptions::default()).unwrap();
-        assert_eq!(&buf[..read.len], b"a longer file");
-        // An empty file is read to its end in place: the longer file's
-        // bytes are not zeroed again for the next file.
+        for options in [ReadOptions::default(), STAMPED] {
+            let mut buf = Vec::new();
+            let read = read_file(&long, &mut buf, options).unwrap();
+            assert_eq!(&buf[..read.len], b"a longer file");
+            let read = read_file(&short, &mut buf, options).unwrap();
+            assert_eq!(&buf[..read.len], b"short");
+            assert!(read_file(&dir.path().join("gone"), &mut buf, options).is_err());
+            assert!(buf.is_empty());
+            let read = read_file(&long, &mut buf, options).unwrap();
+            assert_eq!(&buf[..read.len], b"a longer file");
+            // An empty file is read to its end in place: the longer file's
+            // bytes are not zeroed again for the next file.
+            let kept = buf.len();
+            let empty = dir.path().join("empty");
+            fs::write(&empty, b"").unwrap();
+            let read = read_file(&empty, &mut buf, options).unwrap();
+            assert_eq!(read.len, 0);
+            assert_eq!(buf.len(), kept);
+            assert_eq!(&buf[..13], b"a longer file");
+            let read = read_file(&short, &mut buf, options).unwrap();
+            assert_eq!(&buf[..read.len], b"short");
+        }
+    }
+
+    /// Without a stamp, a file that one `read` returns whole is taken with
+    /// no `fstat`; one larger than the buffer, or empty, gets its `fstat`
+    /// and is read whole all the same; asked for, the stamp is the file's.
+    #[test]
+    fn a_stamp_is_taken_when_asked_for_or_needed() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("small");
+        fs::write(&small, b"text\n").unwrap();
+        let large = dir.path().join("large");
+        let bytes: Vec<u8> = (0..3 * FIRST_READ + 7).map(|i| (i % 251) as u8).collect();
+        fs::write(&large, &bytes).unwrap();
         let empty = dir.path().join("empty");
         fs::write(&empty, b"").unwrap();
+        let mut buf = Vec::new();
+
+        let read = read_file(&small, &mut buf, ReadOptions::default()).unwrap();
+        assert_eq!(
+            (&buf[..read.len], read.stamp, read.kind),
+            (&b"text\n"[..], None, FileKind::Regular)
+        );
+        let read = read_file(&small, &mut buf, STAMPED).unwrap();
+        assert_eq!(read.stamp, Some(Stamp::of(&fs::metadata(&small).unwrap())));
+
+        // The first read fills the buffer: fstat, then the rest.
+        let mut fresh = Vec::new();
+        let read = read_file(&large, &mut fresh, ReadOptions::default()).unwrap();
+        assert_eq!(&fresh[..read.len], &bytes[..]);
+        assert_eq!(read.stamp, Some(Stamp::of(&fs::metadata(&large).unwrap())));
+        // Now that the buffer holds it, one read does.
+        let read = read_file(&large, &mut fresh, ReadOptions::default()).unwrap();
+        assert_eq!((&fresh[..read.len], read.stamp), (&bytes[..], None));
+
         let read = read_file(&empty, &mut buf, ReadOptions::default()).unwrap();
         assert_eq!(read.len, 0);
-        assert_eq!(buf.len(), b"a longer file".len() + 1);
-        let read = read_file(&short, &mut buf, ReadOptions::default()).unwrap();
-        assert_eq!(&buf[..read.len], b"short");
+        assert!(read.stamp.is_some(), "an empty read is settled by fstat");
+    }
+
+    /// The limit holds without `fstat`: a file one byte over it is refused
+    /// whether the first read tells it or `fstat` does, and a file of
+    /// exactly the limit is read.
+    #[test]
+    fn the_limit_holds_with_and_without_a_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        for (len, max) in [
+            (10, 9),
+            (10, 10),
+            (FIRST_READ + 10, FIRST_READ as u64 + 9),
+            (FIRST_READ + 10, FIRST_READ as u64 + 10),
+        ] {
+            fs::write(&path, vec![b'a'; len]).unwrap();
+            for stamp in [false, true] {
+                let options = ReadOptions {
+                    max_len: Some(max),
+                    allow_special: false,
+                    stamp,
+                };
+                let mut buf = Vec::new();
+                let read = read_file(&path, &mut buf, options);
+                if len as u64 > max {
+                    assert!(
+                        matches!(read, Err(ReadError::TooLarge { max: m, .. }) if m == max),
+                        "{len} {max} {stamp}: {read:?}"
+                    );
+                    assert!(buf.is_empty());
+                } else {
+                    assert_eq!(read.unwrap().len, len, "{len} {max} {stamp}");
+                }
+            }
+        }
+    }
+
+    /// What is not a regular file is refused by type without a stamp too,
+    /// and nothing blocks: a directory, a device that reads nothing, one
+    /// that reads endless zeros, a FIFO with no writer.
+    #[cfg(unix)]
+    #[test]
+    fn what_is_not_a_regular_file_is_refused_without_a_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let cases = [
+            (dir.path().to_path_buf(), FileKind::Directory),
+            (fifo, FileKind::Fifo),
+            ("/dev/null".into(), FileKind::CharDevice),
+            ("/dev/zero".into(), FileKind::CharDevice),
+        ];
+        for (path, kind) in cases {
+            if !path.exists() {
+                continue;
+            }
+            for options in [ReadOptions::default(), STAMPED] {
+                let mut buf = Vec::new();
+                let read = read_file(&path, &mut buf, options);
+                assert!(
+                    matches!(read, Err(ReadError::NotRegular(k)) if k == kind),
+                    "{}: {read:?}",
+                    path.display()
+                );
+                assert!(buf.is_empty());
+            }
+        }
     }
 
     /// The size `fstat` gave and the bytes there are disagree: the file
@@ -333,7 +535,7 @@ mod tests {
         fs::write(&path, b"0123456789").unwrap();
         let mut buf = Vec::new();
         // Shrank: fstat said 20, there are 10.
-        let shrank = read_regular(File::open(&path).unwrap(), 20, None, &mut buf);
+        let shrank = read_regular(File::open(&path).unwrap(), 20, None, &mut buf, 0);
         assert!(
             matches!(
                 shrank,
@@ -346,7 +548,7 @@ mod tests {
         );
         assert!(buf.is_empty());
         // Grew: fstat said 4; the one byte read past it tells.
-        let grew = read_regular(File::open(&path).unwrap(), 4, None, &mut buf);
+        let grew = read_regular(File::open(&path).unwrap(), 4, None, &mut buf, 0);
         assert!(
             matches!(
                 grew,
@@ -359,13 +561,13 @@ mod tests {
         );
         // As promised: read whole.
         assert_eq!(
-            read_regular(File::open(&path).unwrap(), 10, None, &mut buf).unwrap(),
+            read_regular(File::open(&path).unwrap(), 10, None, &mut buf, 0).unwrap(),
             10
         );
         assert_eq!(&buf[..10], b"0123456789");
         // Emptied: fstat said 10, there is nothing.
         fs::write(&path, b"").unwrap();
-        let emptied = read_regular(File::open(&path).unwrap(), 10, None, &mut buf);
+        let emptied = read_regular(File::open(&path).unwrap(), 10, None, &mut buf, 0);
         assert!(matches!(emptied, Err(ReadError::Changed { read: 0, .. })));
         let shown = emptied.unwrap_err().to_string();
         assert!(shown.contains("changed"), "{shown}");
