@@ -60,7 +60,9 @@ pub use nul::find_nul;
 pub use patterns::{ByteSet, CUR_BITS, FAMILIES, Family, NIBBLE_BITS, Pattern, Patterns};
 pub use signature::Signature;
 pub use stream::{Event, Utf8Decoder};
-pub use subparts::{Subparts, Utf8Chunk, Utf8Chunks, for_each_subpart, subparts};
+pub use subparts::{
+    Subparts, Utf8Chunk, Utf8Chunks, for_each_error_stretch, for_each_subpart, subparts,
+};
 pub use validate::{from_utf8, is_valid};
 
 /// The builds of the fused validator side by side, for tests and

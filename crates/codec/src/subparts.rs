@@ -1,5 +1,7 @@
 use crate::Subpart;
-use crate::validate::{for_each_error, next_error};
+use core::ops::Range;
+
+use crate::validate::{error_stretches, for_each_error, next_error};
 
 /// Every ill-formed maximal subpart of `bytes`, in order.
 ///
@@ -20,6 +22,22 @@ pub fn subparts(bytes: &[u8]) -> Subparts<'_> {
 /// (for a file of legacy text, where nearly every non-ASCII byte is one).
 pub fn for_each_subpart(bytes: &[u8], each: impl FnMut(Subpart)) {
     for_each_error(bytes, each);
+}
+
+/// Calls `each` with every stretch of adjacent ill-formed maximal subparts
+/// of `bytes`, in order, and how many subparts it holds: what
+/// [`for_each_subpart`] gives, a subpart that starts where the last one
+/// ended merged into its stretch. For a caller that needs where the errors
+/// are and how many, not each one: a file of legacy text has an error at
+/// nearly every non-ASCII byte.
+///
+/// ```
+/// let mut stretches = Vec::new();
+/// utf8lint_codec::for_each_error_stretch(b"a\xE9\xE8b\xC0\xAFc", |r, n| stretches.push((r, n)));
+/// assert_eq!(stretches, [(1..3, 2), (4..6, 2)]);
+/// ```
+pub fn for_each_error_stretch(bytes: &[u8], each: impl FnMut(Range<usize>, usize)) {
+    error_stretches(bytes, each);
 }
 
 /// Iterator returned by [`subparts`].

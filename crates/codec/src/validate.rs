@@ -1,3 +1,5 @@
+use core::ops::Range;
+
 use crate::scalar::{Step, scan_window, step};
 use crate::{Subpart, Utf8Error};
 
@@ -124,6 +126,45 @@ pub(crate) fn for_each_error(bytes: &[u8], mut each: impl FnMut(Subpart)) {
         };
         pos = sub.end();
         each(sub);
+    }
+}
+
+/// Calls `each` with every stretch of adjacent ill-formed maximal subparts
+/// of `bytes` (a subpart that starts where the last one ended extends the
+/// stretch), in order, and how many subparts it holds: the subparts of
+/// [`for_each_error`], merged, for a caller that needs only where they are
+/// and how many (U005's note and ranges). Within a stretch, lone bytes,
+/// nearly every non-ASCII byte of legacy text, are counted in a byte loop,
+/// with no subpart built or handed on for each.
+pub(crate) fn error_stretches(bytes: &[u8], mut each: impl FnMut(Range<usize>, usize)) {
+    let mut pos = 0;
+    while let Some(first) = next_error(bytes, pos) {
+        let (start, mut end, mut count) = (first.offset, first.end(), 1);
+        loop {
+            while let Some(&b) = bytes.get(end) {
+                let lone = match b {
+                    0x80..=0xC1 | 0xF5..=0xFF => true,
+                    0xC2..=0xF4 => bytes.get(end + 1).is_none_or(|&c| c & 0xC0 != 0x80),
+                    _ => false,
+                };
+                if !lone {
+                    break;
+                }
+                end += 1;
+                count += 1;
+            }
+            // ASCII, a well-formed character or a subpart of several bytes
+            // (overlong, surrogate, a character cut short) starts here.
+            match bytes.get(end..).filter(|rest| !rest.is_empty()).map(step) {
+                Some(Step::Invalid(_, len)) => {
+                    end += usize::from(len);
+                    count += 1;
+                }
+                _ => break,
+            }
+        }
+        each(start..end, count);
+        pos = end;
     }
 }
 

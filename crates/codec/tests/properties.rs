@@ -11,8 +11,8 @@ use utf8lint_codec::{
     ByteSet, Family, Found, Mark, Pattern, Patterns, Wanted, find_marks, validate_marking,
 };
 use utf8lint_codec::{
-    Event, LossyMap, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, for_each_subpart, from_utf8,
-    interpret, is_valid, subparts,
+    Event, LossyMap, Subpart, Utf8Chunks, Utf8Decoder, decode_lossy, for_each_error_stretch,
+    for_each_subpart, from_utf8, interpret, is_valid, subparts,
 };
 
 /// Patterns for the fused validator: a family that holds `EF` (the 512-bit
@@ -108,6 +108,9 @@ fn atom() -> impl Strategy<Value = Vec<u8>> {
         2 => (0x1_0000u32..0x11_0000).prop_filter_map("scalar", char::from_u32).prop_map(encode),
         2 => any::<u8>().prop_map(|b| vec![b]),
         1 => (0x80u8..=0xFF).prop_map(|b| vec![b]),
+        // A word of legacy text: high bytes in a row, some of them leads
+        // that a continuation byte follows by chance.
+        1 => vec(0x80u8..=0xFF, 1..12),
         2 => prop::sample::select(FRAGMENTS).prop_map(<[u8]>::to_vec),
         1 => (1usize..300).prop_map(|n| b"fn main() { x += 1; }\n".iter().copied().cycle().take(n).collect()),
         1 => (1usize..100).prop_map(|n| "Ça déjà été, Grüße, 日本語, 😀🎉".repeat(n / 10 + 1).into_bytes()),
@@ -164,6 +167,20 @@ fn check_oracles(bytes: &[u8]) -> Result<(), TestCaseError> {
     let mut each = Vec::new();
     for_each_subpart(bytes, |sub| each.push(sub));
     prop_assert_eq!(&each, &subs);
+    // Stretches: the subparts, each that starts where the last ended merged.
+    let mut merged: Vec<(std::ops::Range<usize>, usize)> = Vec::new();
+    for sub in &subs {
+        match merged.last_mut() {
+            Some((range, count)) if range.end == sub.offset => {
+                range.end = sub.end();
+                *count += 1;
+            }
+            _ => merged.push((sub.range(), 1)),
+        }
+    }
+    let mut stretches = Vec::new();
+    for_each_error_stretch(bytes, |range, count| stretches.push((range, count)));
+    prop_assert_eq!(&stretches, &merged);
 
     match (from_utf8(bytes), core::str::from_utf8(bytes)) {
         (Ok(a), Ok(b)) => prop_assert_eq!(a, b),

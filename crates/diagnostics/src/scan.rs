@@ -199,8 +199,18 @@ impl Errors {
     /// of `scan`'s cost (no U001 diagnostics, marks or text pass, all of
     /// which U005 replaces).
     pub(crate) fn of(bytes: &[u8]) -> Errors {
-        let mut errors = Errors::default();
-        utf8lint_codec::for_each_subpart(bytes, |sub| errors.push(sub));
+        let mut errors = Errors {
+            first: utf8lint_codec::subparts(bytes).take(FIRST_ERRORS).collect(),
+            ..Errors::default()
+        };
+        // Stretches are maximal: none extends the last one kept, so the
+        // first `MAX_ERROR_RANGES` of them are the ranges `push` keeps.
+        utf8lint_codec::for_each_error_stretch(bytes, |range, count| {
+            errors.count += count;
+            if errors.ranges.len() < MAX_ERROR_RANGES {
+                errors.ranges.push(range);
+            }
+        });
         errors
     }
 
@@ -518,6 +528,22 @@ mod tests {
         let counted = Errors::of(&bytes);
         assert_eq!(counted.count, 10, "{counted:?}");
         assert!(same(&counted, &full_pass(&bytes)), "{counted:?}");
+    }
+
+    /// Past [`MAX_ERROR_RANGES`] stretches the count goes on and no range
+    /// is added, as when each sequence is pushed in turn; a stretch that
+    /// holds a sequence of several bytes (`\xE2\x82`) is one range.
+    #[test]
+    fn the_ranges_stop_at_their_ceiling_and_the_count_does_not() {
+        let mut bytes = b"\xE9\xE2\x82\xFF x".repeat(MAX_ERROR_RANGES + 3);
+        bytes.extend_from_slice(b"\xC0\xAF");
+        let mut pushed = Errors::default();
+        utf8lint_codec::for_each_subpart(&bytes, |sub| pushed.push(sub));
+        let counted = Errors::of(&bytes);
+        assert_eq!(counted.count, 3 * (MAX_ERROR_RANGES + 3) + 2);
+        assert_eq!(counted.ranges.len(), MAX_ERROR_RANGES);
+        assert_eq!(counted.ranges[1], 6..10);
+        assert!(same(&counted, &pushed));
     }
 
     proptest! {
