@@ -9,8 +9,8 @@
 
 use utf8lint_codec::ErrorKind::{self, *};
 use utf8lint_codec::{
-    EncodeError, Event, Utf8Chunks, Utf8Decoder, decode_lossy, encode_utf8, from_utf8, subparts,
-    validate_marking,
+    EncodeError, Event, Utf8Chunks, Utf8Decoder, decode_lossy, encode_utf8, for_each_error_stretch,
+    from_utf8, subparts, validate_marking,
 };
 
 type Triple = (usize, usize, ErrorKind);
@@ -103,7 +103,8 @@ fn classify(bytes: &[u8]) -> Found {
 }
 
 /// Checks one input: from_utf8 against core, subparts against std's
-/// Utf8Chunks (offset and length) and against the classifier (and kind).
+/// Utf8Chunks (offset and length) and against the classifier (and kind),
+/// the error stretches against the subparts merged.
 /// Returns whether the input is well-formed.
 #[inline]
 fn check(bytes: &[u8]) -> bool {
@@ -119,6 +120,24 @@ fn check(bytes: &[u8]) -> bool {
             want.as_slice()
         );
     }
+
+    // The error stretches: the subparts, each that starts where the last
+    // one ended merged into it.
+    let mut next = 0;
+    for_each_error_stretch(bytes, |range, count| {
+        assert!(next < got.n, "{bytes:02X?}: a stretch with no subpart");
+        let (start, mut end, mut merged) = (got.items[next].0, got.items[next].0, 0);
+        while next < got.n && got.items[next].0 == end {
+            end += got.items[next].1;
+            merged += 1;
+            next += 1;
+        }
+        assert!(
+            range == (start..end) && count == merged,
+            "{bytes:02X?}: stretch {range:?} of {count}"
+        );
+    });
+    assert_eq!(next, got.n, "{bytes:02X?}: subparts in no stretch");
 
     let mut at = 0;
     let mut n = 0;

@@ -1,16 +1,18 @@
 //! Differential fuzzing of utf8lint-codec against the standard library:
 //! from_utf8 vs core::str::from_utf8, subparts and Utf8Chunks vs std's
-//! Utf8Chunks, decode_lossy vs String::from_utf8_lossy, and the streaming
-//! decoder (with a chunking derived from the input) vs the one-shot path,
-//! and the fused validator (validate_marking, and every build of
-//! validate_scanning asked for everything) vs core and a naive search.
+//! Utf8Chunks, the error stretches vs the subparts merged, decode_lossy vs
+//! String::from_utf8_lossy, and the streaming decoder (with a chunking
+//! derived from the input) vs the one-shot path, and the fused validator
+//! (validate_marking, and every build of validate_scanning asked for
+//! everything) vs core and a naive search.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use utf8lint_codec::testing::{Kernel, validate_scanning_using};
 use utf8lint_codec::{
     ByteSet, Event, Family, Found, Mark, Pattern, Patterns, Subpart, Utf8Chunks, Utf8Decoder, Wanted,
-    decode_lossy, find_marks, from_utf8, interpret, subparts, validate_marking,
+    decode_lossy, find_marks, for_each_error_stretch, from_utf8, interpret, subparts,
+    validate_marking,
 };
 
 /// Patterns for the fused validator, one of whose families holds `EF`
@@ -109,6 +111,21 @@ fuzz_target!(|data: &[u8]| {
     }
     assert!(ours.next().is_none(), "extra chunk");
     assert_eq!(n, subs.len(), "number of subparts");
+
+    // Stretches: the subparts, each that starts where the last ended merged.
+    let mut merged: Vec<(core::ops::Range<usize>, usize)> = Vec::new();
+    for sub in &subs {
+        match merged.last_mut() {
+            Some((range, count)) if range.end == sub.offset => {
+                range.end = sub.offset + usize::from(sub.len);
+                *count += 1;
+            }
+            _ => merged.push((sub.offset..sub.offset + usize::from(sub.len), 1)),
+        }
+    }
+    let mut stretches = Vec::new();
+    for_each_error_stretch(data, |range, count| stretches.push((range, count)));
+    assert_eq!(stretches, merged, "error stretches");
     if let Err(e) = from_utf8(data) {
         assert_eq!(e.kind(), subs[0].kind);
     }
