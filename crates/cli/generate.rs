@@ -173,6 +173,48 @@ pub(crate) fn rules_reference() -> String {
             out.push('\n');
         }
     }
+    out.push_str(&bom_table());
+    out
+}
+
+/// The built-in byte-order-mark policy by format, from
+/// `crates/diagnostics/src/rules/bom_formats.rs`.
+fn bom_table() -> String {
+    use utf8lint_diagnostics::{BOM_FORMATS, FileName, SHEBANG};
+    let mut out = String::from(
+        "\n## Byte-order marks by format\n\nWhat a leading UTF-8 byte-order mark does to each format's common consumers, and so what U003 (`forbid`) and U004 (`require-unless-ascii`) ask of its files when no configuration decides (`[bom]` in `utf8lint.toml`, `.editorconfig`'s `charset`). The first format whose files match a name is its format; ASCII case is ignored. *Tested with*: the consumer `tests/cli/bom_consumers.rs` runs on the file with and without the mark (the others cannot be installed on a Debian machine).\n\n| format | files | built-in | what a byte-order mark does | source | tested with |\n| --- | --- | --- | --- | --- | --- |\n",
+    );
+    for format in std::iter::once(&SHEBANG).chain(BOM_FORMATS) {
+        let files: Vec<String> = format
+            .files
+            .iter()
+            .map(|file| match file {
+                FileName::Extension(e) => format!("`*.{e}`"),
+                FileName::Exactly(name) => format!("`{name}`"),
+                FileName::StartingWith(start) => format!("`{start}*`"),
+                FileName::AnyIn(dir) => format!("`{dir}/*`"),
+                FileName::In(dir, name) => format!("`{dir}/{name}`"),
+            })
+            .collect();
+        let files = if files.is_empty() {
+            "any file starting `#!`".to_owned()
+        } else {
+            files.join(", ")
+        };
+        out.push_str(&format!(
+            "| {} | {} | `{}` | {} | {} | {} |\n",
+            table_cell(format.format),
+            table_cell(&files),
+            format.policy.as_str(),
+            table_cell(format.why),
+            table_cell(format.reference),
+            if format.tested_with.is_empty() {
+                "".to_owned()
+            } else {
+                table_cell(format.tested_with)
+            },
+        ));
+    }
     out
 }
 

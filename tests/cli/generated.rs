@@ -112,6 +112,10 @@ fn the_fixability_column_holds_for_real_findings() {
             "confusable.txt",
             "log in to p\u{430}ypal today\n".as_bytes(),
         ),
+        (
+            "lookalike.py",
+            "x = 1\u{A0}+ 2\nprint(\u{201C}hi\u{201D})\n".as_bytes(),
+        ),
     ]);
     let mut findings = Vec::new();
     // The repository's own utf8lint.toml allows the fixtures' findings:

@@ -4,6 +4,7 @@
 
 mod announced_edits;
 mod big_repo;
+mod bom_consumers;
 mod bom_require;
 mod common;
 
@@ -24,6 +25,7 @@ mod generated;
 mod hostile;
 mod hostile_config;
 mod levels;
+mod lookalike;
 mod outputs;
 mod outputs_clobber;
 mod precommit;

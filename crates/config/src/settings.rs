@@ -193,16 +193,16 @@ impl<'de> Deserialize<'de> for RuleLevels {
     }
 }
 
-/// `"forbid"`, `"allow"` or `"require"`.
+/// `"forbid"`, `"allow"`, `"require"` or `"require-unless-ascii"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PolicyValue(pub BomPolicy);
 
 impl<'de> Deserialize<'de> for PolicyValue {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         parsed(deserializer, |text| {
-            BomPolicy::parse(text)
-                .map(PolicyValue)
-                .ok_or_else(|| "must be \"forbid\", \"allow\" or \"require\"".to_owned())
+            BomPolicy::parse(text).map(PolicyValue).ok_or_else(|| {
+                "must be \"forbid\", \"allow\", \"require\" or \"require-unless-ascii\"".to_owned()
+            })
         })
     }
 }

@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 mod candidates;
+mod code_syntax;
 mod diagnostic;
 mod fix;
 mod level;
@@ -28,6 +29,7 @@ pub use policy::{
     BomPolicy, BomRule, Charset, DEFAULT_MAX_PER_RULE, LintLevels, Policy, PolicySource,
 };
 pub use render::{FixVia, RenderOptions, render_concise, render_human};
+pub use rules::bom_formats::{BOM_FORMATS, BomFormat, FileName, SHEBANG, bom_format_of};
 pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
@@ -306,6 +308,20 @@ fn check_unsuppressed(
         mismatch,
         &evidence,
     ));
+    if scan.errors.count == 0 {
+        let shown = match keep {
+            Keep::Shown => shown_per_rule(policy.max_per_rule),
+            Keep::Every => 0,
+        };
+        rules::lookalike_punctuation::check(
+            bytes,
+            path,
+            levels.get(Rule::LookalikePunctuation),
+            shown,
+            &mut out,
+            &mut summaries,
+        );
+    }
     out.sort_by_key(|d| (d.span.start, d.rule));
     let count = summaries.len();
     out.extend(summaries);

@@ -1,8 +1,8 @@
 //! What applies to one file: the byte-order-mark policy and where it came
 //! from, the lint levels, the charset the project declares, and the cap on
 //! diagnostics. The caller (the config crate, the CLI, the language server)
-//! resolves it; [`builtin_bom_rule`] is the last resort, keyed by file name
-//! and content, from docs/spec.md, "Byte-order marks".
+//! resolves it; the built-in BOM rule by format (`rules/bom_formats.rs`)
+//! is the last resort.
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +17,9 @@ pub enum BomPolicy {
     Allow,
     /// A missing BOM is an error ([`crate::Rule::MissingBom`]).
     Require,
+    /// A missing BOM is an error when the file is not all ASCII (Windows
+    /// PowerShell 5.1 reads a script without one in the ANSI code page).
+    RequireUnlessAscii,
 }
 
 impl BomPolicy {
@@ -26,6 +29,7 @@ impl BomPolicy {
             BomPolicy::Forbid => "forbid",
             BomPolicy::Allow => "allow",
             BomPolicy::Require => "require",
+            BomPolicy::RequireUnlessAscii => "require-unless-ascii",
         }
     }
 
@@ -35,6 +39,7 @@ impl BomPolicy {
             "forbid" => Some(BomPolicy::Forbid),
             "allow" => Some(BomPolicy::Allow),
             "require" => Some(BomPolicy::Require),
+            "require-unless-ascii" => Some(BomPolicy::RequireUnlessAscii),
             _ => None,
         }
     }
@@ -167,133 +172,6 @@ impl Default for Policy {
     }
 }
 
-impl Policy {
-    /// The BOM rule that applies to `path` with content `bytes`: the
-    /// configured one, else the built-in one.
-    pub fn bom_rule(&self, path: &Path, bytes: &[u8]) -> BomRule {
-        match &self.bom {
-            Some(rule) => rule.clone(),
-            None => builtin_bom_rule(path, bytes),
-        }
-    }
-}
-
-struct Format {
-    format: &'static str,
-    extensions: &'static [&'static str],
-    policy: BomPolicy,
-    why: &'static str,
-    reference: &'static str,
-}
-
-/// The formats of docs/spec.md's table that have a rule, by extension.
-const FORMATS: &[Format] = &[
-    Format {
-        format: "JSON",
-        extensions: &["json", "jsonl", "ndjson", "geojson", "webmanifest", "har"],
-        policy: BomPolicy::Forbid,
-        why: "JSON forbids a byte-order mark",
-        reference: "RFC 8259 section 8.1",
-    },
-    Format {
-        format: "PHP",
-        extensions: &[
-            "php", "phtml", "php3", "php4", "php5", "php7", "php8", "phps",
-        ],
-        policy: BomPolicy::Forbid,
-        why: "PHP sends the byte-order mark as output before `<?php` (\"headers already sent\") and `declare(strict_types=1)` must come first",
-        reference: "the PHP manual",
-    },
-    Format {
-        format: "Java",
-        extensions: &["java"],
-        policy: BomPolicy::Forbid,
-        why: "javac rejects U+FEFF (`illegal character: '\\ufeff'`)",
-        reference: "javac",
-    },
-    Format {
-        format: "Windows batch",
-        extensions: &["bat", "cmd"],
-        policy: BomPolicy::Forbid,
-        why: "cmd.exe reads the byte-order mark as part of the first command",
-        reference: "cmd.exe",
-    },
-    Format {
-        format: "shell script",
-        extensions: &["sh", "bash", "zsh", "ksh", "dash"],
-        policy: BomPolicy::Forbid,
-        why: "the shell reads the byte-order mark as part of the first command",
-        reference: "POSIX shells",
-    },
-];
-
-const SHEBANG: Format = Format {
-    format: "`#!` script",
-    extensions: &[],
-    policy: BomPolicy::Forbid,
-    why: "the kernel reads `#!` only as the first two bytes, so the script will not run",
-    reference: "Linux fs/binfmt_script.c",
-};
-
-/// `path`'s extension as `Path::extension` finds it, without its
-/// component parsing (which shows in a profile at 80,000 files).
-fn extension(path: &Path) -> Option<&[u8]> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        let bytes = path.as_os_str().as_bytes();
-        let name_start = bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
-        let name = &bytes[name_start..];
-        if name.is_empty() || name == b"." || name == b".." {
-            // A trailing `/`, `.` or `..`: leave it to the parser.
-            return path.extension().map(|e| e.as_bytes());
-        }
-        let dot = name.iter().rposition(|&b| b == b'.')?;
-        // A leading dot (`.bashrc`) starts the name, not an extension.
-        (dot > 0).then(|| &name[dot + 1..])
-    }
-    #[cfg(not(unix))]
-    {
-        path.extension().and_then(|e| e.to_str()).map(str::as_bytes)
-    }
-}
-
-/// The built-in BOM rule for a file, by its name and content: `#!` right
-/// after a BOM, then the extension table; everything else allows a BOM.
-pub(crate) fn builtin_bom_rule(path: &Path, bytes: &[u8]) -> BomRule {
-    let after_bom = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let format = if after_bom.starts_with(b"#!") {
-        Some(&SHEBANG)
-    } else {
-        // Runs for every file of a scan: no allocation for the lowercase.
-        extension(path).and_then(|ext| {
-            FORMATS.iter().find(|f| {
-                f.extensions
-                    .iter()
-                    .any(|known| known.as_bytes().eq_ignore_ascii_case(ext))
-            })
-        })
-    };
-    match format {
-        Some(f) => BomRule {
-            policy: f.policy,
-            source: PolicySource::Builtin {
-                format: f.format,
-                why: f.why,
-                reference: f.reference,
-            },
-        },
-        None => BomRule {
-            policy: BomPolicy::Allow,
-            source: PolicySource::Builtin {
-                format: "text",
-                why: "a byte-order mark is allowed",
-                reference: "RFC 3629 section 6",
-            },
-        },
-    }
-}
-
 /// The level of every rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LintLevels {
@@ -332,69 +210,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn no_built_in_rule_requires_a_bom() {
-        // The BOM rule skips files without one unless a policy is
-        // configured: that is right only while this holds.
-        assert!(FORMATS.iter().all(|f| f.policy != BomPolicy::Require));
-        assert_ne!(SHEBANG.policy, BomPolicy::Require);
-        assert_ne!(
-            builtin_bom_rule(Path::new("x"), b"").policy,
-            BomPolicy::Require
-        );
-    }
-
-    #[test]
-    fn extension_is_what_path_extension_finds() {
-        for path in [
-            "a.json",
-            "dir/a.JSON",
-            "/abs/dir.d/file",
-            "dir.d/file.tar.gz",
-            ".bashrc",
-            "dir/.bashrc",
-            "dir/.config.json",
-            "file.",
-            "dir/file.",
-            "noext",
-            "a.json/",
-            "a.json/.",
-            "a.json/..",
-            "..",
-            ".",
-            "",
-            "/",
-            "dir/..json",
-            "x/y/z.Md",
+    fn every_policy_is_read_back_as_configuration_spells_it() {
+        for policy in [
+            BomPolicy::Forbid,
+            BomPolicy::Allow,
+            BomPolicy::Require,
+            BomPolicy::RequireUnlessAscii,
         ] {
-            let path = Path::new(path);
-            let expected = path.extension().map(|e| e.as_encoded_bytes());
-            assert_eq!(extension(path), expected, "{}", path.display());
+            assert_eq!(BomPolicy::parse(policy.as_str()), Some(policy));
         }
-    }
-
-    fn builtin(path: &str, bytes: &[u8]) -> BomPolicy {
-        builtin_bom_rule(Path::new(path), bytes).policy
-    }
-
-    #[test]
-    fn builtin_rules_follow_spec_section_3() {
-        assert_eq!(builtin("a/package.json", b"{}"), BomPolicy::Forbid);
-        assert_eq!(builtin("DATA.JSON", b"{}"), BomPolicy::Forbid);
-        assert_eq!(builtin("index.php", b"<?php"), BomPolicy::Forbid);
-        assert_eq!(builtin("Main.java", b"class"), BomPolicy::Forbid);
-        assert_eq!(builtin("run.bat", b"@echo off"), BomPolicy::Forbid);
-        assert_eq!(builtin("run.CMD", b"@echo off"), BomPolicy::Forbid);
         assert_eq!(
-            builtin("tool", b"\xEF\xBB\xBF#!/bin/sh\n"),
-            BomPolicy::Forbid
+            BomPolicy::parse(" Require-Unless-ASCII "),
+            Some(BomPolicy::RequireUnlessAscii)
         );
-        assert_eq!(
-            builtin("tool.py", b"#!/usr/bin/env python3\n"),
-            BomPolicy::Forbid
-        );
-        assert_eq!(builtin("notes.txt", b"\xEF\xBB\xBFhello"), BomPolicy::Allow);
-        assert_eq!(builtin("config.yaml", b"a: 1"), BomPolicy::Allow);
-        assert_eq!(builtin("main.rs", b"fn main"), BomPolicy::Allow);
-        assert_eq!(builtin("", b""), BomPolicy::Allow);
+        assert_eq!(BomPolicy::parse("required"), None);
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::policy::builtin_bom_rule;
+use crate::rules::bom_formats::{builtin_bom_rule, may_require_bom};
 use crate::{BomPolicy, Diagnostic, Edit, Fix, Level, Policy, PolicySource, Rule};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -20,31 +20,38 @@ pub(crate) fn check(
     valid: bool,
 ) -> Option<Diagnostic> {
     let has_bom = bytes.starts_with(BOM);
-    // Without a BOM only a configured `require` can find anything (no
-    // built-in rule requires one), so most files skip the format lookup
-    // (and the copy of the configured rule: `charset = utf-8` in an
-    // `.editorconfig` forbids one for every file).
+    // Without a BOM only a `require` can find anything: a configured one,
+    // or the table's for the few formats that need a mark. Most files skip
+    // the format lookup (and the copy of the configured rule: `charset =
+    // utf-8` in an `.editorconfig` forbids one for every file).
     if !has_bom
-        && policy
-            .bom
-            .as_ref()
-            .is_none_or(|rule| rule.policy != BomPolicy::Require)
+        && match &policy.bom {
+            Some(rule) => !requires(rule.policy),
+            None => !may_require_bom(path),
+        }
     {
         return None;
     }
-    let configured = policy.bom_rule(path, bytes);
+    let builtin = builtin_bom_rule(path, bytes);
+    let configured = policy.bom.clone().unwrap_or_else(|| builtin.clone());
     // A `require` that does not name this file's format explicitly never
     // applies to a format that forbids a byte-order mark (`"*" = "require"`
     // must not break JSON, `#!` scripts or PHP): the format's rule does.
-    let builtin = builtin_bom_rule(path, bytes);
     let format_forbids = builtin.policy == BomPolicy::Forbid;
-    let rule = &if configured.policy == BomPolicy::Require
+    let rule = &if requires(configured.policy)
         && format_forbids
         && !names_format(&configured.source, path)
     {
         builtin.clone()
     } else {
         configured
+    };
+    // `require-unless-ascii`: a file of ASCII alone reads the same in every
+    // code page, with or without the mark.
+    let required = match rule.policy {
+        BomPolicy::Require => true,
+        BomPolicy::RequireUnlessAscii => !bytes.is_ascii(),
+        BomPolicy::Forbid | BomPolicy::Allow => false,
     };
     match rule.policy {
         BomPolicy::Forbid if has_bom && forbidden_level != Level::Allow => {
@@ -87,7 +94,9 @@ pub(crate) fn check(
             d.policy_source = Some(rule.source.clone());
             Some(d)
         }
-        BomPolicy::Require if !has_bom && missing_level != Level::Allow => {
+        BomPolicy::Require | BomPolicy::RequireUnlessAscii
+            if required && !has_bom && missing_level != Level::Allow =>
+        {
             let message = match &rule.source {
                 PolicySource::EditorConfig { value, .. } => {
                     format!(
@@ -99,8 +108,8 @@ pub(crate) fn check(
                         "utf8lint.toml requires a byte-order mark for `{key}`, but the file has none"
                     )
                 }
-                PolicySource::Builtin { format, .. } => {
-                    format!("{format} requires a byte-order mark, but the file has none")
+                PolicySource::Builtin { why, .. } => {
+                    format!("the file has no byte-order mark: {why}")
                 }
                 PolicySource::CommandLine { flag } => {
                     format!("a byte-order mark is required here (`{flag}`), but the file has none")
@@ -134,6 +143,10 @@ pub(crate) fn check(
         }
         _ => None,
     }
+}
+
+fn requires(policy: BomPolicy) -> bool {
+    matches!(policy, BomPolicy::Require | BomPolicy::RequireUnlessAscii)
 }
 
 /// Whether the source of a `require` names `path`'s format explicitly: a

@@ -226,6 +226,9 @@ declare_rules! {
     /// A word that mixes scripts into a look-alike (UTS #39).
     [Stable, fix: None]
     MixedScriptConfusable = "U016", "mixed_script_confusable", Warn, "an identifier-like word mixing scripts into a look-alike of another word (Cyrillic `а` in a Latin word: UTS #39 mixed-script confusables)";
+    /// Look-alike spaces and punctuation where a compiler reads code.
+    [Preview, fix: Always(Varies)]
+    LookalikePunctuation = "U017", "lookalike_punctuation", Deny, "a non-ASCII space, dash, quote or punctuation mark in source code outside strings and comments, which the compiler rejects (`print(“hi”)`, a no-break space in Python)";
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.
@@ -262,11 +265,13 @@ impl std::fmt::Display for Rule {
 }
 
 pub(crate) mod bom;
+pub(crate) mod bom_formats;
 pub(crate) mod charset_mismatch;
 pub(crate) mod confusable;
 pub(crate) mod conversion;
 pub(crate) mod declared;
 pub(crate) mod invalid_utf8;
+pub(crate) mod lookalike_punctuation;
 pub(crate) mod mojibake;
 pub(crate) mod non_utf8_path;
 pub(crate) mod not_utf8;

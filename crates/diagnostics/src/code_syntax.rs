@@ -1,0 +1,445 @@
+//! Where a source file's code is, as opposed to its strings and comments,
+//! for the languages whose lexers are simple enough to follow exactly: a
+//! language by its file name or `#!` line, then the file split into
+//! stretches of code, string literal and comment. Rules ask it where a
+//! character means something to a compiler (code) and where it is text.
+//!
+//! The scanners are deliberately small: they know comments, the string
+//! and character literals with their escapes and raw forms, and nothing of
+//! the grammar. What they cannot know (a JavaScript regular expression
+//! literal, a string inside an f-string's braces) errs toward "string":
+//! a rule that reports code only then misses a finding rather than
+//! making a false one.
+
+use std::ops::Range;
+use std::path::Path;
+
+/// A language the scanner follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Language {
+    Python,
+    Rust,
+    Go,
+    /// C, C++, Objective-C.
+    C,
+    Java,
+    Kotlin,
+    /// JavaScript and TypeScript.
+    JavaScript,
+    CSharp,
+}
+
+impl Language {
+    /// The language of the file at `path`, by its extension, or by its
+    /// `#!` line for a script without one.
+    pub(crate) fn of(path: &Path, bytes: &[u8]) -> Option<Language> {
+        let name = path.file_name()?.as_encoded_bytes();
+        let extension = name
+            .iter()
+            .rposition(|&b| b == b'.')
+            .filter(|&dot| dot > 0)
+            .map(|dot| &name[dot + 1..]);
+        match extension {
+            Some(e) => Self::by_extension(e),
+            None => Self::by_shebang(bytes),
+        }
+    }
+
+    fn by_extension(e: &[u8]) -> Option<Language> {
+        let is = |names: &[&str]| names.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(e));
+        Some(if is(&["py", "pyi", "pyw"]) {
+            Language::Python
+        } else if is(&["rs"]) {
+            Language::Rust
+        } else if is(&["go"]) {
+            Language::Go
+        } else if is(&["c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "m", "mm"]) {
+            Language::C
+        } else if is(&["java"]) {
+            Language::Java
+        } else if is(&["kt", "kts"]) {
+            Language::Kotlin
+        } else if is(&["js", "mjs", "cjs", "jsx", "ts", "tsx", "mts", "cts"]) {
+            Language::JavaScript
+        } else if is(&["cs"]) {
+            Language::CSharp
+        } else {
+            return None;
+        })
+    }
+
+    fn by_shebang(bytes: &[u8]) -> Option<Language> {
+        let line = bytes.strip_prefix(b"#!")?;
+        let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+        let interpreter = line
+            .split(|&b| b == b' ' || b == b'/' || b == b'\t')
+            .rfind(|word| !word.is_empty() && *word != b"env" && !word.starts_with(b"-"))?;
+        if interpreter.starts_with(b"python") {
+            Some(Language::Python)
+        } else if interpreter == b"node" || interpreter == b"deno" || interpreter == b"bun" {
+            Some(Language::JavaScript)
+        } else {
+            None
+        }
+    }
+
+    /// The name people use for it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Language::Python => "Python",
+            Language::Rust => "Rust",
+            Language::Go => "Go",
+            Language::C => "C",
+            Language::Java => "Java",
+            Language::Kotlin => "Kotlin",
+            Language::JavaScript => "JavaScript",
+            Language::CSharp => "C#",
+        }
+    }
+
+    /// Whether the language reads Unicode space separators (U+00A0,
+    /// U+2000..U+200A, U+3000, ...) in code as whitespace, as ECMAScript
+    /// (WhiteSpace includes every `Zs`) and C# do; elsewhere they are an
+    /// error outside strings and comments.
+    pub(crate) fn reads_unicode_spaces(self) -> bool {
+        matches!(self, Language::JavaScript | Language::CSharp)
+    }
+
+    fn line_comment(self) -> &'static [u8] {
+        match self {
+            Language::Python => b"#",
+            _ => b"//",
+        }
+    }
+
+    fn block_comments(self) -> bool {
+        self != Language::Python
+    }
+
+    /// Rust and Kotlin block comments nest.
+    fn nested_comments(self) -> bool {
+        matches!(self, Language::Rust | Language::Kotlin)
+    }
+}
+
+/// What a stretch of a source file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Region {
+    Code,
+    String,
+    Comment,
+}
+
+/// The file's stretches that are not code (strings and comments), in
+/// order; everything else is code. An unclosed string or comment runs to
+/// the end of the file (or, for a one-line string, of its line).
+pub(crate) fn non_code(bytes: &[u8], language: Language) -> Vec<(Range<usize>, Region)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let n = bytes.len();
+    let line_comment = language.line_comment();
+    while i < n {
+        let b = bytes[i];
+        if b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80 {
+            // An identifier or number: skip it whole, so that a prefix
+            // (`r"`, `b'`) is seen at its start only.
+            let start = i;
+            while i < n
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] >= 0x80)
+            {
+                i += 1;
+            }
+            if let Some(end) = prefixed_string(bytes, start, i, language) {
+                out.push((start..end, Region::String));
+                i = end;
+            }
+            continue;
+        }
+        if bytes[i..].starts_with(line_comment) {
+            let end = line_end(bytes, i);
+            out.push((i..end, Region::Comment));
+            i = end;
+            continue;
+        }
+        if language.block_comments() && bytes[i..].starts_with(b"/*") {
+            let end = block_comment_end(bytes, i, language.nested_comments());
+            out.push((i..end, Region::Comment));
+            i = end;
+            continue;
+        }
+        if let Some(end) = string_at(bytes, i, language) {
+            out.push((i..end, Region::String));
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |k| from + k)
+}
+
+fn block_comment_end(bytes: &[u8], start: usize, nested: bool) -> usize {
+    let mut depth = 0usize;
+    let mut i = start;
+    while i + 1 < bytes.len() {
+        if bytes[i] == b'/' && bytes[i + 1] == b'*' && (nested || depth == 0) {
+            depth += 1;
+            i += 2;
+        } else if bytes[i] == b'*' && bytes[i + 1] == b'/' {
+            depth -= 1;
+            i += 2;
+            if depth == 0 {
+                return i;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    bytes.len()
+}
+
+/// A string that starts at `i` with a quote (no prefix): its end.
+fn string_at(bytes: &[u8], i: usize, language: Language) -> Option<usize> {
+    let q = bytes[i];
+    match (language, q) {
+        (Language::Python, b'"' | b'\'') => Some(python_string(bytes, i)),
+        (Language::Go, b'`') => Some(until(bytes, i + 1, b"`", None)),
+        (Language::JavaScript, b'`') => Some(until(bytes, i + 1, b"`", Some(b'\\'))),
+        (Language::Rust, b'\'') => rust_char(bytes, i),
+        (Language::Java | Language::Kotlin, b'"') if bytes[i..].starts_with(b"\"\"\"") => {
+            Some(until(bytes, i + 3, b"\"\"\"", Some(b'\\')))
+        }
+        (Language::CSharp, b'@') if bytes.get(i + 1) == Some(&b'"') => {
+            Some(verbatim_csharp(bytes, i + 2))
+        }
+        (Language::Rust, b'"') => Some(until(bytes, i + 1, b"\"", Some(b'\\'))),
+        (_, b'"' | b'\'') => Some(one_line(bytes, i + 1, q)),
+        _ => None,
+    }
+}
+
+/// A string whose prefix is the identifier `bytes[start..word_end]`
+/// (`r"`, `rb'`, `br#"`, `f"`): its end.
+fn prefixed_string(
+    bytes: &[u8],
+    start: usize,
+    word_end: usize,
+    language: Language,
+) -> Option<usize> {
+    let prefix = &bytes[start..word_end];
+    let next = *bytes.get(word_end)?;
+    let lower: Vec<u8> = prefix.to_ascii_lowercase();
+    match language {
+        Language::Python if matches!(next, b'"' | b'\'') && is_python_prefix(&lower) => {
+            Some(python_string(bytes, word_end))
+        }
+        Language::Rust if matches!(prefix, b"r" | b"br" | b"cr") && matches!(next, b'"' | b'#') => {
+            let hashes = bytes[word_end..].iter().take_while(|&&b| b == b'#').count();
+            if bytes.get(word_end + hashes) != Some(&b'"') {
+                return None;
+            }
+            let mut close = vec![b'"'];
+            close.extend(std::iter::repeat_n(b'#', hashes));
+            Some(until(bytes, word_end + hashes + 1, &close, None))
+        }
+        Language::Rust if matches!(prefix, b"b" | b"c") && next == b'"' => {
+            Some(until(bytes, word_end + 1, b"\"", Some(b'\\')))
+        }
+        Language::Rust if prefix == b"b" && next == b'\'' => rust_char(bytes, word_end),
+        _ => None,
+    }
+}
+
+fn is_python_prefix(lower: &[u8]) -> bool {
+    matches!(
+        lower,
+        b"r" | b"u" | b"b" | b"f" | b"br" | b"rb" | b"fr" | b"rf" | b"t" | b"tr" | b"rt"
+    )
+}
+
+/// A Python string whose quote is at `i`: triple-quoted or one line. Raw
+/// or not, a backslash keeps the quote after it from ending the string
+/// (in a raw string it stays in the value).
+fn python_string(bytes: &[u8], i: usize) -> usize {
+    let q = bytes[i];
+    let triple = [q, q, q];
+    if bytes[i..].starts_with(&triple) {
+        until(bytes, i + 3, &triple, Some(b'\\'))
+    } else {
+        one_line(bytes, i + 1, q)
+    }
+}
+
+/// The end of a string whose body starts at `from` and that ends at
+/// `close`, skipping a byte after `escape`; the file's end if unclosed.
+fn until(bytes: &[u8], from: usize, close: &[u8], escape: Option<u8>) -> usize {
+    let mut i = from;
+    while i < bytes.len() {
+        if Some(bytes[i]) == escape {
+            i += 2;
+            continue;
+        }
+        if bytes[i..].starts_with(close) {
+            return i + close.len();
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// A string on one line, quoted by `q`, with backslash escapes (a
+/// backslash before the line's end continues it, as in C and Python).
+fn one_line(bytes: &[u8], from: usize, q: u8) -> usize {
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\n' => return i,
+            b if b == q => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// C#'s `@"..."`, where `""` is a quote.
+fn verbatim_csharp(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < bytes.len() {
+        if bytes[i] == b'"' {
+            if bytes.get(i + 1) == Some(&b'"') {
+                i += 2;
+                continue;
+            }
+            return i + 1;
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// A Rust character literal at `i` (`'x'`, `'\n'`, `'\u{1F600}'`, `'é'`),
+/// or `None` for a lifetime or label (`'a`, `'static`).
+fn rust_char(bytes: &[u8], i: usize) -> Option<usize> {
+    let rest = &bytes[i + 1..];
+    if rest.first() == Some(&b'\\') {
+        return Some(one_line(bytes, i + 1, b'\''));
+    }
+    // One character, then the closing quote.
+    let len = match rest.first()? {
+        b if *b < 0x80 => 1,
+        b if *b >= 0xF0 => 4,
+        b if *b >= 0xE0 => 3,
+        _ => 2,
+    };
+    (rest.get(len) == Some(&b'\'')).then_some(i + 1 + len + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The code of `text`: what is not a string or comment, with each of
+    /// those replaced by `S` or `C`.
+    fn code(text: &str, language: Language) -> String {
+        let mut out = String::new();
+        let mut at = 0;
+        for (range, region) in non_code(text.as_bytes(), language) {
+            out.push_str(&text[at..range.start]);
+            out.push(if region == Region::String { 'S' } else { 'C' });
+            at = range.end;
+        }
+        out.push_str(&text[at..]);
+        out
+    }
+
+    #[test]
+    fn python() {
+        let p = Language::Python;
+        assert_eq!(code("x = 'a' + \"b\"  # note\ny", p), "x = S + S  C\ny");
+        assert_eq!(
+            code("s = '''a\n'b'\n''' + r'\\'' + f\"{x}\"", p),
+            "s = S + S + S"
+        );
+        assert_eq!(code("print(“hi”)", p), "print(“hi”)");
+        assert_eq!(code("rb'x' bar'y'", p), "S barS");
+        assert_eq!(code("'unclosed\nnext", p), "S\nnext");
+    }
+
+    #[test]
+    fn c_family() {
+        let c = Language::C;
+        assert_eq!(
+            code("a /* b */ c // d\ne '\\'' \"\\\"\"", c),
+            "a C c C\ne S S"
+        );
+        assert_eq!(code("x = 1 /* a /* b */ – 2;", c), "x = 1 C – 2;");
+        let r = Language::Rust;
+        assert_eq!(code("a /* b /* c */ d */ e", r), "a C e");
+        assert_eq!(
+            code("fn f<'a>(x: &'a str) -> char { 'é' }", r),
+            "fn f<'a>(x: &'a str) -> char { S }"
+        );
+        assert_eq!(
+            code("let s = r#\"a\"b\"#; b'x'; br\"y\"", r),
+            "let s = S; S; S"
+        );
+        let g = Language::Go;
+        assert_eq!(code("s := `a\n\"b` + 'c'", g), "s := S + S");
+        let j = Language::JavaScript;
+        assert_eq!(code("let t = `a ${x}` + 'b'", j), "let t = S + S");
+        let cs = Language::CSharp;
+        assert_eq!(code("var s = @\"a\"\"b\"; x", cs), "var s = S; x");
+        let k = Language::Kotlin;
+        assert_eq!(code("val s = \"\"\"a\"b\"\"\" + 1", k), "val s = S + 1");
+    }
+
+    #[test]
+    fn languages_by_name_and_shebang() {
+        let of = |p: &str, b: &[u8]| Language::of(Path::new(p), b);
+        assert_eq!(of("a/b.py", b""), Some(Language::Python));
+        assert_eq!(of("main.RS", b""), Some(Language::Rust));
+        assert_eq!(of("x.tsx", b""), Some(Language::JavaScript));
+        assert_eq!(
+            of("tool", b"#!/usr/bin/env python3\n"),
+            Some(Language::Python)
+        );
+        assert_eq!(
+            of("tool", b"#!/usr/bin/env -S node --x\n"),
+            Some(Language::JavaScript)
+        );
+        assert_eq!(of("tool", b"#!/bin/sh\n"), None);
+        assert_eq!(of("notes.md", b""), None);
+        assert_eq!(of(".py", b""), None);
+    }
+
+    /// Every byte of any input is in exactly one region, in order, and the
+    /// scanner ends on any bytes.
+    #[test]
+    fn regions_are_ordered_and_within_the_input() {
+        use proptest::prelude::*;
+        let languages = [
+            Language::Python,
+            Language::Rust,
+            Language::Go,
+            Language::C,
+            Language::Java,
+            Language::Kotlin,
+            Language::JavaScript,
+            Language::CSharp,
+        ];
+        proptest!(|(bytes in proptest::collection::vec(prop_oneof![
+            Just(b'"'), Just(b'\''), Just(b'`'), Just(b'/'), Just(b'*'), Just(b'#'),
+            Just(b'\\'), Just(b'\n'), Just(b'r'), Just(b'@'), Just(b'a'), Just(0xE2u8),
+        ], 0..64), k in 0usize..8)| {
+            let mut at = 0;
+            for (range, _) in non_code(&bytes, languages[k]) {
+                prop_assert!(range.start >= at && range.start < range.end && range.end <= bytes.len());
+                at = range.end;
+            }
+        });
+    }
+}
