@@ -1,0 +1,125 @@
+"""The programs that read a file: which one a file has, and whether it accepts it.
+
+A consumer is picked by the file's name and first bytes. `check` runs it on
+one file in one tree and answers (accepted, what it said); `reading` is what
+the consumer makes of the file where the harness can compare it (a syntax
+tree, a parsed value), so that a fix can be shown to leave the reading
+unchanged, not only accepted.
+"""
+
+import ast
+import json
+import os
+import re
+import subprocess
+import tomllib
+import warnings
+
+try:
+    import yaml
+except ImportError:  # PyYAML is optional: YAML files then have no consumer
+    yaml = None
+
+TIMEOUT = 30  # seconds a consumer may take on one file before it counts as failed
+
+XML_SUFFIXES = {
+    ".xml", ".xsl", ".xslt", ".svg", ".xhtml", ".rdf", ".xsd", ".dbk", ".docbook",
+    ".glade", ".ui", ".page", ".policy", ".plist", ".metainfo", ".appdata", ".gir",
+}
+SHEBANG = re.compile(rb"^#!\s*(?:/usr/bin/env\s+(?:-S\s+)?)?(?:\S*/)?(\w+)")
+
+
+def shebang_program(head):
+    m = SHEBANG.match(head)
+    return m.group(1).decode("ascii") if m else None
+
+
+def strip_bom(head):
+    for bom in (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"):
+        if head.startswith(bom):
+            return head[len(bom):].replace(b"\0", b"")
+    return head
+
+
+def consumer_for(rel, head):
+    """The consumer's name for a file, or None. `head` is its first bytes."""
+    name = os.path.basename(rel).lower()
+    _, ext = os.path.splitext(name)
+    program = shebang_program(head)
+    if ext in (".py", ".pyw") or (program and program.startswith("python")):
+        return "python"
+    if ext in (".pl", ".pm") or program == "perl" or (ext == ".t" and b"use " in head):
+        return "perl"
+    if program == "bash" or ext == ".bash":
+        return "bash"
+    if program in ("sh", "dash") or ext == ".sh":
+        return "sh"
+    if ext in (".po", ".pot"):
+        return "msgfmt"
+    if ext == ".json":
+        return "json"
+    if ext == ".toml":
+        return "toml"
+    if ext in (".yaml", ".yml") and yaml is not None:
+        return "yaml"
+    if ext in XML_SUFFIXES or strip_bom(head).lstrip().startswith(b"<?xml"):
+        return "xml"
+    return None
+
+
+def run(argv, cwd):
+    try:
+        p = subprocess.run(
+            argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        return False, f"timed out after {TIMEOUT} s"
+    said = p.stderr.decode("utf-8", "replace").strip().splitlines()
+    return p.returncode == 0, (said[0][:200] if said else f"exit {p.returncode}")
+
+
+def python_reading(data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.dump(ast.parse(data))
+
+
+def yaml_reading(data):
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return repr(list(yaml.load_all(data, Loader=loader)))
+
+
+# In-process readers: bytes -> a comparable reading, raising when rejected.
+READERS = {
+    "python": python_reading,
+    "json": lambda data: repr(json.loads(data)),
+    "toml": lambda data: repr(tomllib.loads(data.decode("utf-8"))),
+}
+if yaml is not None:
+    READERS["yaml"] = yaml_reading
+
+
+def check(consumer, tree, rel):
+    """(accepted, what the consumer said, its reading or None) for `rel` in `tree`."""
+    path = os.path.join(tree, rel)
+    reader = READERS.get(consumer)
+    if reader is not None:
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            return True, "", reader(data)
+        except Exception as e:  # every rejection the parser has, reported as said
+            return False, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200], None
+    if consumer == "perl":
+        # From the tree's root, with the library paths a distribution's tests use.
+        argv = ["perl", "-c", "-Ilib", "-Iblib/lib", "-It/lib", "-I.", rel]
+    elif consumer in ("bash", "sh"):
+        argv = [consumer, "-n", rel]
+    elif consumer == "msgfmt":
+        argv = ["msgfmt", "-c", "-o", "/dev/null", rel]
+    elif consumer == "xml":
+        argv = ["xmllint", "--noout", "--nonet", rel]
+    else:
+        raise ValueError(consumer)
+    ok, said = run(argv, tree)
+    return ok, said, None
