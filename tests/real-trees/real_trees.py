@@ -54,21 +54,23 @@ SUMMARY_PREFIXES = ("utf8lint: checked ", "utf8lint: by rule:", "utf8lint: fixed
 
 
 def shown(rel):
-    """A relative path (bytes) as utf8lint's JSON writes it."""
+    """A relative path (bytes) as utf8lint's JSON writes it: a UTF-8 name
+    exactly; in any other, each invalid byte `\\xNN`, `\\` as `\\\\` and a
+    control character `\\u{N}`."""
+    try:
+        return rel.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
     out = []
-    i = 0
-    while i < len(rel):
-        for n in (4, 3, 2, 1):
-            try:
-                ch = rel[i:i + n].decode("utf-8")
-            except UnicodeDecodeError:
-                continue
-            out.append("\\\\" if ch == "\\" else ch)
-            i += n
-            break
+    for ch in rel.decode("utf-8", "surrogateescape"):
+        if 0xDC80 <= ord(ch) <= 0xDCFF:  # an invalid byte
+            out.append(f"\\x{ord(ch) - 0xDC00:02X}")
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+            out.append(f"\\u{{{ord(ch):X}}}")
         else:
-            out.append(f"\\x{rel[i]:02X}")
-            i += 1
+            out.append(ch)
     return "".join(out)
 
 

@@ -1,0 +1,141 @@
+"""The harness's own tests: each assertion fails on a fixer that breaks it.
+
+A stand-in for utf8lint (a small Python script, its misdeed chosen by
+FAKE_FIX) fixes a made-up tree; a fixer that only removes the BOM a JSON
+file must not have passes, and each misdeed is caught. No network.
+`python3 -m unittest discover -s tests/real-trees -p 'test_*.py'`
+"""
+
+import os
+import stat
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import fetch  # noqa: E402
+import real_trees  # noqa: E402
+
+PNG = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0\x90wS\xde"
+
+FAKE = textwrap.dedent('''\
+    #!/usr/bin/env python3
+    import json, os, sys
+    args = sys.argv[1:]
+    fixing = "--fix" in args
+    unsafe = "--unsafe-fixes" in args
+    mode = os.environ.get("FAKE_FIX", "")
+    def rewrite(path, data):
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    data = open("conf.json", "rb").read()
+    if data.startswith(b"\\xef\\xbb\\xbf"):
+        print(json.dumps({"path": "conf.json", "code": "U003",
+                          "fix": {"applicability": "safe"}}))
+        if fixing:
+            rewrite("conf.json", data[3:])
+    if fixing and unsafe:
+        if mode == "binary":
+            rewrite("logo.png", open("logo.png", "rb").read().replace(b"\\0", b""))
+        if mode == "python":
+            rewrite("tool.py", b"def f(:\\n")
+        if mode == "unsettled":
+            with open("notes.txt", "ab") as f:
+                f.write(b"x")
+            rewrite("notes.txt", open("notes.txt", "rb").read())
+    if fixing and mode == "reading":
+        rewrite("data.json", b'{"a": 2}\\n')
+    if mode == "panic":
+        print("thread 'main' panicked at src/x.rs:1:1:", file=sys.stderr)
+        print("boom", file=sys.stderr)
+        sys.exit(101)
+    print("utf8lint: checked 5 files", file=sys.stderr)
+''')
+
+
+class Harness(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        root = self.tmp.name
+        self.tree = os.path.join(root, "tree")
+        os.makedirs(self.tree)
+        files = {
+            "conf.json": b'\xef\xbb\xbf{"a": 1}\n',
+            "data.json": b'{"a": 1}\n',
+            "logo.png": PNG,
+            "tool.py": b"def f():\n    return 1\n",
+            "notes.txt": b"notes\n",
+        }
+        for name, data in files.items():
+            with open(os.path.join(self.tree, name), "wb") as f:
+                f.write(data)
+        self.binary = os.path.join(root, "utf8lint")
+        with open(self.binary, "w", encoding="utf-8") as f:
+            f.write(FAKE)
+        os.chmod(self.binary, os.stat(self.binary).st_mode | stat.S_IXUSR)
+        self.work = os.path.join(root, "work")
+        os.makedirs(self.work)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+        os.environ.pop("FAKE_FIX", None)
+
+    def run_with(self, mode):
+        os.environ["FAKE_FIX"] = mode
+        fetched = fetch.Fetched(fetch.Package("demo", "1", "test"), "1", self.tree)
+        return real_trees.run_package(fetched, self.binary, self.work, lambda msg: None)
+
+    def whats(self, result):
+        return [(stage, path, what) for stage, path, _, what in result.violations]
+
+    def test_a_safe_fix_passes_and_is_counted(self):
+        result = self.run_with("")
+        self.assertEqual(result.violations, [])
+        self.assertEqual(result.files_changed["fix"], 1)
+        self.assertEqual(result.changed["fix"], {"U003": 1})
+        self.assertEqual(result.consumers["json"]["kept"], 1)
+
+    def test_a_changed_binary_file_fails(self):
+        whats = self.whats(self.run_with("binary"))
+        self.assertTrue(any(s == "unsafe" and p == "logo.png" and "binary" in w for s, p, w in whats), whats)
+
+    def test_a_consumer_that_no_longer_accepts_fails(self):
+        whats = self.whats(self.run_with("python"))
+        self.assertTrue(any(p == "tool.py" and "python accepted it before" in w for _, p, w in whats), whats)
+
+    def test_a_second_run_that_changes_a_file_fails(self):
+        whats = self.whats(self.run_with("unsettled"))
+        self.assertTrue(any(s == "again" and p == "notes.txt" for s, p, _ in whats), whats)
+
+    def test_a_safe_fix_that_changes_the_reading_fails(self):
+        whats = self.whats(self.run_with("reading"))
+        self.assertTrue(any(s == "fix" and p == "data.json" and "reads" in w for s, p, w in whats), whats)
+
+    def test_a_panic_fails(self):
+        whats = self.whats(self.run_with("panic"))
+        self.assertTrue(any("crashed" in w and "src/x.rs" in w for _, _, w in whats), whats)
+
+    def test_the_pristine_tree_is_left_alone(self):
+        self.run_with("binary")
+        with open(os.path.join(self.tree, "logo.png"), "rb") as f:
+            self.assertEqual(f.read(), PNG)
+
+
+class Paths(unittest.TestCase):
+    def test_a_name_is_shown_as_utf8lint_writes_it(self):
+        self.assertEqual(real_trees.shown(b"caf\xe9.txt"), "caf\\xE9.txt")
+        self.assertEqual(real_trees.shown("é\\x".encode()), "é\\x")
+        self.assertEqual(real_trees.shown(b"\\\xff"), "\\\\\\xFF")
+
+    def test_a_refusal_groups_by_its_reason(self):
+        line = "utf8lint: error: a: b.txt: file changed since it was read"
+        self.assertEqual(real_trees.reason_of(line, {"a: b.txt"}), "file changed since it was read")
+
+
+if __name__ == "__main__":
+    unittest.main()
