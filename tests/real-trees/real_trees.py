@@ -34,6 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import consumers  # noqa: E402
+import declarations  # noqa: E402
 import fetch  # noqa: E402
 from snapshot import Tracker  # noqa: E402
 
@@ -72,6 +73,14 @@ def shown(rel):
         else:
             out.append(ch)
     return "".join(out)
+
+
+def is_utf8(data):
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def findings_by_path(stdout):
@@ -150,6 +159,7 @@ class Package:
         self.refusals = {}  # stage -> Counter of reason
         self.seconds = Counter()
         self.controls_deleted = Counter()  # stage -> files that lost control characters
+        self.stale = defaultdict(list)  # stage -> [(path, declaration)] left legacy after a conversion
         self.consumers = defaultdict(Counter)  # consumer -> {checked, accepted, kept, reading}
         self.before = {}  # rel -> (consumer, accepted, said, reading) on the pristine tree
         self.files = 0
@@ -171,18 +181,24 @@ class Package:
                 self.before[rel] = (name, *consumers.check(name, tree, "./" + os.fsdecode(rel)))
         return self.before[rel]
 
-    def count_controls(self, stage, work, rel):
-        """Counts a changed file that holds fewer C0/DEL controls than before.
+    def inspect_change(self, stage, work, rel):
+        """Counts a changed file that lost control characters, or that was
+        converted to UTF-8 and still declares a legacy encoding.
 
         Reported, not asserted: a control can be junk, but it is often syntax
-        or data (an awk FS, an Info separator, IRC formatting in a catalogue).
+        or data (an awk FS, an Info separator, IRC formatting in a catalogue);
+        a declaration found by a pattern can be a mention.
         """
         with open(os.path.join(os.fsencode(self.fetched.tree), rel), "rb") as f:
-            before = f.read().translate(None, KEPT_BYTES)
+            before = f.read()
         with open(os.path.join(os.fsencode(work), rel), "rb") as f:
-            after = f.read().translate(None, KEPT_BYTES)
-        if len(after) < len(before):
+            after = f.read()
+        if len(after.translate(None, KEPT_BYTES)) < len(before.translate(None, KEPT_BYTES)):
             self.controls_deleted[stage] += 1
+        if not is_utf8(before) and is_utf8(after):
+            stale = declarations.legacy_declaration(after)
+            if stale:
+                self.stale[stage].append((shown(rel), stale))
 
     def check_consumer(self, stage, work, rel, rules):
         before = self.consumer_before(rel)
@@ -253,7 +269,7 @@ def run_package(fetched, binary, workroot, log):
         started = time.monotonic()
         for rel in changed:
             result.check_consumer(stage, work, rel, rules_of[rel])
-            result.count_controls(stage, work, rel)
+            result.inspect_change(stage, work, rel)
         result.seconds["consumers"] += time.monotonic() - started
         try:
             findings = findings_by_path(p.stdout)
@@ -300,6 +316,10 @@ def print_package(result, out, verbose):
             print(f"   {'':<32} refused or trouble: {refusals_cell(result.refusals[stage])}", file=out)
     print(f"   consumers (still accepted/accepted before, of changed files): {consumers_cell(result)}",
           file=out)
+    for stage, stale in sorted(result.stale.items()):
+        print(f"   {stage}: {len(stale)} converted files still declare a legacy encoding", file=out)
+        for path, declaration in stale[: None if verbose else 5]:
+            print(f"   {'':<32} {path}: {declaration}", file=out)
     if result.controls_deleted:
         print(f"   files that lost control characters: {rules_cell(result.controls_deleted)}", file=out)
     s = result.seconds
@@ -312,8 +332,8 @@ def print_package(result, out, verbose):
 def markdown(results):
     lines = [
         "| package | version | files | `--fix` changed | `--unsafe-fixes` changed | refused | "
-        "consumers kept | second run | failures |",
-        "| --- | --- | ---: | --- | --- | --- | --- | ---: | ---: |",
+        "consumers kept | lost controls | stale declarations | second run | failures |",
+        "| --- | --- | ---: | --- | --- | ---: | --- | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
         refused = sum(sum(r.refusals[s].values()) for s in ("fix", "unsafe"))
@@ -321,7 +341,8 @@ def markdown(results):
             f"| {r.fetched.package.name} | {r.fetched.version} | {r.files} "
             f"| {r.files_changed['fix']} ({rules_cell(r.changed['fix'])}) "
             f"| {r.files_changed['unsafe']} ({rules_cell(r.changed['unsafe'])}) "
-            f"| {refused} | {consumers_cell(r)} | {r.files_changed['again']} | {len(r.violations)} |"
+            f"| {refused} | {consumers_cell(r)} | {sum(r.controls_deleted.values())} "
+            f"| {sum(len(v) for v in r.stale.values())} | {r.files_changed['again']} | {len(r.violations)} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -16,6 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import declarations  # noqa: E402
 import fetch  # noqa: E402
 import real_trees  # noqa: E402
 
@@ -135,6 +136,28 @@ class Paths(unittest.TestCase):
     def test_a_refusal_groups_by_its_reason(self):
         line = "utf8lint: error: a: b.txt: file changed since it was read"
         self.assertEqual(real_trees.reason_of(line, {"a: b.txt"}), "file changed since it was read")
+
+
+class Declarations(unittest.TestCase):
+    def test_a_legacy_declaration_is_found(self):
+        for data in (
+            b"# -*- coding: latin-1 -*-\nx = 1\n",
+            b'msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-2\\n"\n',
+            b'<?xml version="1.0" encoding="windows-1252"?>\n<a/>\n',
+            b"\\usepackage[T1]{fontenc}\n\\usepackage[latin1]{inputenc}\n",
+            b"=head1 NAME\n\n=encoding iso-8859-1\n",
+            b"scriptencoding cp1250\n",
+        ):
+            self.assertIsNotNone(declarations.legacy_declaration(data), data)
+
+    def test_utf8_and_a_late_cookie_are_not(self):
+        for data in (
+            b"# -*- coding: utf-8 -*-\n",
+            b'<?xml version="1.0" encoding="UTF-8"?>\n',
+            b"\\usepackage[utf8]{inputenc}\n",
+            b"a\nb\n# coding: latin-1\n",
+        ):
+            self.assertIsNone(declarations.legacy_declaration(data), data)
 
 
 if __name__ == "__main__":
