@@ -50,6 +50,7 @@ APPLIED = {"check": set(), "fix": {"safe"}, "unsafe": {"safe", "unsafe"}, "again
 # Every byte but the C0 controls (tab, line feed, vertical tab, form feed and
 # carriage return excepted) and DEL: what is left is the file's controls.
 KEPT_BYTES = bytes(b for b in range(256) if not (b < 0x20 and b not in b"\t\n\v\f\r" or b == 0x7F))
+RUN_TIMEOUT = 600  # seconds one utf8lint run may take on one tree (the largest takes about 1)
 MIN_PACKAGES = 20  # fewer fetched trees than this is no suite
 SUMMARY_PREFIXES = ("utf8lint: checked ", "utf8lint: by rule:", "utf8lint: fixed ")
 
@@ -73,6 +74,12 @@ def shown(rel):
         else:
             out.append(ch)
     return "".join(out)
+
+
+def _text(out):
+    if isinstance(out, bytes):
+        return out.decode("utf-8", "replace")
+    return out or ""
 
 
 def is_utf8(data):
@@ -234,13 +241,20 @@ def run_package(fetched, binary, workroot, log):
     findings = defaultdict(set)
     for stage, flags in STAGES:
         started = time.monotonic()
-        p = subprocess.run(
-            [binary, "check", "--format", "json-lines", *flags, "."],
-            cwd=work, capture_output=True, text=True, errors="replace",
-            env={**os.environ, "RUST_BACKTRACE": "0"},
-        )
+        timed_out = False
+        try:
+            p = subprocess.run(
+                [binary, "check", "--format", "json-lines", *flags, "."],
+                cwd=work, capture_output=True, text=True, errors="replace",
+                env={**os.environ, "RUST_BACKTRACE": "0"}, timeout=RUN_TIMEOUT,
+            )
+        except subprocess.TimeoutExpired as e:
+            # Still judged below: whatever it wrote before it was stopped.
+            p = subprocess.CompletedProcess(e.cmd, None, _text(e.stdout), _text(e.stderr))
+            result.violate(stage, b".", set(), f"utf8lint did not finish within {RUN_TIMEOUT} s")
+            timed_out = True
         result.seconds[stage] = time.monotonic() - started
-        crash = crash_of(p.returncode, p.stderr)
+        crash = None if timed_out else crash_of(p.returncode, p.stderr)
         if crash:
             result.violate(stage, b".", set(), crash)
         reasons = Counter(reason_of(line, work_names) for line in problems_in(p.stderr))

@@ -51,6 +51,9 @@ FAKE = textwrap.dedent('''\
             rewrite("notes.txt", open("notes.txt", "rb").read())
     if fixing and mode == "reading":
         rewrite("data.json", b'{"a": 2}\\n')
+    if mode == "hang" and fixing:
+        import time
+        time.sleep(30)
     if mode == "panic":
         print("thread 'main' panicked at src/x.rs:1:1:", file=sys.stderr)
         print("boom", file=sys.stderr)
@@ -120,6 +123,15 @@ class Harness(unittest.TestCase):
     def test_a_panic_fails(self):
         whats = self.whats(self.run_with("panic"))
         self.assertTrue(any("crashed" in w and "src/x.rs" in w for _, _, w in whats), whats)
+
+    def test_a_run_that_does_not_finish_fails(self):
+        saved = real_trees.RUN_TIMEOUT
+        real_trees.RUN_TIMEOUT = 1
+        try:
+            whats = self.whats(self.run_with("hang"))
+        finally:
+            real_trees.RUN_TIMEOUT = saved
+        self.assertTrue(any(s == "fix" and "did not finish" in w for s, _, w in whats), whats)
 
     def test_the_pristine_tree_is_left_alone(self):
         self.run_with("binary")
