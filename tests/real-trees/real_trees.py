@@ -23,6 +23,7 @@ failed (0 with `--report-only`), 2 if the suite could not run.
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -122,20 +123,22 @@ def crash_of(returncode, stderr):
 
 
 def reason_of(line, work_names):
-    """A refusal's reason without its path, so that equal reasons group."""
+    """A refusal's reason without its path and numbers, so that equal reasons group:
+    `utf8lint: error: not fixing a/b.txt: it would leave 2 ...` -> `not fixing: it would leave N ...`."""
     text = line
     for prefix in ("utf8lint: error: ", "utf8lint: warning: ", "utf8lint: "):
         if text.startswith(prefix):
             text = text[len(prefix):]
             break
-    start = 0
-    while True:
-        i = text.find(": ", start)
-        if i < 0:
-            return text[:160]
-        if text[:i] in work_names:
-            return text[i + 2:][:160]
-        start = i + 1
+    colon = text.find(": ")
+    while colon >= 0:
+        starts = [0] + [k + 1 for k in range(colon) if text[k] == " "]
+        for start in starts:
+            if text[start:colon] in work_names:
+                text = (text[:start].rstrip() + ": " if start else "") + text[colon + 2:]
+                return re.sub(r"\d+", "N", text)[:160]
+        colon = text.find(": ", colon + 1)
+    return re.sub(r"\d+", "N", text)[:160]
 
 
 def libmagic_binary(tree, rels):

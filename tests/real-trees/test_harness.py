@@ -148,6 +148,9 @@ class Paths(unittest.TestCase):
     def test_a_refusal_groups_by_its_reason(self):
         line = "utf8lint: error: a: b.txt: file changed since it was read"
         self.assertEqual(real_trees.reason_of(line, {"a: b.txt"}), "file changed since it was read")
+        line = "utf8lint: error: not fixing t/x 1.t: its fixes would leave 62 findings where there were 0"
+        self.assertEqual(real_trees.reason_of(line, {"t/x 1.t"}),
+                         "not fixing: its fixes would leave N findings where there were N")
 
 
 class Declarations(unittest.TestCase):
