@@ -34,12 +34,14 @@ class Fetched:
 def read_packages(path):
     packages = []
     with open(path, encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
             if not line or line.startswith("#"):
                 continue
-            name, version, kind = line.split("\t")
-            packages.append(Package(name, version, kind))
+            fields = line.split("\t")
+            if len(fields) != 3 or not all(fields):
+                raise ValueError(f"{path}:{number}: expected NAME, VERSION and KIND separated by tabs")
+            packages.append(Package(*fields))
     return packages
 
 

@@ -393,7 +393,11 @@ def main(argv=None):
         if shutil.which(tool) is None:
             log(f"real-trees: `{tool}` is missing (see the real-trees step of .ci/run)")
             return 2
-    packages = fetch.read_packages(args.packages)
+    try:
+        packages = fetch.read_packages(args.packages)
+    except (OSError, ValueError) as e:
+        log(f"real-trees: {e}")
+        return 2
     if args.only:
         wanted = set(args.only.split(","))
         packages = [p for p in packages if p.name in wanted]

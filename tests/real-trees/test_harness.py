@@ -153,6 +153,25 @@ class Paths(unittest.TestCase):
                          "not fixing: its fixes would leave N findings where there were N")
 
 
+class Pins(unittest.TestCase):
+    def test_the_pinned_list_reads_and_holds_enough_packages(self):
+        packages = fetch.read_packages(os.path.join(HERE, "packages.tsv"))
+        self.assertGreaterEqual(len(packages), real_trees.MIN_PACKAGES)
+        self.assertEqual(len({p.name for p in packages}), len(packages))
+
+    def test_a_malformed_line_is_an_error_that_names_it(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+            f.write("# comment\nvim 2:9.0\n")
+        try:
+            with self.assertRaisesRegex(ValueError, ":2: expected NAME, VERSION and KIND"):
+                fetch.read_packages(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_the_epoch_is_not_in_file_names(self):
+        self.assertEqual(fetch.dsc_name("vim", "2:9.0.1378-2"), "vim_9.0.1378-2.dsc")
+
+
 class Declarations(unittest.TestCase):
     def test_a_legacy_declaration_is_found(self):
         for data in (
