@@ -4,10 +4,15 @@ A consumer is picked by the file's name and first bytes. `check` runs it on
 one file in one tree and answers (accepted, what it said); `reading` is what
 the consumer makes of the file where the harness can compare it (a syntax
 tree, a parsed value), so that a fix can be shown to leave the reading
-unchanged, not only accepted.
+unchanged, not only accepted: Python's syntax tree, the parsed JSON, TOML
+or YAML value, a catalogue's messages as gettext decodes them by its
+declared charset, an XML document's canonical form (`xmllint --c14n`).
 """
 
 import ast
+import gettext
+import hashlib
+import io
 import json
 import os
 import re
@@ -68,14 +73,25 @@ def consumer_for(rel, head):
 
 
 def run(argv, cwd):
+    """(accepted, first line of stderr, stdout) of a consumer program."""
     try:
         p = subprocess.run(
             argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT,
         )
     except subprocess.TimeoutExpired:
-        return False, f"timed out after {TIMEOUT} s"
+        return False, f"timed out after {TIMEOUT} s", b""
     said = p.stderr.decode("utf-8", "replace").strip().splitlines()
-    return p.returncode == 0, (said[0][:200] if said else f"exit {p.returncode}")
+    return p.returncode == 0, (said[0][:200] if said else f"exit {p.returncode}"), p.stdout
+
+
+def catalogue_reading(mo):
+    """A compiled catalogue's messages as its runtime decodes them (by the
+    header's charset), header entry aside; None where Python cannot decode."""
+    try:
+        catalog = gettext.GNUTranslations(io.BytesIO(mo))._catalog
+    except Exception:  # an unknown charset, or what Python's reader refuses
+        return None
+    return repr(sorted((repr(k), v) for k, v in catalog.items() if k != ""))
 
 
 def python_reading(data):
@@ -112,14 +128,16 @@ def check(consumer, tree, rel):
             return False, f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:200], None
     if consumer == "perl":
         # From the tree's root, with the library paths a distribution's tests use.
-        argv = ["perl", "-c", "-Ilib", "-Iblib/lib", "-It/lib", "-I.", rel]
-    elif consumer in ("bash", "sh"):
-        argv = [consumer, "-n", rel]
-    elif consumer == "msgfmt":
-        argv = ["msgfmt", "-c", "-o", "/dev/null", rel]
-    elif consumer == "xml":
-        argv = ["xmllint", "--noout", "--nonet", rel]
-    else:
-        raise ValueError(consumer)
-    ok, said = run(argv, tree)
-    return ok, said, None
+        ok, said, _ = run(["perl", "-c", "-Ilib", "-Iblib/lib", "-It/lib", "-I.", rel], tree)
+        return ok, said, None
+    if consumer in ("bash", "sh"):
+        ok, said, _ = run([consumer, "-n", rel], tree)
+        return ok, said, None
+    if consumer == "msgfmt":
+        ok, said, mo = run(["msgfmt", "-c", "-o", "-", rel], tree)
+        return ok, said, catalogue_reading(mo) if ok else None
+    if consumer == "xml":
+        # The canonical form: the document as a parser reads it, whatever its encoding.
+        ok, said, c14n = run(["xmllint", "--nonet", "--c14n", rel], tree)
+        return ok, said, hashlib.sha256(c14n).hexdigest() if ok else None
+    raise ValueError(consumer)

@@ -16,6 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import consumers  # noqa: E402
 import declarations  # noqa: E402
 import fetch  # noqa: E402
 import real_trees  # noqa: E402
@@ -151,6 +152,35 @@ class Paths(unittest.TestCase):
         line = "utf8lint: error: not fixing t/x 1.t: its fixes would leave 62 findings where there were 0"
         self.assertEqual(real_trees.reason_of(line, {"t/x 1.t"}),
                          "not fixing: its fixes would leave N findings where there were N")
+
+
+class Readings(unittest.TestCase):
+    """A conversion that rewrites the declaration reads the same; one that leaves it does not."""
+
+    def reading(self, consumer, name, data):
+        with tempfile.TemporaryDirectory() as tree:
+            with open(os.path.join(tree, name), "wb") as f:
+                f.write(data)
+            ok, said, reading = consumers.check(consumer, tree, "./" + name)
+            self.assertTrue(ok, said)
+            return reading
+
+    def test_a_catalogue_is_read_by_its_charset(self):
+        po = ('msgid ""\nmsgstr "Content-Type: text/plain; charset={}\\n"\n\n'
+              'msgid "coffee"\nmsgstr "caf\u00e9"\n')
+        latin1 = self.reading("msgfmt", "fr.po", po.format("ISO-8859-1").encode("latin-1"))
+        converted = self.reading("msgfmt", "fr.po", po.format("UTF-8").encode("utf-8"))
+        stale = self.reading("msgfmt", "fr.po", po.format("ISO-8859-1").encode("utf-8"))
+        self.assertEqual(latin1, converted)
+        self.assertNotEqual(latin1, stale)
+
+    def test_an_xml_document_is_read_by_its_encoding(self):
+        doc = '<?xml version="1.0" encoding="{}"?>\n<a>caf\u00e9</a>\n'
+        latin1 = self.reading("xml", "a.xml", doc.format("ISO-8859-1").encode("latin-1"))
+        converted = self.reading("xml", "a.xml", doc.format("UTF-8").encode("utf-8"))
+        stale = self.reading("xml", "a.xml", doc.format("ISO-8859-1").encode("utf-8"))
+        self.assertEqual(latin1, converted)
+        self.assertNotEqual(latin1, stale)
 
 
 class Pins(unittest.TestCase):
