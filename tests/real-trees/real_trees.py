@@ -171,6 +171,7 @@ class Package:
         self.controls_deleted = Counter()  # stage -> files that lost control characters
         self.stale = defaultdict(list)  # stage -> [(path, declaration)] left legacy after a conversion
         self.consumers = defaultdict(Counter)  # consumer -> {checked, accepted, kept, reading}
+        self.read_differently = []  # (stage, path, rules, consumer): accepted, but read otherwise
         self.before = {}  # rel -> (consumer, accepted, said, reading) on the pristine tree
         self.files = 0
         self.bytes = 0
@@ -227,6 +228,7 @@ class Package:
         tally["kept"] += 1
         if reading is not None and reading_after != reading:
             tally["reading changed"] += 1
+            self.read_differently.append((stage, shown(rel), ",".join(sorted(rules)) or "?", name))
             if stage == "fix":
                 self.violate(stage, rel, rules, f"a safe fix changed what {name} reads")
 
@@ -337,6 +339,9 @@ def print_package(result, out, verbose):
         print(f"   {stage}: {len(stale)} converted files still declare a legacy encoding", file=out)
         for path, declaration in stale[: None if verbose else 5]:
             print(f"   {'':<32} {path}: {declaration}", file=out)
+    if verbose:
+        for stage, path, rules, name in result.read_differently:
+            print(f"   {stage}: {name} reads {path} [{rules}] differently", file=out)
     if result.controls_deleted:
         print(f"   files that lost control characters: {rules_cell(result.controls_deleted)}", file=out)
     s = result.seconds
