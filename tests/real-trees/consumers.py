@@ -5,7 +5,7 @@ one file in one tree and answers (accepted, what it said); `reading` is what
 the consumer makes of the file where the harness can compare it (a syntax
 tree, a parsed value), so that a fix can be shown to leave the reading
 unchanged, not only accepted: Python's syntax tree, the parsed JSON, TOML
-or YAML value, a catalogue's messages as gettext decodes them by its
+or YAML value, an HTML page's text as a browser decodes it, a catalogue's messages as gettext decodes them by its
 declared charset, an XML document's canonical form (`xmllint --c14n`).
 """
 
@@ -69,6 +69,9 @@ def consumer_for(rel, head):
         return "yaml"
     if ext in XML_SUFFIXES or strip_bom(head).lstrip().startswith(b"<?xml"):
         return "xml"
+    # Content-negotiated pages too: index.html.ko.euc-kr.
+    if {"html", "htm", "shtml"} & set(name.split(".")[1:]):
+        return "html"
     return None
 
 
@@ -105,11 +108,38 @@ def yaml_reading(data):
     return repr(list(yaml.load_all(data, Loader=loader)))
 
 
+META_CHARSET = re.compile(rb"<meta[^>]*charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.I)
+META_TEXT = re.compile(r"charset\s*=\s*[A-Za-z0-9_.:-]+", re.I)
+# Labels the WHATWG Encoding standard reads as windows-1252.
+WINDOWS_1252 = {"iso-8859-1", "iso8859-1", "latin1", "l1", "us-ascii", "ascii", "windows-1252", "cp1252"}
+
+
+def html_reading(data):
+    """The text a browser reads: by the byte-order mark, else by the
+    `<meta charset>` in the first 1024 bytes; None when neither says
+    (a browser then guesses). Never a rejection: browsers read anything."""
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            return data[len(bom):].decode(codec, "replace")
+    m = META_CHARSET.search(data[:1024])
+    if not m:
+        return None
+    label = m.group(1).decode("ascii").lower()
+    codec = "cp1252" if label in WINDOWS_1252 else label
+    try:
+        text = data.decode(codec, "replace")
+    except LookupError:
+        return None
+    # The declaration itself is not the page's text: a conversion rewrites it.
+    return META_TEXT.sub("charset=", text, count=1)
+
+
 # In-process readers: bytes -> a comparable reading, raising when rejected.
 READERS = {
     "python": python_reading,
     "json": lambda data: repr(json.loads(data)),
     "toml": lambda data: repr(tomllib.loads(data.decode("utf-8"))),
+    "html": html_reading,
 }
 if yaml is not None:
     READERS["yaml"] = yaml_reading

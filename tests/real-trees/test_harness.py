@@ -183,6 +183,16 @@ class Readings(unittest.TestCase):
         self.assertNotEqual(latin1, stale)
 
 
+    def test_an_html_page_is_read_by_its_meta_charset(self):
+        page = '<html><head><meta http-equiv="Content-Type" content="text/html; charset={}">\n<p>\uc548\ub155</p>\n'
+        euc_kr = self.reading("html", "index.html.ko.euc-kr", page.format("EUC-KR").encode("euc-kr"))
+        converted = self.reading("html", "index.html.ko.euc-kr", page.format("UTF-8").encode("utf-8"))
+        stale = self.reading("html", "index.html.ko.euc-kr", page.format("EUC-KR").encode("utf-8"))
+        self.assertEqual(consumers.consumer_for("index.html.ko.euc-kr", b"<html>"), "html")
+        self.assertEqual(euc_kr, converted)
+        self.assertNotEqual(euc_kr, stale)
+
+
 class Pins(unittest.TestCase):
     def test_the_pinned_list_reads_and_holds_enough_packages(self):
         packages = fetch.read_packages(os.path.join(HERE, "packages.tsv"))
