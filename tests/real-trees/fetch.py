@@ -75,7 +75,7 @@ class Apt:
         self.updated = True
 
     def versions(self, name):
-        """The versions of source package `name` the lists hold, newest first."""
+        """The versions of source package `name` the lists hold (bookworm main has one)."""
         out = subprocess.run(
             ["apt-cache", *self.options, "showsrc", "--only-source", name],
             capture_output=True, text=True,
