@@ -164,8 +164,10 @@ pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
         keep,
         sniffed_text,
     } = options;
-    let (found, summaries, directives) =
+    let (mut found, summaries, directives) =
         check_unsuppressed(bytes, path, policy, keep, sniffed_text);
+    // Test data, Info files, locale sources: no rule's fix touches them.
+    rules::fix_scope::withhold_in_data_files(path, &mut found);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         Some(suppressions) => {
