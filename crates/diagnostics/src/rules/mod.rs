@@ -266,6 +266,7 @@ pub(crate) mod charset_mismatch;
 pub(crate) mod confusable;
 pub(crate) mod conversion;
 pub(crate) mod declared;
+pub(crate) mod dos_code_pages;
 pub(crate) mod fix_scope;
 pub(crate) mod invalid_utf8;
 pub(crate) mod mojibake;
