@@ -308,10 +308,10 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level, readings: bool) -> Diagn
         d.notes
             .insert(0, format!("maximal subparts: {}{more}", list.join(", ")));
     }
-    // High bytes between ASCII are the signature of a legacy 8-bit file:
-    // what they read as, in each code page, is a note, never the fix.
-    if readings && let Some(note) = readings_note(bytes.get(span.clone()).unwrap_or_default()) {
-        d.notes.push(note);
+    // A lone high byte between ASCII is the signature of a legacy 8-bit
+    // file: what it reads as, in the code pages, is a note, never the fix.
+    if readings && total == 1 && lead >= 0x80 {
+        d.notes.push(readings_note(lead));
         d.help.push(
             "if the file was saved in a legacy encoding, convert it rather than patch bytes"
                 .to_owned(),
@@ -321,47 +321,45 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level, readings: bool) -> Diagn
     d
 }
 
-/// At most this many bytes get their readings noted.
-const MAX_READ_BYTES: usize = 8;
-
-/// What the high bytes `run` (each one subpart) read as in each candidate
-/// encoding, the Latin code pages `not_utf8` claims
-/// ([`LATIN_READINGS`](crate::rules::not_utf8::LATIN_READINGS)) and the DOS
-/// ones people have text in (CP437, CP850), grouped by reading: `\x94` is
-/// `”` in windows-1252 and `ö` in CP437. No byte from `\x80` up reads as
-/// the same letter in all of them (tested), so U001 never writes a letter:
-/// the note lets a person choose, the fix is U+FFFD.
-fn readings_note(run: &[u8]) -> Option<String> {
-    if run.is_empty() || run.len() > MAX_READ_BYTES || run.iter().any(|&b| b < 0x80) {
-        return None;
-    }
-    let mut groups: Vec<(String, Vec<&'static str>)> = Vec::new();
-    let mut add = |text: String, name: &'static str| match groups.iter_mut().find(|g| g.0 == text) {
-        Some(group) => group.1.push(name),
-        None => groups.push((text, vec![name])),
-    };
-    for encoding in crate::rules::not_utf8::LATIN_READINGS {
-        let (text, malformed) = encoding.decode_without_bom_handling(run);
-        if !malformed && !text.chars().any(char::is_control) {
-            add(text.into_owned(), encoding.name());
+/// What the high `byte` reads as in the candidate encodings: windows-1252,
+/// the first other Latin code page `not_utf8` claims that reads it
+/// otherwise ([`LATIN_READINGS`](crate::rules::not_utf8::LATIN_READINGS)),
+/// and the DOS code pages people have text in (CP437, CP850): `\x94` is
+/// `”` in windows-1252 and `ö` in CP437. No high byte reads as the same
+/// letter in all of them (tested), so U001 never writes a letter: the note
+/// lets a person choose, the fix is U+FFFD.
+fn readings_note(byte: u8) -> String {
+    let one = [byte];
+    let mut readings: Vec<(char, &'static str)> = Vec::new();
+    let latin = crate::rules::not_utf8::LATIN_READINGS
+        .iter()
+        .filter_map(|encoding| {
+            let (text, malformed) = encoding.decode_without_bom_handling(&one);
+            let c = text.chars().next()?;
+            (!malformed && !c.is_control()).then_some((c, encoding.name()))
+        });
+    for (c, name) in latin {
+        if readings.is_empty() || (readings.len() == 1 && readings[0].0 != c) {
+            readings.push((c, name));
         }
     }
     for (name, table) in DOS_CODE_PAGES {
-        let text: Option<String> = run
-            .iter()
-            .map(|&b| dos_code_pages::read(table, b))
-            .collect();
-        add(text?, name);
+        if let Some(c) = dos_code_pages::read(table, byte) {
+            readings.push((c, name));
+        }
     }
-    let readings: Vec<String> = groups
+    let readings: Vec<String> = readings
         .iter()
-        .map(|(text, names)| format!("`{}` in {}", escape_shown(text), names.join(", ")))
+        .map(|(c, name)| match c {
+            // A no-break space, shown by its code: it looks like nothing.
+            c if c.is_whitespace() => format!("U+{:04X} in {name}", u32::from(*c)),
+            c => format!("`{}` in {name}", escape_shown(&c.to_string())),
+        })
         .collect();
-    Some(format!(
-        "`{}` reads as {}: the code pages disagree, so no fix writes a letter",
-        escape_bytes(run, LABEL_BYTES),
-        readings.join("; ")
-    ))
+    format!(
+        "`\\x{byte:02X}` is {}: the code pages disagree, so the fix writes U+FFFD, not a letter",
+        readings.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -408,7 +406,9 @@ mod tests {
         assert_eq!(fixed, "Gerhard Schr\u{FFFD}der\n".as_bytes());
         assert!(d.alternatives.is_empty());
         let note = d.notes.iter().find(|n| n.contains("CP437")).unwrap();
-        assert!(note.contains("`ö` in CP437, CP850"), "{note}");
-        assert!(note.contains("`”` in windows-1252"), "{note}");
+        assert!(
+            note.starts_with("`\\x94` is `”` in windows-1252, `ö` in CP437, `ö` in CP850"),
+            "{note}"
+        );
     }
 }
