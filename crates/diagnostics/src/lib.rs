@@ -166,9 +166,8 @@ pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
     } = options;
     let (mut found, summaries, directives) =
         check_unsuppressed(bytes, path, policy, keep, sniffed_text);
-    rules::stray_feff::scope_fixes(bytes, path, &mut found);
-    // Test data, Info files, locale sources: no rule's fix touches them.
-    rules::fix_scope::withhold_in_data_files(path, &mut found);
+    // What each fix may touch, by the file's path and the finding's place.
+    rules::fix_scope::settle(bytes, path, &mut found);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         Some(suppressions) => {

@@ -228,21 +228,31 @@ fn invisible_characters_are_named_and_never_fixed_safely() {
     // In code, outside a string literal, each may be syntax or data: no fix.
     for d in &ds {
         assert!(d.fix.is_none(), "{d:#?}");
-        assert!(d.notes.iter().any(|n| n.contains("outside a string literal")));
+        assert!(
+            d.notes
+                .iter()
+                .any(|n| n.contains("outside a string literal"))
+        );
     }
     // Inside a string literal the fix writes the escape; in prose it
     // deletes; neither is safe.
     let in_string = "let s = \"user\u{200B}Name\";\n";
     let ds = findings(in_string, "a.rs");
     let fix = ds[0].fix.as_ref().unwrap();
-    assert_eq!(fix.applicability(), utf8lint_diagnostics::Applicability::Unsafe);
+    assert_eq!(
+        fix.applicability(),
+        utf8lint_diagnostics::Applicability::Unsafe
+    );
     assert_eq!(
         apply_fixes(in_string.as_bytes(), [fix]).bytes,
         b"let s = \"user\\u{200B}Name\";\n"
     );
     let prose = findings("user\u{200B}Name\n", "notes.md");
     let fix = prose[0].fix.as_ref().unwrap();
-    assert_eq!(fix.applicability(), utf8lint_diagnostics::Applicability::Unsafe);
+    assert_eq!(
+        fix.applicability(),
+        utf8lint_diagnostics::Applicability::Unsafe
+    );
 }
 
 #[test]

@@ -116,14 +116,27 @@ fn is_info_file(name: &str) -> bool {
             .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Settles the fixes of `diagnostics`, found in `bytes` of the file at
+/// `path`, by where they are: the rules that ask the path (U002's U+FEFF
+/// inside a line, U008 in a gettext catalogue), then no fix at all in a
+/// data file. Costs nothing when no finding has a fix.
+pub(crate) fn settle(bytes: &[u8], path: &Path, diagnostics: &mut [Diagnostic]) {
+    if !diagnostics
+        .iter()
+        .any(|d| d.fix.is_some() || !d.alternatives.is_empty())
+    {
+        return;
+    }
+    crate::rules::stray_feff::scope_fixes(bytes, path, diagnostics);
+    crate::rules::mojibake::scope_fixes(bytes, path, diagnostics);
+    withhold_in_data_files(path, diagnostics);
+}
+
 /// Every finding's fix (and alternatives) dropped when the file at `path`
 /// is data ([`data_file`]), with a note saying why: for every rule, so
 /// that test fixtures, Info files and locale sources keep their bytes.
-pub(crate) fn withhold_in_data_files(path: &Path, diagnostics: &mut [Diagnostic]) {
+fn withhold_in_data_files(path: &Path, diagnostics: &mut [Diagnostic]) {
     let fixed = |d: &Diagnostic| d.fix.is_some() || !d.alternatives.is_empty();
-    if !diagnostics.iter().any(fixed) {
-        return;
-    }
     let Some(why) = data_file(path) else { return };
     for d in diagnostics.iter_mut().filter(|d| fixed(d)) {
         d.fix = None;
