@@ -568,3 +568,29 @@ fn a_feff_inside_a_line_is_told_from_the_seam_of_two_files() {
             .is_some_and(|f| f.applicability() == utf8lint_diagnostics::Applicability::Unsafe)
     );
 }
+
+/// U014 in code leaves curly quotes: made straight, `“` inside a string
+/// literal would close it (`"he said “hi”"` is no longer Python).
+#[test]
+fn non_ascii_quotes_in_code_are_not_made_straight() {
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::NonAscii, Level::Warn);
+    let fixed = |text: &str, path: &str| {
+        let ds = check(text.as_bytes(), CheckOptions::new(Path::new(path), &policy));
+        let ds: Vec<&Diagnostic> = ds.iter().filter(|d| d.rule == Rule::NonAscii).collect();
+        String::from_utf8(
+            apply_fixes(text.as_bytes(), ds.iter().filter_map(|d| d.fix.as_ref())).bytes,
+        )
+        .unwrap()
+    };
+    let code = "s = \"he said \u{201C}hi\u{201D} \u{2014} twice\"\n";
+    assert_eq!(
+        fixed(code, "a.py"),
+        "s = \"he said \u{201C}hi\u{201D} - twice\"\n"
+    );
+    assert_eq!(
+        fixed(code, "a.txt"),
+        "s = \"he said \"hi\" - twice\"\n",
+        "in prose the quotes are made straight"
+    );
+}

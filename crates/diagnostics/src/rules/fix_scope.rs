@@ -118,7 +118,7 @@ fn is_info_file(name: &str) -> bool {
 
 /// Settles the fixes of `diagnostics`, found in `bytes` of the file at
 /// `path`, by where they are: the rules that ask the path (U002's U+FEFF
-/// inside a line, U008 in a gettext catalogue), then no fix at all in a
+/// inside a line, U008 in a gettext catalogue, U014's quotes in code), then no fix at all in a
 /// data file. Costs nothing when no finding has a fix.
 pub(crate) fn settle(bytes: &[u8], path: &Path, diagnostics: &mut [Diagnostic]) {
     if !diagnostics
@@ -129,6 +129,7 @@ pub(crate) fn settle(bytes: &[u8], path: &Path, diagnostics: &mut [Diagnostic]) 
     }
     crate::rules::stray_feff::scope_fixes(bytes, path, diagnostics);
     crate::rules::mojibake::scope_fixes(bytes, path, diagnostics);
+    crate::rules::text_chars::scope_non_ascii_fixes(bytes, path, diagnostics);
     withhold_in_data_files(path, diagnostics);
 }
 

@@ -795,6 +795,39 @@ pub(crate) fn non_ascii_line(line: &str, start: usize, out: &mut Capped) {
     );
 }
 
+/// U014's fixes in source code (`fix_scope::Lang`) keep their quotes: a
+/// curly quote inside a string literal made straight can close the
+/// literal (`"he said “hi”"`), so only spaces, dashes and ellipses are
+/// replaced there, with a note saying so.
+pub(crate) fn scope_non_ascii_fixes(bytes: &[u8], path: &Path, diagnostics: &mut [Diagnostic]) {
+    let mut lang = None;
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.rule == Rule::NonAscii && d.fix.is_some())
+    {
+        if lang.get_or_insert_with(|| Lang::of(path, bytes)).is_none() {
+            return;
+        }
+        let Some(fix) = d.fix.take() else { continue };
+        let quote = |e: &&Edit| matches!(e.literal(), Some(b"'" | b"\""));
+        if !fix.edits().iter().any(|e| quote(&e)) {
+            d.fix = Some(fix);
+            continue;
+        }
+        let kept: Vec<Edit> = fix.edits().iter().filter(|e| !quote(e)).cloned().collect();
+        d.notes.push(
+            "in code the curly quotes are left: made straight, one could close a string literal"
+                .to_owned(),
+        );
+        if !kept.is_empty() {
+            d.fix = Some(Fix::unsafe_(
+                "replace the typographic spaces, dashes and ellipses with ASCII",
+                kept,
+            ));
+        }
+    }
+}
+
 /// The idnits-style count of U014's lines, as a note on its first finding.
 pub(crate) fn count_non_ascii_lines(out: &mut Capped) {
     let lines = out.kept.len() + out.hidden;
