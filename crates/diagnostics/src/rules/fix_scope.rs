@@ -40,6 +40,7 @@ const TEST_DIRS: &[&str] = &[
     "golden",
     "goldens",
     "expected",
+    "testdir",
 ];
 
 /// Extensions of expected-output files.
@@ -102,10 +103,31 @@ pub(crate) fn data_file(path: &Path) -> Option<&'static str> {
     if in_dir(UNICODE_DATA_DIRS) || UNICODE_DATA_FILES.contains(&name.as_str()) {
         return Some("a Unicode data file: the characters it lists are its data");
     }
-    if in_dir(TEST_DIRS) || EXPECTED_EXTENSIONS.contains(&extension) || name.contains("expected") {
+    if matches!(extension, "patch" | "diff") {
+        return Some("a patch: its lines must match the file it applies to, byte for byte");
+    }
+    if in_dir(TEST_DIRS)
+        || EXPECTED_EXTENSIONS.contains(&extension)
+        || name.contains("expected")
+        || is_test_file(&name)
+    {
         return Some("test data: a test reads or compares these bytes as they are");
     }
     None
+}
+
+/// A test's own source, whose strings are its data: `test_x.py`,
+/// `x_test.go`, `tests.py`, `x.test.js`, `x_spec.rb`, Perl's `x.t`.
+fn is_test_file(name: &str) -> bool {
+    let (stem, extension) = name.split_once('.').unwrap_or((name, ""));
+    extension == "t"
+        || matches!(stem, "test" | "tests")
+        || stem.starts_with("test_")
+        || ["_test", "_tests", "_spec", "-test", "-spec"]
+            .iter()
+            .any(|end| stem.ends_with(end))
+        || extension.starts_with("test.")
+        || extension.starts_with("spec.")
 }
 
 /// `foo.info` and its split parts `foo.info-1`, `foo.info-2`...
@@ -210,6 +232,9 @@ const PERL: Lang = lang(Some(Escape::Perl), b"\"", b"'", b"#");
 const PHP: Lang = lang(Some(Escape::Braced), b"\"", b"'", b"//");
 const RUBY: Lang = lang(Some(Escape::Braced), b"\"", b"'", b"#");
 const LUA: Lang = lang(Some(Escape::Braced), b"\"'", b"", b"--");
+/// A gettext catalogue: C strings, `#` comments (obsolete `#~` entries
+/// among them, which are not compiled and are left alone).
+const GETTEXT: Lang = lang(Some(Escape::OctalBytes), b"\"", b"", b"#");
 /// Shell, awk, m4, make, Vim script, Lisp and the rest: code, whose
 /// strings' escapes (if any) are not written here.
 const NO_ESCAPE: Lang = lang(None, b"", b"", b"");
@@ -219,13 +244,18 @@ impl Lang {
     /// `#!` line in `bytes`), or `None` for prose and unknown formats.
     pub(crate) fn of(path: &Path, bytes: &[u8]) -> Option<Lang> {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        match name {
-            "Makefile" | "makefile" | "GNUmakefile" | "configure" | "vimrc" | ".vimrc" => {
-                return Some(NO_ESCAPE);
-            }
-            _ => {}
+        // A template (`Makefile.in`, `config.h.in`) is in the language of
+        // what it makes.
+        let name = name.strip_suffix(".in").unwrap_or(name);
+        if name.starts_with("Makefile")
+            || matches!(
+                name,
+                "makefile" | "GNUmakefile" | "configure" | "vimrc" | ".vimrc"
+            )
+        {
+            return Some(NO_ESCAPE);
         }
-        match path.extension().and_then(|e| e.to_str()) {
+        match name.rsplit_once('.').map(|(_, e)| e) {
             Some(extension) => Lang::of_extension(extension),
             None => bytes
                 .starts_with(b"#!")
@@ -238,7 +268,7 @@ impl Lang {
         path.extension()
             .and_then(|e| e.to_str())
             .and_then(Lang::of_extension)
-            .is_some_and(|lang| lang != JSON)
+            .is_some_and(|lang| lang != JSON && lang != GETTEXT)
     }
 
     fn of_extension(extension: &str) -> Option<Lang> {
@@ -257,8 +287,12 @@ impl Lang {
             "php" => PHP,
             "rb" => RUBY,
             "lua" => LUA,
-            "sh" | "bash" | "zsh" | "ksh" | "awk" | "sed" | "m4" | "ac" | "mk" | "ps1" | "vim"
-            | "el" | "hs" | "ml" | "ex" | "exs" | "r" | "sql" | "scala" | "tcl" => NO_ESCAPE,
+            "po" | "pot" => GETTEXT,
+            // Yodl's `\x01` markers and the rest: macro languages.
+            "yo" | "sh" | "bash" | "zsh" | "ksh" | "awk" | "sed" | "m4" | "ac" | "mk" | "ps1"
+            | "vim" | "el" | "hs" | "ml" | "ex" | "exs" | "r" | "sql" | "scala" | "tcl" => {
+                NO_ESCAPE
+            }
             _ => return None,
         })
     }
@@ -483,6 +517,8 @@ mod tests {
                 "const s = `\u{200B}`;\n",
                 "const s = `\\u{200B}`;\n",
             ),
+            // IRC formatting codes in a catalogue: msgfmt reads the same bytes.
+            ("af.po", "msgid \"\x02bold\"\n", "msgid \"\\002bold\"\n"),
         ] {
             let needle = text
                 .chars()
@@ -511,6 +547,9 @@ mod tests {
             ("a.c", "wchar_t *s = L\"\u{200B}\";\n", '\u{200B}'),
             ("a.rb", "s = '\u{200B}'\n", '\u{200B}'),
             ("a.rs", "let a\u{200B}b = 1;\n", '\u{200B}'),
+            ("da.po", "#~ \"--compose\u{AD}only\"\n", '\u{AD}'),
+            ("doc/zsh.yo", "includefile(Zsh/intro.yo)\x01\n", '\x01'),
+            ("Doc/Makefile.in", "all:\x01\n", '\x01'),
         ] {
             assert!(fix_of(path, text, needle).is_err(), "{path}: {text:?}");
         }
@@ -541,6 +580,13 @@ mod tests {
             "vendor/UnicodeData.txt",
             "cases/simple.expected",
             "cases/expected_output.txt",
+            "debian/patches/CVE-2023-4738.patch",
+            "src/testdir/crash/vim_regsub_both",
+            "src/pip/_vendor/webencodings/tests.py",
+            "pkg/x_test.go",
+            "test_codec.py",
+            "src/app.test.js",
+            "70_rt.t",
         ] {
             assert!(data_file(Path::new(path)).is_some(), "{path}");
         }
