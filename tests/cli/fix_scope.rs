@@ -193,3 +193,36 @@ fn a_byte_the_code_pages_read_differently_gets_no_letter() {
         "Gerhard Schr\u{FFFD}der\n".as_bytes()
     );
 }
+
+/// IRC formatting codes (`\x02` bold, `\x16` reverse) inside a catalogue's
+/// strings are the program's own strings: the fix writes them as octal
+/// escapes, and msgfmt compiles the same catalogue, byte for byte.
+#[test]
+fn controls_in_a_catalogues_strings_become_escapes_msgfmt_reads_alike() {
+    let po = "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n\
+              msgid \"\u{16} Ref# \u{2}bold\u{2}\"\nmsgstr \"\u{16} Nr. \u{2}fett\u{2}\"\n\n\
+              #~ msgid \"--compose\u{AD}only\"\n#~ msgstr \"\"\n";
+    let dir = tree(&[("af.po", po.as_bytes())]);
+    let compiled = |dir: &Path, out: &str| {
+        consumer(dir, "msgfmt", &["-c", "-o", out, "af.po"])
+            .map(|ok| ok.then(|| std::fs::read(dir.join(out)).unwrap()))
+    };
+    let before = compiled(dir.path(), "before.mo");
+    fix_all(dir.path());
+    let fixed = String::from_utf8(read(dir.path(), "af.po")).unwrap();
+    assert_eq!(
+        fixed,
+        po.replace('\u{16}', "\\026").replace('\u{2}', "\\002"),
+        "the obsolete entry's soft hyphen is left"
+    );
+    if let Some(before) = before {
+        assert!(
+            before.is_some(),
+            "msgfmt -c rejects the catalogue before the fix"
+        );
+        assert_eq!(compiled(dir.path(), "after.mo"), Some(before));
+    }
+    // One run settles it.
+    fix_all(dir.path());
+    assert_eq!(read(dir.path(), "af.po"), fixed.as_bytes());
+}
