@@ -385,7 +385,13 @@ const REACH: usize = 4096;
 /// outside one, in a verbatim one or after a line comment.
 fn literal_prefix(bytes: &[u8], offset: usize, lang: Lang) -> Option<&[u8]> {
     let floor = offset.saturating_sub(REACH);
-    let start = memchr::memrchr(b'\n', &bytes[floor..offset]).map_or(floor, |k| floor + k + 1);
+    // A line longer than the reach is not read from its start, so where its
+    // literals are is not known: outside, then.
+    let start = match memchr::memrchr(b'\n', &bytes[floor..offset]) {
+        Some(k) => floor + k + 1,
+        None if floor == 0 => 0,
+        None => return None,
+    };
     let line = &bytes[start..offset];
     // The open literal: its quote, whether it reads escapes, where it opened.
     let mut open: Option<(u8, bool, usize)> = None;
@@ -553,6 +559,18 @@ mod tests {
         ] {
             assert!(fix_of(path, text, needle).is_err(), "{path}: {text:?}");
         }
+    }
+
+    #[test]
+    fn a_literal_further_back_than_the_reach_is_not_guessed_at() {
+        let zwsp = '\u{200B}';
+        let pad = "a".repeat(REACH);
+        let long = format!("xx\nlet s = \"{pad}{zwsp}\";\n");
+        assert!(fix_of("a.rs", &long, zwsp).is_err());
+        let minified = format!("{{\"a\": \"{pad}\", \"b\": \"{zwsp}\"}}");
+        assert!(fix_of("a.json", &minified, zwsp).is_err());
+        // Within the reach the literal is found.
+        assert!(fix_of("a.json", &format!("{{\"b\": \"{zwsp}\"}}"), zwsp).is_ok());
     }
 
     #[test]

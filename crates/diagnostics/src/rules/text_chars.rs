@@ -87,7 +87,7 @@ fn is_vim_script(path: &Path) -> bool {
 pub(crate) struct Pass<'a> {
     bytes: &'a [u8],
     path: &'a Path,
-    /// [`is_source`], worked out at the first character that asks: most
+    /// [`Lang::is_source`], worked out at the first character that asks: most
     /// files have none, and parsing every file's name was 0.5% of a
     /// whole-tree scan.
     source: OnceCell<bool>,
