@@ -20,6 +20,7 @@ mod exclude;
 mod explain;
 mod fix;
 mod fix_all;
+mod fix_scope;
 mod formats;
 mod generated;
 mod hostile;

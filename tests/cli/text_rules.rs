@@ -69,9 +69,18 @@ fn text_rule_findings_are_escaped_in_every_text_format_and_exact_in_json() {
     let json = stdout(&o);
     assert!(json.contains("spelling `ign`"), "{json}");
     assert!(json.contains("did you mean `“`?"), "{json}");
-    // The safe fixes (the tag run) apply with --fix; the rest need
-    // --unsafe-fixes.
+    // No fix of a hidden character is safe: the tag run stays with --fix
+    // and goes with --unsafe-fixes.
     let o = run(dir.path(), ["check", "--fix", "prompt.md"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("prompt.md")).unwrap(),
+        smuggled
+    );
+    let o = run(
+        dir.path(),
+        ["check", "--fix", "--unsafe-fixes", "prompt.md"],
+    );
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(
         std::fs::read_to_string(dir.path().join("prompt.md")).unwrap(),

@@ -166,8 +166,10 @@ pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
         keep,
         sniffed_text,
     } = options;
-    let (found, summaries, directives) =
+    let (mut found, summaries, directives) =
         check_unsuppressed(bytes, path, policy, keep, sniffed_text);
+    // What each fix may touch, by the file's path and the finding's place.
+    rules::fix_scope::settle(bytes, path, &mut found);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         Some(suppressions) => {

@@ -499,47 +499,39 @@ fn fixes_remove_what_they_fix() {
     }
 }
 
-/// Latin-1 bytes inside UTF-8 text: the repair writes what the
-/// message says the byte is, where that is certain enough (a letter every
-/// Latin encoding reads alike, or a typographic quote, touching a word);
-/// U+FFFD stays the alternative. The rest keeps U+FFFD alone: `\xEF` is
-/// `ï` in windows-1252 but `ď` in windows-1250.
+/// Latin bytes inside UTF-8 text: the repair never writes a letter, since
+/// no high byte reads alike in the Latin code pages and the DOS ones
+/// (`\xE9` is `é` in windows-1252, `Θ` in CP437; `\x94` is `”` and `ö`):
+/// U+FFFD, with the readings as a note for a person to choose.
 #[test]
-fn latin1_letters_inside_words_are_repaired_to_the_letter() {
-    let fixed = |bytes: &[u8]| -> (Vec<u8>, usize) {
-        let found = run(bytes, "a.txt");
-        let alternatives = found.iter().map(|d| d.alternatives.len()).sum();
+fn latin_bytes_inside_words_get_u_fffd_and_their_readings() {
+    for (bytes, want, reading) in [
         (
-            apply_fixes(bytes, found.iter().filter_map(|d| d.fix.as_ref())).bytes,
-            alternatives,
-        )
-    };
-    assert_eq!(
-        fixed(b"caf\xE9 na\xEFve stra\xDFe"),
-        ("café na\u{FFFD}ve straße".as_bytes().to_vec(), 2)
-    );
-    assert_eq!(
-        fixed(b"\x93quoted\x94 and it\x92s"),
-        ("“quoted” and it’s".as_bytes().to_vec(), 3)
-    );
-    // Not a letter, not touching a word, or more than one byte: U+FFFD.
-    for (bytes, want) in [
-        (&b"price \x80 5"[..], "price \u{FFFD} 5"),
-        (b"a \xE9 b", "a \u{FFFD} b"),
-        (b"ok \xFF\xFE ok", "ok \u{FFFD}\u{FFFD} ok"),
-        (b"x\xC0\xAEy", "x\u{FFFD}\u{FFFD}y"),
-        (b"x\xA0y", "x\u{FFFD}y"),
+            &b"caf\xE9 au lait"[..],
+            "caf\u{FFFD} au lait",
+            "`é` in windows-1252",
+        ),
+        (b"Schr\x94der", "Schr\u{FFFD}der", "`ö` in CP437"),
+        (b"\x93quoted", "\u{FFFD}quoted", "`“` in windows-1252"),
+        (b"price \x80 5", "price \u{FFFD} 5", "`€` in windows-1252"),
+        (
+            b"ok \xFF ok",
+            "ok \u{FFFD} ok",
+            "`ÿ` in windows-1252, `˙` in windows-1250",
+        ),
     ] {
-        assert_eq!(fixed(bytes), (want.as_bytes().to_vec(), 0), "{bytes:?}");
+        let found = run(bytes, "a.txt");
+        let fixed = apply_fixes(bytes, found.iter().filter_map(|d| d.fix.as_ref())).bytes;
+        assert_eq!(String::from_utf8(fixed).unwrap(), want, "{bytes:?}");
+        assert!(found.iter().all(|d| d.alternatives.is_empty()));
+        assert!(
+            found
+                .iter()
+                .any(|d| d.notes.iter().any(|n| n.contains(reading))),
+            "{bytes:?}: {:?}",
+            found.iter().map(|d| &d.notes).collect::<Vec<_>>()
+        );
     }
-    // The alternative is the U+FFFD repair of the same bytes.
-    let found = run(b"caf\xE9", "a.txt");
-    let alternative = &found[0].alternatives[0];
-    assert_eq!(alternative.applicability(), Applicability::Unsafe);
-    assert_eq!(
-        apply_fixes(b"caf\xE9", [alternative]).bytes,
-        "caf\u{FFFD}".as_bytes()
-    );
 }
 
 /// On a valid file the validator tells the search for `utf8lint:` where to

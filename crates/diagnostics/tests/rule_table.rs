@@ -84,6 +84,20 @@ fn made() -> Vec<(&'static str, Vec<u8>, Option<BomPolicy>)> {
         ("u014.txt", "it\u{2019}s caf\u{E9}\n".into(), None),
         ("u015.txt", "x # utf8lint: allow(U001)\n".into(), None),
         ("u016.txt", "log in at p\u{430}ypal\n".into(), None),
+        // Where a character may be meant, or the file is data: no fix.
+        ("tests/u001.txt", b"a\xC0\xAEb\n".to_vec(), None),
+        ("u002.rs", "let a\u{FEFF}b = 1;\n".into(), None),
+        ("tests/fixtures/u003.json", b"\xEF\xBB\xBF{}".to_vec(), None),
+        (
+            "testdata/u004.txt",
+            b"text\n".to_vec(),
+            Some(BomPolicy::Require),
+        ),
+        ("u008.po", "#~ msgid \"cafÃ© au lait\"\n".into(), None),
+        ("tests/u010.rs", "let s = \"a\u{202E}b\";\n".into(), None),
+        ("u011.rs", "let snake\u{200B}case = 1;\n".into(), None),
+        ("u012.pl", "s\u{7}a\u{7}b\u{7};\n".into(), None),
+        ("u013.rs", "// a\u{FDD0}b\n".into(), None),
     ]
 }
 

@@ -210,7 +210,7 @@ fn joiners_that_scripts_and_emoji_need_are_silent() {
 }
 
 #[test]
-fn invisible_characters_are_named_and_fixed_safely_only_where_certain() {
+fn invisible_characters_are_named_and_never_fixed_safely() {
     let text = "let user\u{200B}Name = 1; // soft\u{AD}hyphen and \u{3164} filler\n";
     let ds: Vec<Diagnostic> = findings(text, "a.rs")
         .into_iter()
@@ -225,13 +225,34 @@ fn invisible_characters_are_named_and_fixed_safely_only_where_certain() {
             "invisible character U+3164 HANGUL FILLER",
         ]
     );
-    let safe: Vec<bool> = ds
-        .iter()
-        .map(|d| {
-            d.fix.as_ref().unwrap().applicability() == utf8lint_diagnostics::Applicability::Safe
-        })
-        .collect();
-    assert_eq!(safe, [true, false, false]);
+    // In code, outside a string literal, each may be syntax or data: no fix.
+    for d in &ds {
+        assert!(d.fix.is_none(), "{d:#?}");
+        assert!(
+            d.notes
+                .iter()
+                .any(|n| n.contains("outside a string literal"))
+        );
+    }
+    // Inside a string literal the fix writes the escape; in prose it
+    // deletes; neither is safe.
+    let in_string = "let s = \"user\u{200B}Name\";\n";
+    let ds = findings(in_string, "a.rs");
+    let fix = ds[0].fix.as_ref().unwrap();
+    assert_eq!(
+        fix.applicability(),
+        utf8lint_diagnostics::Applicability::Unsafe
+    );
+    assert_eq!(
+        apply_fixes(in_string.as_bytes(), [fix]).bytes,
+        b"let s = \"user\\u{200B}Name\";\n"
+    );
+    let prose = findings("user\u{200B}Name\n", "notes.md");
+    let fix = prose[0].fix.as_ref().unwrap();
+    assert_eq!(
+        fix.applicability(),
+        utf8lint_diagnostics::Applicability::Unsafe
+    );
 }
 
 #[test]
@@ -545,5 +566,31 @@ fn a_feff_inside_a_line_is_told_from_the_seam_of_two_files() {
         d.fix
             .as_ref()
             .is_some_and(|f| f.applicability() == utf8lint_diagnostics::Applicability::Unsafe)
+    );
+}
+
+/// U014 in code leaves curly quotes: made straight, `“` inside a string
+/// literal would close it (`"he said “hi”"` is no longer Python).
+#[test]
+fn non_ascii_quotes_in_code_are_not_made_straight() {
+    let mut policy = Policy::default();
+    policy.levels.set(Rule::NonAscii, Level::Warn);
+    let fixed = |text: &str, path: &str| {
+        let ds = check(text.as_bytes(), CheckOptions::new(Path::new(path), &policy));
+        let ds: Vec<&Diagnostic> = ds.iter().filter(|d| d.rule == Rule::NonAscii).collect();
+        String::from_utf8(
+            apply_fixes(text.as_bytes(), ds.iter().filter_map(|d| d.fix.as_ref())).bytes,
+        )
+        .unwrap()
+    };
+    let code = "s = \"he said \u{201C}hi\u{201D} \u{2014} twice\"\n";
+    assert_eq!(
+        fixed(code, "a.py"),
+        "s = \"he said \u{201C}hi\u{201D} - twice\"\n"
+    );
+    assert_eq!(
+        fixed(code, "a.txt"),
+        "s = \"he said \"hi\" - twice\"\n",
+        "in prose the quotes are made straight"
     );
 }

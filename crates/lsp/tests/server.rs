@@ -791,10 +791,11 @@ async fn fix_all_applies_every_safe_fix_past_the_display_cap() {
     );
 }
 
-/// A Latin-1 letter inside UTF-8 text: the server offers both repairs on
-/// disk, the letter and U+FFFD, and applies the one chosen.
+/// A Latin-1 letter inside UTF-8 text: the code pages read `\xE9`
+/// differently (`é` in windows-1252, `Θ` in CP437), so the server offers
+/// the U+FFFD repair on disk, no letter, and applies it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn both_repairs_of_a_latin1_letter_are_offered() {
+async fn a_latin1_byte_is_repaired_to_u_fffd_not_a_guessed_letter() {
     let dir = tempfile::tempdir().unwrap();
     let (path, uri) = write(dir.path(), "menu.txt", b"caf\xE9 au lait\n");
     let mut c = Client::start(Some(&["utf-8"]), Some(dir.path()), no_scan()).await;
@@ -817,10 +818,7 @@ async fn both_repairs_of_a_latin1_letter_are_offered() {
         .collect();
     assert_eq!(
         titles,
-        [
-            "replace `\\xE9` with `é` (the bytes read as windows-1252; rewrites the file on disk)",
-            "replace with U+FFFD (rewrites the file on disk)"
-        ],
+        ["replace with U+FFFD (rewrites the file on disk)"],
         "{actions}"
     );
     let fffd = actions["result"]
@@ -854,13 +852,13 @@ async fn both_repairs_of_a_latin1_letter_are_offered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn text_rule_findings_and_their_fixes_reach_the_editor() {
     let dir = tempfile::tempdir().unwrap();
-    let text = "let user\u{200B}Name = 1;\n// \u{202E} hidden\n";
+    let text = "let s = \"user\u{200B}Name\";\n// \u{202E} hidden\n";
     let (path, uri) = write(dir.path(), "main.rs", text.as_bytes());
     let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
     c.open(&uri, text).await;
     let diags = c.diagnostics_for(&uri, 1).await;
     assert_eq!(codes(&diags), ["U011", "U010"], "{diags:?}");
-    assert_eq!(range_of(&diags[0]), ((0, 8), (0, 9)));
+    assert_eq!(range_of(&diags[0]), ((0, 13), (0, 14)));
     assert_eq!(range_of(&diags[1]), ((1, 3), (1, 4)));
     assert!(
         diags[1]["message"]
@@ -888,7 +886,7 @@ async fn text_rule_findings_and_their_fixes_reach_the_editor() {
     assert!(done.get("error").is_none(), "{done}");
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
-        "let userName = 1;\n// \u{202E} hidden\n"
+        "let s = \"user\\u{200B}Name\";\n// \u{202E} hidden\n"
     );
 }
 

@@ -3,7 +3,8 @@
 
 use utf8lint_codec::{ErrorKind, Interpretation, Subpart, encode_utf8, interpret};
 
-use crate::text::{describe_code_point, escape_bytes, windows_1252_char};
+use crate::rules::dos_code_pages::{self, DOS_CODE_PAGES};
+use crate::text::{describe_code_point, escape_bytes, escape_shown};
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
 /// A run longer than this many subparts is split, so that one diagnostic
@@ -17,7 +18,7 @@ const LABEL_BYTES: usize = 12;
 /// interpretation found in it, one per stretch of bytes with none.
 /// `readings` says whether the file's ill-formed bytes are a handful in
 /// text (`not_utf8::a_handful_of_bytes`, asked once per file), where a
-/// byte's agreed Latin reading may be offered as its fix.
+/// byte's readings in the candidate code pages are noted.
 pub(crate) fn run_diagnostics(
     bytes: &[u8],
     run: &[Subpart],
@@ -307,101 +308,107 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level, readings: bool) -> Diagn
         d.notes
             .insert(0, format!("maximal subparts: {}{more}", list.join(", ")));
     }
-    // A lone high byte between ASCII is the signature of a legacy 8-bit file.
-    if total == 1
-        && lead >= 0x80
-        && let Some(c) = windows_1252_char(lead)
-    {
-        let elsewhere = match latin_readings(lead) {
-            Ok(_) => String::new(),
-            Err(other) => format!(", in {} `{}`", other.0, other.1),
-        };
-        d.help.push(format!(
-                "in windows-1252 (Latin-1) `\\x{lead:02X}` is `{c}`{elsewhere}: if the file was saved in a legacy encoding, convert it rather than patch bytes"
-            ));
+    // A lone high byte between ASCII is the signature of a legacy 8-bit
+    // file: what it reads as, in the code pages, is a note, never the fix.
+    if readings && total == 1 && lead >= 0x80 {
+        d.notes.push(readings_note(lead));
+        d.help.push(
+            "if the file was saved in a legacy encoding, convert it rather than patch bytes"
+                .to_owned(),
+        );
     }
-    match legacy_letters(bytes, parts).filter(|_| readings) {
-        // `caf\xE9`: the byte is a letter in windows-1252, so the repair
-        // writes the letter, and U+FFFD stays the alternative.
-        Some(letters) => {
-            d.fix = Some(letters);
-            d.alternatives.push(replace_with_fffd(parts));
-        }
-        None => d.fix = Some(replace_with_fffd(parts)),
-    }
+    d.fix = Some(replace_with_fffd(parts));
     d
 }
 
-/// The character every Latin encoding (`not_utf8`'s Latin readings) that reads `byte` as a
-/// character reads it as (a C1 control or an unmapped byte is no reading),
-/// or the first that reads it otherwise than windows-1252 does, with its
-/// name: `\xE9` is `é` in all of them, `\xE8` `è` in windows-1252 and
-/// `č` in windows-1250.
-fn latin_readings(byte: u8) -> Result<char, (&'static str, char)> {
-    let mut agreed = None;
-    for encoding in crate::rules::not_utf8::LATIN_READINGS {
-        let one = [byte];
-        let (text, malformed) = encoding.decode_without_bom_handling(&one);
-        let Some(c) = text
-            .chars()
-            .next()
-            .filter(|c| !malformed && !c.is_control())
-        else {
-            continue;
-        };
-        match agreed {
-            None => agreed = Some(c),
-            Some(first) if first != c => return Err((encoding.name(), c)),
-            Some(_) => {}
+/// What the high `byte` reads as in the candidate encodings: windows-1252,
+/// the first other Latin code page `not_utf8` claims that reads it
+/// otherwise ([`LATIN_READINGS`](crate::rules::not_utf8::LATIN_READINGS)),
+/// and the DOS code pages people have text in (CP437, CP850): `\x94` is
+/// `”` in windows-1252 and `ö` in CP437. No high byte reads as the same
+/// letter in all of them (tested), so U001 never writes a letter: the note
+/// lets a person choose, the fix is U+FFFD.
+fn readings_note(byte: u8) -> String {
+    let one = [byte];
+    let mut readings: Vec<(char, &'static str)> = Vec::new();
+    let latin = crate::rules::not_utf8::LATIN_READINGS
+        .iter()
+        .filter_map(|encoding| {
+            let (text, malformed) = encoding.decode_without_bom_handling(&one);
+            let c = text.chars().next()?;
+            (!malformed && !c.is_control()).then_some((c, encoding.name()))
+        });
+    for (c, name) in latin {
+        if readings.is_empty() || (readings.len() == 1 && readings[0].0 != c) {
+            readings.push((c, name));
         }
     }
-    agreed.ok_or((
-        encoding_rs::WINDOWS_1252.name(),
-        char::REPLACEMENT_CHARACTER,
-    ))
+    for (name, table) in DOS_CODE_PAGES {
+        if let Some(c) = dos_code_pages::read(table, byte) {
+            readings.push((c, name));
+        }
+    }
+    let readings: Vec<String> = readings
+        .iter()
+        .map(|(c, name)| match c {
+            // A no-break space, shown by its code: it looks like nothing.
+            c if c.is_whitespace() => format!("U+{:04X} in {name}", u32::from(*c)),
+            c => format!("`{}` in {name}", escape_shown(&c.to_string())),
+        })
+        .collect();
+    format!(
+        "`\\x{byte:02X}` is {}: the code pages disagree, so the fix writes U+FFFD, not a letter",
+        readings.join(", ")
+    )
 }
 
-/// The reading of `parts` as a fix, when every subpart is one byte that
-/// every Latin encoding reads as the same letter (`\xE9` is `é`, `\xDF`
-/// is `ß` in all of them, [`latin_readings`]) or typographic quote, dash
-/// or ellipsis (`\x93` `“`, `\x96` `–`, which every windows-125x code
-/// page puts at the same place): the one meaning of Latin bytes pasted
-/// into UTF-8 text. A byte the encodings read differently (`\xE8` is `è`
-/// in windows-1252 and `č` in windows-1250, Croatian `bjelogori\xE8na`)
-/// has no such certainty, nor have symbols and controls (`\x80` `€`,
-/// `\xA0`, `\xA4`): they keep U+FFFD, the hint naming the readings.
-///
-/// The run must also touch an ASCII letter or digit (`caf\xE9`,
-/// `\x93quoted`): inside a word is where such bytes are text. A byte on
-/// its own (`\xFF\xFE` at the start of a file, one between spaces) is as
-/// likely binary or another encoding.
-fn legacy_letters(bytes: &[u8], parts: &[Subpart]) -> Option<Fix> {
-    let span = span_of(parts);
-    let touches_word = |at: Option<&u8>| at.is_some_and(u8::is_ascii_alphanumeric);
-    let before = span.start.checked_sub(1).and_then(|i| bytes.get(i));
-    if !touches_word(before) && !touches_word(bytes.get(span.end)) {
-        return None;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No high byte reads as the same letter in every candidate code page
+    /// (one that has no character for it disagrees): the reason U001
+    /// never writes a letter.
+    #[test]
+    fn no_high_byte_reads_alike_in_every_candidate_code_page() {
+        for byte in 0x80..=0xFFu8 {
+            let one = [byte];
+            let latin = crate::rules::not_utf8::LATIN_READINGS.map(|encoding| {
+                let (text, malformed) = encoding.decode_without_bom_handling(&one);
+                text.chars()
+                    .next()
+                    .filter(|c| !malformed && !c.is_control())
+            });
+            let dos = DOS_CODE_PAGES.map(|(_, table)| dos_code_pages::read(table, byte));
+            let mut readings = latin.iter().chain(&dos);
+            let first = *readings.next().unwrap();
+            assert!(
+                first.is_none() || readings.any(|&r| r != first),
+                "{byte:#X} reads as {first:?} everywhere"
+            );
+        }
     }
-    let mut text = String::new();
-    let mut edits = Vec::with_capacity(parts.len());
-    for sub in parts {
-        let &[byte] = bytes.get(sub.range())? else {
-            return None;
-        };
-        let typographic = matches!(byte, 0x85 | 0x91..=0x97);
-        let c = latin_readings(byte)
-            .ok()
-            .filter(|c| c.is_alphabetic() || typographic)?;
-        text.push(c);
-        let mut utf8 = [0u8; 4];
-        edits.push(Edit::replace(
-            sub.range(),
-            c.encode_utf8(&mut utf8).as_bytes(),
-        ));
+
+    /// `schr\x94der` is CP437's `schröder`; windows-1252 reads `schr”der`.
+    /// The fix is U+FFFD, the readings a note.
+    #[test]
+    fn a_byte_the_code_pages_read_differently_gets_no_letter() {
+        let text = b"Gerhard Schr\x94der\n";
+        let mut out = Vec::new();
+        let run = [Subpart {
+            offset: 12,
+            len: 1,
+            kind: ErrorKind::InvalidLeadByte,
+        }];
+        run_diagnostics(text, &run, Level::Deny, true, &mut out);
+        let d = &out[0];
+        let fixed = crate::apply_fixes(text, [d.fix.as_ref().unwrap()]).bytes;
+        assert_eq!(fixed, "Gerhard Schr\u{FFFD}der\n".as_bytes());
+        assert!(d.alternatives.is_empty());
+        let note = d.notes.iter().find(|n| n.contains("CP437")).unwrap();
+        assert!(
+            note.starts_with("`\\x94` is `”` in windows-1252, `ö` in CP437, `ö` in CP850"),
+            "{note}"
+        );
     }
-    let shown = escape_bytes(bytes.get(span)?, LABEL_BYTES);
-    Some(Fix::unsafe_(
-        format!("replace `{shown}` with `{text}` (the bytes read as windows-1252)"),
-        edits,
-    ))
 }

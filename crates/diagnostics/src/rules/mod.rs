@@ -179,16 +179,16 @@ macro_rules! declare_rules {
 
 declare_rules! {
     /// Ill-formed UTF-8 sequences (docs/spec.md).
-    [Stable, fix: Always(Unsafe)]
+    [Stable, fix: Sometimes(Unsafe)]
     InvalidUtf8 = "U001", "invalid_utf8", Deny, "ill-formed UTF-8 sequence";
     /// U+FEFF anywhere after the first byte.
-    [Stable, fix: Always(Varies)]
+    [Stable, fix: Sometimes(Varies)]
     StrayFeff = "U002", "stray_feff", Warn, "U+FEFF after the start of the file";
     /// A leading byte-order mark where the policy forbids one.
-    [Stable, fix: Always(Varies)]
+    [Stable, fix: Sometimes(Varies)]
     ForbiddenBom = "U003", "forbidden_bom", Deny, "byte-order mark where the format forbids one";
     /// No byte-order mark where the policy requires one.
-    [Stable, fix: Always(Varies)]
+    [Stable, fix: Sometimes(Varies)]
     MissingBom = "U004", "missing_bom", Warn, "no byte-order mark where one is required";
     /// The whole file is in another encoding.
     [Stable, fix: Sometimes(Unsafe)]
@@ -200,22 +200,22 @@ declare_rules! {
     [Stable, fix: None]
     ReplacementCharacter = "U007", "replacement_character", Warn, "U+FFFD, where a lossy decoder already lost the original bytes";
     /// Valid UTF-8 that was UTF-8 read in a legacy encoding and encoded again.
-    [Stable, fix: Always(Unsafe)]
+    [Stable, fix: Sometimes(Unsafe)]
     Mojibake = "U008", "mojibake", Warn, "text that is UTF-8 read as windows-1252, ISO-8859-1 or Mac Roman and encoded again (`Ã©` for `é`)";
     /// A declared encoding the bytes contradict.
     [Stable, fix: Sometimes(Unsafe)]
     CharsetMismatch = "U009", "charset_mismatch", Deny, "a declared encoding (in the file, or .editorconfig's charset) that the bytes contradict";
     /// Bidirectional controls that reorder how text, and code, reads.
-    [Stable, fix: Always(Unsafe)]
+    [Stable, fix: Sometimes(Unsafe)]
     BidiControl = "U010", "bidi_control", Deny, "bidirectional control characters that show a line in another order than it is stored (Trojan Source)";
     /// Zero-width and invisible characters other than U+FEFF.
-    [Stable, fix: Always(Varies)]
+    [Stable, fix: Sometimes(Unsafe)]
     InvisibleCharacter = "U011", "invisible_character", Warn, "zero-width and invisible characters (U+200B, soft hyphens, Hangul fillers, tag characters, variation selectors with no base)";
     /// C0 and C1 control characters in text.
-    [Stable, fix: Always(Unsafe)]
+    [Stable, fix: Sometimes(Unsafe)]
     ControlCharacter = "U012", "control_character", Warn, "C0 controls other than tab, LF, FF, CR; DEL; C1 controls (usually windows-1252 read as Latin-1)";
     /// The 66 noncharacters.
-    [Stable, fix: Always(Unsafe)]
+    [Stable, fix: Sometimes(Unsafe)]
     Noncharacter = "U013", "noncharacter", Warn, "noncharacters (U+FFFE, U+FDD0..U+FDEF, U+nFFFE/U+nFFFF), which must not be interchanged";
     /// Non-ASCII characters in documents that must be ASCII.
     [Stable, fix: Sometimes(Unsafe)]
@@ -270,6 +270,8 @@ pub(crate) mod charset_mismatch;
 pub(crate) mod confusable;
 pub(crate) mod conversion;
 pub(crate) mod declared;
+pub(crate) mod dos_code_pages;
+pub(crate) mod fix_scope;
 pub(crate) mod invalid_utf8;
 pub(crate) mod lookalike_punctuation;
 pub(crate) mod mojibake;

@@ -704,6 +704,55 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
     ))
 }
 
+/// The fixes of the U008 findings among `diagnostics` settled by where
+/// their run is in a gettext catalogue at `path` (`.po`, `.pot`): none on
+/// an obsolete entry's `#~` line, and none where the repaired `msgid`
+/// line is already in the file. Either repair could make two entries with
+/// the same `msgid`, which `msgfmt` rejects as a duplicate definition; an
+/// obsolete entry is not compiled, so leaving it changes nothing a reader
+/// of the catalogue gets.
+pub(crate) fn scope_fixes(bytes: &[u8], path: &std::path::Path, diagnostics: &mut [Diagnostic]) {
+    let catalogue = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("po" | "pot")
+    );
+    if !catalogue {
+        return;
+    }
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.rule == Rule::Mojibake && d.fix.is_some())
+    {
+        let start = memchr::memrchr(b'\n', &bytes[..d.span.start]).map_or(0, |k| k + 1);
+        let end =
+            memchr::memchr(b'\n', &bytes[d.span.end..]).map_or(bytes.len(), |k| d.span.end + k);
+        let line = &bytes[start..end];
+        let why = if line.starts_with(b"#~") {
+            "an obsolete entry (`#~`): repaired, it can duplicate a live entry's `msgid`, which msgfmt rejects; drop obsolete entries with `msgattrib --no-obsolete`, or repair it by hand"
+        } else if line.starts_with(b"msgid ") && repaired_line_elsewhere(bytes, start..end, d) {
+            "the repaired `msgid` is already in the catalogue: two entries would have one `msgid`, which msgfmt rejects; merge them by hand"
+        } else {
+            continue;
+        };
+        d.fix = None;
+        d.notes.push(format!("no fix: {why}"));
+    }
+}
+
+/// Whether the line `line` of `bytes`, with `d`'s fix applied, is a line
+/// of `bytes` elsewhere.
+fn repaired_line_elsewhere(bytes: &[u8], line: Range<usize>, d: &Diagnostic) -> bool {
+    let Some(fix) = &d.fix else { return false };
+    let mut repaired = bytes[line.start..d.span.start].to_vec();
+    for edit in fix.edits() {
+        repaired.extend_from_slice(&edit.replacement(bytes));
+    }
+    repaired.extend_from_slice(&bytes[d.span.end..line.end]);
+    bytes
+        .split(|&b| b == b'\n')
+        .any(|other| other.strip_suffix(b"\r").unwrap_or(other) == repaired.as_slice())
+}
+
 /// Whether a run can start at `i` of well-formed `bytes`, from the bytes
 /// alone: a windows-1252 lead character `Â`..`ô` (`C3 82`..`C3 B4`)
 /// followed by a character that a continuation byte is in windows-1252 or

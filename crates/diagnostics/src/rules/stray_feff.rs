@@ -4,7 +4,8 @@
 //! pasted with its signature or a U+FEFF written on purpose (the help says
 //! how to keep it).
 
-use crate::{Diagnostic, Edit, Fix, Level, Rule};
+use crate::rules::fix_scope::{Lang, scope_character_fix};
+use crate::{Applicability, Diagnostic, Edit, Fix, Level, Rule};
 
 const FEFF: &[u8] = "\u{FEFF}".as_bytes();
 const WORD_JOINER: &[u8] = "\u{2060}".as_bytes();
@@ -55,6 +56,23 @@ pub fn diagnostic(bytes: &[u8], offset: usize, level: Level) -> Diagnostic {
         .with_note("an invisible character: pasted along with text that began with a byte-order mark, or written on purpose")
         .with_help("if it is meant, write it as an escape the file's language reads (`\\u{FEFF}` in Rust, `\\ufeff` in Python, JSON or JavaScript), or allow `stray_feff` on this line (`utf8lint: allow(stray_feff)`)")
         .with_fix(Fix::unsafe_("delete the U+FEFF", vec![Edit::delete(span)]))
+    }
+}
+
+/// The fixes of the U002 findings among `diagnostics` settled by where
+/// their U+FEFF is in the file at `path`: the seam's deletion stays (safe);
+/// a U+FEFF inside a line may be meant, so in code it gets the string
+/// literal's escape or no fix (`fix_scope`), in prose its own unsafe fix.
+pub(crate) fn scope_fixes(bytes: &[u8], path: &std::path::Path, diagnostics: &mut [Diagnostic]) {
+    let mut lang = None;
+    for d in diagnostics.iter_mut().filter(|d| {
+        d.rule == Rule::StrayFeff
+            && d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability() == Applicability::Unsafe)
+    }) {
+        let lang = *lang.get_or_insert_with(|| Lang::of(path, bytes));
+        scope_character_fix(bytes, lang, d);
     }
 }
 

@@ -29,6 +29,7 @@ use std::cell::OnceCell;
 use std::ops::Range;
 use std::path::Path;
 
+use crate::rules::fix_scope::{Lang, scope_character_fix};
 use crate::shown::Capped;
 use crate::text::{ascii_name, escape_shown, is_noncharacter, windows_1252_char};
 use crate::{Diagnostic, Edit, Fix, Level, Policy, Rule};
@@ -81,66 +82,18 @@ fn is_vim_script(path: &Path) -> bool {
         )
 }
 
-/// Source files, where U+200E, U+200F and U+061C change how code reads.
-fn is_source(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some(
-            "rs" | "c"
-                | "h"
-                | "cc"
-                | "cpp"
-                | "cxx"
-                | "hpp"
-                | "hh"
-                | "cs"
-                | "java"
-                | "kt"
-                | "kts"
-                | "scala"
-                | "go"
-                | "js"
-                | "mjs"
-                | "cjs"
-                | "jsx"
-                | "ts"
-                | "tsx"
-                | "py"
-                | "rb"
-                | "php"
-                | "swift"
-                | "m"
-                | "mm"
-                | "sh"
-                | "bash"
-                | "zsh"
-                | "ps1"
-                | "lua"
-                | "pl"
-                | "pm"
-                | "r"
-                | "sql"
-                | "vim"
-                | "el"
-                | "hs"
-                | "ml"
-                | "ex"
-                | "exs"
-                | "zig"
-                | "dart"
-        )
-    )
-}
-
 /// U010..U013 over one file: each candidate the search finds is looked at
 /// once ([`Pass::at`]); the findings come out capped ([`Pass::finish`]).
 pub(crate) struct Pass<'a> {
     bytes: &'a [u8],
     path: &'a Path,
-    /// [`is_source`], worked out at the first character that asks: most
+    /// [`Lang::is_source`], worked out at the first character that asks: most
     /// files have none, and parsing every file's name was 0.5% of a
     /// whole-tree scan.
     source: OnceCell<bool>,
+    /// The file's language, for where a fix may touch a character
+    /// (`fix_scope`), worked out at the first finding.
+    lang: OnceCell<Option<Lang>>,
     /// C0 controls are keystrokes here (Vim script): [`is_vim_script`],
     /// also worked out when first asked.
     keystrokes: OnceCell<bool>,
@@ -200,6 +153,7 @@ impl<'a> Pass<'a> {
             bytes,
             path,
             source: OnceCell::new(),
+            lang: OnceCell::new(),
             keystrokes: OnceCell::new(),
             iso_2022_escape: false,
             shifts: OnceCell::new(),
@@ -212,7 +166,11 @@ impl<'a> Pass<'a> {
     }
 
     fn is_source(&self) -> bool {
-        *self.source.get_or_init(|| is_source(self.path))
+        *self.source.get_or_init(|| Lang::is_source(self.path))
+    }
+
+    fn lang(&self) -> Option<Lang> {
+        *self.lang.get_or_init(|| Lang::of(self.path, self.bytes))
     }
 
     /// Looks at the candidate at `i` (a character boundary in `stretch`, a
@@ -268,7 +226,9 @@ impl<'a> Pass<'a> {
                     if crate::rules::mojibake::part_of_run(self.bytes, i) {
                         part_of_mojibake(&mut d);
                     }
-                    self.control.push(|level| Diagnostic { level, ..d }, span);
+                    let (bytes, lang) = (self.bytes, self.lang());
+                    self.control
+                        .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
                 }
                 len
             }
@@ -323,9 +283,10 @@ impl<'a> Pass<'a> {
             }
             _ if is_noncharacter(v) => {
                 if self.noncharacter.wants() {
+                    let (bytes, lang) = (self.bytes, self.lang());
                     self.noncharacter.push(
                         |level| {
-                            Diagnostic::new(
+                            scoped(bytes, lang, Diagnostic::new(
                                 Rule::Noncharacter,
                                 level,
                                 span.clone(),
@@ -338,7 +299,7 @@ impl<'a> Pass<'a> {
                             .with_fix(Fix::unsafe_(
                                 format!("delete {}", code(c)),
                                 vec![Edit::delete(span.clone())],
-                            ))
+                            )))
                         },
                         span.clone(),
                     );
@@ -413,7 +374,9 @@ impl<'a> Pass<'a> {
             "text uses no control characters other than tab, line feed, form feed and carriage return; this one is invisible or drives the terminal",
         )
         .with_fix(Fix::unsafe_(format!("delete {}", code(c)), vec![Edit::delete(span.clone())]));
-        self.control.push(|level| Diagnostic { level, ..d }, span);
+        let lang = self.lang();
+        self.control
+            .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
     }
 
     fn invisible_char(&mut self, c: char, span: Range<usize>) {
@@ -421,22 +384,13 @@ impl<'a> Pass<'a> {
             return;
         }
         let bytes = self.bytes;
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-        let in_identifier = c == '\u{200B}'
-            && word(char_before(bytes, span.start))
-            && word(char_at(bytes, span.end).map(|(c, _)| c));
         let mojibake = c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, span.start);
-        let fix = if in_identifier {
-            Fix::safe(
-                format!("delete {} inside the word", code(c)),
-                vec![Edit::delete(span.clone())],
-            )
-        } else {
-            Fix::unsafe_(
-                format!("delete {}", code(c)),
-                vec![Edit::delete(span.clone())],
-            )
-        };
+        // Never safe: an invisible character can be data (a string that
+        // tests a word break, a table of characters) as much as damage.
+        let fix = Fix::unsafe_(
+            format!("delete {}", code(c)),
+            vec![Edit::delete(span.clone())],
+        );
         let why = match c {
             '\u{AD}' => {
                 "a soft hyphen: invisible unless a line breaks there; in source and data it splits words that look whole"
@@ -469,11 +423,14 @@ impl<'a> Pass<'a> {
         if mojibake {
             part_of_mojibake(&mut d);
         }
-        self.invisible.push(|level| Diagnostic { level, ..d }, span);
+        let lang = self.lang();
+        self.invisible
+            .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
     }
 
     /// A run of tag characters (U+E0000 block) from `i`: one finding, with
-    /// the text it spells, and a safe fix (nothing visible is lost).
+    /// the text it spells, and an unsafe fix: nothing visible is lost, but
+    /// tags can be data (a locale's collation elements, a table of them).
     fn tag_run(&mut self, i: usize, stretch: &Range<usize>) -> usize {
         let bytes = self.bytes;
         let (mut end, mut hidden) = (i, String::new());
@@ -510,8 +467,10 @@ impl<'a> Pass<'a> {
         )
         .with_label("tag characters here (U+E0000 block)")
         .with_note("tag characters render as nothing: they smuggle text past a reader (into a prompt, a review, a commit)")
-        .with_fix(Fix::safe("delete the tag characters", vec![Edit::delete(span.clone())]));
-        self.invisible.push(|level| Diagnostic { level, ..d }, span);
+        .with_fix(Fix::unsafe_("delete the tag characters", vec![Edit::delete(span.clone())]));
+        let lang = self.lang();
+        self.invisible
+            .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
         end - i
     }
 
@@ -550,6 +509,14 @@ impl<'a> Pass<'a> {
         self.bidi.push(|level| Diagnostic { level, ..d }, span);
         3
     }
+}
+
+/// `d` with its fix settled by where its character is
+/// ([`scope_character_fix`]): an escape inside a string literal, none
+/// elsewhere in code, its own in prose.
+fn scoped(bytes: &[u8], lang: Option<Lang>, mut d: Diagnostic) -> Diagnostic {
+    scope_character_fix(bytes, lang, &mut d);
+    d
 }
 
 /// A C1 control or soft hyphen that is part of a run of mojibake belongs
@@ -826,6 +793,39 @@ pub(crate) fn non_ascii_line(line: &str, start: usize, out: &mut Capped) {
         },
         span.clone(),
     );
+}
+
+/// U014's fixes in source code (`fix_scope::Lang`) keep their quotes: a
+/// curly quote inside a string literal made straight can close the
+/// literal (`"he said “hi”"`), so only spaces, dashes and ellipses are
+/// replaced there, with a note saying so.
+pub(crate) fn scope_non_ascii_fixes(bytes: &[u8], path: &Path, diagnostics: &mut [Diagnostic]) {
+    let mut lang = None;
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.rule == Rule::NonAscii && d.fix.is_some())
+    {
+        if lang.get_or_insert_with(|| Lang::of(path, bytes)).is_none() {
+            return;
+        }
+        let Some(fix) = d.fix.take() else { continue };
+        let quote = |e: &&Edit| matches!(e.literal(), Some(b"'" | b"\""));
+        if !fix.edits().iter().any(|e| quote(&e)) {
+            d.fix = Some(fix);
+            continue;
+        }
+        let kept: Vec<Edit> = fix.edits().iter().filter(|e| !quote(e)).cloned().collect();
+        d.notes.push(
+            "in code the curly quotes are left: made straight, one could close a string literal"
+                .to_owned(),
+        );
+        if !kept.is_empty() {
+            d.fix = Some(Fix::unsafe_(
+                "replace the typographic spaces, dashes and ellipses with ASCII",
+                kept,
+            ));
+        }
+    }
 }
 
 /// The idnits-style count of U014's lines, as a note on its first finding.
