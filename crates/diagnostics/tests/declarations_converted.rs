@@ -238,3 +238,62 @@ fn inputenc_is_rewritten_in_every_tex_source_kind() {
         );
     }
 }
+
+/// U009 reads the declarations the conversion rewrites: a UTF-8 file that
+/// still declares a legacy encoding, in each place found by name or by
+/// content, is reported with the fix that makes it say UTF-8, and that fix
+/// settles it.
+#[test]
+fn a_legacy_declaration_left_in_utf8_is_reported_in_every_such_place() {
+    let text = "Größe, Länge, Schlüssel: schöne Grüße für Bücher";
+    for (name, file, declared) in [
+        (
+            "index.html.ko.euc-kr",
+            format!("<html><head><meta charset=\"EUC-KR\"></head><body>{text}</body></html>\n"),
+            "EUC-KR",
+        ),
+        (
+            "page",
+            format!("<!DOCTYPE html>\n<meta charset=\"iso-8859-1\">\n<p>{text}</p>\n"),
+            "iso-8859-1",
+        ),
+        (
+            "Foo.pm",
+            format!("package Foo;\n1;\n__END__\n\n=encoding latin1\n\n=head1 NAME\n\n{text}\n"),
+            "latin1",
+        ),
+        (
+            "abc.dtx",
+            format!("\\usepackage[latin1]{{inputenc}}\n% {text}\n"),
+            "latin1",
+        ),
+        (
+            "icon.svg",
+            format!(
+                "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<svg><title>{text}</title></svg>\n"
+            ),
+            "ISO-8859-1",
+        ),
+    ] {
+        let bytes = file.as_bytes();
+        let found = check(
+            bytes,
+            CheckOptions::new(Path::new(name), &Policy::default()),
+        );
+        let d = found
+            .iter()
+            .find(|d| d.rule == Rule::CharsetMismatch)
+            .unwrap_or_else(|| panic!("{name}: no U009 in {found:#?}"));
+        assert_eq!(&bytes[d.span.clone()], declared.as_bytes(), "{name}");
+        let fix = d.fix.as_ref().unwrap_or_else(|| panic!("{name}: no fix"));
+        let fixed = apply_fixes(bytes, [fix]).bytes;
+        let again = check(
+            &fixed,
+            CheckOptions::new(Path::new(name), &Policy::default()),
+        );
+        assert!(
+            again.iter().all(|d| d.rule != Rule::CharsetMismatch),
+            "{name}: {again:#?}"
+        );
+    }
+}
