@@ -163,3 +163,17 @@ fn the_same_texts_in_windows_1252_are_still_named() {
         converted_exactly(what, &bytes, text, encoding_rs::WINDOWS_1252);
     }
 }
+
+/// Three bytes of French: Mac Roman reads `L’œuf` as `Líúuf`, Catalan
+/// letters, but `ingrédient` as `ingrÈdient`, a capital inside a word.
+#[test]
+fn a_short_windows_1252_text_is_still_named() {
+    let text = "L’œuf de volaille est un produit agricole servant d'ingrédient entrant dans la\ncomposition de nombreux plats, dans de nombreuses cultures gastronomiques du\nmonde.\n";
+    let bytes = encoded(text, encoding_rs::WINDOWS_1252);
+    converted_exactly(
+        "French windows-1252",
+        &bytes,
+        text,
+        encoding_rs::WINDOWS_1252,
+    );
+}

@@ -198,13 +198,27 @@ pub(super) fn unclaimed_rival(encoding: &'static Encoding, sample: &[u8]) -> Opt
             let (its_language, its_foreign) = language_of(latin, sample)?;
             let (my_language, my_foreign) =
                 language_of(encoding, sample).unwrap_or(("", usize::MAX));
+            // A capital after a small letter is foreign wherever it is a
+            // letter of the language (Mac Roman reads `ingrédient` as
+            // `ingrÈdient`).
             let foreign_where_they_differ = |table: &Table, language: &str| {
-                let differ = sample
-                    .iter()
-                    .filter(|&&b| ours[usize::from(b)] != theirs[usize::from(b)]);
-                differ
-                    .filter_map(|&b| table[usize::from(b)])
-                    .filter(|&c| c.is_alphabetic() && !alphabet_holds(language, c))
+                let at = |i: usize| table[usize::from(sample[i])];
+                let differ = |i: &usize| {
+                    let b = usize::from(sample[*i]);
+                    ours[b] != theirs[b]
+                };
+                let foreign = |i: usize| {
+                    at(i).is_some_and(|c| {
+                        let breaks = c.is_uppercase()
+                            && i.checked_sub(1)
+                                .and_then(at)
+                                .is_some_and(char::is_lowercase);
+                        c.is_alphabetic() && (breaks || !alphabet_holds(language, c))
+                    })
+                };
+                (0..sample.len())
+                    .filter(differ)
+                    .filter(|&i| foreign(i))
                     .count()
             };
             if its_foreign > my_foreign
