@@ -297,3 +297,40 @@ fn a_legacy_declaration_left_in_utf8_is_reported_in_every_such_place() {
         );
     }
 }
+
+/// Texinfo's `@documentencoding`, Vim's `scriptencoding`, and Emacs lines
+/// whose coding follows another `-*-` block or is one of Emacs's own names
+/// (`hebrew-iso-8bit`) are rewritten with the text, byte for byte.
+#[test]
+fn texinfo_vim_and_emacs_declarations_are_rewritten() {
+    let texi = "\\input texinfo   @c -*-texinfo-*-   -*- coding: latin-1 -*-\n@documentencoding ISO-8859-1\n@setfilename recode.info\n@settitle Recode\n@node Top\n@top Recode\n\nCe programme convertit les fichiers: très rapide, déjà prêt, à côté.\n@bye\n";
+    let keymap = "\" Vim Keymap file for Canadian French\nscriptencoding latin1\nlet b:keymap_name = \"canfr\"\nloadkeymap\n'a\tà\n'e\té\n`e\tè\n^o\tô\n,c\tç\n\"u\tü\n";
+    let catalogue = "# Hebrew messages          -*- coding: hebrew-iso-8bit -*-\nmsgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=ISO-8859-8\\n\"\n\nmsgid \"File\"\nmsgstr \"קובץ\"\n\nmsgid \"Open the file for reading\"\nmsgstr \"פתח את הקובץ לקריאה\"\n";
+    for (name, text, encoding, want) in [
+        (
+            "doc/recode.texi",
+            texi,
+            encoding_rs::WINDOWS_1252,
+            texi.replace("coding: latin-1", "coding: utf-8")
+                .replace("@documentencoding ISO-8859-1", "@documentencoding UTF-8"),
+        ),
+        (
+            "keymap/canfr-win.vim",
+            keymap,
+            encoding_rs::WINDOWS_1252,
+            keymap.replace("scriptencoding latin1", "scriptencoding utf-8"),
+        ),
+        (
+            "po/he.po",
+            catalogue,
+            encoding_rs::ISO_8859_8,
+            catalogue
+                .replace("hebrew-iso-8bit", "utf-8")
+                .replace("charset=ISO-8859-8", "charset=UTF-8"),
+        ),
+    ] {
+        let bytes = encoded(text, encoding);
+        let fixed = converted(&bytes, name, encoding);
+        assert_eq!(String::from_utf8(fixed.clone()).unwrap(), want, "{name}");
+    }
+}

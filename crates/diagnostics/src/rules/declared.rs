@@ -25,8 +25,11 @@
 //!   `.bib`, ...): the last option of the first `\usepackage[...]{inputenc}`
 //!   or `\RequirePackage[...]{inputenc}` (inputenc's own names: `latin1`,
 //!   `latin9`, `ansinew`, `applemac`, `cp1250`, ...);
-//! * any other text: an Emacs `-*- coding: ... -*-` on line 1 (line 2 after
-//!   a `#!` line), and a Vim modeline (`vim: set fileencoding=...:`,
+//! * Texinfo (`.texi`, `.texinfo`, `.txi`): `@documentencoding NAME`;
+//! * Vim scripts (`.vim`, `.vimrc`, `_vimrc`, ...): `scriptencoding NAME`;
+//! * any other text: an Emacs `-*- coding: ... -*-` between the first and
+//!   last `-*-` of line 1 (line 2 after a `#!` line; Emacs's own names,
+//!   `hebrew-iso-8bit`, are known), and a Vim modeline (`vim: set fileencoding=...:`,
 //!   `fenc=`) in the first or last 5 lines, Vim's `modelines` default.
 //!
 //! Mail (`Content-Type` headers of each MIME part) and HTTP headers are not
@@ -65,6 +68,8 @@ pub(crate) enum Syntax {
     PoHeader,
     LatexInputenc,
     PodEncoding,
+    TexinfoEncoding,
+    VimScriptencoding,
     Emacs,
     Vim,
 }
@@ -80,6 +85,8 @@ impl Syntax {
             Syntax::PoHeader => "the gettext header's `Content-Type` charset",
             Syntax::LatexInputenc => "the LaTeX `inputenc` option",
             Syntax::PodEncoding => "the POD `=encoding` command",
+            Syntax::TexinfoEncoding => "the Texinfo `@documentencoding` command",
+            Syntax::VimScriptencoding => "the Vim script's `scriptencoding` command",
             Syntax::Emacs => "the Emacs `coding:` line",
             Syntax::Vim => "the Vim modeline's `fileencoding`",
         }
@@ -155,13 +162,44 @@ pub(crate) fn resolve(name: &str) -> Option<&'static Encoding> {
     let spelled = match base {
         "latin-1" | "latin1" | "l1" => "iso-8859-1",
         "utf8" | "u8" => "utf-8",
-        _ => base,
+        _ => emacs_coding_system(base).unwrap_or(base),
     };
     Encoding::for_label(spelled.as_bytes()).or_else(|| {
         // `iso8859-2`, `iso88592`: ISO's names without the first hyphen.
         let iso = spelled.strip_prefix("iso8859")?;
         let number = iso.trim_start_matches('-');
         Encoding::for_label(format!("iso-8859-{number}").as_bytes())
+    })
+}
+
+/// The WHATWG label of an Emacs coding system's name (`hebrew-iso-8bit`,
+/// `iso-latin-2`, `euc-japan`), for the names Emacs has of its own.
+fn emacs_coding_system(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "iso-latin-1" => "iso-8859-1",
+        "iso-latin-2" | "latin-2" => "iso-8859-2",
+        "iso-latin-3" | "latin-3" => "iso-8859-3",
+        "iso-latin-4" | "latin-4" => "iso-8859-4",
+        "iso-latin-5" | "latin-5" => "iso-8859-9",
+        "iso-latin-6" | "latin-6" => "iso-8859-10",
+        "iso-latin-7" | "latin-7" => "iso-8859-13",
+        "iso-latin-8" | "latin-8" => "iso-8859-14",
+        "iso-latin-9" | "latin-9" | "latin-0" => "iso-8859-15",
+        "iso-latin-10" | "latin-10" => "iso-8859-16",
+        "cyrillic-iso-8bit" => "iso-8859-5",
+        "arabic-iso-8bit" => "iso-8859-6",
+        "greek-iso-8bit" => "iso-8859-7",
+        "hebrew-iso-8bit" => "iso-8859-8",
+        "cyrillic-koi8" => "koi8-r",
+        "cyrillic-alternativnyj" => "ibm866",
+        "thai-tis620" => "tis-620",
+        "japanese-iso-8bit" | "euc-japan" => "euc-jp",
+        "japanese-shift-jis" => "shift_jis",
+        "korean-iso-8bit" | "euc-korea" => "euc-kr",
+        "chinese-iso-8bit" | "euc-china" | "cn-gb-2312" | "cn-gb" => "gbk",
+        "chinese-big5" | "cn-big5" => "big5",
+        "mule-utf-8" | "utf-8-emacs" | "prefer-utf-8" => "utf-8",
+        _ => return None,
     })
 }
 
@@ -175,6 +213,8 @@ enum Format {
     Python,
     Ruby,
     Perl,
+    Texinfo,
+    VimScript,
     Other,
 }
 
@@ -185,7 +225,7 @@ const MAX_EXTENSIONS: usize = 4;
 impl Format {
     /// The format the extension `ext` names, in any case, if any.
     fn named(ext: &str) -> Option<Format> {
-        const FORMATS: [(Format, &[&str]); 7] = [
+        const FORMATS: [(Format, &[&str]); 9] = [
             (Format::Html, &["html", "htm", "xhtml", "shtml"]),
             (Format::Css, &["css", "scss", "less"]),
             (Format::Po, &["po", "pot"]),
@@ -203,6 +243,8 @@ impl Format {
             (Format::Ruby, &["rb", "rake", "gemspec", "ru"]),
             // Perl sources, which hold POD, and POD files.
             (Format::Perl, &["pl", "pm", "pod", "t", "plx", "psgi"]),
+            (Format::Texinfo, &["texi", "texinfo", "txi"]),
+            (Format::VimScript, &["vim"]),
         ];
         if ext.len() > 7 {
             return None;
@@ -218,9 +260,24 @@ impl Format {
     /// after its type (`index.html.de`, `index.html.ko.euc-kr`), and
     /// templates add a suffix (`setup.py.in`).
     fn of(path: &Path) -> Format {
-        extensions(path)
-            .find_map(Format::named)
-            .unwrap_or(Format::Other)
+        extensions(path).find_map(Format::named).unwrap_or_else(|| {
+            // Vim's startup files, which have no extension.
+            let bytes = path.as_os_str().as_encoded_bytes();
+            let name = &bytes[bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1)..];
+            let vimrc = [
+                &b".vimrc"[..],
+                b"_vimrc",
+                b"vimrc",
+                b".gvimrc",
+                b"_gvimrc",
+                b"gvimrc",
+            ];
+            if vimrc.contains(&name) {
+                Format::VimScript
+            } else {
+                Format::Other
+            }
+        })
     }
 }
 
@@ -304,6 +361,21 @@ pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<
     let by_shebang = |name: &[u8]| shebang.is_some_and(|l| memchr::memmem::find(l, name).is_some());
     if format == Format::Perl || by_shebang(b"perl") {
         out.extend(pod_encoding(bytes, start));
+    }
+    match format {
+        Format::Texinfo => out.extend(command_line(
+            bytes,
+            start,
+            b"@documentencoding",
+            Syntax::TexinfoEncoding,
+        )),
+        Format::VimScript => out.extend(command_line(
+            bytes,
+            start,
+            b"scriptencoding",
+            Syntax::VimScriptencoding,
+        )),
+        _ => {}
     }
     if format == Format::Python || by_shebang(b"python") {
         out.extend(python_cookie(bytes).filter(|_| coding));
@@ -676,6 +748,42 @@ fn pod_encoding(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
     None
 }
 
+/// How far into a file a command that declares its encoding is looked
+/// for: Texinfo's `@documentencoding` stands in the header, Vim's
+/// `scriptencoding` before the lines it applies to, at the top.
+const COMMAND_WINDOW: usize = 16 * 1024;
+
+/// The first line in the first [`COMMAND_WINDOW`] bytes that starts (after
+/// spaces) with `command`, a space and a name: Texinfo's
+/// `@documentencoding ISO-8859-1`, Vim's `scriptencoding latin1`.
+fn command_line<'a>(
+    bytes: &'a [u8],
+    start: usize,
+    command: &[u8],
+    syntax: Syntax,
+) -> Option<Declaration<'a>> {
+    let window = &bytes[..bytes.len().min(start + COMMAND_WINDOW)];
+    let mut from = start;
+    while let Some(i) = memchr::memmem::find(&window[from..], command) {
+        let at = from + i;
+        from = at + command.len();
+        let line_start = memchr::memrchr(b'\n', &window[..at]).map_or(start, |n| n + 1);
+        if !window[line_start.max(start)..at]
+            .iter()
+            .all(|&b| b == b' ' || b == b'\t')
+        {
+            continue;
+        }
+        let after = &window[from..];
+        let spaced = after.first().is_some_and(|&b| b == b' ' || b == b'\t');
+        let name = name_at(after.trim_ascii_start());
+        if spaced && !name.is_empty() {
+            return declared(bytes, name, syntax);
+        }
+    }
+    None
+}
+
 /// Declarations are short, and where they may be is near an end of the
 /// file: each line is read up to this many bytes, and the last lines are
 /// looked for in this many last bytes, so that a file's declarations cost
@@ -759,12 +867,13 @@ fn name_after_coding(text: &[u8]) -> Option<&[u8]> {
 }
 
 /// `-*- coding: NAME -*-` (or `-*- mode: x; coding: NAME -*-`) on line 1,
-/// or line 2 after a `#!` line.
+/// or line 2 after a `#!` line: between the line's first and last `-*-`,
+/// as Emacs reads it (`@c -*-texinfo-*-   -*- coding: latin-1 -*-`).
 fn emacs(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
     for (number, text) in head_lines(bytes, start, 2).enumerate() {
         if let Some(open) = find!(text, b"-*-") {
             let inside = &text[open + 3..];
-            let close = find!(inside, b"-*-")?;
+            let close = memchr::memmem::rfind(inside, b"-*-")?;
             let found = name_after_coding(&inside[..close])?;
             return declared(bytes, found, Syntax::Emacs);
         }
@@ -1233,6 +1342,31 @@ mod tests {
         assert_eq!(found(b"=encoding\n", "a.pod"), vec![]);
         assert_eq!(found(b"=encodingx latin1\n", "a.pod"), vec![]);
         assert_eq!(found(b"=encoding latin1\n", "a.txt"), vec![]);
+        // Emacs reads the coding between the line's first and last `-*-`,
+        // and knows its own names.
+        let texi = b"\\input texinfo   @c -*-texinfo-*-   -*- coding: latin-1 -*-\n@documentencoding ISO-8859-1\n@c %**start of header\n";
+        assert_eq!(
+            found(texi, "doc/recode.texi"),
+            vec![
+                (Syntax::TexinfoEncoding, "ISO-8859-1".to_owned()),
+                (Syntax::Emacs, "latin-1".to_owned())
+            ]
+        );
+        assert_eq!(found(b"@c @documentencoding latin1\n", "a.texi"), vec![]);
+        let po = b"# Hebrew messages          -*- coding: hebrew-iso-8bit -*-\n";
+        assert_eq!(found(po, "po/he.po"), one(Syntax::Emacs, "hebrew-iso-8bit"));
+        for path in ["keymap/canfr-win.vim", "dir/.vimrc", "_vimrc"] {
+            assert_eq!(
+                found(
+                    b"\" Vim keymap file\n  scriptencoding latin1\nloadkeymap\n",
+                    path
+                ),
+                one(Syntax::VimScriptencoding, "latin1"),
+                "{path}"
+            );
+        }
+        assert_eq!(found(b"\" scriptencoding latin1\n", "a.vim"), vec![]);
+        assert_eq!(found(b"scriptencoding latin1\n", "a.txt"), vec![]);
         let sty = b"\\NeedsTeXFormat{LaTeX2e}\n\\RequirePackage[latin1]{inputenc}\n";
         for path in ["a.sty", "a.cls", "a.dtx", "a.ins", "a.lvt", "a.bib", "a.fd"] {
             assert_eq!(
@@ -1336,6 +1470,13 @@ mod tests {
             ("cp1250", "windows-1250"),
             ("Shift_JIS", "Shift_JIS"),
             ("euc-jp", "EUC-JP"),
+            ("hebrew-iso-8bit", "ISO-8859-8"),
+            ("hebrew-iso-8bit-unix", "ISO-8859-8"),
+            ("iso-latin-2", "ISO-8859-2"),
+            ("latin-9", "ISO-8859-15"),
+            ("euc-japan", "EUC-JP"),
+            ("cn-gb-2312", "GBK"),
+            ("cyrillic-koi8", "KOI8-R"),
         ] {
             assert_eq!(resolve(name).map(Encoding::name), Some(want), "{name}");
         }
