@@ -1,6 +1,6 @@
 //! A legacy file's declarations, wherever its format puts them and whatever
 //! its name, are rewritten by U005's conversion: content-negotiated pages
-//! (`index.html.ko.euc-kr`), HTML under any name, POD's `=encoding` in Perl
+//! (`index.html.de`, `index.html.ko`; one whose name declares a charset, `index.html.ko.euc-kr`, is not converted), HTML under any name, POD's `=encoding` in Perl
 //! sources, inputenc in every TeX source kind, and XML declarations in
 //! XML-based formats of any extension. After the conversion the next check
 //! is clean, and the file's consumer reads the same text as before:
@@ -119,7 +119,7 @@ fn content_negotiated_pages_have_their_meta_rewritten() {
     let german = "<html><head><meta charset=\"ISO-8859-1\"><title>Übersicht</title></head>\n<body><p>Diese Übersetzung enthält die wichtigsten Anweisungen für Größe und Schlüssel.</p></body></html>\n";
     for (name, text, encoding, want) in [
         (
-            "index.html.ko.euc-kr",
+            "index.html.ko",
             korean,
             encoding_rs::EUC_KR,
             "charset=UTF-8",
@@ -151,6 +151,34 @@ fn content_negotiated_pages_have_their_meta_rewritten() {
             );
         }
     }
+}
+
+/// A page whose name declares its charset (`.euc-kr`, which Apache's
+/// `AddCharset` and the type maps send as the page's charset) is not
+/// converted: the converted bytes would be served as EUC-KR. U005 says to
+/// convert and rename it.
+#[test]
+fn a_page_whose_name_declares_its_charset_is_not_converted() {
+    let korean = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=EUC-KR\"></head><body><p>이 문서는 아파치 웹서버의 설치와 설정에 대한 안내서입니다. 모듈과 지시어를 설명합니다.</p></body></html>\n";
+    let bytes = encoded(korean, encoding_rs::EUC_KR);
+    let name = "manual/index.html.ko.euc-kr";
+    let found = check(
+        &bytes,
+        CheckOptions::new(Path::new(name), &Policy::default()),
+    );
+    let d = found
+        .iter()
+        .find(|d| d.rule == Rule::NotUtf8)
+        .unwrap_or_else(|| panic!("{name}: no U005 in {found:#?}"));
+    assert!(d.fix.is_none(), "{name}: {:?}", d.fix);
+    assert!(
+        d.help
+            .iter()
+            .any(|h| h.contains("`.euc-kr`") && h.contains("rename")),
+        "{:?}",
+        d.help
+    );
+    assert!(found.iter().all(|d| d.fix.is_none()), "{found:#?}");
 }
 
 #[test]
@@ -248,7 +276,7 @@ fn a_legacy_declaration_left_in_utf8_is_reported_in_every_such_place() {
     let text = "Größe, Länge, Schlüssel: schöne Grüße für Bücher";
     for (name, file, declared) in [
         (
-            "index.html.ko.euc-kr",
+            "index.html.ko",
             format!("<html><head><meta charset=\"EUC-KR\"></head><body>{text}</body></html>\n"),
             "EUC-KR",
         ),

@@ -306,6 +306,24 @@ fn extensions(path: &Path) -> impl Iterator<Item = &str> {
     .filter_map(|ext| std::str::from_utf8(ext).ok())
 }
 
+/// The legacy encoding the file's name declares, with the extension that
+/// does: a charset among its last extensions (`index.html.ko.euc-kr`,
+/// `README.koi8-r`), as Apache's `AddCharset` and content negotiation read
+/// them. A name that declares UTF-8 (`index.html.fr.utf8`) declares no
+/// legacy encoding.
+pub(crate) fn charset_in_name(path: &Path) -> Option<(&str, &'static Encoding)> {
+    extensions(path).find_map(|ext| {
+        // `.ascii` names no legacy encoding (WHATWG's label for
+        // windows-1252), and a format's extension names no charset.
+        let ascii = ext.to_ascii_lowercase().contains("ascii");
+        let encoding = resolve(ext).filter(|_| !ascii && Format::named(ext).is_none())?;
+        (encoding != encoding_rs::UTF_8
+            && encoding != encoding_rs::UTF_16LE
+            && encoding != encoding_rs::UTF_16BE)
+            .then_some((ext, encoding))
+    })
+}
+
 /// Whether the file is an HTML page by its content, whatever its name:
 /// after a byte-order mark, spaces, an XML declaration and comments, it
 /// opens with `<!DOCTYPE html` or `<html` (in any case), as XHTML pages and
@@ -1008,6 +1026,32 @@ mod tests {
         assert_eq!(Format::of(Path::new("x/Y.GemSpec")), Format::Ruby);
         assert_eq!(Format::of(Path::new("x/y.potx")), Format::Other);
         assert_eq!(Format::of(Path::new("x/y")), Format::Other);
+    }
+
+    #[test]
+    fn a_charset_in_the_name_is_found() {
+        fn named(path: &str) -> Option<(String, &'static str)> {
+            charset_in_name(Path::new(path)).map(|(e, enc)| (e.to_owned(), enc.name()))
+        }
+        let some = |ext: &str, name| Some((ext.to_owned(), name));
+        assert_eq!(
+            named("manual/index.html.ko.euc-kr"),
+            some("euc-kr", "EUC-KR")
+        );
+        assert_eq!(named("README.koi8-r"), some("koi8-r", "KOI8-R"));
+        assert_eq!(named("a.html.ja.sjis"), some("sjis", "Shift_JIS"));
+        assert_eq!(named("a.txt.latin1"), some("latin1", "windows-1252"));
+        for path in [
+            "index.html.fr.utf8",
+            "index.html.de",
+            "a.py",
+            "x.tar.gz",
+            "v1.2.txt",
+            "a.b5",
+            "notes.ascii",
+        ] {
+            assert_eq!(named(path), None, "{path}");
+        }
     }
 
     /// Every extension counts, the last that names a format decides, and

@@ -173,7 +173,9 @@ fn legacy_diagnostic(
     // The verdict read a sample; the fix is for the whole file, so the
     // whole file must decode.
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.len() <= MAX_TRANSCODE && (decodes || decodes_without_errors(body, encoding)) {
+    if let Some(help) = super::conversion::refused_by_name(path) {
+        d.help.push(help);
+    } else if bytes.len() <= MAX_TRANSCODE && (decodes || decodes_without_errors(body, encoding)) {
         // The stretches, when none is past the cap on how many are kept.
         let all_errors =
             (error_ranges.len() < crate::scan::MAX_ERROR_RANGES).then_some(error_ranges);
