@@ -1101,6 +1101,49 @@ mod tests {
         }
     }
 
+    /// What the generated files of the declarations' property test are made of.
+    const PIECES: &[&[u8]] = &[
+        b"\n",
+        b" ",
+        b"a",
+        b"\xE9",
+        b"=encoding ",
+        b"@documentencoding ",
+        b"scriptencoding ",
+        b"-*- coding: ",
+        b"-*-",
+        b"<!DOCTYPE html>",
+        b"<html>",
+        b"<meta charset=\"",
+        b"\"",
+        b"<?xml encoding=\"",
+        b"?>",
+        b"latin1",
+        b"\\RequirePackage[",
+        b"]{inputenc}",
+        b"\xEF\xBB\xBF",
+        b"#!/usr/bin/perl",
+    ];
+
+    proptest::proptest! {
+        /// Any bytes under a name of every format: each declaration found
+        /// names the bytes it stands on, and nothing panics.
+        #[test]
+        fn declarations_stand_on_their_names_in_any_bytes(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(PIECES),
+                0..30,
+            )
+        ) {
+            let bytes = pieces.concat();
+            for path in ["a.html.ko.euc-kr", "a.pm", "a.texi", "a.vim", "a.dtx", "page", "a.po"] {
+                for d in declarations(&bytes, Path::new(path)) {
+                    proptest::prop_assert_eq!(&bytes[d.at.clone()], d.name.as_bytes());
+                }
+            }
+        }
+    }
+
     #[test]
     fn has_control_is_the_control_category_but_the_whitespace() {
         for c in (0..0x3000).filter_map(char::from_u32) {
