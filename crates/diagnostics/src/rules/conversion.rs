@@ -52,6 +52,21 @@ pub(crate) fn weigh<'a>(
     Some((verdict, Some(declaration), rival))
 }
 
+/// Why no conversion is offered for the file at `path`, if its name
+/// declares a legacy encoding (`index.html.ko.euc-kr`): a web server maps
+/// the extension to the charset it sends (Apache's `AddCharset`, and the
+/// type maps of content negotiation list it), so converted bytes would be
+/// served as the old encoding. The file must be renamed with its
+/// conversion, which an edit of its bytes cannot do.
+pub(crate) fn refused_by_name(path: &Path) -> Option<String> {
+    let (ext, encoding) = super::declared::charset_in_name(path)?;
+    Some(format!(
+        "no fix is offered: the file's name declares {} (`.{ext}`), which servers send with it (Apache's `AddCharset`, content negotiation's type maps); convert it with `iconv -f {} -t UTF-8` and rename it (`.utf8`), updating what lists it",
+        encoding.name(),
+        encoding.name()
+    ))
+}
+
 /// The note of a U005 finding whose encoding `declaration` named.
 pub(crate) fn declared_note(declaration: &Declaration<'_>) -> String {
     format!(

@@ -1,8 +1,13 @@
 //! Declarations of a file's encoding inside the file, read where each
-//! format allows them and nowhere else (U009 checks them against the bytes):
+//! format allows them and nowhere else (U009 checks them against the bytes,
+//! U005's conversion rewrites them: both read [`declarations`]). A file's
+//! format is the last of its extensions that names one (`index.html.de`,
+//! `index.html.ko.euc-kr`, `setup.py.in`), or its content:
 //!
-//! * XML: the declaration's `encoding="..."`, only at byte 0 (after a BOM);
-//! * HTML (`.html`, `.htm`, `.xhtml`, `.shtml`): `<meta charset="...">` or
+//! * XML: the declaration's `encoding="..."`, only at byte 0 (after a BOM),
+//!   in any file whatever its name (`.svg`, `.xsl`, `.plist`, Qt's `.ts`);
+//! * HTML (`.html`, `.htm`, `.xhtml`, `.shtml`, or a file that opens with
+//!   `<!DOCTYPE html` or `<html`): `<meta charset="...">` or
 //!   `<meta http-equiv="Content-Type" content="...; charset=...">` in the
 //!   first 1024 bytes, the encoding sniffing prescan's window;
 //! * CSS (`.css`, `.scss`, `.less`): `@charset "...";` exactly, at byte 0;
@@ -11,14 +16,20 @@
 //! * Ruby (`.rb`, `.rake`, `.gemspec`, a `#!...ruby` line): the magic
 //!   comment (`# encoding: NAME`, `# -*- coding: NAME -*-`) on line 1, or
 //!   line 2 after a `#!` line, read as Ruby reads it;
+//! * Perl and POD (`.pl`, `.pm`, `.pod`, `.t`, a `#!...perl` line): the
+//!   first line that starts with `=encoding NAME`;
 //! * gettext catalogues (`.po`, `.pot`): the header entry's
 //!   `"Content-Type: text/plain; charset=NAME\n"`, in the `msgstr` of the
 //!   first entry when its `msgid` is empty (msgfmt reads nothing else);
-//! * LaTeX (`.tex`, `.sty`, `.cls`, `.ltx`, `.dtx`): the last option of the
-//!   first `\usepackage[...]{inputenc}` (inputenc's own names: `latin1`,
+//! * TeX sources (`.tex`, `.sty`, `.cls`, `.ltx`, `.dtx`, `.ins`, `.lvt`,
+//!   `.bib`, ...): the last option of the first `\usepackage[...]{inputenc}`
+//!   or `\RequirePackage[...]{inputenc}` (inputenc's own names: `latin1`,
 //!   `latin9`, `ansinew`, `applemac`, `cp1250`, ...);
-//! * any other text: an Emacs `-*- coding: ... -*-` on line 1 (line 2 after
-//!   a `#!` line), and a Vim modeline (`vim: set fileencoding=...:`,
+//! * Texinfo (`.texi`, `.texinfo`, `.txi`): `@documentencoding NAME`;
+//! * Vim scripts (`.vim`, `.vimrc`, `_vimrc`, ...): `scriptencoding NAME`;
+//! * any other text: an Emacs `-*- coding: ... -*-` between the first and
+//!   last `-*-` of line 1 (line 2 after a `#!` line; Emacs's own names,
+//!   `hebrew-iso-8bit`, are known), and a Vim modeline (`vim: set fileencoding=...:`,
 //!   `fenc=`) in the first or last 5 lines, Vim's `modelines` default.
 //!
 //! Mail (`Content-Type` headers of each MIME part) and HTTP headers are not
@@ -56,6 +67,9 @@ pub(crate) enum Syntax {
     RubyMagic,
     PoHeader,
     LatexInputenc,
+    PodEncoding,
+    TexinfoEncoding,
+    VimScriptencoding,
     Emacs,
     Vim,
 }
@@ -70,6 +84,9 @@ impl Syntax {
             Syntax::RubyMagic => "the Ruby magic encoding comment",
             Syntax::PoHeader => "the gettext header's `Content-Type` charset",
             Syntax::LatexInputenc => "the LaTeX `inputenc` option",
+            Syntax::PodEncoding => "the POD `=encoding` command",
+            Syntax::TexinfoEncoding => "the Texinfo `@documentencoding` command",
+            Syntax::VimScriptencoding => "the Vim script's `scriptencoding` command",
             Syntax::Emacs => "the Emacs `coding:` line",
             Syntax::Vim => "the Vim modeline's `fileencoding`",
         }
@@ -145,7 +162,7 @@ pub(crate) fn resolve(name: &str) -> Option<&'static Encoding> {
     let spelled = match base {
         "latin-1" | "latin1" | "l1" => "iso-8859-1",
         "utf8" | "u8" => "utf-8",
-        _ => base,
+        _ => emacs_coding_system(base).unwrap_or(base),
     };
     Encoding::for_label(spelled.as_bytes()).or_else(|| {
         // `iso8859-2`, `iso88592`: ISO's names without the first hyphen.
@@ -155,7 +172,38 @@ pub(crate) fn resolve(name: &str) -> Option<&'static Encoding> {
     })
 }
 
-/// The formats whose declarations depend on the file's extension.
+/// The WHATWG label of an Emacs coding system's name (`hebrew-iso-8bit`,
+/// `iso-latin-2`, `euc-japan`), for the names Emacs has of its own.
+fn emacs_coding_system(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "iso-latin-1" => "iso-8859-1",
+        "iso-latin-2" | "latin-2" => "iso-8859-2",
+        "iso-latin-3" | "latin-3" => "iso-8859-3",
+        "iso-latin-4" | "latin-4" => "iso-8859-4",
+        "iso-latin-5" | "latin-5" => "iso-8859-9",
+        "iso-latin-6" | "latin-6" => "iso-8859-10",
+        "iso-latin-7" | "latin-7" => "iso-8859-13",
+        "iso-latin-8" | "latin-8" => "iso-8859-14",
+        "iso-latin-9" | "latin-9" | "latin-0" => "iso-8859-15",
+        "iso-latin-10" | "latin-10" => "iso-8859-16",
+        "cyrillic-iso-8bit" => "iso-8859-5",
+        "arabic-iso-8bit" => "iso-8859-6",
+        "greek-iso-8bit" => "iso-8859-7",
+        "hebrew-iso-8bit" => "iso-8859-8",
+        "cyrillic-koi8" => "koi8-r",
+        "cyrillic-alternativnyj" => "ibm866",
+        "thai-tis620" => "tis-620",
+        "japanese-iso-8bit" | "euc-japan" => "euc-jp",
+        "japanese-shift-jis" => "shift_jis",
+        "korean-iso-8bit" | "euc-korea" => "euc-kr",
+        "chinese-iso-8bit" | "euc-china" | "cn-gb-2312" | "cn-gb" => "gbk",
+        "chinese-big5" | "cn-big5" => "big5",
+        "mule-utf-8" | "utf-8-emacs" | "prefer-utf-8" => "utf-8",
+        _ => return None,
+    })
+}
+
+/// The formats whose declarations depend on the file's name or content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
     Html,
@@ -164,56 +212,158 @@ enum Format {
     Latex,
     Python,
     Ruby,
+    Perl,
+    Texinfo,
+    VimScript,
     Other,
 }
 
+/// How many of a name's extensions, from the last, are looked at for its
+/// format: `index.html.ko.euc-kr` has its type third from the end.
+const MAX_EXTENSIONS: usize = 4;
+
 impl Format {
-    /// The format of a file with the extension `ext`, in any case.
-    fn of(ext: Option<&str>) -> Format {
-        const FORMATS: [(Format, &[&str]); 6] = [
+    /// The format the extension `ext` names, in any case, if any.
+    fn named(ext: &str) -> Option<Format> {
+        const FORMATS: [(Format, &[&str]); 9] = [
             (Format::Html, &["html", "htm", "xhtml", "shtml"]),
             (Format::Css, &["css", "scss", "less"]),
             (Format::Po, &["po", "pot"]),
-            (Format::Latex, &["tex", "sty", "cls", "ltx", "dtx"]),
+            // Every TeX source kind that loads packages: documents,
+            // packages, classes, docstrip sources and installers, l3build
+            // tests, bibliographies, font and option files, Sweave.
+            (
+                Format::Latex,
+                &[
+                    "tex", "sty", "cls", "ltx", "dtx", "ins", "lvt", "bib", "drv", "fd", "clo",
+                    "bbx", "cbx", "lbx", "tikz", "rnw",
+                ],
+            ),
             (Format::Python, &["py", "pyw", "pyi"]),
             (Format::Ruby, &["rb", "rake", "gemspec", "ru"]),
+            // Perl sources, which hold POD, and POD files.
+            (Format::Perl, &["pl", "pm", "pod", "t", "plx", "psgi"]),
+            (Format::Texinfo, &["texi", "texinfo", "txi"]),
+            (Format::VimScript, &["vim"]),
         ];
-        let Some(ext) = ext.filter(|ext| ext.len() <= 7) else {
-            return Format::Other;
-        };
+        if ext.len() > 7 {
+            return None;
+        }
         FORMATS
             .iter()
             .find(|(_, names)| names.iter().any(|n| ext.eq_ignore_ascii_case(n)))
-            .map_or(Format::Other, |&(format, _)| format)
+            .map(|&(format, _)| format)
+    }
+
+    /// The format of the file at `path`: the last of its extensions that
+    /// names one. Content negotiation puts a page's language and charset
+    /// after its type (`index.html.de`, `index.html.ko.euc-kr`), and
+    /// templates add a suffix (`setup.py.in`).
+    fn of(path: &Path) -> Format {
+        extensions(path).find_map(Format::named).unwrap_or_else(|| {
+            // Vim's startup files, which have no extension.
+            let bytes = path.as_os_str().as_encoded_bytes();
+            let name = &bytes[bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1)..];
+            let vimrc = [
+                &b".vimrc"[..],
+                b"_vimrc",
+                b"vimrc",
+                b".gvimrc",
+                b"_gvimrc",
+                b"gvimrc",
+            ];
+            if vimrc.contains(&name) {
+                Format::VimScript
+            } else {
+                Format::Other
+            }
+        })
     }
 }
 
-/// What `Path::extension` gives, as text, read from the end of the path's
-/// bytes when it ends in a plain name, as the paths of a walk do: parsing
-/// the path's components for it was a tenth of the declarations' cost in
-/// a file without any.
-fn extension(path: &Path) -> Option<&str> {
+/// The extensions of the file name `path` ends in, the last first, at most
+/// [`MAX_EXTENSIONS`]: the parts after each dot of the name but a leading
+/// one (`.bashrc` has none). Read from the end of the path's bytes: parsing
+/// the path's components was a tenth of the declarations' cost in a file
+/// without any.
+fn extensions(path: &Path) -> impl Iterator<Item = &str> {
     let bytes = path.as_os_str().as_encoded_bytes();
-    let name = &bytes[bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1)..];
-    if cfg!(not(unix)) || name.is_empty() || name == b"." || name == b".." {
-        return path.extension().and_then(|e| e.to_str());
+    let separator = |b: &u8| *b == b'/' || (cfg!(windows) && *b == b'\\');
+    let mut name = &bytes[bytes.iter().rposition(separator).map_or(0, |i| i + 1)..];
+    // A path that does not end in a plain name (`a/b/`, `a/b/.`): its
+    // components say which name it is.
+    if name.is_empty() || name == b"." || name == b".." {
+        name = path.file_name().map_or(&[], |n| n.as_encoded_bytes());
     }
-    match name.iter().rposition(|&b| b == b'.') {
-        // A name that starts with its only dot (`.bashrc`) has none.
-        None | Some(0) => None,
-        Some(dot) => std::str::from_utf8(&name[dot + 1..]).ok(),
-    }
+    let mut rest = name.strip_prefix(b".").unwrap_or(name);
+    std::iter::from_fn(move || {
+        let dot = memchr::memrchr(b'.', rest)?;
+        let ext = &rest[dot + 1..];
+        rest = &rest[..dot];
+        Some(ext)
+    })
+    .take(MAX_EXTENSIONS)
+    .filter_map(|ext| std::str::from_utf8(ext).ok())
 }
 
-/// Every declaration of the file's encoding that its format allows.
+/// The legacy encoding the file's name declares, with the extension that
+/// does: a charset among its last extensions (`index.html.ko.euc-kr`,
+/// `README.koi8-r`), as Apache's `AddCharset` and content negotiation read
+/// them. A name that declares UTF-8 (`index.html.fr.utf8`) declares no
+/// legacy encoding.
+pub(crate) fn charset_in_name(path: &Path) -> Option<(&str, &'static Encoding)> {
+    extensions(path).find_map(|ext| {
+        // `.ascii` names no legacy encoding (WHATWG's label for
+        // windows-1252), and a format's extension names no charset.
+        let ascii = ext.to_ascii_lowercase().contains("ascii");
+        let encoding = resolve(ext).filter(|_| !ascii && Format::named(ext).is_none())?;
+        (encoding != encoding_rs::UTF_8
+            && encoding != encoding_rs::UTF_16LE
+            && encoding != encoding_rs::UTF_16BE)
+            .then_some((ext, encoding))
+    })
+}
+
+/// Whether the file is an HTML page by its content, whatever its name:
+/// after a byte-order mark, spaces, an XML declaration and comments, it
+/// opens with `<!DOCTYPE html` or `<html` (in any case), as XHTML pages and
+/// negotiated variants under any suffix do.
+fn html_by_content(bytes: &[u8], start: usize) -> bool {
+    let mut head = bytes[start..bytes.len().min(start + 1024)].trim_ascii_start();
+    if head.starts_with(b"<?xml") {
+        let Some(end) = find!(head, b"?>") else {
+            return false;
+        };
+        head = head[end + 2..].trim_ascii_start();
+    }
+    while head.starts_with(b"<!--") {
+        let Some(end) = find!(head, b"-->") else {
+            return false;
+        };
+        head = head[end + 3..].trim_ascii_start();
+    }
+    let opens = |tag: &[u8]| {
+        head.get(..tag.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(tag))
+            && head
+                .get(tag.len())
+                .is_none_or(|&b| b.is_ascii_whitespace() || b == b'>')
+    };
+    opens(b"<!doctype html") || opens(b"<html")
+}
+
+/// Every declaration of the file's encoding that its format allows. U009
+/// and U005's conversion both read this list, so a declaration the
+/// conversion does not rewrite is one U009 does not check either.
 pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<'a>> {
     let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
-    let format = Format::of(extension(path));
+    let format = Format::of(path);
     let mut out = Vec::new();
     out.extend(xml(bytes, start));
     match format {
         Format::Html => out.extend(html_meta(bytes, start)),
         Format::Css => out.extend(css(bytes, start)),
+        _ if html_by_content(bytes, start) => out.extend(html_meta(bytes, start)),
         _ => {}
     }
     // Both need `coding` in the first two lines, each read up to
@@ -227,6 +377,24 @@ pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<
     }
     let shebang = shebang(bytes);
     let by_shebang = |name: &[u8]| shebang.is_some_and(|l| memchr::memmem::find(l, name).is_some());
+    if format == Format::Perl || by_shebang(b"perl") {
+        out.extend(pod_encoding(bytes, start));
+    }
+    match format {
+        Format::Texinfo => out.extend(command_line(
+            bytes,
+            start,
+            b"@documentencoding",
+            Syntax::TexinfoEncoding,
+        )),
+        Format::VimScript => out.extend(command_line(
+            bytes,
+            start,
+            b"scriptencoding",
+            Syntax::VimScriptencoding,
+        )),
+        _ => {}
+    }
     if format == Format::Python || by_shebang(b"python") {
         out.extend(python_cookie(bytes).filter(|_| coding));
     } else if format == Format::Ruby || by_shebang(b"ruby") {
@@ -549,7 +717,8 @@ fn po_header(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
     None
 }
 
-/// The last option of the first `\usepackage[...]{inputenc}` that is not
+/// The last option of the first `\usepackage[...]{inputenc}` (or
+/// `\RequirePackage`, as packages and classes load it) that is not
 /// commented out (`%` earlier on its line).
 fn latex_inputenc(bytes: &[u8]) -> Option<Declaration<'_>> {
     let mut from = 0;
@@ -561,8 +730,9 @@ fn latex_inputenc(bytes: &[u8]) -> Option<Declaration<'_>> {
         let Some(open) = memchr::memrchr(b'[', line) else {
             continue;
         };
-        if !line[..open].trim_ascii_end().ends_with(b"\\usepackage") || line[..open].contains(&b'%')
-        {
+        let command = line[..open].trim_ascii_end();
+        let loads = command.ends_with(b"\\usepackage") || command.ends_with(b"\\RequirePackage");
+        if !loads || line[..open].contains(&b'%') {
             continue;
         }
         let options = &line[open + 1..];
@@ -570,6 +740,63 @@ fn latex_inputenc(bytes: &[u8]) -> Option<Declaration<'_>> {
         let name = last.trim_ascii();
         if !name.is_empty() && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-') {
             return declared(bytes, name, Syntax::LatexInputenc);
+        }
+    }
+    None
+}
+
+/// POD's `=encoding NAME` command: the first line that starts with it,
+/// anywhere in the file (POD may stand after the code, past `__END__`).
+/// Pod::Simple reads the first and ignores the others.
+fn pod_encoding(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
+    let mut from = start;
+    while let Some(i) = find!(&bytes[from..], b"=encoding") {
+        let at = from + i;
+        from = at + 9;
+        if at != start && bytes[at - 1] != b'\n' {
+            continue;
+        }
+        let after = &bytes[from..bytes.len().min(from + LINE_HEAD)];
+        let spaced = after.first().is_some_and(|&b| b == b' ' || b == b'\t');
+        let name = name_at(after.trim_ascii_start());
+        if spaced && !name.is_empty() {
+            return declared(bytes, name, Syntax::PodEncoding);
+        }
+    }
+    None
+}
+
+/// How far into a file a command that declares its encoding is looked
+/// for: Texinfo's `@documentencoding` stands in the header, Vim's
+/// `scriptencoding` before the lines it applies to, at the top.
+const COMMAND_WINDOW: usize = 16 * 1024;
+
+/// The first line in the first [`COMMAND_WINDOW`] bytes that starts (after
+/// spaces) with `command`, a space and a name: Texinfo's
+/// `@documentencoding ISO-8859-1`, Vim's `scriptencoding latin1`.
+fn command_line<'a>(
+    bytes: &'a [u8],
+    start: usize,
+    command: &[u8],
+    syntax: Syntax,
+) -> Option<Declaration<'a>> {
+    let window = &bytes[..bytes.len().min(start + COMMAND_WINDOW)];
+    let mut from = start;
+    while let Some(i) = memchr::memmem::find(&window[from..], command) {
+        let at = from + i;
+        from = at + command.len();
+        let line_start = memchr::memrchr(b'\n', &window[..at]).map_or(start, |n| n + 1);
+        if !window[line_start.max(start)..at]
+            .iter()
+            .all(|&b| b == b' ' || b == b'\t')
+        {
+            continue;
+        }
+        let after = &window[from..];
+        let spaced = after.first().is_some_and(|&b| b == b' ' || b == b'\t');
+        let name = name_at(after.trim_ascii_start());
+        if spaced && !name.is_empty() {
+            return declared(bytes, name, syntax);
         }
     }
     None
@@ -658,12 +885,13 @@ fn name_after_coding(text: &[u8]) -> Option<&[u8]> {
 }
 
 /// `-*- coding: NAME -*-` (or `-*- mode: x; coding: NAME -*-`) on line 1,
-/// or line 2 after a `#!` line.
+/// or line 2 after a `#!` line: between the line's first and last `-*-`,
+/// as Emacs reads it (`@c -*-texinfo-*-   -*- coding: latin-1 -*-`).
 fn emacs(bytes: &[u8], start: usize) -> Option<Declaration<'_>> {
     for (number, text) in head_lines(bytes, start, 2).enumerate() {
         if let Some(open) = find!(text, b"-*-") {
             let inside = &text[open + 3..];
-            let close = find!(inside, b"-*-")?;
+            let close = memchr::memmem::rfind(inside, b"-*-")?;
             let found = name_after_coding(&inside[..close])?;
             return declared(bytes, found, Syntax::Emacs);
         }
@@ -764,9 +992,10 @@ fn vim(bytes: &[u8]) -> Option<Declaration<'_>> {
 mod tests {
     use super::*;
 
-    /// The extension read from the path's bytes is `Path::extension`'s.
+    /// The last extension read from the path's bytes is
+    /// `Path::extension`'s (an empty one matches no format).
     #[test]
-    fn the_extension_is_the_paths() {
+    fn the_last_extension_is_the_paths() {
         for path in [
             "a.py",
             "dir/a.PO",
@@ -790,23 +1019,71 @@ mod tests {
             "a//b.html",
         ] {
             let path = Path::new(path);
-            assert_eq!(
-                extension(path),
-                path.extension().and_then(|e| e.to_str()),
-                "{path:?}"
-            );
+            let last = extensions(path).next().filter(|e| !e.is_empty());
+            let theirs = path.extension().and_then(|e| e.to_str());
+            assert_eq!(last, theirs.filter(|e| !e.is_empty()), "{path:?}");
         }
+        assert_eq!(Format::of(Path::new("x/Y.GemSpec")), Format::Ruby);
+        assert_eq!(Format::of(Path::new("x/y.potx")), Format::Other);
+        assert_eq!(Format::of(Path::new("x/y")), Format::Other);
+    }
+
+    #[test]
+    fn a_charset_in_the_name_is_found() {
+        fn named(path: &str) -> Option<(String, &'static str)> {
+            charset_in_name(Path::new(path)).map(|(e, enc)| (e.to_owned(), enc.name()))
+        }
+        let some = |ext: &str, name| Some((ext.to_owned(), name));
         assert_eq!(
-            Format::of(extension(Path::new("x/Y.GemSpec"))),
-            Format::Ruby
+            named("manual/index.html.ko.euc-kr"),
+            some("euc-kr", "EUC-KR")
         );
-        assert_eq!(Format::of(extension(Path::new("x/y.potx"))), Format::Other);
-        assert_eq!(Format::of(None), Format::Other);
+        assert_eq!(named("README.koi8-r"), some("koi8-r", "KOI8-R"));
+        assert_eq!(named("a.html.ja.sjis"), some("sjis", "Shift_JIS"));
+        assert_eq!(named("a.txt.latin1"), some("latin1", "windows-1252"));
+        for path in [
+            "index.html.fr.utf8",
+            "index.html.de",
+            "a.py",
+            "x.tar.gz",
+            "v1.2.txt",
+            "a.b5",
+            "notes.ascii",
+        ] {
+            assert_eq!(named(path), None, "{path}");
+        }
+    }
+
+    /// Every extension counts, the last that names a format decides, and
+    /// a name's first part is no extension.
+    #[test]
+    fn the_format_is_the_last_extension_that_names_one() {
+        for (path, format) in [
+            ("manual/index.html.de", Format::Html),
+            ("manual/index.html.ko.euc-kr", Format::Html),
+            ("manual/index.HTML.en.utf8", Format::Html),
+            ("setup.py.in", Format::Python),
+            ("lib/Foo.pm.PL", Format::Perl),
+            ("doc/perlfunc.pod", Format::Perl),
+            ("t/basic.t", Format::Perl),
+            ("base/ltnews.dtx", Format::Latex),
+            ("base/latex.ins", Format::Latex),
+            ("testfiles/a.lvt", Format::Latex),
+            ("refs.bib", Format::Latex),
+            ("a.tex.orig", Format::Latex),
+            ("html.txt", Format::Other),
+            (".html", Format::Other),
+            ("x.tar.gz", Format::Other),
+            // More than four extensions from the end: not looked at.
+            ("a.html.b.c.d.e", Format::Other),
+        ] {
+            assert_eq!(Format::of(Path::new(path)), format, "{path}");
+        }
     }
 
     proptest::proptest! {
         #[test]
-        fn the_extension_is_the_paths_for_any_path(
+        fn the_last_extension_is_the_paths_for_any_path(
             path in proptest::collection::vec(
                 proptest::prop_oneof![
                     proptest::strategy::Just("a"),
@@ -818,7 +1095,52 @@ mod tests {
             )
         ) {
             let path = Path::new(&path.concat()).to_path_buf();
-            proptest::prop_assert_eq!(extension(&path), path.extension().and_then(|e| e.to_str()));
+            let last = extensions(&path).next().filter(|e| !e.is_empty());
+            let theirs = path.extension().and_then(|e| e.to_str());
+            proptest::prop_assert_eq!(last, theirs.filter(|e| !e.is_empty()));
+        }
+    }
+
+    /// What the generated files of the declarations' property test are made of.
+    const PIECES: &[&[u8]] = &[
+        b"\n",
+        b" ",
+        b"a",
+        b"\xE9",
+        b"=encoding ",
+        b"@documentencoding ",
+        b"scriptencoding ",
+        b"-*- coding: ",
+        b"-*-",
+        b"<!DOCTYPE html>",
+        b"<html>",
+        b"<meta charset=\"",
+        b"\"",
+        b"<?xml encoding=\"",
+        b"?>",
+        b"latin1",
+        b"\\RequirePackage[",
+        b"]{inputenc}",
+        b"\xEF\xBB\xBF",
+        b"#!/usr/bin/perl",
+    ];
+
+    proptest::proptest! {
+        /// Any bytes under a name of every format: each declaration found
+        /// names the bytes it stands on, and nothing panics.
+        #[test]
+        fn declarations_stand_on_their_names_in_any_bytes(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(PIECES),
+                0..30,
+            )
+        ) {
+            let bytes = pieces.concat();
+            for path in ["a.html.ko.euc-kr", "a.pm", "a.texi", "a.vim", "a.dtx", "page", "a.po"] {
+                for d in declarations(&bytes, Path::new(path)) {
+                    proptest::prop_assert_eq!(&bytes[d.at.clone()], d.name.as_bytes());
+                }
+            }
         }
     }
 
@@ -1056,6 +1378,92 @@ mod tests {
         assert_eq!(found(&middle, "a.txt"), vec![]);
     }
 
+    /// Declarations found by every extension and by content: negotiated
+    /// pages, HTML under any name, POD in Perl sources, inputenc loaded
+    /// by packages, and XML declarations whatever the name.
+    #[test]
+    fn declarations_by_all_extensions_and_by_content() {
+        let one = |syntax, name: &str| vec![(syntax, name.to_owned())];
+        let meta = b"<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=EUC-KR\"></head>";
+        for path in ["index.html.ko.euc-kr", "index.html.de", "page"] {
+            assert_eq!(found(meta, path), one(Syntax::HtmlMeta, "EUC-KR"), "{path}");
+        }
+        let xhtml = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<!-- a page -->\n<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" \"x\">\n<html><head><meta charset=\"ISO-8859-1\" /></head>";
+        assert_eq!(
+            found(xhtml, "index.html.fr"),
+            vec![
+                (Syntax::Xml, "ISO-8859-1".to_owned()),
+                (Syntax::HtmlMeta, "ISO-8859-1".to_owned())
+            ]
+        );
+        assert_eq!(found(xhtml, "page.var"), found(xhtml, "index.html.fr"));
+        // A `<meta>` in what is not a page: an XSLT template's output.
+        let xsl = b"<?xml version=\"1.0\" encoding=\"latin1\"?>\n<xsl:stylesheet><meta charset=\"latin1\"/>";
+        assert_eq!(found(xsl, "a.xsl"), one(Syntax::Xml, "latin1"));
+        assert_eq!(found(b"<htmlx><meta charset=\"latin1\">", "x"), vec![]);
+        for path in ["a.svg", "a.ts", "Info.plist", "a.glade", "a.xlf", "README"] {
+            assert_eq!(
+                found(
+                    b"<?xml version=\"1.0\" encoding=\"ISO-8859-2\"?>\n<a/>",
+                    path
+                ),
+                one(Syntax::Xml, "ISO-8859-2"),
+                "{path}"
+            );
+        }
+        let pod = b"package Foo;\n1;\n__END__\n\n=encoding  latin1\n\n=head1 NAME\n\nFoo\n\n=encoding utf8\n";
+        for path in ["lib/Foo.pm", "Foo.pod", "t/a.t", "Makefile.PL", "Foo.pm.PL"] {
+            assert_eq!(
+                found(pod, path),
+                one(Syntax::PodEncoding, "latin1"),
+                "{path}"
+            );
+        }
+        let script = b"#!/usr/bin/perl -w\n=encoding iso-8859-1\n\n=cut\nprint 1;\n";
+        assert_eq!(
+            found(script, "bin/tool"),
+            one(Syntax::PodEncoding, "iso-8859-1")
+        );
+        // Not at a line's start, without a name, or in what is not Perl.
+        assert_eq!(found(b"print '=encoding latin1';\n", "a.pl"), vec![]);
+        assert_eq!(found(b"=encoding\n", "a.pod"), vec![]);
+        assert_eq!(found(b"=encodingx latin1\n", "a.pod"), vec![]);
+        assert_eq!(found(b"=encoding latin1\n", "a.txt"), vec![]);
+        // Emacs reads the coding between the line's first and last `-*-`,
+        // and knows its own names.
+        let texi = b"\\input texinfo   @c -*-texinfo-*-   -*- coding: latin-1 -*-\n@documentencoding ISO-8859-1\n@c %**start of header\n";
+        assert_eq!(
+            found(texi, "doc/recode.texi"),
+            vec![
+                (Syntax::TexinfoEncoding, "ISO-8859-1".to_owned()),
+                (Syntax::Emacs, "latin-1".to_owned())
+            ]
+        );
+        assert_eq!(found(b"@c @documentencoding latin1\n", "a.texi"), vec![]);
+        let po = b"# Hebrew messages          -*- coding: hebrew-iso-8bit -*-\n";
+        assert_eq!(found(po, "po/he.po"), one(Syntax::Emacs, "hebrew-iso-8bit"));
+        for path in ["keymap/canfr-win.vim", "dir/.vimrc", "_vimrc"] {
+            assert_eq!(
+                found(
+                    b"\" Vim keymap file\n  scriptencoding latin1\nloadkeymap\n",
+                    path
+                ),
+                one(Syntax::VimScriptencoding, "latin1"),
+                "{path}"
+            );
+        }
+        assert_eq!(found(b"\" scriptencoding latin1\n", "a.vim"), vec![]);
+        assert_eq!(found(b"scriptencoding latin1\n", "a.txt"), vec![]);
+        let sty = b"\\NeedsTeXFormat{LaTeX2e}\n\\RequirePackage[latin1]{inputenc}\n";
+        for path in ["a.sty", "a.cls", "a.dtx", "a.ins", "a.lvt", "a.bib", "a.fd"] {
+            assert_eq!(
+                found(sty, path),
+                one(Syntax::LatexInputenc, "latin1"),
+                "{path}"
+            );
+        }
+    }
+
     /// In a file longer than the windows the modeline keys are looked for
     /// in, a modeline on the first or the last lines is found, one between
     /// them is not, and `enc` without a key finds nothing.
@@ -1149,6 +1557,13 @@ mod tests {
             ("cp1250", "windows-1250"),
             ("Shift_JIS", "Shift_JIS"),
             ("euc-jp", "EUC-JP"),
+            ("hebrew-iso-8bit", "ISO-8859-8"),
+            ("hebrew-iso-8bit-unix", "ISO-8859-8"),
+            ("iso-latin-2", "ISO-8859-2"),
+            ("latin-9", "ISO-8859-15"),
+            ("euc-japan", "EUC-JP"),
+            ("cn-gb-2312", "GBK"),
+            ("cyrillic-koi8", "KOI8-R"),
         ] {
             assert_eq!(resolve(name).map(Encoding::name), Some(want), "{name}");
         }

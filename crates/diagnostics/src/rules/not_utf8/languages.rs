@@ -81,6 +81,21 @@ pub(crate) const LATIN_READINGS: [&Encoding; 12] = [
     encoding_rs::ISO_8859_3,
 ];
 
+/// The encodings whose readings the alphabets judge: the
+/// [`LATIN_READINGS`], then Latin encodings outside the claimed families
+/// that are only ever a rival, never a verdict (`unclaimed.rs`): Celtic
+/// ISO-8859-14 and Mac Roman (DOS and Mac German `für` against `f\x9Fr`).
+const JUDGED: [&Encoding; LATIN_READINGS.len() + 2] = {
+    let mut judged = [encoding_rs::MACINTOSH; LATIN_READINGS.len() + 2];
+    let mut i = 0;
+    while i < LATIN_READINGS.len() {
+        judged[i] = LATIN_READINGS[i];
+        i += 1;
+    }
+    judged[i] = encoding_rs::ISO_8859_14;
+    judged
+};
+
 /// At most this share (percent) of a reading's non-ASCII letters may be
 /// outside the language's alphabet (names, loan words): at most 1 in 34,
 /// so none in a short text. Measured on chardet's corpus: real text in
@@ -168,7 +183,7 @@ fn alphabets_of(c: char) -> u32 {
         .map_or(0, |i| LETTERS[i].1)
 }
 
-/// One byte's character in one of the [`LATIN_READINGS`] (`None`: the
+/// One byte's character in one of the [`JUDGED`] encodings (`None`: the
 /// encoding has none, and decoding with replacement gives U+FFFD), and
 /// what the language test asks of it.
 #[derive(Clone, Copy, Debug)]
@@ -177,16 +192,16 @@ struct ByteReading {
     letter: Letter,
 }
 
-/// Each of the [`LATIN_READINGS`] as a table of its 256 bytes' characters,
+/// Each of the [`JUDGED`] encodings as a table of its 256 bytes' characters,
 /// decoded once per process by encoding_rs itself. Every one of them is a
 /// single-byte encoding, so a sample's reading is its bytes' characters in
 /// order: two encodings read it as the same text exactly when their tables
 /// agree on the byte values it holds, and it decodes without error exactly
 /// when each of those has a character.
-fn byte_readings() -> &'static [[ByteReading; 256]; LATIN_READINGS.len()] {
-    static TABLES: LazyLock<[[ByteReading; 256]; LATIN_READINGS.len()]> = LazyLock::new(|| {
+fn byte_readings() -> &'static [[ByteReading; 256]; JUDGED.len()] {
+    static TABLES: LazyLock<[[ByteReading; 256]; JUDGED.len()]> = LazyLock::new(|| {
         let replacement = Letter::of(char::REPLACEMENT_CHARACTER);
-        LATIN_READINGS.map(|encoding| {
+        JUDGED.map(|encoding| {
             crate::text::single_byte_chars(encoding).map(|char| ByteReading {
                 char,
                 letter: char.map_or(replacement, Letter::of),
@@ -391,6 +406,30 @@ pub(super) fn fits_a_language(encoding: &'static Encoding, sample: &[u8]) -> boo
     };
     let counts = Words::of(sample).counts(&byte_readings()[k]);
     counts.in_words == 0 || counts.language_and_foreign(1).is_some()
+}
+
+/// The language whose text `encoding`'s reading of `sample` is, with how
+/// many of its characters in words are foreign to it
+/// ([`Counts::language_and_foreign`]); None when it is no language's text,
+/// has no characters in words, or `encoding` is not one of the [`JUDGED`].
+pub(super) fn language_of(
+    encoding: &'static Encoding,
+    sample: &[u8],
+) -> Option<(&'static str, usize)> {
+    let k = JUDGED.iter().position(|&e| e == encoding)?;
+    Words::of(sample)
+        .counts(&byte_readings()[k])
+        .language_and_foreign(1)
+}
+
+/// Whether `c` (in any case) is a letter of `language` (one of the
+/// [`ALPHABETS`]' names) or ASCII.
+pub(super) fn alphabet_holds(language: &str, c: char) -> bool {
+    let Some((_, alphabet)) = ALPHABETS.iter().find(|(name, _)| *name == language) else {
+        return false;
+    };
+    c.to_lowercase()
+        .all(|l| l.is_ascii() || alphabet.contains(l))
 }
 
 /// The words of `sample` that hold non-ASCII bytes: each stretch of them

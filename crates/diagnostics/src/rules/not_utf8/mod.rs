@@ -6,6 +6,7 @@ mod languages;
 mod reading;
 mod sample;
 mod sniff;
+mod unclaimed;
 mod verdict;
 
 pub(crate) use self::languages::LATIN_READINGS;
@@ -130,8 +131,11 @@ fn legacy_diagnostic(
             d.related = error_ranges.iter().skip(1).cloned().collect();
             return Some(with_range_note(d, error_ranges));
         }
-        support @ (Support::Unidentified { .. } | Support::OtherScript) => {
+        support @ (Support::Unidentified { .. } | Support::Unclaimed { .. } | Support::OtherScript) => {
             let why = match support {
+                Support::Unclaimed { rival } => format!(
+                    "read as words in {iconv}, and as other words as well in {rival}, which U005 does not name: the bytes the two read differently are letters in both"
+                ),
                 Support::Unidentified { rival: Some(rival) } => format!(
                     "read as words in {iconv} and almost as well in {rival}, but the text is too short or too list-like to tell which encoding it is"
                 ),
@@ -169,7 +173,9 @@ fn legacy_diagnostic(
     // The verdict read a sample; the fix is for the whole file, so the
     // whole file must decode.
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes.len() <= MAX_TRANSCODE && (decodes || decodes_without_errors(body, encoding)) {
+    if let Some(help) = super::conversion::refused_by_name(path) {
+        d.help.push(help);
+    } else if bytes.len() <= MAX_TRANSCODE && (decodes || decodes_without_errors(body, encoding)) {
         // The stretches, when none is past the cap on how many are kept.
         let all_errors =
             (error_ranges.len() < crate::scan::MAX_ERROR_RANGES).then_some(error_ranges);

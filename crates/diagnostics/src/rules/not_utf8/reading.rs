@@ -453,6 +453,13 @@ pub(crate) enum Support {
         /// The runner-up's name, if any encoding reads it differently.
         rival: Option<&'static str>,
     },
+    /// The guess reads the sample as text, and so does an encoding outside
+    /// the claimed families (`unclaimed.rs`), as other letters in words:
+    /// `rival` names it. Which is meant the text does not tell.
+    Unclaimed {
+        /// The unclaimed encoding's name.
+        rival: &'static str,
+    },
     /// The guess reads the sample as letters but not as running text of
     /// their script (words broken by letters of the wrong case or script,
     /// mostly capitals, mostly rare characters): text in an encoding the

@@ -11,6 +11,7 @@ use super::sample::{LEGACY_SCAN_BYTES, non_ascii_lines};
 use super::sniff::{
     BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, binary_signature, control_percent,
 };
+use super::unclaimed::unclaimed_rival;
 
 /// Any legacy verdict needs at least this many ill-formed sequences (an
 /// RFC 2279 form counts once, and not at all towards the text: it is
@@ -186,7 +187,13 @@ pub(crate) fn legacy_verdict(
     if LATIN_READINGS.contains(&guess)
         && let Some(verdict) = by_language(&detector, guess, &sample, 1)
     {
-        return Some(verdict);
+        return match unclaimed_rival(verdict.encoding, &sample) {
+            None => Some(verdict),
+            Some(rival) => ill_formed.enough_text().then_some(LegacyVerdict {
+                support: Support::Unclaimed { rival },
+                ..verdict
+            }),
+        };
     }
     let (encoding, text) = if encoding == encoding_rs::WINDOWS_1252 && iso_8859_15_letters(&text) {
         let latin9 = encoding_rs::ISO_8859_15;
@@ -242,6 +249,11 @@ pub(crate) fn legacy_verdict(
                     rival: Some(encoding_rs::ISO_8859_15.name()),
                 }
             }
+            // An encoding outside the claimed families reads the bytes
+            // where the two differ as other, as plausible letters.
+            Support::Identified if let Some(rival) = unclaimed_rival(encoding, &sample) => {
+                Support::Unclaimed { rival }
+            }
             support => support,
         }
     } else {
@@ -284,12 +296,15 @@ fn short_text(sample: &[u8], whole: bool, ill_formed: &IllFormed) -> Option<Lega
         return None;
     }
     let detector = Detector::read(sample, whole);
+    // Too short to say that the text does not identify its encoding: a
+    // reading an unclaimed neighbour disputes stays U001.
     by_language(
         &detector,
         detector.guess(),
         sample,
         MIN_SHORT_TEXT_SEQUENCES,
     )
+    .filter(|verdict| unclaimed_rival(verdict.encoding, sample).is_none())
 }
 
 /// The verdict the Latin readings' languages give ([`latin_readings`] of
