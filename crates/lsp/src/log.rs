@@ -10,9 +10,17 @@
 //! * Every line is escaped as the CLI escapes what it shows
 //!   (`escape_shown`): control, bidi and invisible characters from a
 //!   client's message, a URI or a configuration file come out as `\u{..}`.
+//! * Logging never waits on the client: a line goes into a bounded queue
+//!   ([`QUEUE_LINES`]) that a thread of its own writes to stderr. A client
+//!   that does not read its end of the pipe blocks only that thread; while
+//!   the queue is full, lines are dropped and counted, and the next line
+//!   that gets through is preceded by the count.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use tower_lsp::lsp_types::TraceValue;
 use tracing::level_filters::LevelFilter;
@@ -82,7 +90,7 @@ pub(crate) fn init() {
         FIXED.store(true, Ordering::Relaxed);
     }
     let installed = tracing_subscriber::registry()
-        .with(layer(io::stderr))
+        .with(layer(Queued::start(QUEUE_LINES, io::stderr())))
         .try_init()
         .is_ok();
     if installed && let Some((Err(_), value)) = fixed {
@@ -182,6 +190,143 @@ impl<W: Write> Write for Escaped<W> {
 
     fn flush(&mut self) -> io::Result<()> {
         self.0.flush()
+    }
+}
+
+/// Lines the log queue holds for the writer thread; past this, lines are
+/// dropped (and counted) rather than waited for.
+pub(crate) const QUEUE_LINES: usize = 1024;
+
+/// How long [`flush`] waits for the queue to be written at the end.
+const FLUSH_LIMIT: Duration = Duration::from_millis(200);
+
+/// The queue the process's log lines go through, once [`init`] made it.
+static QUEUE: std::sync::OnceLock<Queued> = std::sync::OnceLock::new();
+
+/// Waits until the lines queued so far are written, at most
+/// [`FLUSH_LIMIT`]: at the end of the process, so that its last lines are
+/// not lost when stderr is read, and it is not held up when it is not.
+pub(crate) fn flush() {
+    if let Some(queue) = QUEUE.get() {
+        queue.flush(FLUSH_LIMIT);
+    }
+}
+
+/// A line for the writer thread, and how many lines were dropped just
+/// before it because the queue was full.
+struct Entry {
+    dropped: usize,
+    line: Vec<u8>,
+}
+
+/// A [`MakeWriter`] whose writers never block: each line is handed to a
+/// writer thread through a bounded queue, or dropped and counted when the
+/// queue is full.
+#[derive(Clone)]
+pub(crate) struct Queued {
+    tx: SyncSender<Entry>,
+    shared: Arc<Shared>,
+}
+
+/// What the writers and the writer thread share.
+#[derive(Default)]
+struct Shared {
+    /// Lines dropped since the last one queued.
+    dropped: AtomicUsize,
+    /// Lines queued and lines written (or failed), for [`Queued::flush`].
+    progress: Mutex<(u64, u64)>,
+    written: Condvar,
+}
+
+impl Queued {
+    /// Starts the writer thread, writing to `out`, with room for `lines`
+    /// lines waiting.
+    pub(crate) fn start<W: Write + Send + 'static>(lines: usize, out: W) -> Queued {
+        let (tx, rx) = std::sync::mpsc::sync_channel(lines);
+        let shared = Arc::new(Shared::default());
+        let writer = shared.clone();
+        // A thread that cannot start leaves the queue undrained: lines are
+        // then dropped and counted, never waited for.
+        let _ = std::thread::Builder::new()
+            .name("utf8lint-log".into())
+            .spawn(move || drain(rx, out, &writer));
+        let queued = Queued { tx, shared };
+        let _ = QUEUE.set(queued.clone());
+        queued
+    }
+
+    /// Queues `line`, or counts it dropped if the queue is full.
+    fn send(&self, line: Vec<u8>) {
+        let dropped = self.shared.dropped.swap(0, Ordering::Relaxed);
+        let mut progress = lock(&self.shared.progress);
+        match self.tx.try_send(Entry { dropped, line }) {
+            Ok(()) => progress.0 += 1,
+            Err(TrySendError::Full(entry) | TrySendError::Disconnected(entry)) => {
+                self.shared
+                    .dropped
+                    .fetch_add(entry.dropped + 1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Waits until every line queued so far is written, at most `limit`.
+    fn flush(&self, limit: Duration) {
+        let progress = lock(&self.shared.progress);
+        let target = progress.0;
+        let _ = self
+            .shared
+            .written
+            .wait_timeout_while(progress, limit, |p| p.1 < target);
+    }
+
+    /// Lines dropped since the last one queued.
+    #[cfg(test)]
+    fn dropped(&self) -> usize {
+        self.shared.dropped.load(Ordering::Relaxed)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The writer thread: writes each queued line, preceded by the count of
+/// lines dropped before it, until every writer is gone. A failed write is
+/// not reported (there is nowhere to report it) and the lines go on.
+fn drain<W: Write>(rx: Receiver<Entry>, mut out: W, shared: &Shared) {
+    for Entry { dropped, line } in rx {
+        if dropped > 0 {
+            let note = format!(
+                "utf8lint lsp: warning: {dropped} log line{} dropped: standard error is not read fast enough\n",
+                if dropped == 1 { "" } else { "s" }
+            );
+            let _ = out.write_all(note.as_bytes());
+        }
+        let _ = out.write_all(&line).and_then(|()| out.flush());
+        lock(&shared.progress).1 += 1;
+        shared.written.notify_all();
+    }
+}
+
+impl<'w> MakeWriter<'w> for Queued {
+    type Writer = QueuedLine<'w>;
+
+    fn make_writer(&'w self) -> Self::Writer {
+        QueuedLine(self)
+    }
+}
+
+/// Hands what it is given (one whole line at a time) to the queue.
+pub(crate) struct QueuedLine<'a>(&'a Queued);
+
+impl Write for QueuedLine<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.send(buf.to_vec());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
