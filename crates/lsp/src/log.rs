@@ -89,8 +89,9 @@ pub(crate) fn init() {
         LEVEL.store(rank(*level), Ordering::Relaxed);
         FIXED.store(true, Ordering::Relaxed);
     }
+    let queue = QUEUE.get_or_init(|| Queued::start(QUEUE_LINES, io::stderr()));
     let installed = tracing_subscriber::registry()
-        .with(layer(Queued::start(QUEUE_LINES, io::stderr())))
+        .with(layer(queue.clone()))
         .try_init()
         .is_ok();
     if installed && let Some((Err(_), value)) = fixed {
@@ -250,9 +251,7 @@ impl Queued {
         let _ = std::thread::Builder::new()
             .name("utf8lint-log".into())
             .spawn(move || drain(rx, out, &writer));
-        let queued = Queued { tx, shared };
-        let _ = QUEUE.set(queued.clone());
-        queued
+        Queued { tx, shared }
     }
 
     /// Queues `line`, or counts it dropped if the queue is full.
@@ -391,5 +390,66 @@ mod tests {
         assert_eq!(for_trace(TraceValue::Verbose), LevelFilter::DEBUG);
         assert!(rank(LevelFilter::OFF) < rank(LevelFilter::ERROR));
         assert!(rank(LevelFilter::DEBUG) < rank(LevelFilter::TRACE));
+    }
+
+    /// A writer that blocks until it is opened, as a pipe nobody reads.
+    #[derive(Clone, Default)]
+    struct Stuck {
+        state: Arc<(Mutex<(bool, bool)>, Condvar)>,
+        out: Buffer,
+    }
+
+    impl Stuck {
+        /// Waits until a write is blocked (`.0`), or lets writes through.
+        fn wait_blocked(&self) {
+            let (m, c) = &*self.state;
+            let _unused = c.wait_while(lock(m), |s| !s.0).unwrap();
+        }
+        fn open(&self) {
+            let (m, c) = &*self.state;
+            lock(m).1 = true;
+            c.notify_all();
+        }
+    }
+
+    impl Write for Stuck {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let (m, c) = &*self.state;
+            let mut s = lock(m);
+            s.0 = true;
+            c.notify_all();
+            let _open = c.wait_while(s, |s| !s.1).unwrap();
+            self.out.write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_queue_drops_and_counts_and_never_blocks() {
+        let stuck = Stuck::default();
+        let queue = Queued::start(4, stuck.clone());
+        let mut line = queue.make_writer();
+        line.write_all(b"first\n").unwrap();
+        // The writer thread holds the first line, blocked in its write.
+        stuck.wait_blocked();
+        for i in 0..10_000 {
+            line.write_all(format!("line {i}\n").as_bytes()).unwrap();
+        }
+        // Four lines wait in the queue; the rest were dropped, counted.
+        assert_eq!(queue.dropped(), 9_996);
+        stuck.open();
+        queue.flush(Duration::from_secs(60));
+        line.write_all(b"after\n").unwrap();
+        queue.flush(Duration::from_secs(60));
+        let text = String::from_utf8(stuck.out.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            "first\nline 0\nline 1\nline 2\nline 3\n\
+             utf8lint lsp: warning: 9996 log lines dropped: standard error is not read fast enough\n\
+             after\n"
+        );
+        assert_eq!(queue.dropped(), 0);
     }
 }
