@@ -115,6 +115,14 @@ impl Session {
             .and_then(|g| g.position_encodings.as_deref());
         let encoding = Encoding::negotiate(offered);
         let ws = caps.workspace.as_ref();
+        // Read (and its problems logged) before the lock is taken.
+        let settings = match options {
+            Some(options) => Settings::from_json(
+                options.get("utf8lint").unwrap_or(options),
+                roots.first().cloned(),
+            ),
+            None => Settings::from_json(&Value::Null, roots.first().cloned()),
+        };
         let mut state = self.lock();
         state.encoding = encoding;
         state.roots = roots;
@@ -130,11 +138,7 @@ impl Session {
                 .and_then(|w| w.work_done_progress)
                 .unwrap_or(false),
         };
-        let base = state.roots.first().cloned();
-        state.settings = match options {
-            Some(options) => Settings::from_json(options.get("utf8lint").unwrap_or(options), base),
-            None => Settings::from_json(&Value::Null, base),
-        };
+        state.settings = settings;
         encoding
     }
 
