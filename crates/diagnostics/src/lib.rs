@@ -178,6 +178,7 @@ pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
                 Keep::Every => 0,
             };
             suppressions.apply(
+                bytes,
                 found,
                 summaries,
                 policy.levels.get(Rule::UnusedSuppression),

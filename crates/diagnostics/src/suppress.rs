@@ -64,9 +64,13 @@ struct Line {
     end: usize,
     /// Just past the next line's `\n`.
     next_end: usize,
+    /// Just past its last `allow` suppression.
+    last_end: usize,
     /// Only comment openers and whitespace before its first marker.
     alone_before: bool,
-    /// Nothing but the comment after its last suppression.
+    /// Nothing but the comment after its last suppression: judged once
+    /// the line's last suppression is known, so that a line of many
+    /// markers is read once, not once per marker.
     alone_after: bool,
     /// The rules its suppressions name.
     allowed: u64,
@@ -85,17 +89,31 @@ enum Scope {
     LateFile,
 }
 
-/// One suppression comment.
+/// One suppression comment: plain offsets and bits, no heap, so that a
+/// file of a million suppressions costs a small constant per suppression.
+/// The names are read again from the bytes for the few findings shown.
 #[derive(Debug)]
 struct Directive {
     /// From the marker to the closing `)` (or the end of what was read).
     span: Range<usize>,
+    /// Where its rule list starts (it ends at the `)` or where reading
+    /// stopped).
+    list_start: usize,
     scope: Scope,
-    rules: Vec<Rule>,
-    /// Names that are no rule, as written (escaped when shown).
-    unknown: Vec<String>,
+    /// The rules it names.
+    rules: u64,
+    /// It names something that is no rule.
+    unknown: bool,
     /// No `)` on the line within [`MAX_DIRECTIVE_BYTES`].
     unclosed: bool,
+}
+
+impl Directive {
+    /// Its rule list in `bytes`.
+    fn list<'a>(&self, bytes: &'a [u8]) -> &'a [u8] {
+        let end = self.span.end - usize::from(!self.unclosed);
+        &bytes[self.list_start..end]
+    }
 }
 
 /// Every suppression in a file.
@@ -105,6 +123,20 @@ pub(crate) struct Suppressions {
     lines: Vec<Line>,
     file_allowed: u64,
     file_used: u64,
+    /// Bytes read to find, place and judge the suppressions after the
+    /// marker search: linear in the file (the cost tests count it).
+    read: usize,
+}
+
+/// Why a suppression is reported as one that does nothing.
+#[derive(Debug, Clone, Copy)]
+enum Verdict {
+    Unclosed,
+    LateFile,
+    NoRule,
+    Unknown,
+    /// These rules it names had no finding to suppress.
+    Unused(u64),
 }
 
 /// Whether offsets, asked in increasing order, are inside a backtick code
@@ -119,8 +151,9 @@ struct CodeSpans {
 }
 
 impl CodeSpans {
-    fn inside(&mut self, bytes: &[u8], at: usize) -> bool {
+    fn inside(&mut self, bytes: &[u8], at: usize, read: &mut usize) -> bool {
         let mut from = self.counted_to;
+        *read += at - from;
         if let Some(nl) = memchr::memrchr(b'\n', &bytes[from..at]) {
             from += nl + 1;
             self.odd = false;
@@ -196,7 +229,7 @@ impl Suppressions {
             if at > 0 && is_word(bytes[at - 1]) {
                 continue;
             }
-            if ticks.inside(bytes, at) {
+            if ticks.inside(bytes, at, &mut found.read) {
                 continue;
             }
             let mut p = at + MARKER.len();
@@ -216,10 +249,12 @@ impl Suppressions {
             let line_len = memchr::memchr(b'\n', window).unwrap_or(window.len());
             let close = memchr::memchr(b')', &window[..line_len]);
             let list = &window[..close.unwrap_or(line_len)];
-            let (rules, unknown) = names(list);
+            found.read += open - at + list.len();
+            let (rules, unknown) = named(list);
             let span = at..open + close.map_or(line_len, |c| c + 1);
             let scope = if file {
                 if counted_to < at && lines_before < FILE_ALLOW_LINES {
+                    found.read += at - counted_to;
                     lines_before += memchr::memchr_iter(b'\n', &bytes[counted_to..at]).count();
                     counted_to = at;
                 }
@@ -230,28 +265,28 @@ impl Suppressions {
                 }
             } else {
                 let i = found.line_of(bytes, at);
-                found.lines[i].alone_after =
-                    only_comment_after(&bytes[span.end..found.lines[i].end]);
+                found.lines[i].last_end = span.end;
                 Scope::Line(i)
             };
-            let directive = Directive {
-                span,
-                scope,
-                rules,
-                unknown,
-                unclosed: close.is_none(),
-            };
-            let mask = if directive.unclosed {
-                0
-            } else {
-                directive.rules.iter().fold(0, |m, r| m | bit(*r))
-            };
+            let mask = if close.is_none() { 0 } else { rules };
             match scope {
                 Scope::Line(i) => found.lines[i].allowed |= mask,
                 Scope::File => found.file_allowed |= mask,
                 Scope::LateFile => {}
             }
-            found.directives.push(directive);
+            found.directives.push(Directive {
+                span,
+                list_start: open,
+                scope,
+                rules,
+                unknown,
+                unclosed: close.is_none(),
+            });
+        }
+        for line in &mut found.lines {
+            let rest = &bytes[line.last_end.min(line.end)..line.end];
+            found.read += rest.len();
+            line.alone_after = only_comment_after(rest);
         }
         (!found.directives.is_empty()).then_some(found)
     }
@@ -270,10 +305,12 @@ impl Suppressions {
         };
         let end = end_of(at);
         let next_end = if end < bytes.len() { end_of(end) } else { end };
+        self.read += next_end - start;
         self.lines.push(Line {
             start,
             end,
             next_end,
+            last_end: at,
             alone_before: only_comment_before(&bytes[start..at]),
             alone_after: true,
             allowed: 0,
@@ -318,11 +355,13 @@ impl Suppressions {
 
     /// Removes the suppressed findings from `diagnostics`, whose last
     /// `summaries` entries are per-rule summaries of findings not shown,
-    /// then adds a U015 finding at `level` for each suppression that did
-    /// nothing (none when `level` is allow), at most `cap` of them (0: no
-    /// cap) and then one summary with the exact count of the rest.
+    /// then adds a U015 finding at `level` for each suppression in `bytes`
+    /// that did nothing (none when `level` is allow), at most `cap` of them
+    /// (0: no cap) and then one summary with the exact count of the rest.
+    /// Only the findings shown are made: the rest are counted.
     pub(crate) fn apply(
         mut self,
+        bytes: &[u8],
         diagnostics: Vec<Diagnostic>,
         summaries: usize,
         level: Level,
@@ -353,17 +392,10 @@ impl Suppressions {
             }
         }
         if level != Level::Allow {
-            let unused = self.unused_findings(hidden, level);
-            let shown = if cap == 0 {
-                unused.len()
-            } else {
-                cap.min(unused.len())
-            };
-            let mut unused = unused.into_iter();
-            kept.extend(unused.by_ref().take(shown));
-            let rest: Vec<Diagnostic> = unused.collect();
-            if let Some(first) = rest.first() {
-                kept_summaries.push(unused_summary(first.span.clone(), rest.len(), cap, level));
+            let unused = self.unused_findings(bytes, hidden, level, cap);
+            kept.extend(unused.shown);
+            if let Some(first) = unused.first_not_shown {
+                kept_summaries.push(unused_summary(first, unused.not_shown, cap, level));
             }
             kept.sort_by_key(|d| (d.span.start, d.rule));
         }
@@ -375,96 +407,124 @@ impl Suppressions {
     /// `allow(unused_suppression)` covers: the other rules' first, so that
     /// a suppression of `unused_suppression` is used by what it covers,
     /// then the `unused_suppression` of suppressions that covered nothing.
-    fn unused_findings(&mut self, hidden: u64, level: Level) -> Vec<Diagnostic> {
+    /// At most `cap` (0: all) are made; the rest are counted.
+    fn unused_findings(&mut self, bytes: &[u8], hidden: u64, level: Level, cap: usize) -> Unused {
         let this = bit(Rule::UnusedSuppression);
-        let mut found = Vec::new();
+        // Which suppressions did nothing for the other rules, and is no
+        // `allow(unused_suppression)` covering that: deciding marks those
+        // used, which the second judgement reads.
+        let mut reported = Vec::with_capacity(self.directives.len());
         for i in 0..self.directives.len() {
-            let finding = self.unused(&self.directives[i], hidden | this, level);
-            if let Some(finding) = finding
-                && !self.suppresses(Rule::UnusedSuppression, finding.span.start)
-            {
-                found.push(finding);
-            }
+            let d = &self.directives[i];
+            let at = d.span.start;
+            let unused = self.verdict(d, hidden | this).is_some();
+            reported.push(unused && !self.suppresses(Rule::UnusedSuppression, at));
         }
-        for d in &self.directives {
+        let mut out = Unused::default();
+        let mut take = |d: &Directive, verdict: Verdict| {
+            if cap == 0 || out.shown.len() < cap {
+                out.shown.push(self.finding(bytes, d, verdict, level));
+            } else {
+                out.first_not_shown.get_or_insert_with(|| d.span.clone());
+                out.not_shown += 1;
+            }
+        };
+        for (d, reported) in self.directives.iter().zip(reported) {
+            if reported && let Some(verdict) = self.verdict(d, hidden | this) {
+                take(d, verdict);
+            }
             // Those reported whatever they name (no `)`, too late, no rule
             // or an unknown one) were judged above.
-            let judged = d.unclosed
-                || d.scope == Scope::LateFile
-                || d.rules.is_empty()
-                || !d.unknown.is_empty();
+            let judged = d.unclosed || d.scope == Scope::LateFile || d.rules == 0 || d.unknown;
             if !judged
-                && d.rules.contains(&Rule::UnusedSuppression)
-                && let Some(finding) = self.unused(d, !this, level)
+                && d.rules & this != 0
+                && let Some(verdict) = self.verdict(d, !this)
             {
-                found.push(finding);
+                take(d, verdict);
             }
         }
-        found.sort_by_key(|d| d.span.start);
-        found
+        out
     }
 
-    /// The U015 finding for `d`, if it did nothing.
-    fn unused(&self, d: &Directive, hidden: u64, level: Level) -> Option<Diagnostic> {
-        let new = |message: String| {
-            Diagnostic::new(Rule::UnusedSuppression, level, d.span.clone(), message)
-                .with_label("this suppression")
-        };
+    /// Why `d` did nothing, if it did nothing; the rules in `hidden` count
+    /// as used.
+    fn verdict(&self, d: &Directive, hidden: u64) -> Option<Verdict> {
         if d.unclosed {
-            return Some(
-                new("suppression comment without a closing `)` on its line".into()).with_help(
-                    "write `utf8lint: allow(rule)` or `utf8lint: file-allow(rule)`, rules by code or name",
-                ),
-            );
+            return Some(Verdict::Unclosed);
         }
         if d.scope == Scope::LateFile {
-            return Some(
-                new(format!(
-                    "`file-allow` counts only in the first {FILE_ALLOW_LINES} lines of a file"
-                ))
-                .with_help("move it to the top of the file, or use `allow(...)` on the line before the finding"),
-            );
+            return Some(Verdict::LateFile);
         }
-        if d.rules.is_empty() && d.unknown.is_empty() {
-            return Some(new("suppression comment names no rule".into()));
+        if d.unknown {
+            return Some(Verdict::Unknown);
         }
-        if !d.unknown.is_empty() {
-            let names: Vec<String> = d
-                .unknown
-                .iter()
-                .map(|n| format!("`{}`", escape_shown(n)))
-                .collect();
-            return Some(
-                new(format!("suppression names no rule: {}", names.join(", ")))
-                    .with_help("`utf8lint rules` lists the codes and names"),
-            );
+        if d.rules == 0 {
+            return Some(Verdict::NoRule);
         }
         let used = match d.scope {
             Scope::Line(i) => self.lines[i].used,
             _ => self.file_used,
         } | hidden;
-        let unused: Vec<&str> = d
-            .rules
-            .iter()
-            .filter(|r| used & bit(**r) == 0)
-            .map(|r| r.name())
-            .collect();
-        if unused.is_empty() {
-            return None;
-        }
-        let place = match d.scope {
-            Scope::Line(i) if self.lines[i].alone() => "on the next line",
-            Scope::Line(_) => "on this line",
-            _ => "in this file",
-        };
-        Some(
-            new(format!(
-                "unused suppression: no `{}` finding {place}",
-                unused.join("`, `")
-            ))
-            .with_help("remove it: a stale suppression hides the next real defect here"),
-        )
+        let unused = d.rules & !used;
+        (unused != 0).then_some(Verdict::Unused(unused))
     }
+
+    /// The U015 finding for `d`, which did nothing for `verdict`'s reason.
+    fn finding(&self, bytes: &[u8], d: &Directive, verdict: Verdict, level: Level) -> Diagnostic {
+        let new = |message: String| {
+            Diagnostic::new(Rule::UnusedSuppression, level, d.span.clone(), message)
+                .with_label("this suppression")
+        };
+        let (rules, unknown) = names(d.list(bytes));
+        match verdict {
+            Verdict::Unclosed => {
+                new("suppression comment without a closing `)` on its line".into()).with_help(
+                    "write `utf8lint: allow(rule)` or `utf8lint: file-allow(rule)`, rules by code or name",
+                )
+            }
+            Verdict::LateFile => new(format!(
+                "`file-allow` counts only in the first {FILE_ALLOW_LINES} lines of a file"
+            ))
+            .with_help(
+                "move it to the top of the file, or use `allow(...)` on the line before the finding",
+            ),
+            Verdict::NoRule => new("suppression comment names no rule".into()),
+            Verdict::Unknown => {
+                let names: Vec<String> = unknown
+                    .iter()
+                    .map(|n| format!("`{}`", escape_shown(n)))
+                    .collect();
+                new(format!("suppression names no rule: {}", names.join(", ")))
+                    .with_help("`utf8lint rules` lists the codes and names")
+            }
+            Verdict::Unused(unused) => {
+                let unused: Vec<&str> = rules
+                    .iter()
+                    .filter(|r| unused & bit(**r) != 0)
+                    .map(|r| r.name())
+                    .collect();
+                let place = match d.scope {
+                    Scope::Line(i) if self.lines[i].alone() => "on the next line",
+                    Scope::Line(_) => "on this line",
+                    _ => "in this file",
+                };
+                new(format!(
+                    "unused suppression: no `{}` finding {place}",
+                    unused.join("`, `")
+                ))
+                .with_help("remove it: a stale suppression hides the next real defect here")
+            }
+        }
+    }
+}
+
+/// The U015 findings of a file: those shown, and how many are not, from
+/// where.
+#[derive(Default)]
+struct Unused {
+    shown: Vec<Diagnostic>,
+    first_not_shown: Option<Range<usize>>,
+    not_shown: usize,
 }
 
 /// The summary of `count` U015 findings not shown, the first at `span`.
@@ -542,13 +602,25 @@ fn only_comment_after(rest: &[u8]) -> bool {
     closer_end.is_none_or(|end| rest[end..].iter().all(u8::is_ascii_whitespace))
 }
 
-/// The rules named in a suppression's list, and the names that are none.
+/// The rules named in a suppression's list (one bit each), and whether it
+/// names something that is no rule: without allocating, once per
+/// suppression.
+fn named(list: &[u8]) -> (u64, bool) {
+    let (mut rules, mut unknown) = (0, false);
+    for name in each_name(list) {
+        match Rule::find(&String::from_utf8_lossy(name)) {
+            Some(rule) => rules |= bit(rule),
+            None => unknown = true,
+        }
+    }
+    (rules, unknown)
+}
+
+/// The rules named in a suppression's list, in order, and the names that
+/// are none: for the message of a finding shown.
 fn names(list: &[u8]) -> (Vec<Rule>, Vec<String>) {
     let (mut rules, mut unknown) = (Vec::new(), Vec::new());
-    for name in list
-        .split(|b| matches!(b, b',' | b' ' | b'\t' | b'\r'))
-        .filter(|n| !n.is_empty())
-    {
+    for name in each_name(list) {
         let text = String::from_utf8_lossy(name);
         match Rule::find(&text) {
             Some(rule) if !rules.contains(&rule) => rules.push(rule),
@@ -557,6 +629,12 @@ fn names(list: &[u8]) -> (Vec<Rule>, Vec<String>) {
         }
     }
     (rules, unknown)
+}
+
+/// The names in a suppression's list, separated by commas or spaces.
+fn each_name(list: &[u8]) -> impl Iterator<Item = &[u8]> {
+    list.split(|b| matches!(b, b',' | b' ' | b'\t' | b'\r'))
+        .filter(|n| !n.is_empty())
 }
 
 #[cfg(test)]
@@ -572,7 +650,7 @@ mod tests {
         let text = b"a\n# utf8lint: allow(stray_feff)\nb X\nc X\n";
         let s = Suppressions::find(text).unwrap();
         let on = |at| finding(Rule::StrayFeff, at);
-        let kept = s.apply(vec![on(0), on(2), on(34), on(38)], 0, Level::Warn, 0);
+        let kept = s.apply(text, vec![on(0), on(2), on(34), on(38)], 0, Level::Warn, 0);
         // The next line (34) is suppressed; the line before (0), the
         // comment's own line (2) and the line after the next (38) are not.
         assert_eq!(
@@ -586,7 +664,7 @@ mod tests {
         let text = b"x = 1  # utf8lint: allow(stray_feff)\ny X\n";
         let s = Suppressions::find(text).unwrap();
         let on = |at| finding(Rule::StrayFeff, at);
-        let kept = s.apply(vec![on(4), on(39)], 0, Level::Warn, 0);
+        let kept = s.apply(text, vec![on(4), on(39)], 0, Level::Warn, 0);
         assert_eq!(kept.iter().map(|d| d.span.start).collect::<Vec<_>>(), [39]);
     }
 
@@ -614,6 +692,7 @@ mod tests {
             text.extend_from_slice(b"\r\nX\n");
             let s = Suppressions::find(&text).unwrap();
             let kept = s.apply(
+                &text,
                 vec![finding(Rule::StrayFeff, line.len() + 2)],
                 0,
                 Level::Warn,
@@ -628,7 +707,7 @@ mod tests {
     fn unused_says_which_line_it_meant() {
         let text = b"# utf8lint: allow(U002)\nx\ny # utf8lint: allow(U002)\n";
         let s = Suppressions::find(text).unwrap();
-        let kept = s.apply(Vec::new(), 0, Level::Warn, 0);
+        let kept = s.apply(text, Vec::new(), 0, Level::Warn, 0);
         let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
@@ -645,7 +724,13 @@ mod tests {
         text.extend(b"\n".repeat(FILE_ALLOW_LINES));
         text.extend(b"# utf8lint: file-allow(U001)\n");
         let s = Suppressions::find(&text).unwrap();
-        let kept = s.apply(vec![finding(Rule::InvalidUtf8, 0)], 0, Level::Warn, 0);
+        let kept = s.apply(
+            &text,
+            vec![finding(Rule::InvalidUtf8, 0)],
+            0,
+            Level::Warn,
+            0,
+        );
         let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
@@ -659,8 +744,14 @@ mod tests {
         // Allowed: nothing reported, the finding still suppressed.
         let s = Suppressions::find(&text).unwrap();
         assert!(
-            s.apply(vec![finding(Rule::InvalidUtf8, 0)], 0, Level::Allow, 0)
-                .is_empty()
+            s.apply(
+                &text,
+                vec![finding(Rule::InvalidUtf8, 0)],
+                0,
+                Level::Allow,
+                0
+            )
+            .is_empty()
         );
     }
 
@@ -685,7 +776,7 @@ mod tests {
         let text = b"# utf8lint: allow(U002)\n\n\nX\n";
         let summary = finding(Rule::StrayFeff, 27);
         let s = Suppressions::find(text).unwrap();
-        let kept = s.apply(vec![summary], 1, Level::Warn, 0);
+        let kept = s.apply(text, vec![summary], 1, Level::Warn, 0);
         assert_eq!(kept.len(), 1);
         assert_eq!(kept[0].rule, Rule::StrayFeff);
     }
@@ -695,6 +786,7 @@ mod tests {
         let text = b"#!/bin/sh\n# utf8lint: file-allow(invalid_utf8 stray_feff)\n";
         let s = Suppressions::find(text).unwrap();
         let kept = s.apply(
+            text,
             vec![
                 finding(Rule::InvalidUtf8, 5000),
                 finding(Rule::StrayFeff, 9000),
@@ -710,7 +802,7 @@ mod tests {
     fn unused_suppressions_are_capped_with_an_exact_count() {
         let text = "x // utf8lint: allow(U002)\n".repeat(1000);
         let s = Suppressions::find(text.as_bytes()).unwrap();
-        let kept = s.apply(Vec::new(), 0, Level::Warn, 50);
+        let kept = s.apply(text.as_bytes(), Vec::new(), 0, Level::Warn, 50);
         assert_eq!(kept.len(), 51);
         assert!(kept.iter().all(|d| d.rule == Rule::UnusedSuppression));
         assert_eq!(
@@ -726,16 +818,16 @@ mod tests {
         // Covering the next line's stale suppression: used, so no U015.
         let text = b"# utf8lint: allow(unused_suppression)\nx // utf8lint: allow(U002)\n";
         let s = Suppressions::find(text).unwrap();
-        let kept = s.apply(Vec::new(), 0, Level::Warn, 0);
+        let kept = s.apply(text, Vec::new(), 0, Level::Warn, 0);
         assert!(kept.is_empty(), "{kept:?}");
         // On its own line, beside a stale one.
         let text = b"x // utf8lint: allow(U002, unused_suppression)\n";
         let s = Suppressions::find(text).unwrap();
-        assert!(s.apply(Vec::new(), 0, Level::Warn, 0).is_empty());
+        assert!(s.apply(text, Vec::new(), 0, Level::Warn, 0).is_empty());
         // Covering nothing, it is itself unused.
         let text = b"# utf8lint: allow(unused_suppression)\nclean\n\n\nz\n";
         let s = Suppressions::find(text).unwrap();
-        let kept = s.apply(Vec::new(), 0, Level::Warn, 0);
+        let kept = s.apply(text, Vec::new(), 0, Level::Warn, 0);
         let messages: Vec<&str> = kept.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
@@ -744,6 +836,61 @@ mod tests {
         // A file-wide one.
         let text = b"# utf8lint: file-allow(unused_suppression)\n\n\nx // utf8lint: allow(U002)\n";
         let s = Suppressions::find(text).unwrap();
-        assert!(s.apply(Vec::new(), 0, Level::Warn, 0).is_empty());
+        assert!(s.apply(text, Vec::new(), 0, Level::Warn, 0).is_empty());
+    }
+
+    /// The bytes read after the marker search for `n` suppressions on one
+    /// line, and the line's length.
+    fn read_for_one_line_of(n: usize) -> (usize, usize) {
+        let mut line = "x = 1 ".to_string();
+        line.push_str(&"utf8lint: allow(U002) ".repeat(n));
+        line.push('\n');
+        let s = Suppressions::find(line.as_bytes()).unwrap();
+        assert_eq!(s.directives.len(), n);
+        (s.read, line.len())
+    }
+
+    #[test]
+    fn many_markers_on_one_line_are_read_in_linear_work() {
+        // Judging whether the line is only a comment after its last
+        // suppression once per marker read the rest of the line each time:
+        // quadratic in the markers.
+        let mut last = None;
+        for n in [2_000, 4_000, 8_000, 16_000] {
+            let (read, len) = read_for_one_line_of(n);
+            assert!(read <= 3 * len, "{n} markers: {read} bytes read for {len}");
+            if let Some(before) = last {
+                assert!(
+                    read <= before * 21 / 10,
+                    "{n} markers: {read} after {before}"
+                );
+            }
+            last = Some(read);
+        }
+    }
+
+    #[test]
+    fn a_suppression_costs_a_small_constant_and_unused_ones_past_the_cap_are_counted() {
+        // No heap per suppression: what a million of them hold is their
+        // count times these sizes.
+        assert!(std::mem::size_of::<Directive>() <= 64);
+        assert!(std::mem::size_of::<Line>() <= 64);
+        let text = "x // utf8lint: allow(U002)\n".repeat(100_000);
+        let mut s = Suppressions::find(text.as_bytes()).unwrap();
+        let unused = s.unused_findings(text.as_bytes(), 0, Level::Warn, 50);
+        assert_eq!(unused.shown.len(), 50);
+        assert_eq!(unused.not_shown, 99_950);
+        assert_eq!(unused.first_not_shown, Some(50 * 27 + 5..50 * 27 + 26));
+    }
+
+    #[test]
+    fn messages_name_the_rules_in_the_order_written() {
+        let text = b"x // utf8lint: allow(U002, invalid_utf8, U002)\n";
+        let s = Suppressions::find(text).unwrap();
+        let kept = s.apply(text, Vec::new(), 0, Level::Warn, 0);
+        assert_eq!(
+            kept[0].message,
+            "unused suppression: no `stray_feff`, `invalid_utf8` finding on this line"
+        );
     }
 }

@@ -70,6 +70,7 @@ where
         LspService::build(move |client| Server::with_lifecycle(client, repairs, lifecycle))
             .custom_method(EXIT_AS_REQUEST, Server::exit_sent_as_request)
             .custom_method("$/setTrace", Server::set_trace)
+            .custom_method(transport::DOCUMENT_TOO_LARGE, Server::document_too_large)
             .finish()
     };
     let (incoming, reading) = transport::read_input(input, lifecycle.clone());
@@ -122,5 +123,6 @@ pub fn run() -> anyhow::Result<u8> {
     // client keeps the pipe open, and tasks may still wait for the client:
     // do not wait for them.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    log::flush();
     Ok(ending.code())
 }

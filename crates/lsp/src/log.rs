@@ -10,9 +10,17 @@
 //! * Every line is escaped as the CLI escapes what it shows
 //!   (`escape_shown`): control, bidi and invisible characters from a
 //!   client's message, a URI or a configuration file come out as `\u{..}`.
+//! * Logging never waits on the client: a line goes into a bounded queue
+//!   ([`QUEUE_LINES`]) that a thread of its own writes to stderr. A client
+//!   that does not read its end of the pipe blocks only that thread; while
+//!   the queue is full, lines are dropped and counted, and the next line
+//!   that gets through is preceded by the count.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use tower_lsp::lsp_types::TraceValue;
 use tracing::level_filters::LevelFilter;
@@ -81,8 +89,9 @@ pub(crate) fn init() {
         LEVEL.store(rank(*level), Ordering::Relaxed);
         FIXED.store(true, Ordering::Relaxed);
     }
+    let queue = QUEUE.get_or_init(|| Queued::start(QUEUE_LINES, io::stderr()));
     let installed = tracing_subscriber::registry()
-        .with(layer(io::stderr))
+        .with(layer(queue.clone()))
         .try_init()
         .is_ok();
     if installed && let Some((Err(_), value)) = fixed {
@@ -185,6 +194,141 @@ impl<W: Write> Write for Escaped<W> {
     }
 }
 
+/// Lines the log queue holds for the writer thread; past this, lines are
+/// dropped (and counted) rather than waited for.
+pub(crate) const QUEUE_LINES: usize = 1024;
+
+/// How long [`flush`] waits for the queue to be written at the end.
+const FLUSH_LIMIT: Duration = Duration::from_millis(200);
+
+/// The queue the process's log lines go through, once [`init`] made it.
+static QUEUE: std::sync::OnceLock<Queued> = std::sync::OnceLock::new();
+
+/// Waits until the lines queued so far are written, at most
+/// [`FLUSH_LIMIT`]: at the end of the process, so that its last lines are
+/// not lost when stderr is read, and it is not held up when it is not.
+pub(crate) fn flush() {
+    if let Some(queue) = QUEUE.get() {
+        queue.flush(FLUSH_LIMIT);
+    }
+}
+
+/// A line for the writer thread, and how many lines were dropped just
+/// before it because the queue was full.
+struct Entry {
+    dropped: usize,
+    line: Vec<u8>,
+}
+
+/// A [`MakeWriter`] whose writers never block: each line is handed to a
+/// writer thread through a bounded queue, or dropped and counted when the
+/// queue is full.
+#[derive(Clone)]
+pub(crate) struct Queued {
+    tx: SyncSender<Entry>,
+    shared: Arc<Shared>,
+}
+
+/// What the writers and the writer thread share.
+#[derive(Default)]
+struct Shared {
+    /// Lines dropped since the last one queued.
+    dropped: AtomicUsize,
+    /// Lines queued and lines written (or failed), for [`Queued::flush`].
+    progress: Mutex<(u64, u64)>,
+    written: Condvar,
+}
+
+impl Queued {
+    /// Starts the writer thread, writing to `out`, with room for `lines`
+    /// lines waiting.
+    pub(crate) fn start<W: Write + Send + 'static>(lines: usize, out: W) -> Queued {
+        let (tx, rx) = std::sync::mpsc::sync_channel(lines);
+        let shared = Arc::new(Shared::default());
+        let writer = shared.clone();
+        // A thread that cannot start leaves the queue undrained: lines are
+        // then dropped and counted, never waited for.
+        let _ = std::thread::Builder::new()
+            .name("utf8lint-log".into())
+            .spawn(move || drain(rx, out, &writer));
+        Queued { tx, shared }
+    }
+
+    /// Queues `line`, or counts it dropped if the queue is full.
+    fn send(&self, line: Vec<u8>) {
+        let dropped = self.shared.dropped.swap(0, Ordering::Relaxed);
+        let mut progress = lock(&self.shared.progress);
+        match self.tx.try_send(Entry { dropped, line }) {
+            Ok(()) => progress.0 += 1,
+            Err(TrySendError::Full(entry) | TrySendError::Disconnected(entry)) => {
+                self.shared
+                    .dropped
+                    .fetch_add(entry.dropped + 1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Waits until every line queued so far is written, at most `limit`.
+    fn flush(&self, limit: Duration) {
+        let progress = lock(&self.shared.progress);
+        let target = progress.0;
+        let _ = self
+            .shared
+            .written
+            .wait_timeout_while(progress, limit, |p| p.1 < target);
+    }
+
+    /// Lines dropped since the last one queued.
+    #[cfg(test)]
+    fn dropped(&self) -> usize {
+        self.shared.dropped.load(Ordering::Relaxed)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The writer thread: writes each queued line, preceded by the count of
+/// lines dropped before it, until every writer is gone. A failed write is
+/// not reported (there is nowhere to report it) and the lines go on.
+fn drain<W: Write>(rx: Receiver<Entry>, mut out: W, shared: &Shared) {
+    for Entry { dropped, line } in rx {
+        if dropped > 0 {
+            let note = format!(
+                "utf8lint lsp: warning: {dropped} log line{} dropped: standard error is not read fast enough\n",
+                if dropped == 1 { "" } else { "s" }
+            );
+            let _ = out.write_all(note.as_bytes());
+        }
+        let _ = out.write_all(&line).and_then(|()| out.flush());
+        lock(&shared.progress).1 += 1;
+        shared.written.notify_all();
+    }
+}
+
+impl<'w> MakeWriter<'w> for Queued {
+    type Writer = QueuedLine<'w>;
+
+    fn make_writer(&'w self) -> Self::Writer {
+        QueuedLine(self)
+    }
+}
+
+/// Hands what it is given (one whole line at a time) to the queue.
+pub(crate) struct QueuedLine<'a>(&'a Queued);
+
+impl Write for QueuedLine<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.send(buf.to_vec());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,5 +390,66 @@ mod tests {
         assert_eq!(for_trace(TraceValue::Verbose), LevelFilter::DEBUG);
         assert!(rank(LevelFilter::OFF) < rank(LevelFilter::ERROR));
         assert!(rank(LevelFilter::DEBUG) < rank(LevelFilter::TRACE));
+    }
+
+    /// A writer that blocks until it is opened, as a pipe nobody reads.
+    #[derive(Clone, Default)]
+    struct Stuck {
+        state: Arc<(Mutex<(bool, bool)>, Condvar)>,
+        out: Buffer,
+    }
+
+    impl Stuck {
+        /// Waits until a write is blocked (`.0`), or lets writes through.
+        fn wait_blocked(&self) {
+            let (m, c) = &*self.state;
+            let _unused = c.wait_while(lock(m), |s| !s.0).unwrap();
+        }
+        fn open(&self) {
+            let (m, c) = &*self.state;
+            lock(m).1 = true;
+            c.notify_all();
+        }
+    }
+
+    impl Write for Stuck {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let (m, c) = &*self.state;
+            let mut s = lock(m);
+            s.0 = true;
+            c.notify_all();
+            let _open = c.wait_while(s, |s| !s.1).unwrap();
+            self.out.write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_queue_drops_and_counts_and_never_blocks() {
+        let stuck = Stuck::default();
+        let queue = Queued::start(4, stuck.clone());
+        let mut line = queue.make_writer();
+        line.write_all(b"first\n").unwrap();
+        // The writer thread holds the first line, blocked in its write.
+        stuck.wait_blocked();
+        for i in 0..10_000 {
+            line.write_all(format!("line {i}\n").as_bytes()).unwrap();
+        }
+        // Four lines wait in the queue; the rest were dropped, counted.
+        assert_eq!(queue.dropped(), 9_996);
+        stuck.open();
+        queue.flush(Duration::from_secs(60));
+        line.write_all(b"after\n").unwrap();
+        queue.flush(Duration::from_secs(60));
+        let text = String::from_utf8(stuck.out.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(
+            text,
+            "first\nline 0\nline 1\nline 2\nline 3\n\
+             utf8lint lsp: warning: 9996 log lines dropped: standard error is not read fast enough\n\
+             after\n"
+        );
+        assert_eq!(queue.dropped(), 0);
     }
 }

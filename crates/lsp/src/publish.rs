@@ -45,12 +45,11 @@ pub(crate) struct Snapshot {
 impl Snapshot {
     /// Copies what is needed out of `doc`.
     pub(crate) fn of(doc: &Document, encoding: Encoding, policy: Policy) -> Snapshot {
-        let covered: Vec<Range<usize>> = doc
-            .disk
-            .iter()
-            .flat_map(|d| d.findings.iter().filter_map(|p| p.range.clone()))
-            .filter(|r| !r.is_empty())
-            .collect();
+        let mut covered = Covered::new(
+            doc.disk
+                .iter()
+                .flat_map(|d| d.findings.iter().filter_map(|p| p.range.clone())),
+        );
         // The cap and the absolute ceiling the disk findings have, so that
         // `max-per-file = 0` cannot make a keystroke cost the whole text.
         let cap = utf8lint_diagnostics::shown_per_rule(policy.max_per_rule);
@@ -62,7 +61,7 @@ impl Snapshot {
             } else {
                 &mut fffd
             };
-            if *counter >= cap || covered.iter().any(|r| r.contains(&m.at)) {
+            if *counter >= cap || covered.contains(m.at) {
                 continue;
             }
             // The editor's own U+FFFD for bytes that are intact on disk:
@@ -90,6 +89,39 @@ impl Snapshot {
             raw: doc.raw().to_vec(),
             suppressions: doc.suppressions.clone(),
         }
+    }
+}
+
+/// The character ranges the disk findings cover, asked about in increasing
+/// order: each mark costs a step, not a look at every finding (a text of
+/// millions of U+FEFF beside thousands of findings).
+struct Covered {
+    /// Sorted by start, overlapping ones merged.
+    ranges: Vec<Range<usize>>,
+    /// The first range that can still hold an offset asked about.
+    next: usize,
+}
+
+impl Covered {
+    fn new(ranges: impl Iterator<Item = Range<usize>>) -> Covered {
+        let mut sorted: Vec<Range<usize>> = ranges.filter(|r| !r.is_empty()).collect();
+        sorted.sort_by_key(|r| r.start);
+        let mut ranges: Vec<Range<usize>> = Vec::with_capacity(sorted.len());
+        for r in sorted {
+            match ranges.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => ranges.push(r),
+            }
+        }
+        Covered { ranges, next: 0 }
+    }
+
+    /// Whether a range holds `at`, at least every offset asked before.
+    fn contains(&mut self, at: usize) -> bool {
+        while self.ranges.get(self.next).is_some_and(|r| r.end <= at) {
+            self.next += 1;
+        }
+        self.ranges.get(self.next).is_some_and(|r| r.contains(&at))
     }
 }
 
@@ -736,6 +768,18 @@ pub(crate) fn diagnostics(s: &Snapshot) -> Vec<lsp::Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn covered_marks_are_those_a_finding_holds() {
+        let ranges = [5..9, 0..2, 7..12, 20..21, 3..3, 30..40];
+        let mut covered = Covered::new(ranges.iter().cloned());
+        for at in 0..45 {
+            let naive = ranges.iter().any(|r| r.contains(&at));
+            assert_eq!(covered.contains(at), naive, "{at}");
+        }
+        // Merged and sorted: each offset asked costs a step at most.
+        assert_eq!(covered.ranges, [0..2, 5..12, 20..21, 30..40]);
+    }
     use crate::document::{Document, find_suppressions};
 
     /// Whether each character of the text starts a finding of `rule` that

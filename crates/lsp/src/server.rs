@@ -17,7 +17,8 @@ use tower_lsp::{Client, LanguageServer};
 use crate::actions::{self, APPLY_FIX, FIX_ALL, FIX_ALL_KIND};
 use crate::lifecycle::Lifecycle;
 use crate::session::Session;
-use crate::transport::RepairLog;
+use crate::transport::{MAX_BODY, RepairLog, TooLarge};
+use utf8lint_diagnostics::escape_shown;
 
 /// The server.
 pub struct Server {
@@ -48,6 +49,17 @@ impl Server {
         crate::log::set_trace(params.value);
     }
 
+    /// What the transport made of a `didOpen` too large to hold: the user
+    /// is told which document is not checked, and why.
+    pub(crate) async fn document_too_large(&self, note: TooLarge) {
+        let message = too_large_message(&note);
+        tracing::warn!("{message}");
+        self.session
+            .client
+            .show_message(MessageType::WARNING, message)
+            .await;
+    }
+
     /// What the transport renamed an `exit` sent with an `id` to: refused,
     /// as `exit` is a notification; the server goes on.
     pub(crate) async fn exit_sent_as_request(&self) -> Result<()> {
@@ -58,6 +70,33 @@ impl Server {
             data: None,
         })
     }
+}
+
+/// At most this many characters of a document's name are shown.
+const SHOWN_NAME_CHARS: usize = 256;
+
+/// What the user is told of a document the server will not hold: its file
+/// (or URI), escaped, and the limit.
+fn too_large_message(note: &TooLarge) -> String {
+    let name = note.uri.as_deref().map_or_else(
+        || "a document".to_string(),
+        |uri| {
+            let shown = Url::parse(uri)
+                .ok()
+                .filter(|u| u.scheme() == "file")
+                .and_then(|u| u.to_file_path().ok())
+                .map_or_else(|| uri.to_string(), |p| p.display().to_string());
+            // The URI is the client's: bounded, as every echo of its text.
+            let cut: String = shown.chars().take(SHOWN_NAME_CHARS).collect();
+            let more = if cut.len() < shown.len() { "..." } else { "" };
+            format!("`{}{more}`", escape_shown(&cut))
+        },
+    );
+    let mib = note.bytes.div_ceil(1 << 20);
+    format!(
+        "utf8lint does not check {name}: the editor sent it as a message of {mib} MiB, over the language server's limit of {} MiB per message",
+        MAX_BODY >> 20
+    )
 }
 
 fn roots(params: &InitializeParams) -> Vec<PathBuf> {

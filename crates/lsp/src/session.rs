@@ -115,6 +115,14 @@ impl Session {
             .and_then(|g| g.position_encodings.as_deref());
         let encoding = Encoding::negotiate(offered);
         let ws = caps.workspace.as_ref();
+        // Read (and its problems logged) before the lock is taken.
+        let settings = match options {
+            Some(options) => Settings::from_json(
+                options.get("utf8lint").unwrap_or(options),
+                roots.first().cloned(),
+            ),
+            None => Settings::from_json(&Value::Null, roots.first().cloned()),
+        };
         let mut state = self.lock();
         state.encoding = encoding;
         state.roots = roots;
@@ -130,11 +138,7 @@ impl Session {
                 .and_then(|w| w.work_done_progress)
                 .unwrap_or(false),
         };
-        let base = state.roots.first().cloned();
-        state.settings = match options {
-            Some(options) => Settings::from_json(options.get("utf8lint").unwrap_or(options), base),
-            None => Settings::from_json(&Value::Null, base),
-        };
+        state.settings = settings;
         encoding
     }
 
@@ -236,7 +240,9 @@ impl Session {
         });
     }
 
-    /// `didChange`: applied at once, synchronously.
+    /// `didChange`: applied at once, synchronously. What it has to say is
+    /// logged once the lock is released, one line per message however many
+    /// of its ranges were outside the text.
     pub(crate) fn change(
         self: &Arc<Self>,
         uri: &Url,
@@ -244,18 +250,18 @@ impl Session {
         changes: Vec<TextDocumentContentChangeEvent>,
     ) {
         let raw = self.repairs.take(uri.as_str());
+        let mut stale = None;
+        let (mut clamped, mut first_clamped) = (0usize, None);
         {
             let mut state = self.lock();
             let encoding = state.encoding;
             let Some(doc) = state.docs.get_mut(uri) else {
+                drop(state);
                 tracing::warn!("didChange for {uri}, which is not open: ignored");
                 return;
             };
             if version <= doc.version {
-                tracing::warn!(
-                    "didChange for {uri}: version {version} after {}",
-                    doc.version
-                );
+                stale = Some(doc.version);
             }
             for change in changes {
                 match change.range {
@@ -265,9 +271,8 @@ impl Session {
                         let (end, c2) =
                             convert::offset_in(&doc.rope, range.end, encoding, doc.raw());
                         if c1 || c2 {
-                            tracing::warn!(
-                                "didChange for {uri}: range {range:?} is outside the text, clamped"
-                            );
+                            clamped += 1;
+                            first_clamped.get_or_insert(range);
                         }
                         doc.edit(start.min(end), end.max(start), &change.text);
                     }
@@ -278,6 +283,18 @@ impl Session {
             if let Some(n) = raw {
                 doc.raw_from_client += n;
             }
+        }
+        if let Some(before) = stale {
+            tracing::warn!("didChange for {uri}: version {version} after {before}");
+        }
+        if let Some(range) = first_clamped {
+            let more = match clamped {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            tracing::warn!(
+                "didChange for {uri}: range {range:?}{more} is outside the text, clamped"
+            );
         }
         self.schedule(uri, |w| w.publish = true);
     }
@@ -381,6 +398,7 @@ impl Session {
                         .get_mut(&uri)
                         .filter(|d| d.generation == generation)
                     else {
+                        drop(state);
                         tracing::debug!(
                             "{uri} was closed or reopened during its check: result dropped"
                         );
@@ -390,7 +408,10 @@ impl Session {
                     let log = std::mem::take(&mut doc.log);
                     match result {
                         Ok(result) => result.install(doc, &log),
-                        Err(e) => tracing::error!("check of {uri} failed: {e}"),
+                        Err(e) => {
+                            drop(state);
+                            tracing::error!("check of {uri} failed: {e}");
+                        }
                     }
                 }
                 Job::Publish(snapshot) => {

@@ -195,6 +195,25 @@ impl<R> Reframe<R> {
             let header_end = blank + 4;
             let length = match header_length(&self.input[..blank]) {
                 Ok(length) => length,
+                Err(TOO_LARGE) => {
+                    // Dropped like any bad header, but a document the
+                    // server will not hold is told to the user: its
+                    // `didOpen` becomes a note to the server.
+                    let head = &self.input[header_end..];
+                    let peek = &head[..head.len().min(PEEK_BYTES)];
+                    let told = too_large_note(peek, &self.input[..blank]);
+                    if told.is_none() && !self.eof && undecided(peek) {
+                        return None;
+                    }
+                    tracing::warn!("transport: {TOO_LARGE}; skipped to the next Content-Length");
+                    self.log.note_frame();
+                    self.skip_to_next_header(1);
+                    if let Some(note) = told {
+                        self.lifecycle.note_frame_handed();
+                        return Some(frame_of(&note));
+                    }
+                    continue;
+                }
                 Err(why) => {
                     // The bad header may run into the next good one (an
                     // LF-only header, or the rest of a body whose length was
@@ -526,11 +545,86 @@ fn header_length(header: &[u8]) -> Result<usize, &'static str> {
                 .ok()
                 .and_then(|v| v.parse::<usize>().ok())
                 .filter(|&n| n <= MAX_BODY)
-                .ok_or("Content-Length above the 64 MiB limit")?;
+                .ok_or(TOO_LARGE)?;
             found = Some(length);
         }
     }
     found.ok_or("header without a Content-Length")
+}
+
+/// Why a header whose `Content-Length` is above [`MAX_BODY`] is refused.
+const TOO_LARGE: &str = "Content-Length above the 64 MiB limit";
+
+/// The notification an oversized `didOpen` becomes: the server tells the
+/// user that the document is not checked.
+pub(crate) const DOCUMENT_TOO_LARGE: &str = "$/utf8lint/documentTooLarge";
+
+/// What the server is told of a document it will not hold.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+pub(crate) struct TooLarge {
+    /// The document's URI, when the message's first bytes name it.
+    pub uri: Option<String>,
+    /// The message's declared length in bytes.
+    pub bytes: u64,
+}
+
+/// How much of an oversized message is read to find its method and URI.
+const PEEK_BYTES: usize = 64 * 1024;
+
+/// The note for an oversized message whose first bytes are `peek` and
+/// whose header is `header`: `Some` for a `didOpen` once its URI has been
+/// read (or `peek` is all there is to read of it).
+fn too_large_note(peek: &[u8], header: &[u8]) -> Option<TooLarge> {
+    memchr::memmem::find(peek, b"\"textDocument/didOpen\"")?;
+    let uri = uri_in(peek);
+    if uri.is_none() && peek.len() < PEEK_BYTES {
+        return None;
+    }
+    Some(TooLarge {
+        uri,
+        bytes: declared_length(header).unwrap_or(u64::MAX),
+    })
+}
+
+/// Whether more of an oversized message must be read before the server
+/// knows what it was: none of its first bytes is a `Content-Length` to
+/// resynchronise at (a client that sent a bad header and then a good
+/// frame is never kept waiting), and fewer than [`PEEK_BYTES`] came.
+fn undecided(peek: &[u8]) -> bool {
+    peek.len() < PEEK_BYTES && find_content_length(peek).is_none()
+}
+
+/// The string value of the first `"uri"` key in `json`, if it is complete.
+fn uri_in(json: &[u8]) -> Option<String> {
+    let key = memchr::memmem::find(json, b"\"uri\"")?;
+    let rest = json[key + 5..].trim_ascii_start().strip_prefix(b":")?;
+    let mut values = serde_json::Deserializer::from_slice(rest.trim_ascii_start());
+    String::deserialize(&mut values).ok()
+}
+
+/// The `Content-Length` a header declares, however large.
+fn declared_length(header: &[u8]) -> Option<u64> {
+    header.split(|&b| b == b'\n').find_map(|line| {
+        let (name, value) = line.split_at(line.iter().position(|&b| b == b':')?);
+        if !name.trim_ascii().eq_ignore_ascii_case(CONTENT_LENGTH) {
+            return None;
+        }
+        std::str::from_utf8(value[1..].trim_ascii())
+            .ok()?
+            .parse()
+            .ok()
+    })
+}
+
+/// The frame of the notification that tells the server of `note`.
+fn frame_of(note: &TooLarge) -> Vec<u8> {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0", "method": DOCUMENT_TOO_LARGE, "params": note
+    })
+    .to_string();
+    let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    frame.extend_from_slice(body.as_bytes());
+    frame
 }
 
 const CONTENT_LENGTH: &[u8] = b"content-length";
@@ -1083,5 +1177,36 @@ mod tests {
         let (repaired, _) = repair_body(full, &log);
         let value: serde_json::Value = serde_json::from_slice(&repaired).unwrap();
         assert_eq!(value["params"], "\u{FFFD}");
+    }
+
+    #[test]
+    fn an_oversized_did_open_is_named_once_its_uri_is_read() {
+        let header = b"Content-Length: 70000000";
+        let open = br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri" : "file:///a%20b.txt","languageId":"plaintext","version":1,"text":"xxxx"#;
+        assert_eq!(
+            too_large_note(open, header),
+            Some(TooLarge {
+                uri: Some("file:///a%20b.txt".into()),
+                bytes: 70_000_000
+            })
+        );
+        // The URI not read whole yet: more is read first.
+        let cut = &open[..open.len() - 70];
+        assert_eq!(too_large_note(cut, header), None);
+        assert!(undecided(cut));
+        // Text before the URI: named without it once enough was read.
+        let mut text_first =
+            br#"{"method":"textDocument/didOpen","params":{"textDocument":{"text":""#.to_vec();
+        text_first.resize(PEEK_BYTES, b'x');
+        let note = too_large_note(&text_first, header).unwrap();
+        assert_eq!(note.uri, None);
+        assert!(!undecided(&text_first));
+        // Not a didOpen: only dropped; a Content-Length after it: no wait.
+        assert_eq!(too_large_note(br#"{"method":"x"}"#, header), None);
+        assert!(!undecided(b"garbage\r\nContent-Length: 2\r\n\r\n{}"));
+        assert_eq!(
+            declared_length(b"X-A: 1\r\ncontent-length: 99999999999999"),
+            Some(99_999_999_999_999)
+        );
     }
 }

@@ -1,6 +1,9 @@
 //! A seeded protocol fuzzer: random, mutated and truncated frames, invalid
 //! methods and params, out-of-order versions and close/reopen races, sent
-//! to the real server; then exact round trips prove it still serves. And
+//! to the real server, with edits far outside the text and lines of
+//! thousands of suppression markers among them (a server whose stderr is
+//! never read is `tests/undrained_stderr.rs`); then exact round trips
+//! prove it still serves. And
 //! whole sessions (`exit` as a request, requests after `shutdown`, a client
 //! that never answers the server's requests) cut by end of input at a
 //! random point, mid-frame included: the server always ends in time, with
@@ -46,8 +49,14 @@ fn valid_message(rng: &mut Rng) -> Value {
     let uri = URIS[rng.below(URIS.len())];
     let text = TEXTS[rng.below(TEXTS.len())];
     let version = rng.below(20) as i64 - 2; // out of order, repeated, negative
-    let pos = json!({"line": rng.below(3), "character": rng.below(6)});
-    match rng.below(6) {
+    // One position in eight far outside any text: clamped, logged once
+    // per message.
+    let pos = if rng.below(8) == 0 {
+        json!({"line": 1_000_000 + rng.below(1000), "character": rng.below(1 << 30)})
+    } else {
+        json!({"line": rng.below(3), "character": rng.below(6)})
+    };
+    match rng.below(7) {
         0 => {
             json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "text", "version": version, "text": text}}})
         }
@@ -64,6 +73,13 @@ fn valid_message(rng: &mut Rng) -> Value {
         4 => {
             json!({"jsonrpc": "2.0", "id": rng.below(1000) + 10_000, "method": "textDocument/codeAction", "params": {"textDocument": {"uri": uri},
             "range": {"start": pos, "end": pos}, "context": {"diagnostics": []}}})
+        }
+        5 => {
+            // A line of thousands of suppression markers, one stale.
+            let mut text = "x ".to_string();
+            text.push_str(&"utf8lint: allow(U002) ".repeat(1000 + rng.below(3000)));
+            text.push_str("\u{FEFF}\n# utf8lint: allow(U001)\n");
+            json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "text", "version": version, "text": text}}})
         }
         _ => {
             json!({"jsonrpc": "2.0", "id": rng.below(1000) + 10_000, "method": "textDocument/hover", "params": rng.below(5)})

@@ -999,3 +999,36 @@ async fn suppressions_in_edited_text_publish_what_a_fresh_check_does() {
         assert_eq!(shown, [2, 3, 2, 1, 2, 0][step], "step {step}: {text:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fix_all_on_a_document_of_many_fixable_findings_holds_only_the_shown_ones() {
+    // 200,000 stray U+FEFF, each safely fixable: the fix-all action is built from the findings
+    // shown (50 a rule from the disk, 50 of the text's own marks), never
+    // an edit or a diagnostic for each finding in the document.
+    let text = format!("a\n{}", "\u{FEFF}b\n".repeat(200_000));
+    let dir = tempfile::tempdir().unwrap();
+    let (_, uri) = write(dir.path(), "many.txt", text.as_bytes());
+    let mut c = Client::start(Some(&["utf-8"]), None, no_scan()).await;
+    c.open(&uri, &text).await;
+    let diags = c.diagnostics_for(&uri, 1).await;
+    assert!(diags.len() <= 101, "{} diagnostics", diags.len());
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": [], "only": ["source.fixAll"]}
+            }),
+        )
+        .await;
+    let answer = actions.to_string();
+    let edits = actions["result"][0]["edit"]["documentChanges"][0]["edits"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}", &answer[..answer.len().min(2000)]));
+    assert!(
+        !edits.is_empty() && edits.len() <= 100,
+        "{} edits",
+        edits.len()
+    );
+}

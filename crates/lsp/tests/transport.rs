@@ -125,3 +125,32 @@ async fn a_two_gib_content_length_is_rejected_at_once() {
         started.elapsed()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_did_open_over_the_limit_is_told_to_the_user_and_reading_goes_on() {
+    let mut c = started().await;
+    let text = "x".repeat((64 << 20) + 1);
+    let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": "file:///w/huge%1B.txt", "languageId": "plaintext",
+            "version": 1, "text": text}}}))
+    .unwrap();
+    drop(text);
+    c.send_raw(&frame(&body)).await;
+    drop(body);
+    assert_hover_answers(&mut c, 7).await;
+    let mut shown = Vec::new();
+    for _ in 0..100 {
+        shown = c
+            .collect("window/showMessage", Duration::from_millis(100))
+            .await;
+        if !shown.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(shown[0]["params"]["type"], 2, "a warning: {shown:?}");
+    assert_eq!(
+        shown[0]["params"]["message"],
+        "utf8lint does not check `/w/huge\\u{1B}.txt`: the editor sent it as a message of 65 MiB, over the language server's limit of 64 MiB per message"
+    );
+}
