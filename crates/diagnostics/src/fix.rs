@@ -236,6 +236,33 @@ impl Fix {
         &self.title
     }
 
+    /// The edits, given up (sorted, never overlapping).
+    pub fn into_edits(self) -> Vec<Edit> {
+        self.edits
+    }
+
+    /// Whether `next` (a later finding's fix of the same rule) can become
+    /// part of this one: the same applicability, neither a conversion, and
+    /// its edits after this one's (an insertion where this one inserts
+    /// would be ambiguous).
+    pub(crate) fn can_absorb(&self, next: &Fix) -> bool {
+        let (Some(last), Some(first)) = (self.edits.last(), next.edits.first()) else {
+            return false;
+        };
+        self.applicability == next.applicability
+            && self.transcoded_from.is_none()
+            && next.transcoded_from.is_none()
+            && first.range.start >= last.range.end
+            && !(first.range.is_empty()
+                && last.range.is_empty()
+                && first.range.start == last.range.start)
+    }
+
+    /// Takes `next`'s edits ([`Fix::can_absorb`] said it can).
+    pub(crate) fn absorb(&mut self, next: Fix) {
+        self.edits.extend(next.edits);
+    }
+
     /// The bytes the fix touches, from its first edit to its last.
     pub fn range(&self) -> Range<usize> {
         let start = self.edits.first().map_or(0, |e| e.range.start);

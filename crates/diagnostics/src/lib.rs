@@ -104,7 +104,8 @@ pub struct CheckOptions<'a> {
     /// What the rules check.
     pub policy: &'a Policy,
     /// Which findings are kept: [`Keep::Shown`] for a report,
-    /// [`Keep::Every`] for applying every fix in one run.
+    /// [`Keep::Fixes`] for applying every fix in one run, [`Keep::Every`]
+    /// for a baseline or a chosen alternative.
     pub keep: Keep,
     /// The caller's [`sniff`] of these bytes said [`Sniff::Text`]: no
     /// binary signature and no UTF-16/32 form, which `check` then does not
@@ -168,10 +169,20 @@ pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
         check_unsuppressed(bytes, path, policy, keep, sniffed_text);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
+        // A suppression covers single findings, which merging lost: the
+        // file is checked again with every finding whole, then merged.
+        Some(_) if keep == Keep::Fixes => {
+            let every = check(bytes, options.keeping(Keep::Every));
+            let mut merged = Vec::with_capacity(every.len().min(1024));
+            for d in every {
+                shown::keep_merged(&mut merged, d);
+            }
+            merged
+        }
         Some(suppressions) => {
             let cap = match keep {
                 Keep::Shown => shown_per_rule(policy.max_per_rule),
-                Keep::Every => 0,
+                Keep::Every | Keep::Fixes => 0,
             };
             suppressions.apply(
                 found,

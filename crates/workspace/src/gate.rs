@@ -1,0 +1,520 @@
+//! The fix gate: every edit the front ends write or show (`--fix`,
+//! `--diff`, standard input's `--fix`, the language server's commands)
+//! comes from [`fix`], which plans it, applies it in memory and checks the
+//! result as a whole before anything leaves.
+//!
+//! Its contract, for a file whose check plans at least one fix:
+//! * **Text by evidence.** [`sniff`] decides first: binary data is refused
+//!   (unless the caller allows it, `--no-skip-binary`), and a UTF-16/32 file
+//!   takes only a whole-file conversion (an edit written in UTF-8 bytes
+//!   into it would not be in the file's encoding). The result must read as
+//!   text too.
+//! * **A fixed point.** The result is checked again with the same settings,
+//!   and what that plans is applied too, for at most [`MAX_ROUNDS`] rounds
+//!   (removing a tag character can put a U+FEFF at a line start, removing a
+//!   U+200B can join mojibake); a file still planning fixes after them is
+//!   refused. One run settles a file it accepts: planning again yields
+//!   nothing.
+//! * **Nothing new.** Findings are compared by rule and count, not place
+//!   (every edit shifts what follows it): after the last round, each rule
+//!   has at most its first count less the findings the first round fixed.
+//!   More than its first count is a new finding, more than that difference
+//!   a planned finding that is still there; either refuses the file.
+//! * **Costs nothing when there is nothing to fix:** no sniff, no second
+//!   check.
+//!
+//! What it hands back are the final bytes and the same change as edits of
+//! the original (after several rounds, the rounds' edits composed), so a
+//! diff shows exactly what a fix writes.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+
+use utf8lint_diagnostics::{
+    Applicability, BinaryEvidence, CheckOptions, Diagnostic, Edit, Fix, Keep, Policy, Rule, Sniff,
+    WideForm, check, sniff, write_fixes,
+};
+
+/// The most rounds of fixes one run applies to a file before it gives up
+/// and refuses it (nearly every file settles in one, the known chains in
+/// two).
+pub const MAX_ROUNDS: usize = 4;
+
+/// Which of a file's fixes to apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Select {
+    /// Every safe fix, and the unsafe ones with `unsafe_fixes`: `--fix`,
+    /// `--diff`, a fix-all.
+    Applicable { unsafe_fixes: bool },
+    /// One rule's fixes, safe and unsafe: "fix all of this rule".
+    Rule(Rule),
+    /// The one fix a person chose: the finding's rule and span, and the
+    /// fix's title (its fix or one of its alternatives). Applied alone, in
+    /// one round.
+    One {
+        rule: Rule,
+        span: Range<usize>,
+        title: String,
+    },
+}
+
+impl Select {
+    /// The fix of `d` this selection applies, if any.
+    fn fix_of<'d>(&self, d: &'d Diagnostic) -> Option<&'d Fix> {
+        match self {
+            Select::Applicable { unsafe_fixes } => d.fix.as_ref().filter(|f| {
+                f.applicability() == Applicability::Safe
+                    || (*unsafe_fixes && f.applicability() == Applicability::Unsafe)
+            }),
+            Select::Rule(rule) => d
+                .fix
+                .as_ref()
+                .filter(|f| d.rule == *rule && f.applicability() != Applicability::DisplayOnly),
+            Select::One { rule, span, title } => (d.rule == *rule && d.span == *span)
+                .then(|| {
+                    d.fix
+                        .iter()
+                        .chain(&d.alternatives)
+                        .find(|f| f.title() == title)
+                })
+                .flatten(),
+        }
+    }
+
+    /// Which findings the check keeps for it: a chosen alternative needs
+    /// them whole.
+    fn keep(&self) -> Keep {
+        match self {
+            Select::One { .. } => Keep::Every,
+            _ => Keep::Fixes,
+        }
+    }
+}
+
+/// What a caller leaves out of every check's findings before fixes are
+/// chosen: a baseline's known findings (the findings are then kept whole,
+/// [`Keep::Every`], for it to match).
+pub type Filter<'a> = &'a dyn Fn(&[u8], &mut Vec<Diagnostic>);
+
+/// One file's request to the gate.
+#[derive(Clone, Copy)]
+pub struct Request<'a> {
+    /// The file's path, for the policy's per-format rules (never opened).
+    pub path: &'a Path,
+    /// The settings every check of every round uses.
+    pub policy: &'a Policy,
+    /// Which fixes.
+    pub select: &'a Select,
+    /// Whether a file the sniff calls binary may be fixed
+    /// (`--no-skip-binary`).
+    pub allow_binary: bool,
+    /// Findings the caller leaves out, if any.
+    pub filter: Option<Filter<'a>>,
+}
+
+/// A file's accepted fixes.
+#[derive(Debug)]
+pub struct Fixed {
+    /// The fixed bytes: what is written.
+    pub bytes: Vec<u8>,
+    /// The same change as one fix of the original bytes (sorted,
+    /// non-overlapping edits; after several rounds, their composition):
+    /// what a diff shows. No edits: nothing to fix.
+    pub fix: Fix,
+    /// How many findings the fixes repaired, over all rounds.
+    pub findings: usize,
+    /// How many rounds it took (0: nothing to fix).
+    pub rounds: usize,
+}
+
+impl Fixed {
+    /// Nothing to fix: the bytes stay as they are.
+    fn nothing() -> Fixed {
+        Fixed {
+            bytes: Vec::new(),
+            fix: Fix::safe("nothing", Vec::new()),
+            findings: 0,
+            rounds: 0,
+        }
+    }
+
+    /// Whether there is nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.rounds == 0
+    }
+}
+
+/// Why the gate refused a file's fixes; the file is left as it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The sniff calls it binary.
+    NotText(BinaryEvidence),
+    /// It is UTF-16 or UTF-32 and the edits are not a conversion.
+    NotItsEncoding(WideForm),
+    /// The fixed bytes would not read as text.
+    ResultNotText,
+    /// After the last round a rule has more findings than before.
+    NewFindings {
+        rule: Rule,
+        before: usize,
+        after: usize,
+    },
+    /// A finding the first round fixed is still there.
+    NotFixed { rule: Rule, left: usize },
+    /// The fixes still plan more after [`MAX_ROUNDS`] rounds.
+    Unsettled,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::NotText(evidence) => write!(f, "it is not text ({evidence})"),
+            Refusal::NotItsEncoding(form) => write!(
+                f,
+                "it reads as {} and its fixes are UTF-8 bytes, not a conversion of the whole file",
+                form.name()
+            ),
+            Refusal::ResultNotText => f.write_str("the fixed file would not read as text"),
+            Refusal::NewFindings {
+                rule,
+                before,
+                after,
+            } => write!(
+                f,
+                "its fixes would leave {after} `{}` finding{} where there {} {before}",
+                rule.name(),
+                if *after == 1 { "" } else { "s" },
+                if *before == 1 { "was" } else { "were" },
+            ),
+            Refusal::NotFixed { rule, left } => write!(
+                f,
+                "its `{}` fixes would not remove their findings ({left} left)",
+                rule.name()
+            ),
+            Refusal::Unsettled => write!(
+                f,
+                "its fixes do not settle: after {MAX_ROUNDS} rounds they would still change it"
+            ),
+        }
+    }
+}
+
+/// Plans, applies and checks the fixes `request` selects for `bytes`; see
+/// the module's contract. `Ok` with an empty [`Fixed`] when there is
+/// nothing to fix.
+pub fn fix(bytes: &[u8], request: &Request<'_>) -> Result<Fixed, Refusal> {
+    let mut found = findings(bytes, request);
+    let planned = plan(&found, request.select, bytes.len());
+    if planned.is_empty() {
+        return Ok(Fixed::nothing());
+    }
+    let before = counts(&found);
+    let mut allowed = before.clone();
+    evidence(bytes, &found, &planned, request)?;
+    let (first, mut repaired) = take(&mut found, &planned, request.select);
+    for &i in &planned {
+        allowed[found[i].rule.index()] -= found[i].findings;
+    }
+    drop(found);
+    let mut current = apply(bytes, &first);
+    let mut composed: Option<Segments> = None;
+    let mut rounds = 1;
+    let last = loop {
+        let mut found = findings(&current, request);
+        let next = match request.select {
+            Select::One { .. } => Vec::new(),
+            _ => plan(&found, request.select, current.len()),
+        };
+        if next.is_empty() {
+            break found;
+        }
+        if rounds == MAX_ROUNDS {
+            return Err(Refusal::Unsettled);
+        }
+        let (fix, n) = take(&mut found, &next, request.select);
+        drop(found);
+        composed
+            .get_or_insert_with(|| Segments::new(bytes.len()).then(bytes, &first))
+            .apply(&current, &fix);
+        repaired += n;
+        current = apply(&current, &fix);
+        rounds += 1;
+    };
+    if sniff(&current) != Sniff::Text && !request.allow_binary {
+        return Err(Refusal::ResultNotText);
+    }
+    let after = counts(&last);
+    for rule in Rule::ALL {
+        let i = rule.index();
+        if after[i] > before[i] {
+            return Err(Refusal::NewFindings {
+                rule: *rule,
+                before: before[i],
+                after: after[i],
+            });
+        }
+        if after[i] > allowed[i] {
+            return Err(Refusal::NotFixed {
+                rule: *rule,
+                left: after[i] - allowed[i],
+            });
+        }
+    }
+    let fix = match composed {
+        Some(segments) => Fix::new(
+            first.applicability(),
+            "fixes",
+            segments.edits(bytes.len(), &current),
+        ),
+        None => first,
+    };
+    Ok(Fixed {
+        bytes: current,
+        fix,
+        findings: repaired,
+        rounds,
+    })
+}
+
+/// The check of one round, as the request keeps and filters it.
+fn findings(bytes: &[u8], request: &Request<'_>) -> Vec<Diagnostic> {
+    let keep = match request.filter {
+        Some(_) => Keep::Every,
+        None => request.select.keep(),
+    };
+    let mut found = check(
+        bytes,
+        CheckOptions::new(request.path, request.policy).keeping(keep),
+    );
+    if let Some(filter) = request.filter {
+        filter(bytes, &mut found);
+    }
+    found
+}
+
+/// Findings per rule (a merged one counts for all it stands for).
+fn counts(found: &[Diagnostic]) -> Vec<usize> {
+    let mut n = vec![0; Rule::ALL.len()];
+    for d in found {
+        n[d.rule.index()] += d.findings;
+    }
+    n
+}
+
+/// The sniff's word on the bytes before anything is applied.
+fn evidence(
+    bytes: &[u8],
+    found: &[Diagnostic],
+    planned: &[usize],
+    request: &Request<'_>,
+) -> Result<(), Refusal> {
+    match sniff(bytes) {
+        Sniff::Text => Ok(()),
+        Sniff::Binary(_) if request.allow_binary => Ok(()),
+        Sniff::Binary(evidence) => Err(Refusal::NotText(evidence)),
+        Sniff::Wide(wide) => {
+            let converts = planned.iter().all(|&i| {
+                request
+                    .select
+                    .fix_of(&found[i])
+                    .is_some_and(|f| f.transcoded_from().is_some())
+            });
+            if converts {
+                Ok(())
+            } else {
+                Err(Refusal::NotItsEncoding(wide.form))
+            }
+        }
+    }
+}
+
+/// The findings (indices into `found`) whose selected fixes apply
+/// together to `len` bytes. Fixes may interleave (one rule's merged fix
+/// spans the file between another's edits); one whose edit overlaps an
+/// edit already taken, or inserts where one inserts, waits for the next
+/// round, whole.
+fn plan(found: &[Diagnostic], select: &Select, len: usize) -> Vec<usize> {
+    let mut order: Vec<(usize, &Fix)> = found
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| select.fix_of(d).map(|f| (i, f)))
+        .filter(|(_, f)| {
+            !f.edits().is_empty()
+                && f.edits()
+                    .iter()
+                    .all(|e| e.range().start <= e.range().end && e.range().end <= len)
+        })
+        .collect();
+    order.sort_by_key(|(i, f)| (f.range().start, *i));
+    let mut taken = std::collections::BTreeSet::new();
+    let mut planned = Vec::new();
+    for (i, fix) in order {
+        let ranges: Vec<(usize, usize)> = fix
+            .edits()
+            .iter()
+            .map(|e| (e.range().start, e.range().end))
+            .collect();
+        if ranges.iter().all(|&r| fits(&taken, r)) {
+            taken.extend(ranges);
+            planned.push(i);
+        }
+    }
+    planned.sort_unstable();
+    planned
+}
+
+/// Whether an edit of `(start, end)` touches none of `taken` (edits that
+/// touch none of each other, ordered by start then end).
+fn fits(taken: &std::collections::BTreeSet<(usize, usize)>, (s, e): (usize, usize)) -> bool {
+    let clash = |&(ts, te): &(usize, usize)| {
+        if s == e && ts == te {
+            s == ts
+        } else if s == e {
+            ts < s && s < te
+        } else if ts == te {
+            s < ts && ts < e
+        } else {
+            s < te && ts < e
+        }
+    };
+    // Before it, only the last edit can reach it (the others end before
+    // that one starts, or are insertions where it starts).
+    if taken.range(..(s, 0)).next_back().is_some_and(clash) {
+        return false;
+    }
+    !taken
+        .range((s, 0)..)
+        .take_while(|&&(ts, _)| ts < e.max(s + 1))
+        .any(clash)
+}
+
+/// The planned findings' fixes as one fix of sorted edits, taken out of
+/// `found` (a chosen alternative is copied), and how many findings they
+/// repair.
+fn take(found: &mut [Diagnostic], planned: &[usize], select: &Select) -> (Fix, usize) {
+    let mut edits = Vec::new();
+    let mut repaired = 0;
+    let mut weakest = Applicability::Safe;
+    for &i in planned {
+        let d = &mut found[i];
+        repaired += d.findings;
+        let fix = match select {
+            Select::One { .. } => select.fix_of(d).cloned(),
+            _ => d.fix.take(),
+        };
+        if let Some(fix) = fix {
+            weakest = weakest.min(fix.applicability());
+            edits.extend(fix.into_edits());
+        }
+    }
+    (Fix::new(weakest, "fixes", edits), repaired)
+}
+
+/// `fix` applied to `bytes`, in memory.
+fn apply(bytes: &[u8], fix: &Fix) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    // The plan is sorted and in bounds, and a Vec takes every write.
+    if let Err(e) = write_fixes(&mut out, bytes, &[fix]) {
+        unreachable!("the gate planned edits the writer refuses: {e}");
+    }
+    out
+}
+
+/// Where each stretch of the current bytes came from: a stretch of the
+/// original (`Some(offset)`) or bytes a round wrote (`None`, read from the
+/// current bytes). Built only when a second round runs, to give the
+/// rounds' change as edits of the original.
+struct Segments(Vec<(usize, Option<usize>)>);
+
+impl Segments {
+    /// The original, `len` bytes, as one stretch.
+    fn new(len: usize) -> Segments {
+        Segments(if len == 0 {
+            Vec::new()
+        } else {
+            vec![(len, Some(0))]
+        })
+    }
+
+    fn then(mut self, source: &[u8], fix: &Fix) -> Segments {
+        self.apply(source, fix);
+        self
+    }
+
+    /// The stretches after `fix` is applied to `source`, the current bytes.
+    fn apply(&mut self, source: &[u8], fix: &Fix) {
+        let old = std::mem::take(&mut self.0);
+        let mut cursor = (0usize, 0usize); // (index into old, its start)
+        let mut copied = 0;
+        for edit in fix.edits() {
+            let range = edit.range();
+            copy(&old, &mut cursor, copied..range.start, &mut self.0);
+            push(&mut self.0, (edit.replacement(source).len(), None));
+            copied = range.end;
+        }
+        copy(&old, &mut cursor, copied..source.len(), &mut self.0);
+    }
+
+    /// The change from the original (`original_len` bytes) to `current`
+    /// (whose stretches these are) as sorted edits of the original: each
+    /// gap between two stretches of the original, with what was written
+    /// there.
+    fn edits(&self, original_len: usize, current: &[u8]) -> Vec<Edit> {
+        let mut edits = Vec::new();
+        let mut original_at = 0;
+        let mut at = 0;
+        let mut written: Option<Range<usize>> = None;
+        for &(len, from) in &self.0 {
+            match from {
+                None => written.get_or_insert(at..at).end = at + len,
+                Some(start) => {
+                    if start > original_at || written.is_some() {
+                        let new = written.take().map_or(&[][..], |w| &current[w]);
+                        edits.push(Edit::replace(original_at..start, new));
+                    }
+                    original_at = start + len;
+                }
+            }
+            at += len;
+        }
+        if original_at < original_len || written.is_some() {
+            let new = written.map_or(&[][..], |w| &current[w]);
+            edits.push(Edit::replace(original_at..original_len, new));
+        }
+        edits
+    }
+}
+
+/// Appends the stretches of `old` that cover `range` of the bytes they
+/// describe, from `cursor` on (ranges come in order).
+fn copy(
+    old: &[(usize, Option<usize>)],
+    cursor: &mut (usize, usize),
+    range: Range<usize>,
+    out: &mut Vec<(usize, Option<usize>)>,
+) {
+    let mut at = range.start;
+    while at < range.end {
+        let (i, start) = *cursor;
+        let (len, from) = old[i];
+        if start + len <= at {
+            *cursor = (i + 1, start + len);
+            continue;
+        }
+        let offset = at - start;
+        let n = (len - offset).min(range.end - at);
+        push(out, (n, from.map(|f| f + offset)));
+        at += n;
+    }
+}
+
+/// Appends a stretch, joined to the last one when they continue each other.
+fn push(out: &mut Vec<(usize, Option<usize>)>, (len, from): (usize, Option<usize>)) {
+    match (out.last_mut(), from) {
+        _ if len == 0 => {}
+        (Some((l, None)), None) => *l += len,
+        (Some((l, Some(f))), Some(g)) if *f + *l == g => *l += len,
+        _ => out.push((len, from)),
+    }
+}
