@@ -119,19 +119,17 @@ impl Fix {
         title: impl Into<Cow<'static, str>>,
         mut edits: Vec<Edit>,
     ) -> Fix {
-        edits.sort_by_key(|e| (e.range.start, e.range.end));
-        let mut kept: Vec<Edit> = Vec::with_capacity(edits.len());
-        for edit in edits {
-            let overlaps = kept.last().is_some_and(|prev| {
-                edit.range.start < prev.range.end
-                    || (edit.range.start == prev.range.start && edit.range.is_empty())
-            });
-            if !overlaps {
-                kept.push(edit);
-            }
+        // In place: a plan's edits (millions, already in order) are
+        // neither sorted nor copied again.
+        if !edits.is_sorted_by_key(|e| (e.range.start, e.range.end)) {
+            edits.sort_by_key(|e| (e.range.start, e.range.end));
         }
+        edits.dedup_by(|edit, prev| {
+            edit.range.start < prev.range.end
+                || (edit.range.start == prev.range.start && edit.range.is_empty())
+        });
         Fix {
-            edits: kept,
+            edits,
             applicability,
             title: title.into(),
             transcoded_from: None,

@@ -347,16 +347,24 @@ fn plan(found: &[Diagnostic], select: &Select, len: usize) -> Vec<usize> {
         })
         .collect();
     order.sort_by_key(|(i, f)| (f.range().start, *i));
-    let mut taken = std::collections::BTreeSet::new();
+    // The fixes taken that may still meet a later one (by start, they
+    // reach past where it starts, or insert where it could).
+    let mut reaching: Vec<&Fix> = Vec::new();
     let mut planned = Vec::new();
     for (i, fix) in order {
-        let ranges: Vec<(usize, usize)> = fix
-            .edits()
-            .iter()
-            .map(|e| (e.range().start, e.range().end))
-            .collect();
-        if ranges.iter().all(|&r| fits(&taken, r)) {
-            taken.extend(ranges);
+        let start = fix.range().start;
+        reaching.retain(|taken| {
+            let end = taken.range().end;
+            end > start
+                || (end == start && taken.edits().last().is_some_and(|e| e.range().is_empty()))
+        });
+        let apart = fix.edits().iter().all(|edit| {
+            reaching
+                .iter()
+                .all(|taken| fits(taken.edits(), edit.range()))
+        });
+        if apart {
+            reaching.push(fix);
             planned.push(i);
         }
     }
@@ -364,10 +372,13 @@ fn plan(found: &[Diagnostic], select: &Select, len: usize) -> Vec<usize> {
     planned
 }
 
-/// Whether an edit of `(start, end)` touches none of `taken` (edits that
-/// touch none of each other, ordered by start then end).
-fn fits(taken: &std::collections::BTreeSet<(usize, usize)>, (s, e): (usize, usize)) -> bool {
-    let clash = |&(ts, te): &(usize, usize)| {
+/// Whether an edit of `range` touches none of `taken` (one fix's edits:
+/// sorted, apart): no overlap, no insertion inside the other, no two
+/// insertions at one point.
+fn fits(taken: &[Edit], range: Range<usize>) -> bool {
+    let (s, e) = (range.start, range.end);
+    let clash = |edit: &Edit| {
+        let (ts, te) = (edit.range().start, edit.range().end);
         if s == e && ts == te {
             s == ts
         } else if s == e {
@@ -378,14 +389,15 @@ fn fits(taken: &std::collections::BTreeSet<(usize, usize)>, (s, e): (usize, usiz
             s < te && ts < e
         }
     };
+    let at = taken.partition_point(|t| (t.range().start, t.range().end) < (s, 0));
     // Before it, only the last edit can reach it (the others end before
     // that one starts, or are insertions where it starts).
-    if taken.range(..(s, 0)).next_back().is_some_and(clash) {
+    if at > 0 && clash(&taken[at - 1]) {
         return false;
     }
-    !taken
-        .range((s, 0)..)
-        .take_while(|&&(ts, _)| ts < e.max(s + 1))
+    !taken[at..]
+        .iter()
+        .take_while(|t| t.range().start < e.max(s + 1))
         .any(clash)
 }
 
@@ -405,7 +417,12 @@ fn take(found: &mut [Diagnostic], planned: &[usize], select: &Select) -> (Fix, u
         };
         if let Some(fix) = fix {
             weakest = weakest.min(fix.applicability());
-            edits.extend(fix.into_edits());
+            if edits.is_empty() {
+                // One rule's merged fix: its edits as they are, not copied.
+                edits = fix.into_edits();
+            } else {
+                edits.extend(fix.into_edits());
+            }
         }
     }
     (Fix::new(weakest, "fixes", edits), repaired)
@@ -516,5 +533,234 @@ fn push(out: &mut Vec<(usize, Option<usize>)>, (len, from): (usize, Option<usize
         (Some((l, None)), None) => *l += len,
         (Some((l, Some(f))), Some(g)) if *f + *l == g => *l += len,
         _ => out.push((len, from)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    const UNSAFE: Select = Select::Applicable { unsafe_fixes: true };
+
+    fn run(bytes: &[u8], select: &Select, filter: Option<Filter<'_>>) -> Result<Fixed, Refusal> {
+        let policy = Policy::default();
+        let request = Request {
+            path: Path::new("a.txt"),
+            policy: &policy,
+            select,
+            allow_binary: false,
+            filter,
+        };
+        fix(bytes, &request)
+    }
+
+    /// The fixed bytes, after checking what the gate promises of them: its
+    /// edits of the original give them, and a second run changes nothing.
+    fn settled(bytes: &[u8]) -> Vec<u8> {
+        let fixed = run(bytes, &UNSAFE, None).unwrap();
+        assert!(!fixed.is_empty(), "{bytes:02X?}");
+        assert_eq!(apply(bytes, &fixed.fix), fixed.bytes, "announced = applied");
+        let again = run(&fixed.bytes, &UNSAFE, None).unwrap();
+        assert!(again.is_empty(), "{:02X?} fixes again", fixed.bytes);
+        fixed.bytes
+    }
+
+    #[test]
+    fn a_tag_before_a_feff_settles_in_one_run() {
+        let text = "x\n\u{E0041}\u{FEFF}y\n";
+        assert_eq!(settled(text.as_bytes()), b"x\ny\n");
+    }
+
+    #[test]
+    fn mojibake_joined_by_removing_a_zero_width_space_is_repaired_in_the_same_run() {
+        let text = "caf\u{C3}\u{200B}\u{A9}\n";
+        let fixed = run(text.as_bytes(), &UNSAFE, None).unwrap();
+        assert_eq!(fixed.rounds, 2);
+        assert_eq!(fixed.findings, 2);
+        assert_eq!(settled(text.as_bytes()), "café\n".as_bytes());
+        // Fixing U011 alone leaves a U008 finding that was not there: refused.
+        let only = Select::Rule(Rule::InvisibleCharacter);
+        assert_eq!(
+            run(text.as_bytes(), &only, None).unwrap_err(),
+            Refusal::NewFindings {
+                rule: Rule::Mojibake,
+                before: 0,
+                after: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_utf16_file_is_never_given_utf8_bytes() {
+        // UTF-16LE without a byte-order mark, one lone high surrogate.
+        let mut bytes: Vec<u8> = "some plain words in a file of UTF-16 text, "
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        bytes.extend_from_slice(&0xD800u16.to_le_bytes());
+        bytes.extend(
+            "and more words after it\n"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        );
+        match run(&bytes, &UNSAFE, None) {
+            Err(Refusal::NotItsEncoding(_) | Refusal::NotText(_)) => {}
+            Ok(fixed) => assert!(
+                fixed.is_empty() || sniff(&fixed.bytes) == Sniff::Text,
+                "{:02X?}",
+                fixed.bytes
+            ),
+            Err(other) => panic!("{other}"),
+        }
+        // The short form the check calls U001: refused outright.
+        let short = b"a\0b\0\0\xD8c\0\n\0";
+        assert!(run(short, &UNSAFE, None).is_err());
+    }
+
+    #[test]
+    fn binary_data_is_refused_unless_allowed() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(b"\xC0\xAE and \xFF\n");
+        let refusal = run(&png, &UNSAFE, None).unwrap_err();
+        assert!(matches!(refusal, Refusal::NotText(_)), "{refusal}");
+        assert!(
+            refusal.to_string().starts_with("it is not text ("),
+            "{refusal}"
+        );
+        let policy = Policy::default();
+        let allowed = Request {
+            path: Path::new("a.txt"),
+            policy: &policy,
+            select: &UNSAFE,
+            allow_binary: true,
+            filter: None,
+        };
+        let allowed = fix(&png, &allowed);
+        assert!(!matches!(allowed, Err(Refusal::NotText(_))), "{allowed:?}");
+    }
+
+    /// A finding (U007) that a filter adds, with a fix of `edit` when the
+    /// bytes start with `when`.
+    fn planted(when: u8, edit: Option<Edit>) -> impl Fn(&[u8], &mut Vec<Diagnostic>) {
+        move |bytes, found| {
+            if bytes.first() == Some(&when) {
+                let mut d = Diagnostic::new(
+                    Rule::ReplacementCharacter,
+                    utf8lint_diagnostics::Level::Warn,
+                    0..1,
+                    "planted",
+                );
+                d.fix = edit.clone().map(|e| Fix::safe("planted", vec![e]));
+                found.push(d);
+            } else if bytes.first() == Some(&b'b') {
+                // What the fix leaves: the same finding, no fix now.
+                found.push(Diagnostic::new(
+                    Rule::ReplacementCharacter,
+                    utf8lint_diagnostics::Level::Warn,
+                    0..1,
+                    "left",
+                ));
+            }
+        }
+    }
+
+    #[test]
+    fn a_fix_that_leaves_its_finding_is_refused() {
+        let filter = planted(b'a', Some(Edit::replace(0..1, *b"b")));
+        let refusal = run(b"a\n", &UNSAFE, Some(&filter)).unwrap_err();
+        assert_eq!(
+            refusal,
+            Refusal::NotFixed {
+                rule: Rule::ReplacementCharacter,
+                left: 1
+            }
+        );
+    }
+
+    #[test]
+    fn fixes_that_never_settle_are_refused_after_the_last_round() {
+        let rounds = Cell::new(0);
+        let same = planted(b'a', Some(Edit::replace(0..1, *b"a")));
+        let counting = |bytes: &[u8], found: &mut Vec<Diagnostic>| {
+            rounds.set(rounds.get() + 1);
+            same(bytes, found);
+        };
+        assert_eq!(
+            run(b"a\n", &UNSAFE, Some(&counting)).unwrap_err(),
+            Refusal::Unsettled
+        );
+        // The first check and one after each round.
+        assert_eq!(rounds.get(), MAX_ROUNDS + 1);
+    }
+
+    /// Nothing to fix costs one check, a finding without a fix too.
+    #[test]
+    fn nothing_to_fix_is_checked_once() {
+        for bytes in [&b"clean\n"[..], b"no fix \xEF\xBF\xBD here\n"] {
+            let checks = Cell::new(0);
+            let counting = |_: &[u8], _: &mut Vec<Diagnostic>| checks.set(checks.get() + 1);
+            assert!(run(bytes, &UNSAFE, Some(&counting)).unwrap().is_empty());
+            assert_eq!(checks.get(), 1);
+        }
+    }
+
+    #[test]
+    fn one_chosen_fix_is_applied_alone() {
+        let text = "a\u{200B}b\u{200B}c\n";
+        let found = check(
+            text.as_bytes(),
+            CheckOptions::new(Path::new("a.txt"), &Policy::default()).keeping(Keep::Every),
+        );
+        let first = &found[0];
+        let select = Select::One {
+            rule: first.rule,
+            span: first.span.clone(),
+            title: first.fix.as_ref().unwrap().title().to_owned(),
+        };
+        let fixed = run(text.as_bytes(), &select, None).unwrap();
+        assert_eq!(fixed.bytes, "ab\u{200B}c\n".as_bytes());
+        assert_eq!((fixed.findings, fixed.rounds), (1, 1));
+    }
+
+    /// Fixes of two rules whose edits interleave apply in one round.
+    #[test]
+    fn interleaved_fixes_apply_together() {
+        let text = "a\u{FEFF}b\u{200B}c\u{FEFF}d\u{200B}e\n";
+        let fixed = run(text.as_bytes(), &UNSAFE, None).unwrap();
+        // A U+FEFF inside a line becomes U+2060 WORD JOINER; U+200B goes.
+        assert_eq!(fixed.bytes, "a\u{2060}bc\u{2060}de\n".as_bytes());
+        assert_eq!((fixed.findings, fixed.rounds), (4, 1));
+    }
+
+    #[test]
+    fn composed_edits_of_several_rounds_give_the_bytes() {
+        let original = b"0123456789";
+        let first = Fix::safe(
+            "1",
+            vec![
+                Edit::delete(1..3),
+                Edit::insert(5, *b"xy"),
+                Edit::replace(8..9, *b"Z"),
+            ],
+        );
+        let one = apply(original, &first);
+        assert_eq!(one, b"034xy567Z9");
+        let second = Fix::safe(
+            "2",
+            vec![
+                Edit::delete(0..1),
+                Edit::replace(3..5, *b"Q"),
+                Edit::insert(10, *b"!"),
+            ],
+        );
+        let two = apply(&one, &second);
+        let mut segments = Segments::new(original.len()).then(original, &first);
+        segments.apply(&one, &second);
+        let composed = Fix::safe("c", segments.edits(original.len(), &two));
+        assert_eq!(apply(original, &composed), two);
+        let ranges: Vec<_> = composed.edits().iter().map(Edit::range).collect();
+        assert_eq!(ranges, [0..3, 5..5, 8..9, 10..10]);
     }
 }
