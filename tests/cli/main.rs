@@ -20,6 +20,7 @@ mod explain;
 mod fix;
 mod fix_all;
 mod formats;
+mod gate;
 mod generated;
 mod hostile;
 mod hostile_config;
