@@ -19,7 +19,10 @@
 //!   (every edit shifts what follows it): after the last round, each rule
 //!   has at most its first count less the findings the first round fixed.
 //!   More than its first count is a new finding, more than that difference
-//!   a planned finding that is still there; either refuses the file.
+//!   a planned finding that is still there; either refuses the file. What
+//!   a fix writes on purpose is allowed its own findings (a U+FFFD written
+//!   for unreadable bytes is U007): each short replacement is checked
+//!   alone, once, and its findings count once per time it was written.
 //! * **Costs nothing when there is nothing to fix:** no sniff, no second
 //!   check.
 //!
@@ -217,6 +220,8 @@ pub fn fix(bytes: &[u8], request: &Request<'_>) -> Result<Fixed, Refusal> {
         allowed[found[i].rule.index()] -= found[i].findings;
     }
     drop(found);
+    let mut written = Written::new(request);
+    written.add(&first);
     let mut current = apply(bytes, &first);
     let mut composed: Option<Segments> = None;
     let mut rounds = 1;
@@ -238,6 +243,7 @@ pub fn fix(bytes: &[u8], request: &Request<'_>) -> Result<Fixed, Refusal> {
             .get_or_insert_with(|| Segments::new(bytes.len()).then(bytes, &first))
             .apply(&current, &fix);
         repaired += n;
+        written.add(&fix);
         current = apply(&current, &fix);
         rounds += 1;
     };
@@ -247,17 +253,23 @@ pub fn fix(bytes: &[u8], request: &Request<'_>) -> Result<Fixed, Refusal> {
     let after = counts(&last);
     for rule in Rule::ALL {
         let i = rule.index();
-        if after[i] > before[i] {
+        // What the fixes wrote on purpose may carry findings of its own.
+        let (before, allowed) = (
+            before[i] + written.findings[i],
+            allowed[i] + written.findings[i],
+        );
+        let after = after[i];
+        if after > before {
             return Err(Refusal::NewFindings {
                 rule: *rule,
-                before: before[i],
-                after: after[i],
+                before,
+                after,
             });
         }
-        if after[i] > allowed[i] {
+        if after > allowed {
             return Err(Refusal::NotFixed {
                 rule: *rule,
-                left: after[i] - allowed[i],
+                left: after - allowed,
             });
         }
     }
@@ -298,6 +310,64 @@ fn counts(found: &[Diagnostic]) -> Vec<usize> {
     let mut n = vec![0; Rule::ALL.len()];
     for d in found {
         n[d.rule.index()] += d.findings;
+    }
+    n
+}
+
+/// The longest replacement whose own findings are allowed for: what a
+/// rule writes for one finding (a U+FFFD, a word joiner, an escape).
+const MAX_WRITTEN_CHECKED: usize = 64;
+
+/// The findings the fixes' own bytes carry, per rule: a rule that writes
+/// U+FFFD for bytes it cannot read leaves a U007 finding by design, which
+/// is no new finding. Each short replacement is checked on its own once
+/// (same settings); its findings inside it count once per time it was
+/// written. Whatever they are, planning again must still yield nothing.
+struct Written<'r> {
+    path: &'r Path,
+    policy: &'r Policy,
+    by_text: std::collections::HashMap<Box<[u8]>, Vec<usize>>,
+    findings: Vec<usize>,
+}
+
+impl<'r> Written<'r> {
+    fn new(request: &Request<'r>) -> Self {
+        Written {
+            path: request.path,
+            policy: request.policy,
+            by_text: std::collections::HashMap::new(),
+            findings: vec![0; Rule::ALL.len()],
+        }
+    }
+
+    fn add(&mut self, fix: &Fix) {
+        for edit in fix.edits() {
+            let Some(text) = edit.literal() else {
+                // A conversion's text is the file's own.
+                continue;
+            };
+            if text.is_empty() || text.len() > MAX_WRITTEN_CHECKED {
+                continue;
+            }
+            if !self.by_text.contains_key(text) {
+                let own = own_findings(text, self.path, self.policy);
+                self.by_text.insert(text.into(), own);
+            }
+            for (sum, n) in self.findings.iter_mut().zip(&self.by_text[text]) {
+                *sum += n;
+            }
+        }
+    }
+}
+
+/// The findings per rule inside `text` checked alone.
+fn own_findings(text: &[u8], path: &Path, policy: &Policy) -> Vec<usize> {
+    let options = CheckOptions::new(path, policy).keeping(Keep::Every);
+    let mut n = vec![0; Rule::ALL.len()];
+    for d in check(text, options) {
+        if !d.span.is_empty() && d.span.end <= text.len() {
+            n[d.rule.index()] += d.findings;
+        }
     }
     n
 }
