@@ -327,6 +327,39 @@ fn check_unsuppressed(
 mod tests {
     use super::*;
 
+    /// `Keep::Fixes` keeps one merged finding per rule's run, counting
+    /// them all and holding all their edits, and the same fixes as
+    /// `Keep::Every`; a suppressed finding stays out of it.
+    #[test]
+    fn fixes_are_kept_merged_with_their_count() {
+        let policy = Policy::default();
+        let options = CheckOptions::new(Path::new("a.txt"), &policy);
+        let bytes = "a\u{FEFF}".repeat(1000).into_bytes();
+        let merged = check(&bytes, options.keeping(Keep::Fixes));
+        let every = check(&bytes, options.keeping(Keep::Every));
+        assert_eq!(every.len(), 1000);
+        assert_eq!(merged.len(), 1, "{merged:?}");
+        assert_eq!(merged[0].findings, 1000);
+        assert!(merged[0].message.is_empty() && merged[0].notes.is_empty());
+        let edits = |found: &[Diagnostic]| -> Vec<Edit> {
+            found
+                .iter()
+                .flat_map(|d| d.fix.iter().flat_map(|f| f.edits().iter().cloned()))
+                .collect()
+        };
+        assert_eq!(edits(&merged), edits(&every));
+
+        let suppressed = "a\u{FEFF}b // utf8lint: allow(stray_feff)\nc\u{FEFF}d\ne\u{FEFF}f\n";
+        let merged = check(suppressed.as_bytes(), options.keeping(Keep::Fixes));
+        let counted: usize = merged
+            .iter()
+            .filter(|d| d.rule == Rule::StrayFeff)
+            .map(|d| d.findings)
+            .sum();
+        assert_eq!(counted, 2, "{merged:?}");
+        assert_eq!(edits(&merged).len(), 2);
+    }
+
     /// Bytes the sniff calls text get the same findings whether or not
     /// `check` is told so: a UTF-16 mark before UTF-8 text among them.
     #[test]
