@@ -154,6 +154,16 @@ fn apply(source: &[u8], fixes: &[Value]) -> Vec<u8> {
     out
 }
 
+/// `--fix` of every fix, binary-looking files included.
+const FIX_EVERY: [&str; 6] = [
+    "check",
+    "--fix",
+    "--unsafe-fixes",
+    "--no-skip-binary",
+    "-q",
+    ".",
+];
+
 #[test]
 fn announced_edits_are_the_bytes_fix_writes() {
     let mut kinds = BTreeMap::<String, usize>::new();
@@ -192,17 +202,7 @@ fn announced_edits_are_the_bytes_fix_writes() {
             .iter()
             .map(|n| (n, std::fs::read(dir.path().join(n)).unwrap()))
             .collect();
-        let o = run(
-            dir.path(),
-            [
-                "check",
-                "--fix",
-                "--unsafe-fixes",
-                "--no-skip-binary",
-                "-q",
-                ".",
-            ],
-        );
+        let o = run(dir.path(), FIX_EVERY);
         // Exit 2: the fix gate refused some files (each said so).
         assert!(matches!(code(&o), 0..=2), "seed {seed}: {}", stderr(&o));
         let err = stderr(&o);
@@ -228,17 +228,7 @@ fn announced_edits_are_the_bytes_fix_writes() {
             rounds_after.push((name, written));
         }
         if !rounds_after.is_empty() {
-            run(
-                further.path(),
-                [
-                    "check",
-                    "--fix",
-                    "--unsafe-fixes",
-                    "--no-skip-binary",
-                    "-q",
-                    ".",
-                ],
-            );
+            run(further.path(), FIX_EVERY);
         }
         for (name, written) in rounds_after {
             let after = std::fs::read(further.path().join(name)).unwrap();

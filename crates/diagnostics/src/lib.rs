@@ -152,7 +152,8 @@ impl<'a> CheckOptions<'a> {
 /// 10,000, even when `max_per_rule` is 0), then one summary per rule with
 /// the exact count of the rest; with [`Keep::Every`], every finding with
 /// no cap and no summary (not for display: its size grows with the file's
-/// findings).
+/// findings); with [`Keep::Fixes`], every finding stripped to what fixing
+/// needs, each rule's merged as they are found.
 ///
 /// Inline suppressions (`utf8lint: allow(rule)` trailing on a finding's
 /// line or alone on the line before, `utf8lint: file-allow(rule)` in the
