@@ -6,9 +6,9 @@
 //! Its contract, for a file whose check plans at least one fix:
 //! * **Text by evidence.** [`sniff`] decides first: binary data is refused
 //!   (unless the caller allows it, `--no-skip-binary`), and a UTF-16/32 file
-//!   takes only a whole-file conversion (an edit written in UTF-8 bytes
-//!   into it would not be in the file's encoding). The result must read as
-//!   text too.
+//!   must come out UTF-8 (converted, or a wrong mark removed): an edit
+//!   written in UTF-8 bytes into it would not be in the file's encoding.
+//!   The result must read as text too.
 //! * **A fixed point.** The result is checked again with the same settings,
 //!   and what that plans is applied too, for at most [`MAX_ROUNDS`] rounds
 //!   (removing a tag character can put a U+FEFF at a line start, removing a
@@ -153,7 +153,8 @@ impl Fixed {
 pub enum Refusal {
     /// The sniff calls it binary.
     NotText(BinaryEvidence),
-    /// It is UTF-16 or UTF-32 and the edits are not a conversion.
+    /// It is UTF-16 or UTF-32 and the fixed bytes still are: the edits
+    /// were not a conversion.
     NotItsEncoding(WideForm),
     /// The fixed bytes would not read as text.
     ResultNotText,
@@ -214,7 +215,7 @@ pub fn fix(bytes: &[u8], request: &Request<'_>) -> Result<Fixed, Refusal> {
     }
     let before = counts(&found);
     let mut allowed = before.clone();
-    evidence(bytes, &found, &planned, request)?;
+    let wide = evidence(bytes, request.allow_binary)?;
     let (first, mut repaired) = take(&mut found, &planned, request.select);
     for &i in &planned {
         allowed[found[i].rule.index()] -= found[i].findings;
@@ -247,9 +248,7 @@ pub fn fix(bytes: &[u8], request: &Request<'_>) -> Result<Fixed, Refusal> {
         current = apply(&current, &fix);
         rounds += 1;
     };
-    if sniff(&current) != Sniff::Text && !request.allow_binary {
-        return Err(Refusal::ResultNotText);
-    }
+    still_text(&current, wide, request.allow_binary)?;
     let after = counts(&last);
     for rule in Rule::ALL {
         let i = rule.index();
@@ -372,30 +371,27 @@ fn own_findings(text: &[u8], path: &Path, policy: &Policy) -> Vec<usize> {
     n
 }
 
-/// The sniff's word on the bytes before anything is applied.
-fn evidence(
-    bytes: &[u8],
-    found: &[Diagnostic],
-    planned: &[usize],
-    request: &Request<'_>,
-) -> Result<(), Refusal> {
+/// The sniff's word on the bytes before anything is applied: binary data
+/// is refused (unless allowed); a UTF-16/32 form is handed back, for the
+/// result's test.
+fn evidence(bytes: &[u8], allow_binary: bool) -> Result<Option<WideForm>, Refusal> {
     match sniff(bytes) {
-        Sniff::Text => Ok(()),
-        Sniff::Binary(_) if request.allow_binary => Ok(()),
+        Sniff::Text => Ok(None),
+        Sniff::Binary(_) if allow_binary => Ok(None),
         Sniff::Binary(evidence) => Err(Refusal::NotText(evidence)),
-        Sniff::Wide(wide) => {
-            let converts = planned.iter().all(|&i| {
-                request
-                    .select
-                    .fix_of(&found[i])
-                    .is_some_and(|f| f.transcoded_from().is_some())
-            });
-            if converts {
-                Ok(())
-            } else {
-                Err(Refusal::NotItsEncoding(wide.form))
-            }
-        }
+        Sniff::Wide(wide) => Ok(Some(wide.form)),
+    }
+}
+
+/// The sniff's word on the fixed bytes: text, or a refusal. A UTF-16/32
+/// file must have become UTF-8 (converted, or a wrong mark removed): an
+/// edit of UTF-8 bytes into it leaves it wide, and not in its encoding.
+fn still_text(fixed: &[u8], wide: Option<WideForm>, allow_binary: bool) -> Result<(), Refusal> {
+    match (sniff(fixed), wide) {
+        (Sniff::Text, _) => Ok(()),
+        (_, Some(form)) => Err(Refusal::NotItsEncoding(form)),
+        (Sniff::Binary(_), None) if allow_binary => Ok(()),
+        _ => Err(Refusal::ResultNotText),
     }
 }
 
