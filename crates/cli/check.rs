@@ -19,6 +19,7 @@ use crate::output::names::{display_path, uri_of};
 use crate::output::{self, FileName, OutputOptions};
 use crate::settings::{FileSettings, Resolver};
 use crate::trouble::{Kind, Subject, Trouble};
+use utf8lint_workspace::gate;
 use utf8lint_workspace::{
     FileKind, FileOptions, ReadError, ReadOptions, Skip, Skipped, Stamp, WriteError, check_bytes,
     read_file, settle,
@@ -471,21 +472,22 @@ fn fix_stdin(
     report.tally.files += 1;
     report.tally.bytes += bytes.len() as u64;
     let shown = diagnose(ctx, path, bytes, settings, Keep::Shown);
-    let mut every = Vec::new();
-    let planned = plan_every(ctx, path, bytes, settings, &shown, &mut every, mode);
-    let mut fixed = Vec::with_capacity(bytes.len());
-    if let Err(e) = utf8lint_diagnostics::write_fixes(&mut fixed, bytes, &planned) {
-        // The planner chose these fixes: refusing them is a bug, reported
-        // as trouble rather than passed off as fixed output.
-        let t = Trouble::new(Subject::StandardInput, Kind::FixFailed, e.to_string());
-        return trouble(ctx, report, t);
-    }
-    if !planned.is_empty() {
-        ctx.stats
-            .fixed_findings
-            .fetch_add(planned.len() as u64, Ordering::Relaxed);
-        ctx.stats.fixed_files.fetch_add(1, Ordering::Relaxed);
-    }
+    // Refused or with nothing to fix, the input goes out as it came in.
+    let fixed = match plan_every(ctx, path, bytes, settings, &shown, mode) {
+        Ok(Some(fixed)) => {
+            ctx.stats
+                .fixed_findings
+                .fetch_add(fixed.findings as u64, Ordering::Relaxed);
+            ctx.stats.fixed_files.fetch_add(1, Ordering::Relaxed);
+            fixed.bytes
+        }
+        Ok(None) => bytes.to_vec(),
+        Err(why) => {
+            let t = Trouble::new(Subject::StandardInput, Kind::FixRefused, why.to_string());
+            trouble(ctx, report, t);
+            bytes.to_vec()
+        }
+    };
     let left = diagnose(ctx, path, &fixed, settings, Keep::Shown);
     let mut findings = FileReport::default();
     emit(ctx, &mut findings, name, &fixed, &left);
@@ -597,22 +599,44 @@ fn cap_new(diagnostics: &mut Vec<Diagnostic>, policy: &utf8lint_diagnostics::Pol
     }
 }
 
-/// The fixes `mode` applies to a file whose shown findings are `shown`:
-/// planned from every finding, not only the shown ones (the display cap
-/// and ceiling never limit what `--fix` and `--diff` do).
-fn plan_every<'d>(
+/// The fixes `mode` applies to a file whose shown findings are `shown`,
+/// through the fix gate: planned from every finding, not only the shown
+/// ones (the display cap and ceiling never limit what `--fix` and `--diff`
+/// do), applied and checked in memory. `None` when there is nothing to
+/// fix; a file without findings is not looked at again.
+fn plan_every(
     ctx: &Context,
     path: &Path,
     bytes: &[u8],
     settings: &FileSettings,
     shown: &[Diagnostic],
-    every: &'d mut Vec<Diagnostic>,
     mode: FixMode,
-) -> Vec<&'d utf8lint_diagnostics::Fix> {
-    if !shown.is_empty() {
-        *every = diagnose(ctx, path, bytes, settings, Keep::Every);
+) -> Result<Option<gate::Fixed>, gate::Refusal> {
+    if shown.is_empty() {
+        return Ok(None);
     }
-    fix::plan(every, bytes.len(), mode)
+    let select = mode.select();
+    let baseline_key = ctx.baseline.as_ref().map(|baseline| {
+        let cwd = ctx.cwd.as_deref().unwrap_or(Path::new("/"));
+        (baseline, baseline.key_path(cwd, path))
+    });
+    // A baseline's known findings are not fixed (nor counted again).
+    let leave_known = |bytes: &[u8], found: &mut Vec<Diagnostic>| {
+        if let Some((baseline, key)) = &baseline_key {
+            baseline.apply(key, bytes, found, false);
+        }
+    };
+    let request = gate::Request {
+        path,
+        policy: &settings.policy,
+        select: &select,
+        allow_binary: !settings.skip_binary,
+        filter: baseline_key
+            .is_some()
+            .then_some(&leave_known as gate::Filter<'_>),
+    };
+    let fixed = gate::fix(bytes, &request)?;
+    Ok((!fixed.is_empty()).then_some(fixed))
 }
 
 /// U006 for the path as shown (without a leading `./`).
@@ -653,26 +677,42 @@ fn report_checked(
     report.tally.files += 1;
     report.tally.bytes += bytes.len() as u64;
     let diagnostics = finish(ctx, path, bytes, settings, Keep::Shown, diagnostics);
-    let mut every = Vec::new();
+    let subject = || Subject::Path(path.to_owned());
+    let refused = |report: &mut FileReport, why: gate::Refusal| {
+        let t = Trouble::new(subject(), Kind::FixRefused, why.to_string());
+        trouble(ctx, report, t);
+    };
     match ctx.fix {
         FixAction::None => emit(ctx, report, name, bytes, &diagnostics),
         FixAction::Diff(mode) => {
-            let planned = plan_every(ctx, path, bytes, settings, &diagnostics, &mut every, mode);
-            report.raw = crate::diff::unified(&name.get().key, bytes, &planned);
+            match plan_every(ctx, path, bytes, settings, &diagnostics, mode) {
+                Ok(Some(fixed)) => {
+                    report.raw = crate::diff::unified(&name.get().key, bytes, &[&fixed.fix]);
+                }
+                Ok(None) => {}
+                Err(why) => refused(report, why),
+            }
             count(ctx, &diagnostics);
         }
         FixAction::Write(mode) => {
-            let planned = plan_every(ctx, path, bytes, settings, &diagnostics, &mut every, mode);
-            let Some(stamp) = stamp.filter(|_| !planned.is_empty()) else {
+            let fixed = match plan_every(ctx, path, bytes, settings, &diagnostics, mode) {
+                Ok(Some(fixed)) => fixed,
+                Ok(None) => return emit(ctx, report, name, bytes, &diagnostics),
+                Err(why) => {
+                    refused(report, why);
+                    return emit(ctx, report, name, bytes, &diagnostics);
+                }
+            };
+            let Some(stamp) = stamp else {
                 return emit(ctx, report, name, bytes, &diagnostics);
             };
-            let subject = || Subject::Path(path.to_owned());
-            match fix::write_fixed(path, &stamp, bytes, &planned) {
+            match fix::write_fixed(path, &stamp, &fixed.bytes) {
                 Ok(()) => {
                     ctx.stats
                         .fixed_findings
-                        .fetch_add(planned.len() as u64, Ordering::Relaxed);
+                        .fetch_add(fixed.findings as u64, Ordering::Relaxed);
                     ctx.stats.fixed_files.fetch_add(1, Ordering::Relaxed);
+                    drop(fixed);
                     // Report what is left, against the new bytes.
                     let mut fresh = Vec::new();
                     match read_file(path, &mut fresh, ReadOptions::default()) {

@@ -22,6 +22,7 @@ mod fix;
 mod fix_all;
 mod fix_scope;
 mod formats;
+mod gate;
 mod generated;
 mod hostile;
 mod hostile_config;

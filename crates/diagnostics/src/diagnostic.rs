@@ -35,6 +35,10 @@ pub struct Diagnostic {
     /// choose (the language server offers each as a code action; JSON and
     /// SARIF list them). `--fix` never applies them.
     pub alternatives: Vec<Fix>,
+    /// How many findings of `rule` this one stands for: 1, except under
+    /// [`crate::Keep::Fixes`], which merges a rule's findings as they are
+    /// found (their fixes' edits into one [`Fix`]).
+    pub findings: usize,
 }
 
 impl Diagnostic {
@@ -53,6 +57,7 @@ impl Diagnostic {
             policy_source: None,
             fix: None,
             alternatives: Vec::new(),
+            findings: 1,
         }
     }
 

@@ -40,6 +40,12 @@ pub struct Edit {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Replacement {
     Bytes(Box<[u8]>),
+    /// A few bytes held in place (a U+FFFD, a word joiner, an escape):
+    /// a plan of millions of them allocates none for them.
+    Short {
+        len: u8,
+        bytes: [u8; SHORT],
+    },
     /// The range's own bytes decoded from this encoding to UTF-8 (they
     /// decode without errors): a whole-file conversion, made only when it
     /// is applied or shown. Built with every finding, the converted copy of
@@ -48,13 +54,23 @@ enum Replacement {
     Decoded(&'static Encoding),
 }
 
+/// The most bytes an edit holds in place, without an allocation of its
+/// own (the size a boxed slice takes anyway, less the length byte).
+const SHORT: usize = 14;
+
 impl Edit {
     /// An edit replacing `range` with `replacement`.
     pub fn replace(range: Range<usize>, replacement: impl Into<Box<[u8]>>) -> Edit {
-        Edit {
-            range,
-            replacement: Replacement::Bytes(replacement.into()),
-        }
+        let replacement: Box<[u8]> = replacement.into();
+        let replacement = match u8::try_from(replacement.len()) {
+            Ok(len) if !replacement.is_empty() && replacement.len() <= SHORT => {
+                let mut bytes = [0; SHORT];
+                bytes[..replacement.len()].copy_from_slice(&replacement);
+                Replacement::Short { len, bytes }
+            }
+            _ => Replacement::Bytes(replacement),
+        };
+        Edit { range, replacement }
     }
 
     /// An edit deleting `range`.
@@ -78,6 +94,7 @@ impl Edit {
     pub fn literal(&self) -> Option<&[u8]> {
         match &self.replacement {
             Replacement::Bytes(bytes) => Some(bytes),
+            Replacement::Short { len, bytes } => Some(&bytes[..usize::from(*len)]),
             Replacement::Decoded(_) => None,
         }
     }
@@ -87,6 +104,7 @@ impl Edit {
     pub fn replacement<'a>(&'a self, source: &'a [u8]) -> Cow<'a, [u8]> {
         match &self.replacement {
             Replacement::Bytes(bytes) => Cow::Borrowed(bytes),
+            Replacement::Short { len, bytes } => Cow::Borrowed(&bytes[..usize::from(*len)]),
             Replacement::Decoded(encoding) => {
                 let from = source.get(self.range.clone()).unwrap_or_default();
                 match encoding.decode_without_bom_handling(from).0 {
@@ -119,19 +137,17 @@ impl Fix {
         title: impl Into<Cow<'static, str>>,
         mut edits: Vec<Edit>,
     ) -> Fix {
-        edits.sort_by_key(|e| (e.range.start, e.range.end));
-        let mut kept: Vec<Edit> = Vec::with_capacity(edits.len());
-        for edit in edits {
-            let overlaps = kept.last().is_some_and(|prev| {
-                edit.range.start < prev.range.end
-                    || (edit.range.start == prev.range.start && edit.range.is_empty())
-            });
-            if !overlaps {
-                kept.push(edit);
-            }
+        // In place: a plan's edits (millions, already in order) are
+        // neither sorted nor copied again.
+        if !edits.is_sorted_by_key(|e| (e.range.start, e.range.end)) {
+            edits.sort_by_key(|e| (e.range.start, e.range.end));
         }
+        edits.dedup_by(|edit, prev| {
+            edit.range.start < prev.range.end
+                || (edit.range.start == prev.range.start && edit.range.is_empty())
+        });
         Fix {
-            edits: kept,
+            edits,
             applicability,
             title: title.into(),
             transcoded_from: None,
@@ -234,6 +250,33 @@ impl Fix {
     /// What the fix does, in a phrase ("remove the byte-order mark").
     pub fn title(&self) -> &str {
         &self.title
+    }
+
+    /// The edits, given up (sorted, never overlapping).
+    pub fn into_edits(self) -> Vec<Edit> {
+        self.edits
+    }
+
+    /// Whether `next` (a later finding's fix of the same rule) can become
+    /// part of this one: the same applicability, neither a conversion, and
+    /// its edits after this one's (an insertion where this one inserts
+    /// would be ambiguous).
+    pub(crate) fn can_absorb(&self, next: &Fix) -> bool {
+        let (Some(last), Some(first)) = (self.edits.last(), next.edits.first()) else {
+            return false;
+        };
+        self.applicability == next.applicability
+            && self.transcoded_from.is_none()
+            && next.transcoded_from.is_none()
+            && first.range.start >= last.range.end
+            && !(first.range.is_empty()
+                && last.range.is_empty()
+                && first.range.start == last.range.start)
+    }
+
+    /// Takes `next`'s edits ([`Fix::can_absorb`] said it can).
+    pub(crate) fn absorb(&mut self, next: Fix) {
+        self.edits.extend(next.edits);
     }
 
     /// The bytes the fix touches, from its first edit to its last.
@@ -362,6 +405,18 @@ pub fn apply_fixes<'a>(bytes: &[u8], fixes: impl IntoIterator<Item = &'a Fix>) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_and_long_replacements_read_back_the_same() {
+        for len in [0, 1, 3, SHORT, SHORT + 1, 300] {
+            let bytes: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            let edit = Edit::replace(2..4, bytes.clone());
+            assert_eq!(edit.literal(), Some(&bytes[..]));
+            assert_eq!(&*edit.replacement(b"source"), &bytes[..]);
+        }
+        // Held in place: an edit is a range and two words, no more.
+        assert!(std::mem::size_of::<Edit>() <= 40);
+    }
 
     #[test]
     fn edits_are_sorted_and_overlaps_dropped() {

@@ -106,7 +106,8 @@ pub struct CheckOptions<'a> {
     /// What the rules check.
     pub policy: &'a Policy,
     /// Which findings are kept: [`Keep::Shown`] for a report,
-    /// [`Keep::Every`] for applying every fix in one run.
+    /// [`Keep::Fixes`] for applying every fix in one run, [`Keep::Every`]
+    /// for a baseline or a chosen alternative.
     pub keep: Keep,
     /// The caller's [`sniff`] of these bytes said [`Sniff::Text`]: no
     /// binary signature and no UTF-16/32 form, which `check` then does not
@@ -153,7 +154,8 @@ impl<'a> CheckOptions<'a> {
 /// 10,000, even when `max_per_rule` is 0), then one summary per rule with
 /// the exact count of the rest; with [`Keep::Every`], every finding with
 /// no cap and no summary (not for display: its size grows with the file's
-/// findings).
+/// findings); with [`Keep::Fixes`], every finding stripped to what fixing
+/// needs, each rule's merged as they are found.
 ///
 /// Inline suppressions (`utf8lint: allow(rule)` trailing on a finding's
 /// line or alone on the line before, `utf8lint: file-allow(rule)` in the
@@ -172,10 +174,20 @@ pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
     rules::fix_scope::settle(bytes, path, &mut found);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
+        // A suppression covers single findings, which merging lost: the
+        // file is checked again with every finding whole, then merged.
+        Some(_) if keep == Keep::Fixes => {
+            let every = check(bytes, options.keeping(Keep::Every));
+            let mut merged = Vec::with_capacity(every.len().min(1024));
+            for d in every {
+                shown::keep_merged(&mut merged, d);
+            }
+            merged
+        }
         Some(suppressions) => {
             let cap = match keep {
                 Keep::Shown => shown_per_rule(policy.max_per_rule),
-                Keep::Every => 0,
+                Keep::Every | Keep::Fixes => 0,
             };
             suppressions.apply(
                 bytes,
@@ -334,6 +346,39 @@ fn check_unsuppressed(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Keep::Fixes` keeps one merged finding per rule's run, counting
+    /// them all and holding all their edits, and the same fixes as
+    /// `Keep::Every`; a suppressed finding stays out of it.
+    #[test]
+    fn fixes_are_kept_merged_with_their_count() {
+        let policy = Policy::default();
+        let options = CheckOptions::new(Path::new("a.txt"), &policy);
+        let bytes = "a\u{FEFF}".repeat(1000).into_bytes();
+        let merged = check(&bytes, options.keeping(Keep::Fixes));
+        let every = check(&bytes, options.keeping(Keep::Every));
+        assert_eq!(every.len(), 1000);
+        assert_eq!(merged.len(), 1, "{merged:?}");
+        assert_eq!(merged[0].findings, 1000);
+        assert!(merged[0].message.is_empty() && merged[0].notes.is_empty());
+        let edits = |found: &[Diagnostic]| -> Vec<Edit> {
+            found
+                .iter()
+                .flat_map(|d| d.fix.iter().flat_map(|f| f.edits().iter().cloned()))
+                .collect()
+        };
+        assert_eq!(edits(&merged), edits(&every));
+
+        let suppressed = "a\u{FEFF}b // utf8lint: allow(stray_feff)\nc\u{FEFF}d\ne\u{FEFF}f\n";
+        let merged = check(suppressed.as_bytes(), options.keeping(Keep::Fixes));
+        let counted: usize = merged
+            .iter()
+            .filter(|d| d.rule == Rule::StrayFeff)
+            .map(|d| d.findings)
+            .sum();
+        assert_eq!(counted, 2, "{merged:?}");
+        assert_eq!(edits(&merged).len(), 2);
+    }
 
     /// Bytes the sniff calls text get the same findings whether or not
     /// `check` is told so: a UTF-16 mark before UTF-8 text among them.

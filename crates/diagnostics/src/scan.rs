@@ -18,7 +18,7 @@ use utf8lint_codec::{Event, Found, Mark, Subpart, Utf8Decoder, Wanted};
 use crate::candidates::{self, CANDIDATES, DIRECTIVE_PAIR};
 
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
-use crate::shown::{Keep, MAX_SHOWN_PER_RULE, shown_per_rule};
+use crate::shown::{Keep, MAX_SHOWN_PER_RULE, keep_merged, shown_per_rule};
 use crate::text_scan::{self, TextScan};
 use crate::{Diagnostic, Level, Policy, Rule};
 
@@ -73,6 +73,8 @@ struct Capped {
     hidden: usize,
     hidden_units: usize,
     first_hidden: Option<Range<usize>>,
+    /// [`Keep::Fixes`]: findings merged as they are kept.
+    merged: bool,
 }
 
 impl Capped {
@@ -82,14 +84,15 @@ impl Capped {
             level,
             max: match keep {
                 Keep::Shown => shown_per_rule(policy.max_per_rule),
-                Keep::Every => 0,
+                Keep::Every | Keep::Fixes => 0,
             },
+            merged: keep == Keep::Fixes,
             kept: Vec::new(),
             kept_units: 0,
             counted: 0,
             max_units: match keep {
                 Keep::Shown => MAX_SHOWN_SEQUENCES,
-                Keep::Every => 0,
+                Keep::Every | Keep::Fixes => 0,
             },
             hidden: 0,
             hidden_units: 0,
@@ -98,6 +101,9 @@ impl Capped {
     }
 
     fn full(&mut self) -> bool {
+        if self.max == 0 && self.max_units == 0 {
+            return false;
+        }
         if self.max != 0 && self.kept.len() >= self.max {
             return true;
         }
@@ -271,6 +277,12 @@ impl Runs<'_> {
                 readings,
                 &mut self.out.kept,
             );
+            if self.out.merged {
+                let new: Vec<Diagnostic> = self.out.kept.drain(before..).collect();
+                for d in new {
+                    keep_merged(&mut self.out.kept, d);
+                }
+            }
             // A run may produce several diagnostics; trim back to the cap.
             if self.out.max != 0 && self.out.kept.len() > self.out.max {
                 let extra: Vec<Diagnostic> =
@@ -408,7 +420,11 @@ impl Marks {
             Mark::Feff => stray_feff::diagnostic(bytes, offset, capped.level),
             Mark::Fffd => replacement_character::diagnostic(offset, capped.level),
         };
-        capped.kept.push(diagnostic);
+        if capped.merged {
+            keep_merged(&mut capped.kept, diagnostic);
+        } else {
+            capped.kept.push(diagnostic);
+        }
     }
 
     fn wanted(&self) -> bool {

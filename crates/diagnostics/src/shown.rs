@@ -35,10 +35,68 @@ pub enum Keep {
     /// What a report shows: [`shown_per_rule`] of each rule, then one
     /// summary with the exact count of the rest.
     Shown,
-    /// Every finding, with no cap and no summary: what applying fixes needs
-    /// (every safe fix in one run). Memory grows with the number of findings,
-    /// so nothing is rendered from this.
+    /// Every finding, with no cap and no summary, whole (alternatives
+    /// included): what a baseline keys and a chosen alternative needs.
+    /// Memory grows with the number of findings (about 1 KB each), so
+    /// nothing is rendered from this.
     Every,
+    /// What applying fixes needs and no more: every finding, stripped to
+    /// rule, level, span and fix (no words, no alternatives), and each
+    /// rule's findings merged as they are found while their fixes fit
+    /// together ([`Diagnostic::findings`] says how many one stands for, its
+    /// fix holds all their edits). About 32 bytes per fixed finding, so a
+    /// plan is a small multiple of the file; never shown, never keyed.
+    Fixes,
+}
+
+impl Keep {
+    /// The most findings of one rule kept, 0 for all of them.
+    pub(crate) fn cap(self, max_per_rule: usize) -> usize {
+        match self {
+            Keep::Shown => shown_per_rule(max_per_rule),
+            Keep::Every => 0,
+            Keep::Fixes => MERGED,
+        }
+    }
+}
+
+/// The cap [`Capped`] takes for [`Keep::Fixes`]: keep them all, merged
+/// (the text rules hand the number through unchanged).
+pub(crate) const MERGED: usize = usize::MAX;
+
+/// Keeps `d` for [`Keep::Fixes`]: stripped to what fixing and counting
+/// need, and merged into the last kept finding when it is of the same rule
+/// and level and their fixes fit together (or neither has one).
+pub(crate) fn keep_merged(kept: &mut Vec<Diagnostic>, mut d: Diagnostic) {
+    d.message = String::new();
+    d.label = String::new();
+    d.notes = Vec::new();
+    d.help = Vec::new();
+    d.subparts = Vec::new();
+    d.related = Vec::new();
+    d.alternatives = Vec::new();
+    if let Some(last) = kept.last_mut()
+        && last.rule == d.rule
+        && last.level == d.level
+    {
+        let merged = match (&mut last.fix, d.fix.take()) {
+            (None, None) => true,
+            (Some(into), Some(fix)) if into.can_absorb(&fix) => {
+                into.absorb(fix);
+                true
+            }
+            (_, fix) => {
+                d.fix = fix;
+                false
+            }
+        };
+        if merged {
+            last.findings += d.findings;
+            last.span.end = last.span.end.max(d.span.end);
+            return;
+        }
+    }
+    kept.push(d);
 }
 
 /// Keeps at most `shown` findings of a rule (0: all) and counts the rest,
@@ -71,7 +129,9 @@ impl Capped {
     /// One finding at `span`: made (at the rule's level) and kept, or
     /// counted.
     pub(crate) fn push(&mut self, make: impl FnOnce(Level) -> Diagnostic, span: Range<usize>) {
-        if self.shown == 0 || self.kept.len() < self.shown {
+        if self.shown == MERGED {
+            keep_merged(&mut self.kept, make(self.level));
+        } else if self.shown == 0 || self.kept.len() < self.shown {
             self.kept.push(make(self.level));
         } else {
             self.hidden += 1;

@@ -28,7 +28,7 @@ use std::path::Path;
 
 use crate::rules::text_chars::{self, Levels, Pass};
 use crate::rules::{confusable, mojibake};
-use crate::shown::{Capped, Keep, shown_per_rule};
+use crate::shown::{Capped, Keep};
 use crate::{Diagnostic, Level, Policy, Rule};
 
 /// Bytes per step of the candidate search.
@@ -198,10 +198,7 @@ impl<'a> TextScan<'a> {
         policy: &Policy,
         keep: Keep,
     ) -> Option<TextScan<'a>> {
-        let shown = match keep {
-            Keep::Shown => shown_per_rule(policy.max_per_rule),
-            Keep::Every => 0,
-        };
+        let shown = keep.cap(policy.max_per_rule);
         let levels = Levels::of(policy);
         let capped = |rule: Rule| {
             let level = policy.levels.get(rule);

@@ -15,7 +15,8 @@ use tower_lsp::lsp_types::{
     OptionalVersionedTextDocumentIdentifier, Range, ResourceOp, TextDocumentEdit, TextEdit, Url,
     WorkspaceEdit,
 };
-use utf8lint_diagnostics::{Applicability, CheckOptions, Fix, Keep, Rule, apply_fixes, check};
+use utf8lint_diagnostics::Rule;
+use utf8lint_workspace::gate;
 
 use crate::data::{
     ApplyFixArgs, DidRewriteFile, FindingData, FixAllArgs, FixResult, RewriteParams,
@@ -282,35 +283,34 @@ pub(crate) async fn execute(
                 )));
             }
         }
-        // Every finding, not only the shown ones: a fix-all applies all
-        // the safe fixes, and a finding past the display cap is found.
-        let found = check(&bytes, CheckOptions::new(&job_path, &policy).keeping(Keep::Every));
-        let fixes: Vec<&Fix> = match &wanted {
-            Some((rule, (start, end), title)) => found
-                .iter()
-                .filter(|d| d.rule.code() == rule && d.span == (*start..*end))
-                .flat_map(|d| d.fix.iter().chain(&d.alternatives))
-                .filter(|f| f.title() == title)
-                .take(1)
-                .collect(),
-            // One rule's findings: each one's fix, as its own quick fix
-            // would apply it.
-            None if only_rule.is_some() => found
-                .iter()
-                .filter(|d| Some(d.rule) == only_rule)
-                .filter_map(|d| d.fix.as_ref())
-                .filter(|f| f.applicability() != Applicability::DisplayOnly)
-                .collect(),
-            None => found
-                .iter()
-                .filter_map(|d| d.fix.as_ref())
-                .filter(|f| f.applicability() == Applicability::Safe)
-                .collect(),
+        // Through the fix gate, as the CLI's fixes: planned from every
+        // finding (not only the shown ones), applied and checked again in
+        // memory; a refusal says why and nothing is written.
+        let select = match wanted {
+            Some((rule, (start, end), title)) => gate::Select::One {
+                rule: Rule::find(&rule).ok_or_else(|| invalid_params(format!("utf8lint.applyFix: no rule `{rule}`")))?,
+                span: start..end,
+                title,
+            },
+            None => match only_rule {
+                // One rule's findings: each one's fix, as its own quick
+                // fix would apply it.
+                Some(rule) => gate::Select::Rule(rule),
+                None => gate::Select::Applicable { unsafe_fixes: false },
+            },
         };
-        if fixes.is_empty() {
+        let request = gate::Request {
+            path: &job_path,
+            policy: &policy,
+            select: &select,
+            allow_binary: false,
+            filter: None,
+        };
+        let fixed = gate::fix(&bytes, &request)
+            .map_err(|why| refused(format!("not fixing {}: {why}", job_path.display())))?;
+        if fixed.is_empty() {
             return Err(refused("the file on disk no longer has that finding (it changed since): nothing to fix"));
         }
-        let applied = apply_fixes(&bytes, fixes.iter().copied());
         // The shared writer refuses what is outside the workspace folders,
         // symbolic links, files that are not regular and files changed
         // since `stamp`.
@@ -321,9 +321,9 @@ pub(crate) async fn execute(
             (true, Some(dir)) => vec![std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())],
             _ => roots,
         };
-        utf8lint_workspace::replace_file_in_workspace(&job_path, &roots, &stamp, |w| w.write_all(&applied.bytes))
+        utf8lint_workspace::replace_file_in_workspace(&job_path, &roots, &stamp, |w| w.write_all(&fixed.bytes))
             .map_err(|e| refused(format!("cannot rewrite {}: {e}", job_path.display())))?;
-        Ok((applied.applied.len(), applied.bytes.len()))
+        Ok((fixed.findings, fixed.bytes.len()))
     })
     .await
     .map_err(|e| refused(format!("the fix failed: {e}")))??;

@@ -124,3 +124,27 @@ async fn fix_all_refuses_links_outside_files_specials_and_unopened_files() {
     assert_eq!(answer["result"]["applied"], 1, "{answer}");
     assert_eq!(std::fs::read_to_string(&inside).unwrap(), "a\nb\n");
 }
+
+/// The server's fixes pass the same gate as `--fix`: fixing only U011 in
+/// `cafÃ`U+200B`©` would make mojibake that was not there, so the command
+/// fails with the reason and the file stays as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fix_the_gate_refuses_is_the_commands_error() {
+    let root = tempfile::tempdir().unwrap();
+    let joined = root.path().join("joined.txt");
+    let text = "caf\u{C3}\u{200B}\u{A9}\n";
+    std::fs::write(&joined, text).unwrap();
+    let mut c = client(root.path()).await;
+    let uri = file_uri(&joined);
+    c.open(&uri, text).await;
+    let answer = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "utf8lint.fixAll", "arguments": [{"uri": uri, "rule": "U011"}]}),
+        )
+        .await;
+    let error = error_of(&answer);
+    assert!(error.starts_with("not fixing "), "{answer}");
+    assert!(error.contains("`mojibake`"), "{answer}");
+    assert_eq!(std::fs::read_to_string(&joined).unwrap(), text);
+}

@@ -17,6 +17,9 @@
 //!   needs it ([`ReadOptions::stamp`]); a file that changes size while it
 //!   is read is [`ReadError::Changed`], never a crash.
 //! * [`Stamp`]: what a file was when read (inode, size, times).
+//! * [`gate::fix`]: the fix gate every edit passes before it is written
+//!   or shown: text by evidence, applied and checked again in memory to a
+//!   fixed point, nothing new; a [`gate::Refusal`] says why not.
 //! * [`replace_file`]: the one fix writer. It keeps owner, mode, extended
 //!   attributes and ACLs or refuses ([`WriteError::Refused`] says why); it
 //!   refuses symbolic links, hard-linked files, files changed since
@@ -31,6 +34,7 @@
 //!   (`--force-exclude`).
 
 mod exclude;
+pub mod gate;
 mod pipeline;
 mod read;
 mod stamp;

@@ -1,0 +1,100 @@
+//! The fix gate through the CLI: the known chains settle in one run, a
+//! refusal is a trouble line, a problem in the summary and exit code 2
+//! with the file untouched, and `--diff` shows what `--fix` writes.
+
+use std::fs;
+
+use crate::common::*;
+
+const TAG_FEFF: &str = "x\n\u{E0041}\u{FEFF}y\n";
+const ZWSP_MOJIBAKE: &str = "caf\u{C3}\u{200B}\u{A9}\n";
+
+#[test]
+fn one_unsafe_run_settles_the_known_chains() {
+    let dir = tree(&[
+        ("tag.txt", TAG_FEFF.as_bytes()),
+        ("moji.txt", ZWSP_MOJIBAKE.as_bytes()),
+    ]);
+    let diff = run(dir.path(), ["check", "--diff", "--unsafe-fixes", "."]);
+    let out = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    assert!(
+        stderr(&out).contains("fixed 4 findings in 2 files"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(fs::read(dir.path().join("tag.txt")).unwrap(), b"x\ny\n");
+    assert_eq!(
+        fs::read(dir.path().join("moji.txt")).unwrap(),
+        "café\n".as_bytes()
+    );
+    let again = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    assert!(!stderr(&again).contains("fixed"), "{}", stderr(&again));
+    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    // The diff of the first run is what it wrote.
+    let text = stdout(&diff);
+    assert!(text.contains("-caf\u{C3}\u{200B}\u{A9}\n+café\n"), "{text}");
+}
+
+#[test]
+fn a_refused_fix_is_a_problem_and_leaves_the_file() {
+    // UTF-16LE without a byte-order mark, one lone surrogate.
+    let utf16 = b"a\0b\0\0\xD8c\0\n\0";
+    let dir = tree(&[("u16.txt", utf16), ("moji.txt", ZWSP_MOJIBAKE.as_bytes())]);
+    let out = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "u16.txt"]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("utf8lint: error: not fixing u16.txt: it"),
+        "{err}"
+    );
+    assert!(err.contains("1 problem"), "{err}");
+    assert_eq!(code(&out), 2);
+    assert_eq!(fs::read(dir.path().join("u16.txt")).unwrap(), utf16);
+    let diff = run(dir.path(), ["check", "--diff", "--unsafe-fixes", "u16.txt"]);
+    assert!(stdout(&diff).is_empty(), "{}", stdout(&diff));
+    assert!(
+        stderr(&diff).contains("not fixing u16.txt"),
+        "{}",
+        stderr(&diff)
+    );
+    // Standard input refused: echoed as it came.
+    let mut child = cmd(dir.path())
+        .args(["check", "--fix", "--unsafe-fixes", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(utf16).unwrap();
+    let piped = child.wait_with_output().unwrap();
+    assert_eq!(piped.stdout, utf16);
+    assert!(
+        stderr(&piped).contains("not fixing standard input"),
+        "{}",
+        stderr(&piped)
+    );
+}
+
+/// Fixing a Python file keeps it what Python reads.
+#[test]
+fn a_fixed_python_file_still_compiles() {
+    if !have("python3") {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let source = "s = 'caf\u{C3}\u{200B}\u{A9}'\nx = 1\u{FEFF}\n";
+    let dir = tree(&[("m.py", source.as_bytes())]);
+    run(dir.path(), ["check", "--fix", "--unsafe-fixes", "m.py"]);
+    let compiled = std::process::Command::new("python3")
+        .args(["-m", "py_compile", "m.py"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    let again = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "m.py"]);
+    assert!(!stderr(&again).contains("fixed"), "{}", stderr(&again));
+}
