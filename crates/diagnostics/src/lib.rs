@@ -324,10 +324,7 @@ fn check_unsuppressed(
         &evidence,
     ));
     if scan.errors.count == 0 {
-        let shown = match keep {
-            Keep::Shown => shown_per_rule(policy.max_per_rule),
-            Keep::Every => 0,
-        };
+        let shown = keep.cap(policy.max_per_rule);
         rules::lookalike_punctuation::check(
             bytes,
             path,
