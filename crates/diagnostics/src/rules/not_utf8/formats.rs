@@ -12,9 +12,18 @@ use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
 /// binary format that `bytes` start with and `infer` does not recognise:
 /// raw netpbm images, zlib streams and git's loose objects, git's packs,
 /// pack indexes, index and other files, ICC profiles, gettext catalogues,
-/// terminfo entries, compiled Python.
+/// terminfo entries, compiled Python; and PDF, which `infer` knows, but
+/// whose header is printable ASCII.
 pub(super) fn own_format(bytes: &[u8]) -> Option<&'static str> {
     let magic = |sig: &[u8]| bytes.starts_with(sig);
+    // `%PDF-1.4`: a PDF's cross-reference table holds byte offsets, so
+    // even one with no control byte in its first 8 KiB is no text to edit.
+    if magic(b"%PDF-")
+        && matches!(bytes.get(5..8), Some([major, b'.', minor])
+            if major.is_ascii_digit() && minor.is_ascii_digit())
+    {
+        return Some("pdf");
+    }
     // git's binary files: a four-byte magic, then a version (big-endian).
     let git_version = |v: &[u8]| bytes.len() >= 8 && v.contains(&bytes[7]) && bytes[4..7] == [0; 3];
     if magic(b"PACK") && git_version(&[2, 3]) {
@@ -487,7 +496,8 @@ mod tests {
 
     #[test]
     fn git_files_icc_and_others_by_their_magic() {
-        let cases: [(&[u8], &str); 8] = [
+        let cases: [(&[u8], &str); 9] = [
+            (b"%PDF-1.4\n1 0 obj\n<<\n/Pages 2 0 R\n>>\nendobj\n", "pdf"),
             (b"PACK\0\0\0\x02\0\0\0\x01", "git-pack"),
             (b"\xFFtOc\0\0\0\x02\0\0\0\0", "git-pack-index"),
             (b"DIRC\0\0\0\x02\0\0\0\x01", "git-index"),
@@ -511,6 +521,7 @@ mod tests {
             &b"PACK of cards\n"[..],
             b"DIRC is no word\n",
             b"a\r\nb\r\nc\r\nd\r\ne\r\n",
+            b"%PDF-x is not a version\n",
         ] {
             assert_eq!(own_format(text), None, "{text:?}");
         }

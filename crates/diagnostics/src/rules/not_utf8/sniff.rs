@@ -223,9 +223,10 @@ fn wide_by_signature(bytes: &[u8]) -> Option<Wide> {
     })
 }
 
-/// How many leading bytes the binary signature check reads: every format
-/// `infer` knows is told by its first few dozen bytes but tar and DICOM,
-/// whose headers are NUL bytes anyway.
+/// How many leading bytes must hold a control byte for a signature of
+/// printable ASCII to count: every format `infer` knows is told by its
+/// first few dozen bytes but tar and DICOM, whose headers are NUL bytes
+/// anyway, and OOXML, a ZIP archive whose entries' names say which.
 const SIGNATURE_BYTES: usize = 64;
 const _: () = assert!(SIGNATURE_BYTES <= BINARY_SNIFF_BYTES);
 
@@ -261,7 +262,9 @@ pub(crate) fn binary_signature(bytes: &[u8]) -> Option<&'static str> {
     if text_start && utf8lint_codec::count_controls(head) == 0 {
         return None;
     }
-    if let Some(kind) = infer::get(head)
+    // The whole sniffed head: an OOXML document is told from a ZIP archive
+    // by the names of its second and third entries.
+    if let Some(kind) = infer::get(&bytes[..bytes.len().min(BINARY_SNIFF_BYTES)])
         && kind.matcher_type() != infer::MatcherType::Text
         && !matches!(kind.extension(), "rtf" | "pem" | "ps")
     {
