@@ -12,8 +12,9 @@
 //! left is data: ill-formed as UTF-8, control bytes of many values spread
 //! over the whole sample, few spaces and line breaks.
 
-use super::reading::Reading;
-use super::sniff::{WideForm, is_common, may_read_as_text};
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
+
+use super::reading::{Reading, is_common};
 
 /// Fewer bytes than this are never called data by this test: a random
 /// dozen bytes may hold two controls and no space, as a short text with a
@@ -77,9 +78,9 @@ pub(crate) fn no_text(head: &[u8]) -> Option<NoText> {
     if !data {
         return None;
     }
-    let utf16 = [WideForm::Utf16Le, WideForm::Utf16Be]
+    let utf16 = [UTF_16LE, UTF_16BE]
         .into_iter()
-        .any(|form| reads_as_utf16(head, form));
+        .any(|encoding| reads_as_utf16(head, encoding));
     (!utf16).then_some(NoText {
         controls_per_mille: per_mille(controls),
         values,
@@ -91,28 +92,29 @@ pub(crate) fn no_text(head: &[u8]) -> Option<NoText> {
 /// about half the time.
 const MIN_COMMON_PERCENT: usize = 95;
 
-/// Whether `head` reads as UTF-16 text in `form` without the NUL bytes
-/// that ASCII characters would bring (CJK text, whose controls in the
-/// ASCII sense are the low bytes of its code units): surrogates paired,
-/// few control characters ([`may_read_as_text`]), nearly all characters
-/// common ([`MIN_COMMON_PERCENT`]) and letters of one script.
-fn reads_as_utf16(head: &[u8], form: WideForm) -> bool {
-    if !may_read_as_text(head, form) {
-        return false;
-    }
-    let encoding = match form {
-        WideForm::Utf16Le => encoding_rs::UTF_16LE,
-        _ => encoding_rs::UTF_16BE,
-    };
+/// Whether `head` reads as UTF-16 text in `encoding` (either byte
+/// order) without the NUL bytes that ASCII characters would bring (CJK
+/// text, whose controls in the ASCII sense are the low bytes of its code
+/// units): surrogates paired, at most one control character in a
+/// hundred, nearly all characters common ([`MIN_COMMON_PERCENT`]) and
+/// letters of one script. Random data fails at its first unpaired
+/// surrogate, about one code unit in thirty.
+fn reads_as_utf16(head: &[u8], encoding: &'static Encoding) -> bool {
     // A pair cut by the sample's end is not an error.
     let body = &head[..head.len().saturating_sub(2) & !1];
     let Some(text) = encoding.decode_without_bom_handling_and_without_replacement(body) else {
         return false;
     };
-    let (chars, common) = text
-        .chars()
-        .fold((0, 0), |(n, c), ch| (n + 1, c + usize::from(is_common(ch))));
-    common * 100 >= MIN_COMMON_PERCENT * chars && Reading::of(&text).plausible()
+    let (mut chars, mut common, mut controls) = (0usize, 0usize, 0usize);
+    for c in text.chars() {
+        chars += 1;
+        common += usize::from(is_common(c));
+        controls +=
+            usize::from(c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0C' | '\x1B'));
+    }
+    controls * 100 <= chars
+        && common * 100 >= MIN_COMMON_PERCENT * chars
+        && Reading::of(&text).plausible()
 }
 
 /// What made a sample data: its control bytes, and how many values.
@@ -174,6 +176,11 @@ mod tests {
             .encode_utf16()
             .flat_map(u16::to_le_bytes)
             .collect();
+        // Its code units' low bytes are controls of many values: only the
+        // UTF-16 reading keeps it text.
+        assert!(!utf16.contains(&0));
+        assert!(reads_as_utf16(&utf16, UTF_16LE));
+        assert!(!reads_as_utf16(&utf16, UTF_16BE));
         let stray = [
             b"plain caf\xE9 text ".repeat(10),
             b"\x01\x02\x03\x04\x05\x06".to_vec(),

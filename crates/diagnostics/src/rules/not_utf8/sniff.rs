@@ -5,7 +5,7 @@ use utf8lint_codec::Signature;
 
 use super::formats::{format_words, own_format};
 use super::no_text::{NoText, no_text};
-use super::reading::Reading;
+use super::reading::{Reading, is_common};
 use super::sample::MIN_LEGACY_NON_ASCII;
 
 /// How many leading bytes the NUL-pattern and legacy sniffers read.
@@ -424,21 +424,6 @@ fn plausible_utf16(head: &[u8]) -> Option<WideForm> {
         .map(|(_, form)| form)
 }
 
-/// Characters of the blocks everyday text uses: ASCII, Latin, Greek,
-/// Cyrillic, Hebrew, Arabic, Thai, CJK punctuation, kana, the common Han
-/// block, Hangul syllables and the full-width forms.
-pub(super) fn is_common(c: char) -> bool {
-    matches!(u32::from(c),
-        0x09 | 0x0A | 0x0D | 0x20..=0x7E
-        | 0xA0..=0x052F
-        | 0x0590..=0x06FF
-        | 0x0E00..=0x0E7F
-        | 0x3000..=0x30FF
-        | 0x4E00..=0x9FFF
-        | 0xAC00..=0xD7A3
-        | 0xFF00..=0xFFEF)
-}
-
 /// How many common characters `head` gives in `form`, if it decodes to
 /// plausible text.
 fn decodes_plausibly(head: &[u8], form: WideForm) -> Option<usize> {
@@ -496,7 +481,7 @@ fn decodes_plausibly_whole(head: &[u8], form: WideForm) -> Option<usize> {
 /// once the controls alone exceed a hundredth of the units, they exceed a
 /// hundredth of the characters. A high surrogate last in `head` is
 /// waited on by the decoder, not an error.
-pub(super) fn may_read_as_text(head: &[u8], form: WideForm) -> bool {
+fn may_read_as_text(head: &[u8], form: WideForm) -> bool {
     let units = head.len() / 2;
     let unit = |pair: &[u8]| match form {
         WideForm::Utf16Le => u16::from_le_bytes([pair[0], pair[1]]),
