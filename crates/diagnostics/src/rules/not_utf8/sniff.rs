@@ -412,6 +412,9 @@ pub(crate) fn wrong_bom(bytes: &[u8]) -> Option<WideForm> {
 /// high byte is 0x04, and about half of the CJK units have a low byte of
 /// 0x80 or above).
 fn plausible_utf16(head: &[u8]) -> Option<WideForm> {
+    if utf8_but_for_nuls(head) {
+        return None;
+    }
     let not_ascii_text =
         |b: u8| b >= 0x7F || b != 0 && b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C);
     if head.iter().filter(|&&b| not_ascii_text(b)).count() < MIN_LEGACY_NON_ASCII {
@@ -422,6 +425,21 @@ fn plausible_utf16(head: &[u8]) -> Option<WideForm> {
         .filter_map(|form| Some((decodes_plausibly(head, form)?, form)))
         .max_by_key(|(common, _)| *common)
         .map(|(_, form)| form)
+}
+
+/// Whether `head` is well-formed UTF-8 with characters beyond ASCII once
+/// its NUL bytes are dropped (a cut at the end forgiven): UTF-8 text with
+/// NULs in it (a detector's negative sample), which reads as Hangul in
+/// UTF-16BE (Cyrillic `К`, `D0 9A`, is U+D09A), and is UTF-8, not UTF-16.
+/// UTF-16 text is no such thing: its units' bytes break UTF-8 within a few
+/// characters.
+fn utf8_but_for_nuls(head: &[u8]) -> bool {
+    let kept: Vec<u8> = head.iter().copied().filter(|&b| b != 0).collect();
+    let well_formed = match std::str::from_utf8(&kept) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    };
+    well_formed && !kept.is_ascii()
 }
 
 /// How many common characters `head` gives in `form`, if it decodes to
@@ -806,6 +824,30 @@ mod tests {
                 assert_eq!(sniff(&head), Sniff::Wide(wide));
             }
         }
+    }
+
+    /// UTF-8 text with NUL bytes among its characters is binary (a NUL
+    /// and no UTF-16 pattern), not Hangul read in UTF-16BE; UTF-16 CJK
+    /// text with NULs is still UTF-16.
+    #[test]
+    fn utf8_with_nuls_is_not_utf16() {
+        let mut sample = b"\0".to_vec();
+        sample.extend_from_slice(
+            "Кой от вас е пристигнал от столицата, братя? "
+                .repeat(8)
+                .as_bytes(),
+        );
+        sample.extend_from_slice(b"\0\x12");
+        assert!(matches!(
+            sniff(&sample),
+            Sniff::Binary(BinaryEvidence::Nul { at: 0 })
+        ));
+        let korean: Vec<u8> = "한국어 문장입니다. 다른 문장도 있습니다.\n"
+            .repeat(8)
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        assert!(matches!(sniff(&korean), Sniff::Wide(_)));
     }
 
     /// The NUL counts in byte lanes are the plain count at each unit
