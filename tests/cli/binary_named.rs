@@ -192,3 +192,29 @@ fn walked_binary_files_say_their_kind_under_verbose() {
     // Only findings in the report of a walk.
     assert_eq!(json_lines(&verbose), Vec::<serde_json::Value>::new());
 }
+
+/// A walk under `--fix --unsafe-fixes` leaves them all as they were too:
+/// the raw image and the compressed object, which hold no NUL byte, were
+/// rewritten as text before.
+#[test]
+fn walked_binary_files_are_never_fixed() {
+    let files = files();
+    let mut entries: Vec<(&str, &[u8])> =
+        files.iter().map(|(n, b, _)| (*n, b.as_slice())).collect();
+    entries.push(("notes.txt", b"caf\xC3\xA9 text\n"));
+    let dir = tree(&entries);
+    let out = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("{} binary files skipped", files.len())),
+        "{}",
+        stderr(&out)
+    );
+    for (name, bytes, _) in &files {
+        assert_eq!(
+            &std::fs::read(dir.path().join(name)).unwrap(),
+            bytes,
+            "{name}"
+        );
+    }
+}
