@@ -179,9 +179,10 @@ pub(crate) struct CheckArgs {
     #[arg(short = 'L', long)]
     pub follow: bool,
 
-    /// Check files that look binary (a NUL byte in the first 8 KiB and no
-    /// UTF-16/32 pattern) instead of skipping them. Files named on the
-    /// command line are always checked.
+    /// Check files that are binary by evidence (a binary format's
+    /// signature, a NUL byte in the first 8 KiB and no UTF-16/32 pattern,
+    /// bytes that read as text in no encoding) as text instead of skipping
+    /// them, named on the command line or walked.
     #[arg(long)]
     pub no_skip_binary: bool,
 

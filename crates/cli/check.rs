@@ -296,15 +296,15 @@ impl<'a> LazyName<'a> {
 
 /// Checks the file at `path` through the pipeline. A file named on the
 /// command line (`explicit`) is read whatever it is (a FIFO, `<(cat x)`, a
-/// procfs file) and checked even if it looks binary, as ripgrep searches a
-/// binary file it is given by name; `exclude` leaves it out only under
-/// `--force-exclude`.
+/// procfs file); a binary one is skipped as a walked one is (never checked
+/// as text, never fixed) but said so with its kind, unless
+/// `--no-skip-binary`; `exclude` leaves it out only under `--force-exclude`.
 pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
     let name = LazyName::new(ctx, path);
     let mut report = FileReport::default();
     let options = FileOptions {
         honour_exclude: !explicit || ctx.force_exclude,
-        sniff_binary: !explicit,
+        sniff_binary: true,
         read: ReadOptions {
             max_len: None,
             allow_special: explicit,
@@ -380,11 +380,25 @@ fn skipped(
         Skip::Binary { evidence, len } => {
             let bytes = &bytes[..len];
             report.tally.skipped += 1;
-            if ctx.verbose {
+            // A file the user named is said to be skipped, and why; a
+            // walked one under `--verbose`.
+            if explicit || ctx.verbose {
                 report.stderr.push_str(&format!(
-                    "utf8lint: skipped binary file {}: {evidence} (--no-skip-binary checks it)\n",
+                    "utf8lint: skipped {}: binary ({evidence}); --no-skip-binary checks it\n",
                     name.display()
                 ));
+            }
+            // In the JSON report too, unless standard output holds a diff
+            // or the statistics instead.
+            if explicit && !ctx.statistics && !matches!(ctx.fix, FixAction::Diff(_)) {
+                let names = name.get();
+                let file = FileName {
+                    display: &names.display,
+                    exact: names.exact.as_deref().unwrap_or(&names.display),
+                    uri: &names.uri,
+                };
+                let why = format!("binary ({evidence})");
+                output::render_skipped(&ctx.output, &file, &why, &mut report.stdout);
             }
             // Its name is still a name.
             if let Some(settings) = &skip.settings {

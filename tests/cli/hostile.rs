@@ -107,7 +107,7 @@ fn hostile_names_are_escaped_on_standard_error() {
     let err = stderr(&o);
     assert!(err.contains("no such file or directory"), "{err}");
     assert!(
-        err.contains("skipped binary file bin\\u{1B}]0;t\\u{7}.dat"),
+        err.contains("skipped bin\\u{1B}]0;t\\u{7}.dat: binary"),
         "{err}"
     );
     for o in [&refused, &o] {

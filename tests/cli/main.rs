@@ -4,6 +4,7 @@
 
 mod announced_edits;
 mod big_repo;
+mod binary_named;
 mod bom_consumers;
 mod bom_require;
 mod common;

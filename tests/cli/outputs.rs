@@ -67,12 +67,19 @@ fn a_full_standard_error_never_panics() {
 #[test]
 fn a_named_procfs_file_is_read_to_the_end() {
     let dir = tree(&[]);
-    // Our own environment, with an invalid byte after 100,000 others.
+    // Our own environment, with an invalid byte after 100,000 others; its
+    // entries end in NUL, so it is checked as text only when told to.
     use std::os::unix::ffi::OsStrExt;
     let mut pad = b"a".repeat(100_000);
     pad.push(0xFF);
     let out = Command::new(bin())
-        .args(["check", "--format", "json", "/proc/self/environ"])
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--no-skip-binary",
+            "/proc/self/environ",
+        ])
         .current_dir(dir.path())
         .env("UTF8LINT_TEST_PAD", std::ffi::OsStr::from_bytes(&pad))
         .output()

@@ -110,12 +110,12 @@ fn binary_files_are_skipped_and_listed_with_verbose() {
     );
     assert!(stderr(&out).contains("1 binary file skipped"));
     assert!(
-        !stderr(&out).contains("skipped binary file blob.dat"),
+        !stderr(&out).contains("skipped blob.dat"),
         "only with --verbose"
     );
     let out = run(dir.path(), ["check", "--format", "json", "--verbose"]);
     assert!(
-        stderr(&out).contains("skipped binary file blob.dat: NUL byte at offset 7"),
+        stderr(&out).contains("skipped blob.dat: binary (NUL byte at offset 7"),
         "{}",
         stderr(&out)
     );

@@ -178,6 +178,16 @@ fn optional_number(out: &mut Vec<u8>, n: Option<usize>) {
     }
 }
 
+/// Appends the object (no newline) for a file named on the command line
+/// and not checked: `{"path": ..., "skipped": "binary (PNG image)"}`.
+pub(super) fn skipped(out: &mut Vec<u8>, path: &str, why: &str) {
+    out.extend_from_slice(b"{\"path\":");
+    string(out, path);
+    out.extend_from_slice(b",\"skipped\":");
+    string(out, why);
+    out.push(b'}');
+}
+
 /// A JSON string, escaped by serde_json's writer.
 fn string(out: &mut Vec<u8>, s: &str) {
     // Writing into a `Vec` cannot fail.

@@ -89,6 +89,24 @@ pub(crate) fn render_file(
     json::finish(json_lines, text);
 }
 
+/// Renders why a file named on the command line was not checked (`why`,
+/// as `binary (PNG image)`): an object of its own in `json` and
+/// `json-lines`; nothing in the other formats, whose readers hear it on
+/// standard error.
+pub(crate) fn render_skipped(
+    options: &OutputOptions,
+    name: &FileName<'_>,
+    why: &str,
+    text: &mut String,
+) {
+    if matches!(options.format, Format::Json | Format::JsonLines) {
+        let mut line = Vec::new();
+        json::skipped(&mut line, name.exact, why);
+        line.push(b'\n');
+        json::finish(line, text);
+    }
+}
+
 /// `--format json`: the files' JSON Lines (each file's diagnostics are
 /// rendered as JSON Lines by the worker that checked it) written as one
 /// JSON array, an object per line, `[]` when there is none.

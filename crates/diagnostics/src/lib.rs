@@ -31,7 +31,7 @@ pub use policy::{
 pub use render::{FixVia, RenderOptions, render_concise, render_human};
 pub use rules::bom_formats::{BOM_FORMATS, BomFormat, FileName, SHEBANG, bom_format_of};
 pub use rules::non_utf8_path::check_path;
-pub use rules::not_utf8::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
+pub use rules::not_utf8::{BinaryEvidence, NoText, Sniff, Wide, WideForm, sniff};
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
 pub use rules::{FixSafety, Fixability, Rule, Status};

@@ -126,7 +126,7 @@ pub(crate) fn check_file(
 /// the findings in the first of `ropes` that some decoding of the bytes
 /// reproduces (its index is returned), else by line and column in the
 /// first. A file that cannot be read gives a view that says why; a binary
-/// one, an empty view.
+/// one, a view that says it is (and holds no finding).
 pub(crate) fn view_on(path: &Path, ropes: &[&Rope], settings: &Settings) -> (DiskView, usize) {
     let mut scratch = Scratch::default();
     match check_on_disk(path, settings, false, &mut scratch) {
@@ -137,6 +137,16 @@ pub(crate) fn view_on(path: &Path, ropes: &[&Rope], settings: &Settings) -> (Dis
         }) => {
             let view = DiskView {
                 unreadable: Some(unread(path, &e)),
+                ..DiskView::default()
+            };
+            (view, 0)
+        }
+        Err(Skipped {
+            why: Skip::Binary { evidence, .. },
+            ..
+        }) => {
+            let view = DiskView {
+                binary: Some(evidence.to_string()),
                 ..DiskView::default()
             };
             (view, 0)
@@ -217,6 +227,7 @@ fn place(bytes: &[u8], found: Vec<Diagnostic>, ropes: &[&Rope]) -> (DiskView, us
         invalid_subparts,
         first_invalid: first_invalid.map(|_| range(n)),
         unreadable: None,
+        binary: None,
         raw,
         raw_truncated: lossy && raw_truncated,
     };

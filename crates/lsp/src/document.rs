@@ -49,6 +49,9 @@ pub(crate) struct DiskView {
     pub first_invalid: Option<Range<usize>>,
     /// The file is gone (deleted), or could not be read.
     pub unreadable: Option<String>,
+    /// The file on disk is binary (the sniff's words for its kind, `PNG
+    /// image`): the document gets no findings and no fixes.
+    pub binary: Option<String>,
     /// Where each ill-formed sequence is in the text as a U+FFFD, with its
     /// length on disk, when the text is the lossy decoding (see
     /// [`crate::convert::RawBytes`]); at most [`MAX_RAW`].

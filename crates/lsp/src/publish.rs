@@ -240,6 +240,11 @@ fn hover_text(d: &Diagnostic, headline: &str, on_disk: bool) -> String {
 pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
     let mut out = Vec::new();
     if let Some(disk) = &s.disk {
+        // A binary file is not text: nothing in the editor's decoding of it
+        // is a finding, and nothing is offered to fix.
+        if disk.binary.is_some() {
+            return out;
+        }
         if let Some(why) = &disk.unreadable {
             out.push(info(
                 0..0,

@@ -22,9 +22,10 @@ pub struct FileOptions {
     /// file a walk found; for one the user named (a command-line argument,
     /// an open document) only under `--force-exclude`.
     pub honour_exclude: bool,
-    /// Whether a file that looks binary is skipped when its settings skip
-    /// binary files; a file named on the command line is checked whatever
-    /// it holds.
+    /// Whether a file that the sniff calls binary is skipped when its
+    /// settings skip binary files (`skip-binary`, `--no-skip-binary`): true
+    /// for every file on disk, walked or named; false for bytes that are
+    /// not a file's (standard input).
     pub sniff_binary: bool,
     /// What the reader allows (special files, a size limit).
     pub read: ReadOptions,

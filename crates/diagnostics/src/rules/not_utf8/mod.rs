@@ -2,7 +2,9 @@
 //! naming the likely encoding instead of one U001 per byte.
 
 mod detector;
+mod formats;
 mod languages;
+mod no_text;
 mod reading;
 mod sample;
 mod sniff;
@@ -10,6 +12,7 @@ mod unclaimed;
 mod verdict;
 
 pub(crate) use self::languages::LATIN_READINGS;
+pub use self::no_text::NoText;
 pub(crate) use self::reading::Support;
 pub(crate) use self::reading::{Script, script_of};
 pub(crate) use self::sample::MIN_LEGACY_NON_ASCII;

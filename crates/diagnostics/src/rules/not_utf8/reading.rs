@@ -471,6 +471,21 @@ pub(crate) enum Support {
     NoReading,
 }
 
+/// Characters of the blocks everyday text uses: ASCII, Latin, Greek,
+/// Cyrillic, Hebrew, Arabic, Thai, CJK punctuation, kana, the common Han
+/// block, Hangul syllables and the full-width forms.
+pub(super) fn is_common(c: char) -> bool {
+    matches!(u32::from(c),
+        0x09 | 0x0A | 0x0D | 0x20..=0x7E
+        | 0xA0..=0x052F
+        | 0x0590..=0x06FF
+        | 0x0E00..=0x0E7F
+        | 0x3000..=0x30FF
+        | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7A3
+        | 0xFF00..=0xFFEF)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,9 @@
 
 use utf8lint_codec::Signature;
 
-use super::reading::Reading;
+use super::formats::{format_words, own_format};
+use super::no_text::{NoText, no_text};
+use super::reading::{Reading, is_common};
 use super::sample::MIN_LEGACY_NON_ASCII;
 
 /// How many leading bytes the NUL-pattern and legacy sniffers read.
@@ -28,7 +30,9 @@ pub enum Sniff {
     Binary(BinaryEvidence),
 }
 
-/// Why a file was taken for binary data.
+/// Why a file was taken for binary data. Its `Display` is the kind of
+/// data in a few words, as a skipped file is reported: `binary (PNG
+/// image)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinaryEvidence {
     /// A NUL byte at this offset of the first 8 KiB, and no UTF-16/32
@@ -38,11 +42,12 @@ pub enum BinaryEvidence {
         at: usize,
     },
     /// The file starts with the signature of a binary format (`png`,
-    /// `bmp`, `zip`, `sqlite`, `wasm`, `bson`, ...), in a header that is
-    /// not text (it holds a NUL or another control byte); or, `msgpack`,
-    /// the whole file is MessagePack records, which have no signature.
+    /// `bmp`, `zip`, `sqlite`, `git-object`, `pbm`, ...: see
+    /// [`binary_signature`]); or, `msgpack`, the whole file is MessagePack
+    /// records, which have no signature.
     Signature {
-        /// The format's usual file extension.
+        /// The format's short name, its usual file extension where it has
+        /// one.
         format: &'static str,
     },
     /// This share (percent, at least 10) of
@@ -52,6 +57,11 @@ pub enum BinaryEvidence {
         /// The share, in percent.
         percent: usize,
     },
+    /// The first 8 KiB read as text in no candidate encoding: ill-formed
+    /// as UTF-8, control bytes of many values spread over them, few spaces
+    /// and line breaks, no UTF-16 reading (compressed or encrypted data too
+    /// small to hold a NUL byte by chance).
+    NoText(NoText),
 }
 
 impl std::fmt::Display for BinaryEvidence {
@@ -60,18 +70,22 @@ impl std::fmt::Display for BinaryEvidence {
             BinaryEvidence::Nul { at } => {
                 write!(f, "NUL byte at offset {at} and no UTF-16/32 pattern")
             }
-            BinaryEvidence::Signature { format: "msgpack" } => {
-                write!(f, "the whole file parses as MessagePack records")
-            }
-            BinaryEvidence::Signature { format } => {
-                write!(
-                    f,
-                    "it starts with the signature of a binary format ({format})"
-                )
-            }
+            BinaryEvidence::Signature { format } => match format_words(format) {
+                Some(words) => f.write_str(words),
+                None => write!(f, "{format} data"),
+            },
             BinaryEvidence::ControlBytes { percent } => write!(
                 f,
                 "{percent}% of its first 8 KiB are control bytes other than tab, newline, carriage return, form feed and escape"
+            ),
+            BinaryEvidence::NoText(NoText {
+                controls_per_mille,
+                values,
+            }) => write!(
+                f,
+                "data that reads as text in no encoding: ill-formed UTF-8, {}.{}% control bytes of {values} values",
+                controls_per_mille / 10,
+                controls_per_mille % 10
             ),
         }
     }
@@ -129,24 +143,21 @@ pub(crate) const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
 /// Classifies a file's bytes: binary if they start with a binary format's
 /// signature ([`BinaryEvidence::Signature`]); UTF-16/32 by byte-order mark
-/// or by the pattern of NUL bytes; binary if the first 8 KiB hold a NUL byte otherwise, or are
-/// `MIN_BINARY_CONTROL_PERCENT` (10%) or more control bytes; else text.
+/// or by the pattern of NUL bytes; binary if the first 8 KiB hold a NUL
+/// byte otherwise, or are `MIN_BINARY_CONTROL_PERCENT` (10%) or more
+/// control bytes, or read as text in no candidate encoding
+/// ([`BinaryEvidence::NoText`]); else text.
 pub fn sniff(bytes: &[u8]) -> Sniff {
-    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
-    // Counted first, as nearly every file has none: without a control byte
-    // there is no NUL either (it is one), so only a byte-order mark can
-    // make the file wide, and nothing makes it binary but MessagePack: the
-    // other signatures need a control byte in the file's first bytes
-    // ([`binary_signature`]), which are part of `head`.
-    let controls = utf8lint_codec::count_controls(head);
-    if controls == 0 {
-        if messagepack(bytes) {
-            return Sniff::Binary(BinaryEvidence::Signature { format: "msgpack" });
-        }
-        return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
-    }
     if let Some(format) = binary_signature(bytes) {
         return Sniff::Binary(BinaryEvidence::Signature { format });
+    }
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    // Nearly every file has no control byte: then there is no NUL either
+    // (it is one), so only a byte-order mark can make the file wide, and
+    // nothing else makes it binary.
+    let controls = utf8lint_codec::count_controls(head);
+    if controls == 0 {
+        return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
     }
     if let Some(wide) = wide_without_signature(bytes) {
         return Sniff::Wide(wide);
@@ -160,7 +171,10 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
     if percent >= MIN_BINARY_CONTROL_PERCENT {
         return Sniff::Binary(BinaryEvidence::ControlBytes { percent });
     }
-    Sniff::Text
+    match no_text(head) {
+        Some(evidence) => Sniff::Binary(BinaryEvidence::NoText(evidence)),
+        None => Sniff::Text,
+    }
 }
 
 /// The UTF-16/32 part of [`sniff`], all that `check` needs (it checks
@@ -209,33 +223,48 @@ fn wide_by_signature(bytes: &[u8]) -> Option<Wide> {
     })
 }
 
-/// How many leading bytes the binary signature check reads: every format
-/// `infer` knows is told by its first few dozen bytes but tar and DICOM,
-/// whose headers are NUL bytes anyway.
+/// How many leading bytes must hold a control byte for a signature of
+/// printable ASCII to count: every format `infer` knows is told by its
+/// first few dozen bytes but tar and DICOM, whose headers are NUL bytes
+/// anyway, and OOXML, a ZIP archive whose entries' names say which.
 const SIGNATURE_BYTES: usize = 64;
 const _: () = assert!(SIGNATURE_BYTES <= BINARY_SNIFF_BYTES);
 
-/// The format whose signature `bytes` start with, if any: one that `infer`
-/// recognises (not its text formats: HTML, XML, shell scripts, RTF, PEM,
-/// PostScript), BSON (its first four bytes are its length, and it ends in
-/// NUL) or UBJSON (`{` or `[` and a type marker). Only when the header is
-/// not text, holding a NUL or another control byte: `BM` starts a BMP
-/// image and the word `BMW`, `MZ` an executable and `MZ-80`, and `SQLite`
-/// a database and its README. MessagePack, which has no signature (its
-/// first bytes may be those of Shift_JIS hiragana), by its structure
-/// ([`messagepack`]), header or no header.
+/// The format whose signature `bytes` start with, if any:
+/// * MessagePack, which has no signature (its first bytes may be those of
+///   Shift_JIS hiragana), by its structure ([`messagepack`]);
+/// * the formats `infer` does not know ([`own_format`]: raw netpbm, zlib
+///   and git objects, git's packs and indexes, ICC, ...), each confirmed
+///   beyond its magic bytes;
+/// * one that `infer` recognises (not its text formats: HTML, XML, shell
+///   scripts, RTF, PEM, PostScript), BSON (its first four bytes are its
+///   length, and it ends in NUL) or UBJSON (`{` or `[` and a type marker).
+///   A signature that starts with a byte text does not start with (PNG's
+///   `0x89`, JPEG's `0xFF`, a class file's `0xCA`) is taken as it is; one
+///   of printable ASCII only in a header that is not text, holding a NUL
+///   or another control byte: `BM` starts a BMP image and the word `BMW`,
+///   `MZ` an executable and `MZ-80`, and `SQLite` a database and its
+///   README.
 pub(crate) fn binary_signature(bytes: &[u8]) -> Option<&'static str> {
     if messagepack(bytes) {
         return Some("msgpack");
     }
+    if let Some(format) = own_format(bytes) {
+        return Some(format);
+    }
     let head = &bytes[..bytes.len().min(SIGNATURE_BYTES)];
-    // Every file is asked this (twice: by the sniff and by `check`), and
-    // nearly every one is text: counted without a branch, in vector
-    // compares, instead of a search that stops at the first control byte.
-    if utf8lint_codec::count_controls(head) == 0 {
+    // Every file is asked this, and nearly every one is text: its first
+    // byte and a count of controls in vector compares settle it.
+    let text_start = head.first().is_none_or(|&b| {
+        matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '..=b'~')
+            || Signature::detect(bytes).is_some()
+    });
+    if text_start && utf8lint_codec::count_controls(head) == 0 {
         return None;
     }
-    if let Some(kind) = infer::get(head)
+    // The whole sniffed head: an OOXML document is told from a ZIP archive
+    // by the names of its second and third entries.
+    if let Some(kind) = infer::get(&bytes[..bytes.len().min(BINARY_SNIFF_BYTES)])
         && kind.matcher_type() != infer::MatcherType::Text
         && !matches!(kind.extension(), "rtf" | "pem" | "ps")
     {
@@ -383,6 +412,9 @@ pub(crate) fn wrong_bom(bytes: &[u8]) -> Option<WideForm> {
 /// high byte is 0x04, and about half of the CJK units have a low byte of
 /// 0x80 or above).
 fn plausible_utf16(head: &[u8]) -> Option<WideForm> {
+    if utf8_but_for_nuls(head) {
+        return None;
+    }
     let not_ascii_text =
         |b: u8| b >= 0x7F || b != 0 && b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C);
     if head.iter().filter(|&&b| not_ascii_text(b)).count() < MIN_LEGACY_NON_ASCII {
@@ -395,19 +427,19 @@ fn plausible_utf16(head: &[u8]) -> Option<WideForm> {
         .map(|(_, form)| form)
 }
 
-/// Characters of the blocks everyday text uses: ASCII, Latin, Greek,
-/// Cyrillic, Hebrew, Arabic, Thai, CJK punctuation, kana, the common Han
-/// block, Hangul syllables and the full-width forms.
-fn is_common(c: char) -> bool {
-    matches!(u32::from(c),
-        0x09 | 0x0A | 0x0D | 0x20..=0x7E
-        | 0xA0..=0x052F
-        | 0x0590..=0x06FF
-        | 0x0E00..=0x0E7F
-        | 0x3000..=0x30FF
-        | 0x4E00..=0x9FFF
-        | 0xAC00..=0xD7A3
-        | 0xFF00..=0xFFEF)
+/// Whether `head` is well-formed UTF-8 with characters beyond ASCII once
+/// its NUL bytes are dropped (a cut at the end forgiven): UTF-8 text with
+/// NULs in it (a detector's negative sample), which reads as Hangul in
+/// UTF-16BE (Cyrillic `К`, `D0 9A`, is U+D09A), and is UTF-8, not UTF-16.
+/// UTF-16 text is no such thing: its units' bytes break UTF-8 within a few
+/// characters.
+fn utf8_but_for_nuls(head: &[u8]) -> bool {
+    let kept: Vec<u8> = head.iter().copied().filter(|&b| b != 0).collect();
+    let well_formed = match std::str::from_utf8(&kept) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    };
+    well_formed && !kept.is_ascii()
 }
 
 /// How many common characters `head` gives in `form`, if it decodes to
@@ -715,70 +747,107 @@ mod tests {
         );
     }
 
-    /// The sniff answers as asking the signatures first does: on every
-    /// kind of head above, and on signatures, MessagePack records, marks
-    /// and text.
+    /// Each kind of evidence, and text and wide text, on the kinds of
+    /// head above and on signatures, MessagePack records, marks and text;
+    /// and the words a skipped file is reported with.
     #[test]
-    fn counting_first_answers_as_the_signatures_first() {
-        let in_order = |bytes: &[u8]| {
-            if let Some(format) = binary_signature(bytes) {
-                return Sniff::Binary(BinaryEvidence::Signature { format });
-            }
-            let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
-            let controls = utf8lint_codec::count_controls(head);
-            if controls == 0 {
-                return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
-            }
-            if let Some(wide) = wide_without_signature(bytes) {
-                return Sniff::Wide(wide);
-            }
-            if let Some(at) = utf8lint_codec::find_nul(head) {
-                return Sniff::Binary(BinaryEvidence::Nul { at });
-            }
-            let percent = controls * 100 / head.len();
-            if percent >= MIN_BINARY_CONTROL_PERCENT {
-                return Sniff::Binary(BinaryEvidence::ControlBytes { percent });
-            }
-            Sniff::Text
-        };
-        let mut inputs = heads();
+    fn every_kind_of_evidence_is_told() {
         // No control byte in it: told by its structure alone.
         let record = b"\x82\xA4name\xA5Alice\xA3age\x41".to_vec();
         assert_eq!(utf8lint_codec::count_controls(&record), 0);
         let mut records = record.repeat(3);
         records.extend_from_slice(b"\x81\xA1k\xA1v");
-        inputs.extend([
-            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0".to_vec(),
-            b"BM6\0\x0C\0\0\0\0\0\x36\0\0\0".to_vec(),
-            b"BMW cars\n".to_vec(),
-            record,
-            records,
-            b"\xFF\xFEh\0i\0".to_vec(),
-            b"\xFF\xFEplain UTF-8 after a wrong mark\n".to_vec(),
-            b"\xEF\xBB\xBFtext\n".to_vec(),
-            b"plain text\n".to_vec(),
-            b"\x01\x02\x03\x04".repeat(40),
-            Vec::new(),
-        ]);
-        let mut kinds = std::collections::HashSet::new();
-        for bytes in &inputs {
-            let sniffed = sniff(bytes);
-            assert_eq!(
-                sniffed,
-                in_order(bytes),
-                "{:02X?}",
-                &bytes[..bytes.len().min(32)]
-            );
-            kinds.insert(std::mem::discriminant(&sniffed));
-            if let Sniff::Binary(evidence) = sniffed {
-                kinds.insert(std::mem::discriminant(&Sniff::Binary(evidence)));
+        let mut noise = 0x1234_5678_9ABC_DEF1u64;
+        let small_data: Vec<u8> = (0..300)
+            .map(|_| (xorshift(&mut noise) >> 24) as u8 | 1)
+            .collect();
+        let cases: Vec<(Vec<u8>, Sniff, &str)> = vec![
+            (
+                b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0".to_vec(),
+                Sniff::Binary(BinaryEvidence::Signature { format: "png" }),
+                "PNG image",
+            ),
+            // A JPEG's signature needs no control byte after it.
+            (
+                b"\xFF\xD8\xFF\xE0 JFIF-like header without controls".to_vec(),
+                Sniff::Binary(BinaryEvidence::Signature { format: "jpg" }),
+                "JPEG image",
+            ),
+            (
+                b"BM6\0\x0C\0\0\0\0\0\x36\0\0\0".to_vec(),
+                Sniff::Binary(BinaryEvidence::Signature { format: "bmp" }),
+                "BMP image",
+            ),
+            (
+                records,
+                Sniff::Binary(BinaryEvidence::Signature { format: "msgpack" }),
+                "MessagePack",
+            ),
+            (
+                b"abc\0def".to_vec(),
+                Sniff::Binary(BinaryEvidence::Nul { at: 3 }),
+                "NUL byte at offset 3 and no UTF-16/32 pattern",
+            ),
+            (
+                b"\x01\x02\x03\x04".repeat(40),
+                Sniff::Binary(BinaryEvidence::ControlBytes { percent: 100 }),
+                "100% of its first 8 KiB",
+            ),
+            (
+                small_data.clone(),
+                Sniff::Binary(BinaryEvidence::NoText(no_text(&small_data).unwrap())),
+                "data that reads as text in no encoding",
+            ),
+        ];
+        for (bytes, expected, words) in cases {
+            let sniffed = sniff(&bytes);
+            assert_eq!(sniffed, expected, "{:02X?}", &bytes[..bytes.len().min(32)]);
+            let Sniff::Binary(evidence) = sniffed else {
+                unreachable!()
+            };
+            assert!(evidence.to_string().starts_with(words), "{evidence}");
+        }
+        for text in [
+            &b"BMW cars\n"[..],
+            b"MZ-80 and SQLite are names\n",
+            b"\xEF\xBB\xBFtext\n",
+            b"\xFF\xFEplain UTF-8 after a wrong mark\n",
+            b"plain text\n",
+            b"",
+        ] {
+            assert_eq!(sniff(text), Sniff::Text, "{text:?}");
+        }
+        assert!(matches!(sniff(b"\xFF\xFEh\0i\0"), Sniff::Wide(_)));
+        for head in heads() {
+            // Wide text stays wide, whatever its length.
+            if let Some(wide) = wide(&head) {
+                assert_eq!(sniff(&head), Sniff::Wide(wide));
             }
         }
-        assert_eq!(kinds.len(), 3, "text, wide and binary all seen");
+    }
+
+    /// UTF-8 text with NUL bytes among its characters is binary (a NUL
+    /// and no UTF-16 pattern), not Hangul read in UTF-16BE; UTF-16 CJK
+    /// text with NULs is still UTF-16.
+    #[test]
+    fn utf8_with_nuls_is_not_utf16() {
+        let mut sample = b"\0".to_vec();
+        sample.extend_from_slice(
+            "Кой от вас е пристигнал от столицата, братя? "
+                .repeat(8)
+                .as_bytes(),
+        );
+        sample.extend_from_slice(b"\0\x12");
         assert!(matches!(
-            sniff(&inputs[inputs.len() - 8]),
-            Sniff::Binary(BinaryEvidence::Signature { format: "msgpack" })
+            sniff(&sample),
+            Sniff::Binary(BinaryEvidence::Nul { at: 0 })
         ));
+        let korean: Vec<u8> = "한국어 문장입니다. 다른 문장도 있습니다.\n"
+            .repeat(8)
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        assert!(matches!(sniff(&korean), Sniff::Wide(_)));
     }
 
     /// The NUL counts in byte lanes are the plain count at each unit
