@@ -7,11 +7,63 @@
 //! matched against the path relative to the `.editorconfig`'s directory
 //! (a leading `/` dropped), one without against the path's end at a `/`.
 //!
-//! The glob becomes a regular expression, as EditorConfig's C and Python
-//! cores do it, compiled with the limits of every glob of the
-//! configuration (an error rather than a panic).
+//! Most globs are literal text with `*`s (`*.md`, `docs/*.txt`) and `**`
+//! components: those are matched component by component
+//! ([`ComponentGlob`], a few bytes each). Any other glob becomes a regular
+//! expression, as EditorConfig's C and Python cores do it, compiled with
+//! the limits of every glob of the configuration (an error rather than a
+//! panic).
+
+use std::path::Path;
 
 use regex_automata::meta::Regex;
+
+use crate::glob::ComponentGlob;
+
+/// A section's glob, compiled as cheaply as its syntax allows.
+#[derive(Clone, Debug)]
+pub(crate) enum SectionGlob {
+    /// `*`: every path that has a last component (how ec4rs read it,
+    /// `every_file_is_what_ec4rs_says`); a directory's files then share
+    /// their settings.
+    EveryFile,
+    Components(ComponentGlob),
+    Regex(EcGlob),
+}
+
+impl SectionGlob {
+    /// Compiles `glob` (a section header without its brackets).
+    pub(crate) fn new(glob: &str) -> Result<SectionGlob, String> {
+        if glob == "*" {
+            return Ok(SectionGlob::EveryFile);
+        }
+        // The anchoring of [`EcGlob::new`] written as components: a glob
+        // without `/` matches the path's last component (after `**/`), one
+        // with `/` the whole path (a leading `/` dropped; a leading `**/`
+        // is any run of components).
+        let components = if glob == "**" {
+            ComponentGlob::new(glob)
+        } else if !glob.contains('/') {
+            ComponentGlob::new(&format!("**/{glob}"))
+        } else {
+            ComponentGlob::new(glob.strip_prefix('/').unwrap_or(glob))
+        };
+        match components {
+            Some(components) => Ok(SectionGlob::Components(components)),
+            None => EcGlob::new(glob).map(SectionGlob::Regex),
+        }
+    }
+
+    /// Whether `relative` (a path relative to the `.editorconfig`'s
+    /// directory; `bytes` its bytes, `/`-separated) matches.
+    pub(crate) fn matches(&self, relative: &Path, bytes: &[u8]) -> bool {
+        match self {
+            SectionGlob::EveryFile => relative.components().next_back().is_some(),
+            SectionGlob::Components(glob) => glob.matches(bytes),
+            SectionGlob::Regex(glob) => glob.matches(bytes),
+        }
+    }
+}
 
 /// A compiled section glob.
 #[derive(Clone, Debug)]

@@ -718,12 +718,12 @@ impl Resolver {
             });
         if let Some(setting) = charset {
             let source = PolicySource::EditorConfig {
-                path: setting.path.clone(),
-                section: setting.section.clone(),
+                path: setting.path.to_path_buf(),
+                section: setting.section.to_owned(),
                 line: setting.line,
-                value: setting.value.clone(),
+                value: setting.value.to_owned(),
             };
-            match setting.value.as_str() {
+            match setting.value {
                 "utf-8" => {
                     policy.bom = Some(BomRule {
                         policy: BomPolicy::Forbid,
@@ -738,7 +738,7 @@ impl Resolver {
                 }
                 "latin1" | "utf-16le" | "utf-16be" => {
                     policy.charset = Charset::Other {
-                        name: setting.value.clone(),
+                        name: setting.value.to_owned(),
                         source,
                     }
                 }
