@@ -12,11 +12,14 @@
 //! ([`ComponentGlob`], a few bytes each). Any other glob becomes a regular
 //! expression, as EditorConfig's C and Python cores do it, compiled with
 //! the limits of every glob of the configuration (an error rather than a
-//! panic).
+//! panic); those of one file are compiled together, as one automaton asked
+//! which of them match ([`SectionGlobs`]), except a glob with `{n1..n2}`,
+//! whose numbers are checked in its capture groups.
 
 use std::path::Path;
 
 use regex_automata::meta::Regex;
+use regex_automata::{Input, PatternID, PatternSet};
 
 use crate::glob::ComponentGlob;
 
@@ -28,14 +31,112 @@ pub(crate) enum SectionGlob {
     /// their settings.
     EveryFile,
     Components(ComponentGlob),
-    Regex(EcGlob),
+    /// A glob with `{n1..n2}`: a regular expression of its own.
+    Ranges(EcGlob),
+    /// Pattern `n` of the file's [`GlobSet`].
+    InSet(usize),
+}
+
+/// The globs of one `.editorconfig`'s sections, compiled as they are added;
+/// those that are pattern of the file's set wait for [`SectionGlobs::build`].
+#[derive(Default)]
+pub(crate) struct SectionGlobs {
+    patterns: Vec<String>,
+}
+
+impl SectionGlobs {
+    /// Compiles `glob` (a section header without its brackets).
+    pub(crate) fn add(&mut self, glob: &str) -> Result<SectionGlob, String> {
+        if let Some(simple) = SectionGlob::without_regex(glob) {
+            return Ok(simple);
+        }
+        let (pattern, ranges) = regex_of(glob)?;
+        if !ranges.is_empty() {
+            return EcGlob::compile(&pattern, ranges).map(SectionGlob::Ranges);
+        }
+        self.patterns.push(pattern);
+        Ok(SectionGlob::InSet(self.patterns.len() - 1))
+    }
+
+    /// The set of the patterns added, or the first that does not compile
+    /// (its number, and why).
+    pub(crate) fn build(self) -> Result<GlobSet, (usize, String)> {
+        let mut chunks = Vec::new();
+        for (n, chunk) in self.patterns.chunks(SET_CHUNK).enumerate() {
+            let patterns: Vec<&str> = chunk.iter().map(String::as_str).collect();
+            // Each glob may take globset's limit, as it would alone.
+            let limit = crate::glob::GLOB_SIZE_LIMIT
+                .saturating_add(patterns.iter().map(|p| 64 * p.len()).sum::<usize>());
+            let regexes = match crate::glob::compile_regex_set(&patterns, limit) {
+                Ok(set) => vec![set],
+                // Which one: each alone. If each compiles (the whole was
+                // too large), they are kept one by one.
+                Err(_) => patterns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        crate::glob::compile_regex(p, false).map_err(|e| (n * SET_CHUNK + i, e))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            };
+            chunks.push(regexes);
+        }
+        Ok(GlobSet {
+            chunks,
+            len: self.patterns.len(),
+        })
+    }
+}
+
+/// How many globs are compiled as one automaton: the memory the
+/// compilation takes for a moment (the parsed expressions of all its
+/// globs, 7 KB a glob) is bounded by this many.
+const SET_CHUNK: usize = 64;
+
+/// The regular-expression globs of one `.editorconfig`: pattern `n` is in
+/// chunk `n / SET_CHUNK`, either one automaton for the chunk or (when
+/// together they were over the size limit) one each.
+#[derive(Clone, Debug)]
+pub(crate) struct GlobSet {
+    pub(crate) chunks: Vec<Vec<Regex>>,
+    len: usize,
+}
+
+impl GlobSet {
+    /// Which patterns match `bytes` (a path, as [`SectionGlob::matches`]
+    /// takes it); `None` when there are none.
+    pub(crate) fn matching(&self, bytes: &[u8]) -> Option<PatternSet> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut set = PatternSet::new(self.len);
+        let input = Input::new(bytes);
+        for (n, chunk) in self.chunks.iter().enumerate() {
+            let first = n * SET_CHUNK;
+            if let [one] = &chunk[..] {
+                let mut found = PatternSet::new(one.pattern_len());
+                one.which_overlapping_matches(&input, &mut found);
+                for id in found.iter() {
+                    set.insert(PatternID::new_unchecked(first + id.as_usize()));
+                }
+            } else {
+                for (i, regex) in chunk.iter().enumerate() {
+                    if regex.is_match(input.clone()) {
+                        set.insert(PatternID::new_unchecked(first + i));
+                    }
+                }
+            }
+        }
+        Some(set)
+    }
 }
 
 impl SectionGlob {
-    /// Compiles `glob` (a section header without its brackets).
-    pub(crate) fn new(glob: &str) -> Result<SectionGlob, String> {
+    /// `glob` when no regular expression is needed to match it: `*`, or
+    /// [`ComponentGlob`]'s syntax.
+    fn without_regex(glob: &str) -> Option<SectionGlob> {
         if glob == "*" {
-            return Ok(SectionGlob::EveryFile);
+            return Some(SectionGlob::EveryFile);
         }
         // The anchoring of [`EcGlob::new`] written as components: a glob
         // without `/` matches the path's last component (after `**/`), one
@@ -48,19 +149,20 @@ impl SectionGlob {
         } else {
             ComponentGlob::new(glob.strip_prefix('/').unwrap_or(glob))
         };
-        match components {
-            Some(components) => Ok(SectionGlob::Components(components)),
-            None => EcGlob::new(glob).map(SectionGlob::Regex),
-        }
+        components.map(SectionGlob::Components)
     }
 
     /// Whether `relative` (a path relative to the `.editorconfig`'s
-    /// directory; `bytes` its bytes, `/`-separated) matches.
-    pub(crate) fn matches(&self, relative: &Path, bytes: &[u8]) -> bool {
+    /// directory; `bytes` its bytes, `/`-separated) matches; `set`: which
+    /// patterns of the file's [`GlobSet`] match it.
+    pub(crate) fn matches(&self, relative: &Path, bytes: &[u8], set: Option<&PatternSet>) -> bool {
         match self {
             SectionGlob::EveryFile => relative.components().next_back().is_some(),
             SectionGlob::Components(glob) => glob.matches(bytes),
-            SectionGlob::Regex(glob) => glob.matches(bytes),
+            SectionGlob::Ranges(glob) => glob.matches(bytes),
+            SectionGlob::InSet(n) => {
+                set.is_some_and(|set| set.contains(PatternID::new_unchecked(*n)))
+            }
         }
     }
 }
@@ -73,22 +175,34 @@ pub(crate) struct EcGlob {
     ranges: Vec<(i64, i64)>,
 }
 
+/// The regular expression of `glob` (a section header without its
+/// brackets), and the bounds of its `{n1..n2}`s.
+fn regex_of(glob: &str) -> Result<(String, Vec<(i64, i64)>), String> {
+    let mut ranges = Vec::new();
+    let (anchor, body) = if !glob.contains('/') {
+        ("(?:.*/)?", glob)
+    } else {
+        let body = glob.strip_prefix('/').unwrap_or(glob);
+        match body.strip_prefix("**/") {
+            Some(rest) => ("(?:.*/)?", rest),
+            None => ("", body),
+        }
+    };
+    let chars: Vec<char> = body.chars().collect();
+    let pattern = format!("(?s)^{anchor}{}$", translate(&chars, &mut ranges, 0)?);
+    Ok((pattern, ranges))
+}
+
 impl EcGlob {
-    /// Compiles `glob` (a section header without its brackets).
+    /// Compiles `glob` (a section header without its brackets) alone.
+    #[cfg(test)]
     pub(crate) fn new(glob: &str) -> Result<EcGlob, String> {
-        let mut ranges = Vec::new();
-        let (anchor, body) = if !glob.contains('/') {
-            ("(?:.*/)?", glob)
-        } else {
-            let body = glob.strip_prefix('/').unwrap_or(glob);
-            match body.strip_prefix("**/") {
-                Some(rest) => ("(?:.*/)?", rest),
-                None => ("", body),
-            }
-        };
-        let chars: Vec<char> = body.chars().collect();
-        let pattern = format!("(?s)^{anchor}{}$", translate(&chars, &mut ranges, 0)?);
-        let regex = crate::glob::compile_regex(&pattern, !ranges.is_empty())?;
+        let (pattern, ranges) = regex_of(glob)?;
+        EcGlob::compile(&pattern, ranges)
+    }
+
+    fn compile(pattern: &str, ranges: Vec<(i64, i64)>) -> Result<EcGlob, String> {
+        let regex = crate::glob::compile_regex(pattern, !ranges.is_empty())?;
         Ok(EcGlob { regex, ranges })
     }
 

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ec_glob::SectionGlob;
+use crate::ec_glob::{GlobSet, SectionGlob, SectionGlobs};
 use crate::error::ConfigError;
 
 /// A parsed `.editorconfig`.
@@ -23,13 +23,16 @@ pub struct EditorConfigFile {
     /// The sections that speak of `charset` (set or `unset`), in file
     /// order: no other section can change a file's settings.
     sections: Vec<EcSection>,
+    /// The sections' globs that are regular expressions, as one.
+    globs: GlobSet,
 }
 
 /// One section that speaks of `charset`.
 #[derive(Clone)]
 struct EcSection {
-    /// The header as read, e.g. `[*.json]`.
+    /// The header as read, e.g. `[*.json]`, and its 1-based line.
     header: Box<str>,
+    line: usize,
     charset: SectionCharset,
     glob: SectionGlob,
 }
@@ -138,6 +141,7 @@ impl EditorConfigFile {
         };
         let mut is_root = false;
         let mut sections = Vec::new();
+        let mut globs = SectionGlobs::default();
         // The section being read: its glob and header line, and what it
         // says of `charset` so far.
         let mut current: Option<(&str, usize, Option<SectionCharset>)> = None;
@@ -150,7 +154,7 @@ impl EditorConfigFile {
                 Line::Nothing => {}
                 Line::Section(glob) => {
                     if let Some(done) = current.replace((glob, number, None)) {
-                        push_section(&mut sections, done, &err)?;
+                        push_section(&mut sections, &mut globs, done, &err)?;
                     }
                 }
                 Line::Pair(key, value) => match &mut current {
@@ -175,13 +179,27 @@ impl EditorConfigFile {
             }
         }
         if let Some(done) = current {
-            push_section(&mut sections, done, &err)?;
+            push_section(&mut sections, &mut globs, done, &err)?;
         }
         sections.shrink_to_fit();
+        let globs = globs.build().map_err(|(n, e)| {
+            let (section, line) = sections
+                .iter()
+                .find(|s| matches!(s.glob, SectionGlob::InSet(i) if i == n))
+                .map_or(("[?]", 0), |s| (&*s.header, s.line));
+            err(
+                line,
+                format!(
+                    "section {} is not a glob: {e}",
+                    crate::error::shorten(section)
+                ),
+            )
+        })?;
         Ok(EditorConfigFile {
             path: path.to_path_buf(),
             is_root,
             sections,
+            globs,
         })
     }
 
@@ -189,9 +207,10 @@ impl EditorConfigFile {
     /// this file's directory), by section order.
     pub fn charset_for(&self, relative: &Path) -> Option<CharsetSetting<'_>> {
         let bytes = crate::glob::path_bytes(relative);
+        let set = self.globs.matching(&bytes);
         let mut found = None;
         for section in &self.sections {
-            if !section.glob.matches(relative, &bytes) {
+            if !section.glob.matches(relative, &bytes, set.as_ref()) {
                 continue;
             }
             found = match &section.charset {
@@ -226,6 +245,7 @@ impl EditorConfigFile {
 /// `charset`) if it speaks of `charset`, its glob compiled.
 fn push_section(
     sections: &mut Vec<EcSection>,
+    globs: &mut SectionGlobs,
     (glob, line, charset): (&str, usize, Option<SectionCharset>),
     err: &dyn Fn(usize, String) -> ConfigError,
 ) -> Result<(), ConfigError> {
@@ -233,7 +253,7 @@ fn push_section(
         return Ok(());
     };
     let header = format!("[{glob}]");
-    let compiled = SectionGlob::new(glob).map_err(|e| {
+    let compiled = globs.add(glob).map_err(|e| {
         err(
             line,
             format!(
@@ -244,6 +264,7 @@ fn push_section(
     })?;
     sections.push(EcSection {
         header: header.into(),
+        line,
         charset,
         glob: compiled,
     });
@@ -314,15 +335,59 @@ mod tests {
         paths.push(Path::new(
             <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"caf\xE9/\xFF"),
         ));
-        let ours = SectionGlob::new("*").unwrap();
-        assert!(matches!(ours, SectionGlob::EveryFile));
+        let ours = compiled("*");
+        assert!(matches!(ours.0, SectionGlob::EveryFile));
         for path in paths {
             let bytes = crate::glob::path_bytes(path);
             assert_eq!(
-                ours.matches(path, &bytes),
+                ours.0.matches(path, &bytes, None),
                 star.applies_to(path),
                 "{path:?}"
             );
+        }
+    }
+
+    /// `glob` compiled as a file of one section compiles it.
+    fn compiled(glob: &str) -> (SectionGlob, GlobSet) {
+        let mut globs = SectionGlobs::default();
+        let section = globs.add(glob).unwrap();
+        (section, globs.build().unwrap())
+    }
+
+    fn matches((section, set): &(SectionGlob, GlobSet), path: &str) -> bool {
+        let bytes = path.as_bytes();
+        section.matches(Path::new(path), bytes, set.matching(bytes).as_ref())
+    }
+
+    /// Every core glob as a section of one file, each with its own value:
+    /// compiled together (one automaton for the regular expressions), the
+    /// file answers for each path as the last section whose glob, alone,
+    /// matches it.
+    #[test]
+    fn a_file_s_globs_compiled_together_answer_as_each_alone() {
+        let text: String = CORE_GLOB_CASES
+            .iter()
+            .enumerate()
+            .map(|(i, (glob, _, _))| format!("[{glob}]\ncharset = v{i}\n"))
+            .collect();
+        let file = EditorConfigFile::parse(&text, Path::new("/p/.editorconfig")).unwrap();
+        assert_eq!(file.globs.chunks.len(), 1, "{:?}", file.globs);
+        let alone: Vec<_> = CORE_GLOB_CASES
+            .iter()
+            .map(|(g, _, _)| compiled(g))
+            .collect();
+        let paths = CORE_GLOB_CASES
+            .iter()
+            .flat_map(|(_, yes, no)| yes.iter().chain(no.iter()));
+        for path in paths {
+            let expected = (0..alone.len())
+                .rev()
+                .find(|&i| matches(&alone[i], path))
+                .map(|i| format!("v{i}"));
+            let ours = file
+                .charset_for(Path::new(path))
+                .map(|c| c.value.to_owned());
+            assert_eq!(ours, expected, "{path}");
         }
     }
 
@@ -443,16 +508,12 @@ mod tests {
     fn section_globs_match_as_editorconfig_core_tests_say() {
         for (glob, yes, no) in CORE_GLOB_CASES {
             let regex = crate::ec_glob::EcGlob::new(glob).unwrap();
-            let section = SectionGlob::new(glob).unwrap();
+            let section = compiled(glob);
             for (paths, expected) in [(*yes, true), (*no, false)] {
                 for path in paths {
                     let bytes = path.as_bytes();
                     assert_eq!(regex.matches(bytes), expected, "[{glob}] and {path}");
-                    assert_eq!(
-                        section.matches(Path::new(path), bytes),
-                        expected,
-                        "[{glob}] and {path}"
-                    );
+                    assert_eq!(matches(&section, path), expected, "[{glob}] and {path}");
                 }
             }
         }
@@ -514,16 +575,16 @@ mod tests {
             "a/b/",
         ];
         for glob in globs {
-            let section = SectionGlob::new(glob).unwrap();
+            let section = compiled(glob);
             assert!(
-                matches!(section, SectionGlob::Components(_)),
+                matches!(section.0, SectionGlob::Components(_)),
                 "[{glob}] is matched by components"
             );
             let regex = crate::ec_glob::EcGlob::new(glob).unwrap();
             for path in paths {
                 let bytes = path.as_bytes();
                 assert_eq!(
-                    section.matches(Path::new(path), bytes),
+                    matches(&section, path),
                     regex.matches(bytes),
                     "[{glob}] and {path:?}"
                 );

@@ -30,7 +30,7 @@ enum GlobMatcher {
 }
 
 /// globset's limit on a compiled glob.
-const GLOB_SIZE_LIMIT: usize = 10 << 20;
+pub(crate) const GLOB_SIZE_LIMIT: usize = 10 << 20;
 
 impl PathGlob {
     /// Compiles `pattern`; the error says why it is not a glob utf8lint
@@ -189,29 +189,57 @@ pub(crate) fn compile_regex(
     regex: &str,
     captures: bool,
 ) -> Result<regex_automata::meta::Regex, String> {
+    build_regex(&[regex], captures, GLOB_SIZE_LIMIT)
+}
+
+/// Many globs' regular expressions as one, asked which of them match
+/// (`which_overlapping_matches`; pattern `i` is `regexes[i]`): one
+/// automaton and one cache for all, where a regular expression each costs
+/// kilobytes. `size_limit`: the limit on the whole.
+pub(crate) fn compile_regex_set(
+    regexes: &[&str],
+    size_limit: usize,
+) -> Result<regex_automata::meta::Regex, String> {
+    build_regex(regexes, false, size_limit)
+}
+
+fn build_regex(
+    regexes: &[&str],
+    captures: bool,
+    size_limit: usize,
+) -> Result<regex_automata::meta::Regex, String> {
+    use regex_automata::MatchKind;
     use regex_automata::meta::Regex;
     use regex_automata::nfa::thompson::WhichCaptures;
     let syntax = regex_automata::util::syntax::Config::new()
         .utf8(false)
         .dot_matches_new_line(true);
     // Only whether it matches is asked: no capture states, no one-pass
-    // or backtracking engines (a configuration may have 100,000 globs,
-    // each kept compiled).
+    // or backtracking engines (a configuration may have 100,000 globs).
     let config = Regex::config()
         .which_captures(if captures {
             WhichCaptures::All
         } else {
             WhichCaptures::None
         })
+        // A set is asked for every pattern that matches.
+        .match_kind(if regexes.len() > 1 {
+            MatchKind::All
+        } else {
+            MatchKind::LeftmostFirst
+        })
         .onepass(false)
         .backtrack(false)
         .utf8_empty(false)
-        .nfa_size_limit(Some(GLOB_SIZE_LIMIT))
-        .hybrid_cache_capacity(GLOB_SIZE_LIMIT);
+        .nfa_size_limit(Some(size_limit))
+        .hybrid_cache_capacity(GLOB_SIZE_LIMIT)
+        // A set is searched by the PikeVM alone: the lazy DFA's reverse
+        // automaton and cache would double what each glob keeps.
+        .hybrid(regexes.len() == 1);
     Regex::builder()
         .syntax(syntax)
         .configure(config)
-        .build(regex)
+        .build_many(regexes)
         .map_err(|e| {
             // The parser's own words quote the whole expression: say what
             // is wrong in a bounded sentence instead.
