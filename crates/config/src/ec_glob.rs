@@ -31,6 +31,9 @@ pub(crate) enum SectionGlob {
     /// their settings.
     EveryFile,
     Components(ComponentGlob),
+    /// `{a,b}` choices written out: any of these (`*.{c,h}` is `*.c` or
+    /// `*.h`).
+    AnyOf(Box<[ComponentGlob]>),
     /// A glob with `{n1..n2}`: a regular expression of its own.
     Ranges(EcGlob),
     /// Pattern `n` of the file's [`GlobSet`].
@@ -133,23 +136,38 @@ impl GlobSet {
 
 impl SectionGlob {
     /// `glob` when no regular expression is needed to match it: `*`, or
-    /// [`ComponentGlob`]'s syntax.
+    /// [`ComponentGlob`]'s syntax, or that with `{a,b}` choices that can be
+    /// written out ([`choices`]).
     fn without_regex(glob: &str) -> Option<SectionGlob> {
         if glob == "*" {
             return Some(SectionGlob::EveryFile);
         }
-        // The anchoring of [`EcGlob::new`] written as components: a glob
+        // The anchoring of [`regex_of`] written as components: a glob
         // without `/` matches the path's last component (after `**/`), one
         // with `/` the whole path (a leading `/` dropped; a leading `**/`
-        // is any run of components).
-        let components = if glob == "**" {
-            ComponentGlob::new(glob)
-        } else if !glob.contains('/') {
-            ComponentGlob::new(&format!("**/{glob}"))
+        // is any run of components). Decided on the whole glob, before its
+        // choices are written out: `{a/b,c}` is anchored in both.
+        let anchored = glob.contains('/');
+        let body = if anchored {
+            glob.strip_prefix('/').unwrap_or(glob)
         } else {
-            ComponentGlob::new(glob.strip_prefix('/').unwrap_or(glob))
+            glob
         };
-        components.map(SectionGlob::Components)
+        let component = |text: &str| {
+            if anchored || text == "**" {
+                ComponentGlob::new(text)
+            } else {
+                ComponentGlob::new(&format!("**/{text}"))
+            }
+        };
+        if !body.contains(['{', '}']) {
+            return component(body).map(SectionGlob::Components);
+        }
+        let globs = choices(body)?
+            .iter()
+            .map(|text| component(text))
+            .collect::<Option<Box<[_]>>>()?;
+        Some(SectionGlob::AnyOf(globs))
     }
 
     /// Whether `relative` (a path relative to the `.editorconfig`'s
@@ -159,6 +177,7 @@ impl SectionGlob {
         match self {
             SectionGlob::EveryFile => relative.components().next_back().is_some(),
             SectionGlob::Components(glob) => glob.matches(bytes),
+            SectionGlob::AnyOf(globs) => globs.iter().any(|g| g.matches(bytes)),
             SectionGlob::Ranges(glob) => glob.matches(bytes),
             SectionGlob::InSet(n) => {
                 set.is_some_and(|set| set.contains(PatternID::new_unchecked(*n)))
@@ -173,6 +192,61 @@ pub(crate) struct EcGlob {
     regex: Regex,
     /// The `(min, max)` of each `{n1..n2}`, in the order of their groups.
     ranges: Vec<(i64, i64)>,
+}
+
+/// At most this many texts from one glob's choices, of at most
+/// [`MAX_CHOICES_GROWTH`] times its length in all: beyond, the glob is a
+/// regular expression (its choices multiply: `{a,b}{c,d}{e,f}` is eight).
+const MAX_CHOICES: usize = 64;
+const MAX_CHOICES_GROWTH: usize = 8;
+
+/// `body` with its `{a,b}` choices written out, each text in turn (`a{b,c,}`
+/// is `ab`, `ac`, `a`), when every brace is such a choice: a `{` closed by
+/// the next `}`, no brace inside, a `,` in it (which [`translate`] reads
+/// as a choice because the braces pair up). `None` otherwise, or if there
+/// would be too many ([`MAX_CHOICES`]).
+fn choices(body: &str) -> Option<Vec<String>> {
+    let mut texts = vec![String::new()];
+    let mut rest = body;
+    let budget = MAX_CHOICES_GROWTH * body.len() + 64;
+    loop {
+        let open = rest.find(['{', '}']);
+        let literal = &rest[..open.unwrap_or(rest.len())];
+        for text in &mut texts {
+            text.push_str(literal);
+        }
+        let Some(open) = open else {
+            return Some(texts);
+        };
+        let after = &rest[open + 1..];
+        let close = after.find(['{', '}'])?;
+        if rest.as_bytes()[open] != b'{' || after.as_bytes()[close] != b'}' {
+            return None;
+        }
+        let group = &after[..close];
+        if !group.contains(',') {
+            return None;
+        }
+        let options: Vec<&str> = group.split(',').collect();
+        // A `**` made by writing a choice out would be read as a
+        // component (`x/{**,y}/z` is `x/` then any text then `/z`, which
+        // `x/**/z` is not): left to the regular expression.
+        let star_beside = rest[..open].ends_with('*') || after[close + 1..].starts_with('*');
+        if texts.len() * options.len() > MAX_CHOICES
+            || options.iter().any(|o| o.contains("**"))
+            || (star_beside && options.iter().any(|o| o.contains('*')))
+        {
+            return None;
+        }
+        texts = texts
+            .iter()
+            .flat_map(|text| options.iter().map(move |o| format!("{text}{o}")))
+            .collect();
+        if texts.iter().map(String::len).sum::<usize>() > budget {
+            return None;
+        }
+        rest = &after[close + 1..];
+    }
 }
 
 /// The regular expression of `glob` (a section header without its

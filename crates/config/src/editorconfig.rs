@@ -580,15 +580,120 @@ mod tests {
                 matches!(section.0, SectionGlob::Components(_)),
                 "[{glob}] is matched by components"
             );
-            let regex = crate::ec_glob::EcGlob::new(glob).unwrap();
-            for path in paths {
-                let bytes = path.as_bytes();
-                assert_eq!(
-                    matches(&section, path),
-                    regex.matches(bytes),
-                    "[{glob}] and {path:?}"
-                );
-            }
+            assert_same_as_regex(glob, &section, &paths);
+        }
+    }
+
+    /// Globs with `{a,b}` choices written out, which must answer as their
+    /// regular expression does; those that cannot be are regular
+    /// expressions.
+    #[test]
+    fn choices_written_out_match_as_their_regular_expressions() {
+        let written_out = [
+            "*.{c,h}",
+            "{package.json,.travis.yml}",
+            "a{b,c,}.d",
+            "a{,b,,c,}.e",
+            "{a/b,c}",
+            "/{a,b}/*.txt",
+            "**/{a,b}.c",
+            "{a,b}/**",
+            "a/**/{b,c}",
+            "{x,y}{1,2}.{c,h}",
+            "*{a,b}",
+            "{,}",
+            "src/{*.rs,*.toml}",
+        ];
+        let regexes = [
+            "x/{**,y}/z",
+            "{x/**,y}/z",
+            "*{*,a}",
+            "{a,b}**",
+            "{single}.b",
+            "{a,{b,c}}.l",
+            "{3..120}",
+            "{},b}.h",
+            "{a\\,b,cd}.txt",
+            "[ab]{c,d}",
+            "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}",
+        ];
+        let paths = [
+            "",
+            "a.c",
+            "x/a.h",
+            "a.ch",
+            "package.json",
+            "sub/.travis.yml",
+            "a.d",
+            "ab.d",
+            "ac.d",
+            "a,.d",
+            "a.e",
+            "ab.e",
+            "a/b",
+            "c",
+            "x/c",
+            "a/b/c",
+            "a/x.txt",
+            "b/x.txt",
+            "q/a/x.txt",
+            "q/b.c",
+            "b.c",
+            "a/x",
+            "b/x/y",
+            "a",
+            "b",
+            "a/b",
+            "a/q/c",
+            "x1.c",
+            "y2.h",
+            "x3.c",
+            "za",
+            "sub/zb",
+            "/",
+            "x/",
+            "src/a.rs",
+            "src/b.toml",
+            "x/y/z",
+            "x//z",
+            "x/z",
+            "x/q/z",
+            "aa",
+            "a**",
+            "ab",
+            "{single}.b",
+            "3",
+            "60",
+            "{},b}.h",
+            "a,b.txt",
+            "ac",
+            "acegikm",
+        ];
+        for glob in written_out {
+            let section = compiled(glob);
+            assert!(
+                matches!(section.0, SectionGlob::AnyOf(_)),
+                "[{glob}] has its choices written out"
+            );
+            assert_same_as_regex(glob, &section, &paths);
+        }
+        for glob in regexes {
+            let section = compiled(glob);
+            assert!(
+                matches!(section.0, SectionGlob::InSet(_) | SectionGlob::Ranges(_)),
+                "[{glob}] is a regular expression"
+            );
+        }
+    }
+
+    fn assert_same_as_regex(glob: &str, section: &(SectionGlob, GlobSet), paths: &[&str]) {
+        let regex = crate::ec_glob::EcGlob::new(glob).unwrap();
+        for path in paths {
+            assert_eq!(
+                matches(section, path),
+                regex.matches(path.as_bytes()),
+                "[{glob}] and {path:?}"
+            );
         }
     }
 
@@ -641,12 +746,12 @@ mod tests {
     /// value and its line); or the line of its error.
     #[allow(clippy::type_complexity)]
     fn ec4rs_reading(text: &str) -> Result<(bool, Vec<Option<Option<(String, usize)>>>), ()> {
-        let mut parser =
+        let parser =
             ec4rs::ConfigParser::new_buffered_with_path(text.as_bytes(), Some(Path::new("/p")))
                 .map_err(|_| ())?;
         let root = parser.is_root;
         let mut sections = Vec::new();
-        while let Some(section) = parser.next() {
+        for section in parser {
             let section = section.map_err(|_| ())?;
             let raw = section.props().get_raw_for_key("charset");
             sections.push(match raw.into_result() {

@@ -751,7 +751,7 @@ impl Resolver {
                         format!(
                             "`charset = {}` in section `{}` is not a value EditorConfig defines (latin1, utf-8, utf-8-bom, utf-16be, utf-16le), so it declares nothing; EditorConfig cannot declare other encodings",
                             shorten(other),
-                            shorten(&setting.section)
+                            shorten(setting.section)
                         ),
                     );
                 }
