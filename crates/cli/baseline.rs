@@ -468,10 +468,20 @@ impl<'de> serde::de::Visitor<'de> for FindingsSeed {
     }
 }
 
+/// The test binary's allocations, counted per thread (the module the
+/// configuration's cost tests use).
+#[cfg(test)]
+#[path = "../config/tests/counting/mod.rs"]
+mod counting;
+
+#[cfg(test)]
+#[global_allocator]
+static COUNTING: counting::Counting = counting::Counting;
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use utf8lint_diagnostics::{Level, Rule};
+    use utf8lint_diagnostics::Level;
 
     fn at(start: usize, end: usize) -> Diagnostic {
         Diagnostic::new(Rule::InvalidUtf8, Level::Deny, start..end, "x")
@@ -481,8 +491,8 @@ mod tests {
     fn keys_ignore_other_lines_and_count_equal_findings() {
         let before = b"a\xFFb\nsame \xFF\nsame \xFF\n";
         let after = b"new line\na\xFFb\nsame \xFF\nsame \xFF\nmore\n";
-        let k1 = Baseline::keys("f", before, &[at(1, 2), at(9, 10), at(16, 17)]);
-        let k2 = Baseline::keys("f", after, &[at(10, 11), at(18, 19), at(25, 26)]);
+        let k1 = Baseline::keys(before, &[at(1, 2), at(9, 10), at(16, 17)]);
+        let k2 = Baseline::keys(after, &[at(10, 11), at(18, 19), at(25, 26)]);
         assert_eq!(k1, k2);
         assert_eq!(
             k1.iter().map(|k| k.occurrence).collect::<Vec<_>>(),
@@ -491,7 +501,7 @@ mod tests {
         // Editing the finding's own line makes it new.
         let edited = b"a\xFFc\n";
         assert_ne!(
-            Baseline::keys("f", edited, &[at(1, 2)])[0],
+            Baseline::keys(edited, &[at(1, 2)])[0],
             k1[0],
             "its line changed"
         );
@@ -508,5 +518,98 @@ mod tests {
             b.key_path(Path::new("/elsewhere"), Path::new("a")),
             "/elsewhere/a"
         );
+    }
+
+    /// A baseline of `n` entries over `n / 10` files, as `--write-baseline`
+    /// writes one.
+    fn baseline_text(n: usize) -> String {
+        let entries: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    "    {{\"path\":\"src/dir{}/file.txt\",\"rule\":\"U001\",\"hash\":\"{:016x}\",\"occurrence\":0,\"message\":\"invalid UTF-8: byte 0xFF\"}}",
+                    i / 10,
+                    i
+                )
+            })
+            .collect();
+        format!(
+            "{{\n  \"utf8lint-baseline\": 1,\n  \"findings\": [\n{}\n  ]\n}}\n",
+            entries.join(",\n")
+        )
+    }
+
+    /// A baseline read keeps under half its JSON's size (each file's path
+    /// once, 24-byte keys), never holds its document as a tree (the peak
+    /// stays under its size), and both double as it doubles.
+    #[test]
+    fn a_baseline_read_costs_less_than_its_json() {
+        let costs: Vec<(usize, counting::Cost)> = [20_000, 40_000]
+            .iter()
+            .map(|&n| {
+                let text = baseline_text(n);
+                let cost = counting::cost(|| {
+                    let keys = read_keys(text.as_bytes(), "b.json").unwrap();
+                    assert_eq!(keys.values().map(HashSet::len).sum::<usize>(), n);
+                    keys
+                });
+                (text.len(), cost)
+            })
+            .collect();
+        for &(size, cost) in &costs {
+            assert!(cost.held <= size / 2, "{} bytes held for {size}", cost.held);
+            assert!(
+                cost.peak <= size,
+                "{} bytes at the peak for {size}",
+                cost.peak
+            );
+        }
+        let (one, two) = (costs[0].1, costs[1].1);
+        assert!(two.peak as f64 <= 2.3 * one.peak as f64, "{one:?} {two:?}");
+        assert!(
+            two.allocations as f64 <= 2.3 * one.allocations as f64,
+            "{one:?} {two:?}"
+        );
+    }
+
+    /// What is wrong with a baseline is said in order: not JSON, not a
+    /// baseline, no list, the first bad entry (with the rest still JSON).
+    #[test]
+    fn a_baseline_s_faults_are_named_in_order() {
+        let error = |text: &str| {
+            read_keys(text.as_bytes(), "b.json")
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(error("{").contains("is not JSON"));
+        assert!(error("{\"utf8lint-baseline\": 1, \"findings\": [{}] x").contains("is not JSON"));
+        for text in [
+            "[]",
+            "3",
+            "{}",
+            "{\"utf8lint-baseline\": 2, \"findings\": []}",
+        ] {
+            assert!(error(text).contains("is not a utf8lint baseline"), "{text}");
+        }
+        for findings in ["", ", \"findings\": {\"a\": 1}", ", \"findings\": \"x\""] {
+            let text = format!("{{\"utf8lint-baseline\": 1{findings}}}");
+            assert!(error(&text).contains("has no `findings` list"), "{text}");
+        }
+        let good = r#"{"path": "a", "rule": "U001", "hash": "ff", "occurrence": 0}"#;
+        let text =
+            format!(r#"{{"findings": [{good}, {{"path": "a"}}, 7], "utf8lint-baseline": 1}}"#);
+        assert!(error(&text).contains("entry 2 needs"), "{}", error(&text));
+        // The last `findings` of the document is the one read, as a JSON
+        // object keeps the last value of a key.
+        let text = format!(r#"{{"utf8lint-baseline": 1, "findings": [7], "findings": [{good}]}}"#);
+        let keys = read_keys(text.as_bytes(), "b.json").unwrap();
+        let key = Key {
+            rule: Rule::InvalidUtf8,
+            hash: 0xff,
+            occurrence: 0,
+        };
+        assert!(keys["a"].contains(&key));
+        // A rule named by name is its code.
+        let text = r#"{"utf8lint-baseline": 1, "findings": [{"path": "b", "rule": "invalid_utf8", "hash": "ff", "occurrence": 0}]}"#;
+        assert!(read_keys(text.as_bytes(), "b.json").unwrap()["b"].contains(&key));
     }
 }
