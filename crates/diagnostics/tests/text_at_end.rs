@@ -1,4 +1,4 @@
-//! U012 at the very end of a file: a zero-width space, non-joiner or joiner
+//! U011 at the very end of a file: a zero-width space, non-joiner or joiner
 //! as the last character, or a word joiner after a word at the end, asks
 //! for the character after it, which is not there. Checked (and fixed,
 //! then checked again) without a panic, with the findings the character
@@ -21,7 +21,7 @@ fn check_and_fix(bytes: &[u8], name: &str) -> (Vec<Rule>, Vec<u8>) {
 
 #[test]
 fn a_zero_width_character_last_in_the_file_is_checked_without_a_panic() {
-    // (text, whether U012 reports the last character)
+    // (text, whether U011 reports the last character)
     let cases: &[(&str, bool)] = &[
         // U+200B after a word, alone, after Thai (which breaks words with it).
         ("word\u{200B}", true),
