@@ -19,14 +19,16 @@
 //! and the line, in the CLI and the server alike.
 //!
 //! Cost: reading a configuration is linear in its size (key lines found
-//! through a line index, each glob compiled once, globs of literal text and
-//! single `*`s matched without a regular expression); a directory's chain
+//! through a line index, each glob compiled once, globs of literal text,
+//! `*` and `**` matched without a regular expression, an `.editorconfig`'s
+//! other globs compiled together, only its `charset` sections kept; the
+//! memory bounds are in ARCHITECTURE.md, counted by `tests/hostile.rs`); a directory's chain
 //! adds one shared link per configuration file, built in a loop from the
 //! nearest known ancestor (no recursion on a path's depth, and no copy of
 //! the chain above); resolving a file walks the links that apply to it.
 //! So a tree costs time linear in its configuration plus the sum of its
 //! paths' lengths, and memory linear in its configuration files
-//! (`scripts/bench-config` doubles both).
+//! (`scripts/bench-config` and `scripts/bench-cost --doubling` double them).
 
 mod ec_glob;
 mod editorconfig;
