@@ -41,7 +41,7 @@ pub(crate) enum SectionGlob {
 }
 
 /// The globs of one `.editorconfig`'s sections, compiled as they are added;
-/// those that are pattern of the file's set wait for [`SectionGlobs::build`].
+/// those that are patterns of the file's set wait for [`SectionGlobs::build`].
 #[derive(Default)]
 pub(crate) struct SectionGlobs {
     patterns: Vec<String>,
@@ -67,7 +67,8 @@ impl SectionGlobs {
         let mut chunks = Vec::new();
         for (n, chunk) in self.patterns.chunks(SET_CHUNK).enumerate() {
             let patterns: Vec<&str> = chunk.iter().map(String::as_str).collect();
-            // Each glob may take globset's limit, as it would alone.
+            // globset's limit for one glob, and room for each glob's share
+            // (a glob that alone is over the limit is found below).
             let limit = crate::glob::GLOB_SIZE_LIMIT
                 .saturating_add(patterns.iter().map(|p| 64 * p.len()).sum::<usize>());
             let regexes = match crate::glob::compile_regex_set(&patterns, limit) {

@@ -358,6 +358,9 @@ mod tests {
                 ),
                 basename_only: false,
             };
+            let by_components =
+                !glob.contains(['?', '[', '{']) && !["a**", "**/**"].contains(&glob);
+            assert_eq!(ComponentGlob::new(glob).is_some(), by_components, "{glob}");
             let simple = ComponentGlob::new(glob).map(|glob| PathGlob {
                 matcher: GlobMatcher::Components(glob),
                 basename_only: false,
