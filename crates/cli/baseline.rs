@@ -13,14 +13,14 @@
 //! the span), so a finding on a 100 MB line costs no more to key than one
 //! on a short line, and an edit far along such a line does not change it.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context as _, bail};
 use serde_json::{Value, json};
-use utf8lint_diagnostics::{Diagnostic, escape_lossless};
+use utf8lint_diagnostics::{Diagnostic, Rule, escape_lossless};
 
 /// How much of a finding's line, either side of its span, goes into its
 /// key (and at most this much of the span itself).
@@ -29,28 +29,36 @@ pub(crate) const CONTEXT_BYTES: usize = 256;
 /// The format's version, written as the value of `utf8lint-baseline`.
 const VERSION: u64 = 1;
 
-/// One finding's key.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// One finding's key within its file (the file's key path is kept once,
+/// as the key of the map that holds these): 24 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Key {
-    pub path: String,
-    pub rule: &'static str,
+    pub rule: Rule,
     pub hash: u64,
-    pub occurrence: usize,
+    pub occurrence: u64,
 }
 
+/// Keys by the key path of their file.
+type KeysByPath = HashMap<Box<str>, HashSet<Key>>;
+
 /// A baseline being read or written by a run.
+///
+/// Memory: a baseline read costs about 40 bytes an entry (its [`Key`] in a
+/// hash set) and each file's path once, under a third of the entry's JSON
+/// (at least 66 bytes); the JSON is read entry by entry, never held as a
+/// tree of values (which cost 1.4 KB an entry).
 pub(crate) struct Baseline {
     /// The directory paths are relative to (the baseline file's).
     base: PathBuf,
     /// `--baseline`: the keys read.
-    known: HashSet<Key>,
-    /// The known keys some finding of this run matched (a set, so that a
-    /// file looked at twice, before and after a fix, counts once).
-    matched: Mutex<HashSet<Key>>,
-    /// The key paths of the files checked (`--baseline`).
-    checked: Mutex<HashSet<String>>,
-    /// `--write-baseline`: the keys found, with each finding's message.
-    found: Mutex<Vec<(Key, String)>>,
+    known: KeysByPath,
+    /// The files checked (`--baseline`), each with the known keys some
+    /// finding of this run matched (a set, so that a file looked at twice,
+    /// before and after a fix, counts once).
+    matched: Mutex<KeysByPath>,
+    /// `--write-baseline`: the keys found, each with its file's key path
+    /// (shared by the file's findings) and the finding's message.
+    found: Mutex<Vec<(Arc<str>, Key, String)>>,
     /// `--write-baseline`: findings are recorded, not reported.
     writing: bool,
 }
@@ -110,9 +118,8 @@ impl Baseline {
         let file = absolute(&cwd, file);
         Ok(Baseline {
             base: file.parent().map(Path::to_path_buf).unwrap_or(cwd),
-            known: HashSet::new(),
-            matched: Mutex::new(HashSet::new()),
-            checked: Mutex::new(HashSet::new()),
+            known: HashMap::new(),
+            matched: Mutex::new(HashMap::new()),
             found: Mutex::new(Vec::new()),
             writing: false,
         })
@@ -130,40 +137,11 @@ impl Baseline {
     pub(crate) fn read(file: &Path) -> anyhow::Result<Baseline> {
         let shown = escape_lossless(file.as_os_str().as_encoded_bytes());
         let text = std::fs::read(file).with_context(|| format!("cannot read baseline {shown}"))?;
-        let value: Value = serde_json::from_slice(&text)
-            .with_context(|| format!("baseline {shown} is not JSON"))?;
-        if value.get("utf8lint-baseline").and_then(Value::as_u64) != Some(VERSION) {
-            bail!(
-                "{shown} is not a utf8lint baseline (version {VERSION}); write one with --write-baseline"
-            );
-        }
-        let mut baseline = Baseline::at(file)?;
-        let entries = value
-            .get("findings")
-            .and_then(Value::as_array)
-            .with_context(|| format!("baseline {shown} has no `findings` list"))?;
-        for (i, entry) in entries.iter().enumerate() {
-            let key = (|| {
-                let path = entry.get("path")?.as_str()?.to_owned();
-                let rule = utf8lint_diagnostics::Rule::find(entry.get("rule")?.as_str()?)?.code();
-                let hash = u64::from_str_radix(entry.get("hash")?.as_str()?, 16).ok()?;
-                let occurrence = usize::try_from(entry.get("occurrence")?.as_u64()?).ok()?;
-                Some(Key {
-                    path,
-                    rule,
-                    hash,
-                    occurrence,
-                })
-            })()
-            .with_context(|| {
-                format!(
-                    "baseline {shown}: entry {} needs `path`, `rule` (a rule's code), `hash` (hex) and `occurrence`",
-                    i + 1
-                )
-            })?;
-            baseline.known.insert(key);
-        }
-        Ok(baseline)
+        let known = read_keys(&text, &shown)?;
+        Ok(Baseline {
+            known,
+            ..Baseline::at(file)?
+        })
     }
 
     /// The key path of the file at `path` (as given on the command line or
@@ -189,18 +167,17 @@ impl Baseline {
     }
 
     /// The keys of `diagnostics` (one file's, in file order).
-    fn keys(path: &str, bytes: &[u8], diagnostics: &[Diagnostic]) -> Vec<Key> {
-        let mut seen: BTreeMap<(&'static str, u64), usize> = BTreeMap::new();
+    fn keys(bytes: &[u8], diagnostics: &[Diagnostic]) -> Vec<Key> {
+        let mut seen: BTreeMap<(Rule, u64), u64> = BTreeMap::new();
         diagnostics
             .iter()
             .map(|d| {
                 let hash = finding_hash(bytes, d);
-                let count = seen.entry((d.rule.code(), hash)).or_default();
+                let count = seen.entry((d.rule, hash)).or_default();
                 let occurrence = *count;
                 *count += 1;
                 Key {
-                    path: path.to_owned(),
-                    rule: d.rule.code(),
+                    rule: d.rule,
                     hash,
                     occurrence,
                 }
@@ -219,12 +196,14 @@ impl Baseline {
         diagnostics: &mut Vec<Diagnostic>,
         count: bool,
     ) {
-        let keys = Baseline::keys(path, bytes, diagnostics);
+        let keys = Baseline::keys(bytes, diagnostics);
         if self.writing {
             if count && let Ok(mut found) = self.found.lock() {
+                let path: Arc<str> = path.into();
                 found.extend(
                     keys.into_iter()
-                        .zip(diagnostics.iter().map(|d| d.message.clone())),
+                        .zip(diagnostics.iter())
+                        .map(|(key, d)| (path.clone(), key, d.message.clone())),
                 );
             }
             diagnostics.clear();
@@ -233,59 +212,68 @@ impl Baseline {
         if self.known.is_empty() {
             return;
         }
-        if count && let Ok(mut checked) = self.checked.lock() {
-            checked.insert(path.to_owned());
-        }
+        let known = self.known.get(path);
         let mut keys = keys.into_iter();
         let mut matched = Vec::new();
         diagnostics.retain(|_| match keys.next() {
-            Some(k) if self.known.contains(&k) => {
+            Some(k) if known.is_some_and(|known| known.contains(&k)) => {
                 matched.push(k);
                 false
             }
             _ => true,
         });
         if count && let Ok(mut all) = self.matched.lock() {
-            all.extend(matched);
+            all.entry(path.into()).or_default().extend(matched);
         }
     }
 
     /// How many findings of this run the baseline held, and so were not
     /// reported.
     pub(crate) fn hidden(&self) -> usize {
-        self.matched.lock().map_or(0, |m| m.len())
+        self.matched
+            .lock()
+            .map_or(0, |m| m.values().map(HashSet::len).sum())
     }
 
     /// How many baseline entries of the files checked no finding of this
     /// run matched (fixed or edited since the baseline was written).
     pub(crate) fn gone(&self) -> usize {
-        let matched = self.matched.lock().map_or(0, |m| m.len());
-        let Ok(checked) = self.checked.lock() else {
+        let Ok(checked) = self.matched.lock() else {
             return 0;
         };
-        let of_checked = self
-            .known
+        checked
             .iter()
-            .filter(|k| checked.contains(&k.path))
-            .count();
-        of_checked.saturating_sub(matched)
+            .map(|(path, matched)| {
+                let known = self.known.get(path).map_or(0, HashSet::len);
+                known.saturating_sub(matched.len())
+            })
+            .sum()
     }
 
     /// Writes the findings recorded to `file` (sorted, one per line, so
     /// that a baseline under version control diffs well); returns how many.
     pub(crate) fn write(&self, file: &Path) -> anyhow::Result<usize> {
         let mut found = self.found.lock().map(|f| f.clone()).unwrap_or_default();
-        found.sort();
+        // By path, rule code, hash, occurrence and message.
+        found.sort_by(|(a_path, a, a_message), (b_path, b, b_message)| {
+            (a_path, a.rule.code(), a.hash, a.occurrence, a_message).cmp(&(
+                b_path,
+                b.rule.code(),
+                b.hash,
+                b.occurrence,
+                b_message,
+            ))
+        });
         let shown = escape_lossless(file.as_os_str().as_encoded_bytes());
         let mut out = Vec::new();
         writeln!(
             out,
             "{{\n  \"utf8lint-baseline\": {VERSION},\n  \"key\": \"path relative to this file, rule, FNV-1a 64 of the finding's bytes and its line's bytes around it, occurrence among equal keys in file order\",\n  \"findings\": ["
         )?;
-        for (i, (key, message)) in found.iter().enumerate() {
+        for (i, (path, key, message)) in found.iter().enumerate() {
             let entry = json!({
-                "path": key.path,
-                "rule": key.rule,
+                "path": &**path,
+                "rule": key.rule.code(),
                 "hash": format!("{:016x}", key.hash),
                 "occurrence": key.occurrence,
                 "message": message,
@@ -299,10 +287,201 @@ impl Baseline {
     }
 }
 
+/// The keys of a baseline's JSON `text` (`shown`: its file, for
+/// messages), read entry by entry: each entry is a small JSON value for a
+/// moment, then a [`Key`] under its path; the document is never a tree of
+/// values. What is wrong is said in this order: not JSON, not a baseline
+/// of this version, no `findings` list, the first entry that is not a
+/// finding's key.
+fn read_keys(text: &[u8], shown: &str) -> anyhow::Result<KeysByPath> {
+    let mut reader = serde_json::Deserializer::from_slice(text);
+    let document = serde::Deserializer::deserialize_any(&mut reader, DocumentVisitor)
+        .and_then(|document| reader.end().map(|()| document))
+        .with_context(|| format!("baseline {shown} is not JSON"))?;
+    if document.version.as_ref().and_then(Value::as_u64) != Some(VERSION) {
+        bail!(
+            "{shown} is not a utf8lint baseline (version {VERSION}); write one with --write-baseline"
+        );
+    }
+    match document.findings {
+        Some(Findings::Keys(keys)) => Ok(keys),
+        Some(Findings::BadEntry(i)) => bail!(
+            "baseline {shown}: entry {i} needs `path`, `rule` (a rule's code), `hash` (hex) and `occurrence`"
+        ),
+        Some(Findings::NotAList) | None => bail!("baseline {shown} has no `findings` list"),
+    }
+}
+
+/// What a baseline document holds: the last `utf8lint-baseline` and
+/// `findings` of its top-level object (as a JSON map keeps the last value
+/// of a repeated key).
+#[derive(Default)]
+struct Document {
+    version: Option<Value>,
+    findings: Option<Findings>,
+}
+
+/// A document's `findings`, as read.
+enum Findings {
+    Keys(KeysByPath),
+    /// The 1-based index of the first entry that is not a finding's key.
+    BadEntry(usize),
+    NotAList,
+}
+
+/// The key of one `findings` entry, or `None` if it is not one.
+fn entry_key(entry: &Value) -> Option<(&str, Key)> {
+    let path = entry.get("path")?.as_str()?;
+    let rule = Rule::find(entry.get("rule")?.as_str()?)?;
+    let hash = u64::from_str_radix(entry.get("hash")?.as_str()?, 16).ok()?;
+    let occurrence = entry.get("occurrence")?.as_u64()?;
+    Some((
+        path,
+        Key {
+            rule,
+            hash,
+            occurrence,
+        },
+    ))
+}
+
+/// Reads a document's top level: any JSON value, a baseline only if it is
+/// an object (anything else has no version, which is what is said).
+struct DocumentVisitor;
+
+impl<'de> serde::de::Visitor<'de> for DocumentVisitor {
+    type Value = Document;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
+        let mut document = Document::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match &*key {
+                "utf8lint-baseline" => document.version = Some(map.next_value()?),
+                "findings" => document.findings = Some(map.next_value_seed(FindingsSeed)?),
+                _ => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(document)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Document, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(Document::default())
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Document, E> {
+        Ok(Document::default())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Document, E> {
+        Ok(Document::default())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Document, E> {
+        Ok(Document::default())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Document, E> {
+        Ok(Document::default())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Document, E> {
+        Ok(Document::default())
+    }
+    fn visit_unit<E>(self) -> Result<Document, E> {
+        Ok(Document::default())
+    }
+}
+
+/// Reads `findings`: a list read entry by entry into keys, or any other
+/// value, passed over as not a list.
+struct FindingsSeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for FindingsSeed {
+    type Value = Findings;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Findings, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for FindingsSeed {
+    type Value = Findings;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a list of findings")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Findings, A::Error> {
+        let mut keys = KeysByPath::new();
+        let mut bad = None;
+        let mut i = 0;
+        // Every entry is read, a bad one too: the rest must still be JSON.
+        while let Some(entry) = seq.next_element::<Value>()? {
+            i += 1;
+            if bad.is_some() {
+                continue;
+            }
+            match entry_key(&entry) {
+                Some((path, key)) => {
+                    match keys.get_mut(path) {
+                        Some(set) => set.insert(key),
+                        None => keys.entry(path.into()).or_default().insert(key),
+                    };
+                }
+                None => bad = Some(i),
+            }
+        }
+        Ok(match bad {
+            Some(i) => Findings::BadEntry(i),
+            None => Findings::Keys(keys),
+        })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Findings, A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Findings::NotAList)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Findings, E> {
+        Ok(Findings::NotAList)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Findings, E> {
+        Ok(Findings::NotAList)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Findings, E> {
+        Ok(Findings::NotAList)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Findings, E> {
+        Ok(Findings::NotAList)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Findings, E> {
+        Ok(Findings::NotAList)
+    }
+    fn visit_unit<E>(self) -> Result<Findings, E> {
+        Ok(Findings::NotAList)
+    }
+}
+
+/// The test binary's allocations, counted per thread (the module the
+/// configuration's cost tests use).
+#[cfg(test)]
+#[path = "../config/tests/counting/mod.rs"]
+mod counting;
+
+#[cfg(test)]
+#[global_allocator]
+static COUNTING: counting::Counting = counting::Counting;
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use utf8lint_diagnostics::{Level, Rule};
+    use utf8lint_diagnostics::Level;
 
     fn at(start: usize, end: usize) -> Diagnostic {
         Diagnostic::new(Rule::InvalidUtf8, Level::Deny, start..end, "x")
@@ -312,8 +491,8 @@ mod tests {
     fn keys_ignore_other_lines_and_count_equal_findings() {
         let before = b"a\xFFb\nsame \xFF\nsame \xFF\n";
         let after = b"new line\na\xFFb\nsame \xFF\nsame \xFF\nmore\n";
-        let k1 = Baseline::keys("f", before, &[at(1, 2), at(9, 10), at(16, 17)]);
-        let k2 = Baseline::keys("f", after, &[at(10, 11), at(18, 19), at(25, 26)]);
+        let k1 = Baseline::keys(before, &[at(1, 2), at(9, 10), at(16, 17)]);
+        let k2 = Baseline::keys(after, &[at(10, 11), at(18, 19), at(25, 26)]);
         assert_eq!(k1, k2);
         assert_eq!(
             k1.iter().map(|k| k.occurrence).collect::<Vec<_>>(),
@@ -322,7 +501,7 @@ mod tests {
         // Editing the finding's own line makes it new.
         let edited = b"a\xFFc\n";
         assert_ne!(
-            Baseline::keys("f", edited, &[at(1, 2)])[0],
+            Baseline::keys(edited, &[at(1, 2)])[0],
             k1[0],
             "its line changed"
         );
@@ -339,5 +518,98 @@ mod tests {
             b.key_path(Path::new("/elsewhere"), Path::new("a")),
             "/elsewhere/a"
         );
+    }
+
+    /// A baseline of `n` entries over `n / 10` files, as `--write-baseline`
+    /// writes one.
+    fn baseline_text(n: usize) -> String {
+        let entries: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    "    {{\"path\":\"src/dir{}/file.txt\",\"rule\":\"U001\",\"hash\":\"{:016x}\",\"occurrence\":0,\"message\":\"invalid UTF-8: byte 0xFF\"}}",
+                    i / 10,
+                    i
+                )
+            })
+            .collect();
+        format!(
+            "{{\n  \"utf8lint-baseline\": 1,\n  \"findings\": [\n{}\n  ]\n}}\n",
+            entries.join(",\n")
+        )
+    }
+
+    /// A baseline read keeps under half its JSON's size (each file's path
+    /// once, 24-byte keys), never holds its document as a tree (the peak
+    /// stays under its size), and both double as it doubles.
+    #[test]
+    fn a_baseline_read_costs_less_than_its_json() {
+        let costs: Vec<(usize, counting::Cost)> = [20_000, 40_000]
+            .iter()
+            .map(|&n| {
+                let text = baseline_text(n);
+                let cost = counting::cost(|| {
+                    let keys = read_keys(text.as_bytes(), "b.json").unwrap();
+                    assert_eq!(keys.values().map(HashSet::len).sum::<usize>(), n);
+                    keys
+                });
+                (text.len(), cost)
+            })
+            .collect();
+        for &(size, cost) in &costs {
+            assert!(cost.held <= size / 2, "{} bytes held for {size}", cost.held);
+            assert!(
+                cost.peak <= size,
+                "{} bytes at the peak for {size}",
+                cost.peak
+            );
+        }
+        let (one, two) = (costs[0].1, costs[1].1);
+        assert!(two.peak as f64 <= 2.3 * one.peak as f64, "{one:?} {two:?}");
+        assert!(
+            two.allocations as f64 <= 2.3 * one.allocations as f64,
+            "{one:?} {two:?}"
+        );
+    }
+
+    /// What is wrong with a baseline is said in order: not JSON, not a
+    /// baseline, no list, the first bad entry (with the rest still JSON).
+    #[test]
+    fn a_baseline_s_faults_are_named_in_order() {
+        let error = |text: &str| {
+            read_keys(text.as_bytes(), "b.json")
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(error("{").contains("is not JSON"));
+        assert!(error("{\"utf8lint-baseline\": 1, \"findings\": [{}] x").contains("is not JSON"));
+        for text in [
+            "[]",
+            "3",
+            "{}",
+            "{\"utf8lint-baseline\": 2, \"findings\": []}",
+        ] {
+            assert!(error(text).contains("is not a utf8lint baseline"), "{text}");
+        }
+        for findings in ["", ", \"findings\": {\"a\": 1}", ", \"findings\": \"x\""] {
+            let text = format!("{{\"utf8lint-baseline\": 1{findings}}}");
+            assert!(error(&text).contains("has no `findings` list"), "{text}");
+        }
+        let good = r#"{"path": "a", "rule": "U001", "hash": "ff", "occurrence": 0}"#;
+        let text =
+            format!(r#"{{"findings": [{good}, {{"path": "a"}}, 7], "utf8lint-baseline": 1}}"#);
+        assert!(error(&text).contains("entry 2 needs"), "{}", error(&text));
+        // The last `findings` of the document is the one read, as a JSON
+        // object keeps the last value of a key.
+        let text = format!(r#"{{"utf8lint-baseline": 1, "findings": [7], "findings": [{good}]}}"#);
+        let keys = read_keys(text.as_bytes(), "b.json").unwrap();
+        let key = Key {
+            rule: Rule::InvalidUtf8,
+            hash: 0xff,
+            occurrence: 0,
+        };
+        assert!(keys["a"].contains(&key));
+        // A rule named by name is its code.
+        let text = r#"{"utf8lint-baseline": 1, "findings": [{"path": "b", "rule": "invalid_utf8", "hash": "ff", "occurrence": 0}]}"#;
+        assert!(read_keys(text.as_bytes(), "b.json").unwrap()["b"].contains(&key));
     }
 }

@@ -35,6 +35,7 @@ mod precommit;
 mod reading;
 mod server;
 mod suppress;
+mod text_at_end;
 mod text_rules;
 mod trust;
 mod walk;

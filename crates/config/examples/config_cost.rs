@@ -1,9 +1,16 @@
-//! The cost of configuration as it grows: `config_cost entries N` writes a
-//! `utf8lint.toml` of N `[per-file-lints]` entries and resolves a file under
-//! it; `config_cost depth N` writes N nested directories, each with a
-//! `utf8lint.toml` and an `.editorconfig`, and resolves a file in each.
+//! The cost of configuration as it grows: `config_cost KIND N` writes a
+//! configuration of size N and resolves a file under it:
+//!
+//! * `entries`: a `utf8lint.toml` of N `[per-file-lints]` entries;
+//! * `exclude`: a `utf8lint.toml` whose `exclude` has N globs;
+//! * `sections`, `braces`, `classes`: an `.editorconfig` of N sections
+//!   with `charset` (`[*.eN]`, `[{a,b}N.{c,h}]`, `[[ab]N.c]`);
+//! * `properties`: an `.editorconfig` of one section of N properties;
+//! * `depth`: N nested directories, each with a `utf8lint.toml` and an
+//!   `.editorconfig`, and a file resolved in each.
+//!
 //! Prints the size, the seconds spent resolving and the peak resident memory
-//! (Linux). `scripts/bench-config` runs it for N and 2N.
+//! (Linux). `scripts/bench-config` runs it for N, 2N and 4N.
 
 use std::fs;
 use std::path::Path;
@@ -17,15 +24,32 @@ fn main() {
         args.next(),
         args.next().and_then(|n| n.parse::<usize>().ok()),
     ) else {
-        eprintln!("usage: config_cost entries|depth N");
+        eprintln!("usage: config_cost {USAGE} N");
         std::process::exit(2);
     };
     let dir = tempfile::tempdir().expect("a temporary directory");
+    let root = dir.path();
     let files = match kind.as_str() {
-        "entries" => entries(dir.path(), n),
-        "depth" => depth(dir.path(), n),
+        "entries" => entries(root, n),
+        "exclude" => {
+            let globs: Vec<String> = (0..n).map(|i| format!("\"dir{i}/**\"")).collect();
+            let text = format!("exclude = [{}]\n", globs.join(", "));
+            one_file(root, "utf8lint.toml", &text, "dir7/a.txt")
+        }
+        "sections" => sections(root, n, |i| format!("*.e{i}"), "a.e7"),
+        "braces" => sections(root, n, |i| format!("{{a,b}}{i}.{{c,h}}"), "a7.c"),
+        "classes" => sections(root, n, |i| format!("[ab]{i}.c"), "a7.c"),
+        "properties" => {
+            let mut text = String::from("[*]\n");
+            for i in 0..n {
+                text.push_str(&format!("key{i} = value{i}\n"));
+            }
+            text.push_str("charset = latin1\n");
+            one_file(root, ".editorconfig", &text, "a.txt")
+        }
+        "depth" => depth(root, n),
         _ => {
-            eprintln!("usage: config_cost entries|depth N");
+            eprintln!("usage: config_cost {USAGE} N");
             std::process::exit(2);
         }
     };
@@ -51,6 +75,27 @@ fn main() {
         (system1 - system0) as f64 / 100.0,
         peak_rss_kib().map_or("?".to_owned(), |k| k.to_string())
     );
+}
+
+const USAGE: &str = "entries|exclude|sections|braces|classes|properties|depth";
+
+/// `text` as `root/name`; `file` (under `root`) to resolve.
+fn one_file(root: &Path, name: &str, text: &str, file: &str) -> Vec<std::path::PathBuf> {
+    fs::write(root.join(name), text).expect("writable");
+    vec![root.join(file)]
+}
+
+/// An `.editorconfig` of `n` sections, section `i` of glob `glob(i)`.
+fn sections(
+    root: &Path,
+    n: usize,
+    glob: impl Fn(usize) -> String,
+    file: &str,
+) -> Vec<std::path::PathBuf> {
+    let text: String = (0..n)
+        .map(|i| format!("[{}]\ncharset = latin1\n", glob(i)))
+        .collect();
+    one_file(root, ".editorconfig", &text, file)
 }
 
 /// One `utf8lint.toml` of `n` entries; the file to resolve.

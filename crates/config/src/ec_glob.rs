@@ -7,11 +7,185 @@
 //! matched against the path relative to the `.editorconfig`'s directory
 //! (a leading `/` dropped), one without against the path's end at a `/`.
 //!
-//! The glob becomes a regular expression, as EditorConfig's C and Python
-//! cores do it, compiled with the limits of every glob of the
-//! configuration (an error rather than a panic).
+//! Most globs are literal text with `*`s (`*.md`, `docs/*.txt`) and `**`
+//! components: those are matched component by component
+//! ([`ComponentGlob`], a few bytes each). Any other glob becomes a regular
+//! expression, as EditorConfig's C and Python cores do it, compiled with
+//! the limits of every glob of the configuration (an error rather than a
+//! panic); those of one file are compiled together, as one automaton asked
+//! which of them match ([`SectionGlobs`]), except a glob with `{n1..n2}`,
+//! whose numbers are checked in its capture groups.
+
+use std::path::Path;
 
 use regex_automata::meta::Regex;
+use regex_automata::{Input, PatternID, PatternSet};
+
+use crate::glob::ComponentGlob;
+
+/// A section's glob, compiled as cheaply as its syntax allows.
+#[derive(Clone, Debug)]
+pub(crate) enum SectionGlob {
+    /// `*`: every path that has a last component (how ec4rs read it,
+    /// `every_file_is_what_ec4rs_says`); a directory's files then share
+    /// their settings.
+    EveryFile,
+    Components(ComponentGlob),
+    /// `{a,b}` choices written out: any of these (`*.{c,h}` is `*.c` or
+    /// `*.h`).
+    AnyOf(Box<[ComponentGlob]>),
+    /// A glob with `{n1..n2}`: a regular expression of its own.
+    Ranges(EcGlob),
+    /// Pattern `n` of the file's [`GlobSet`].
+    InSet(usize),
+}
+
+/// The globs of one `.editorconfig`'s sections, compiled as they are added;
+/// those that are patterns of the file's set wait for [`SectionGlobs::build`].
+#[derive(Default)]
+pub(crate) struct SectionGlobs {
+    patterns: Vec<String>,
+}
+
+impl SectionGlobs {
+    /// Compiles `glob` (a section header without its brackets).
+    pub(crate) fn add(&mut self, glob: &str) -> Result<SectionGlob, String> {
+        if let Some(simple) = SectionGlob::without_regex(glob) {
+            return Ok(simple);
+        }
+        let (pattern, ranges) = regex_of(glob)?;
+        if !ranges.is_empty() {
+            return EcGlob::compile(&pattern, ranges).map(SectionGlob::Ranges);
+        }
+        self.patterns.push(pattern);
+        Ok(SectionGlob::InSet(self.patterns.len() - 1))
+    }
+
+    /// The set of the patterns added, or the first that does not compile
+    /// (its number, and why).
+    pub(crate) fn build(self) -> Result<GlobSet, (usize, String)> {
+        let mut chunks = Vec::new();
+        for (n, chunk) in self.patterns.chunks(SET_CHUNK).enumerate() {
+            let patterns: Vec<&str> = chunk.iter().map(String::as_str).collect();
+            // globset's limit for one glob, and room for each glob's share
+            // (a glob that alone is over the limit is found below).
+            let limit = crate::glob::GLOB_SIZE_LIMIT
+                .saturating_add(patterns.iter().map(|p| 64 * p.len()).sum::<usize>());
+            let regexes = match crate::glob::compile_regex_set(&patterns, limit) {
+                Ok(set) => vec![set],
+                // Which one: each alone. If each compiles (the whole was
+                // too large), they are kept one by one.
+                Err(_) => patterns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        crate::glob::compile_regex(p, false).map_err(|e| (n * SET_CHUNK + i, e))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            };
+            chunks.push(regexes);
+        }
+        Ok(GlobSet {
+            chunks,
+            len: self.patterns.len(),
+        })
+    }
+}
+
+/// How many globs are compiled as one automaton: the memory the
+/// compilation takes for a moment (the parsed expressions of all its
+/// globs, 7 KB a glob) is bounded by this many.
+const SET_CHUNK: usize = 64;
+
+/// The regular-expression globs of one `.editorconfig`: pattern `n` is in
+/// chunk `n / SET_CHUNK`, either one automaton for the chunk or (when
+/// together they were over the size limit) one each.
+#[derive(Clone, Debug)]
+pub(crate) struct GlobSet {
+    pub(crate) chunks: Vec<Vec<Regex>>,
+    len: usize,
+}
+
+impl GlobSet {
+    /// Which patterns match `bytes` (a path, as [`SectionGlob::matches`]
+    /// takes it); `None` when there are none.
+    pub(crate) fn matching(&self, bytes: &[u8]) -> Option<PatternSet> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut set = PatternSet::new(self.len);
+        let input = Input::new(bytes);
+        for (n, chunk) in self.chunks.iter().enumerate() {
+            let first = n * SET_CHUNK;
+            if let [one] = &chunk[..] {
+                let mut found = PatternSet::new(one.pattern_len());
+                one.which_overlapping_matches(&input, &mut found);
+                for id in found.iter() {
+                    set.insert(PatternID::new_unchecked(first + id.as_usize()));
+                }
+            } else {
+                for (i, regex) in chunk.iter().enumerate() {
+                    if regex.is_match(input.clone()) {
+                        set.insert(PatternID::new_unchecked(first + i));
+                    }
+                }
+            }
+        }
+        Some(set)
+    }
+}
+
+impl SectionGlob {
+    /// `glob` when no regular expression is needed to match it: `*`, or
+    /// [`ComponentGlob`]'s syntax, or that with `{a,b}` choices that can be
+    /// written out ([`choices`]).
+    fn without_regex(glob: &str) -> Option<SectionGlob> {
+        if glob == "*" {
+            return Some(SectionGlob::EveryFile);
+        }
+        // The anchoring of [`regex_of`] written as components: a glob
+        // without `/` matches the path's last component (after `**/`), one
+        // with `/` the whole path (a leading `/` dropped; a leading `**/`
+        // is any run of components). Decided on the whole glob, before its
+        // choices are written out: `{a/b,c}` is anchored in both.
+        let anchored = glob.contains('/');
+        let body = if anchored {
+            glob.strip_prefix('/').unwrap_or(glob)
+        } else {
+            glob
+        };
+        let component = |text: &str| {
+            if anchored || text == "**" {
+                ComponentGlob::new(text)
+            } else {
+                ComponentGlob::new(&format!("**/{text}"))
+            }
+        };
+        if !body.contains(['{', '}']) {
+            return component(body).map(SectionGlob::Components);
+        }
+        let globs = choices(body)?
+            .iter()
+            .map(|text| component(text))
+            .collect::<Option<Box<[_]>>>()?;
+        Some(SectionGlob::AnyOf(globs))
+    }
+
+    /// Whether `relative` (a path relative to the `.editorconfig`'s
+    /// directory; `bytes` its bytes, `/`-separated) matches; `set`: which
+    /// patterns of the file's [`GlobSet`] match it.
+    pub(crate) fn matches(&self, relative: &Path, bytes: &[u8], set: Option<&PatternSet>) -> bool {
+        match self {
+            SectionGlob::EveryFile => relative.components().next_back().is_some(),
+            SectionGlob::Components(glob) => glob.matches(bytes),
+            SectionGlob::AnyOf(globs) => globs.iter().any(|g| g.matches(bytes)),
+            SectionGlob::Ranges(glob) => glob.matches(bytes),
+            SectionGlob::InSet(n) => {
+                set.is_some_and(|set| set.contains(PatternID::new_unchecked(*n)))
+            }
+        }
+    }
+}
 
 /// A compiled section glob.
 #[derive(Clone, Debug)]
@@ -21,22 +195,89 @@ pub(crate) struct EcGlob {
     ranges: Vec<(i64, i64)>,
 }
 
-impl EcGlob {
-    /// Compiles `glob` (a section header without its brackets).
-    pub(crate) fn new(glob: &str) -> Result<EcGlob, String> {
-        let mut ranges = Vec::new();
-        let (anchor, body) = if !glob.contains('/') {
-            ("(?:.*/)?", glob)
-        } else {
-            let body = glob.strip_prefix('/').unwrap_or(glob);
-            match body.strip_prefix("**/") {
-                Some(rest) => ("(?:.*/)?", rest),
-                None => ("", body),
-            }
+/// At most this many texts from one glob's choices, of at most
+/// [`MAX_CHOICES_GROWTH`] times its length in all: beyond, the glob is a
+/// regular expression (its choices multiply: `{a,b}{c,d}{e,f}` is eight).
+const MAX_CHOICES: usize = 64;
+const MAX_CHOICES_GROWTH: usize = 8;
+
+/// `body` with its `{a,b}` choices written out, each text in turn (`a{b,c,}`
+/// is `ab`, `ac`, `a`), when every brace is such a choice: a `{` closed by
+/// the next `}`, no brace inside, a `,` in it (which [`translate`] reads
+/// as a choice because the braces pair up). `None` otherwise, or if there
+/// would be too many ([`MAX_CHOICES`]).
+fn choices(body: &str) -> Option<Vec<String>> {
+    let mut texts = vec![String::new()];
+    let mut rest = body;
+    let budget = MAX_CHOICES_GROWTH * body.len() + 64;
+    loop {
+        let open = rest.find(['{', '}']);
+        let literal = &rest[..open.unwrap_or(rest.len())];
+        for text in &mut texts {
+            text.push_str(literal);
+        }
+        let Some(open) = open else {
+            return Some(texts);
         };
-        let chars: Vec<char> = body.chars().collect();
-        let pattern = format!("(?s)^{anchor}{}$", translate(&chars, &mut ranges, 0)?);
-        let regex = crate::glob::compile_regex(&pattern, !ranges.is_empty())?;
+        let after = &rest[open + 1..];
+        let close = after.find(['{', '}'])?;
+        if rest.as_bytes()[open] != b'{' || after.as_bytes()[close] != b'}' {
+            return None;
+        }
+        let group = &after[..close];
+        if !group.contains(',') {
+            return None;
+        }
+        let options: Vec<&str> = group.split(',').collect();
+        // A `**` made by writing a choice out would be read as a
+        // component (`x/{**,y}/z` is `x/` then any text then `/z`, which
+        // `x/**/z` is not): left to the regular expression.
+        let star_beside = rest[..open].ends_with('*') || after[close + 1..].starts_with('*');
+        if texts.len() * options.len() > MAX_CHOICES
+            || options.iter().any(|o| o.contains("**"))
+            || (star_beside && options.iter().any(|o| o.contains('*')))
+        {
+            return None;
+        }
+        texts = texts
+            .iter()
+            .flat_map(|text| options.iter().map(move |o| format!("{text}{o}")))
+            .collect();
+        if texts.iter().map(String::len).sum::<usize>() > budget {
+            return None;
+        }
+        rest = &after[close + 1..];
+    }
+}
+
+/// The regular expression of `glob` (a section header without its
+/// brackets), and the bounds of its `{n1..n2}`s.
+fn regex_of(glob: &str) -> Result<(String, Vec<(i64, i64)>), String> {
+    let mut ranges = Vec::new();
+    let (anchor, body) = if !glob.contains('/') {
+        ("(?:.*/)?", glob)
+    } else {
+        let body = glob.strip_prefix('/').unwrap_or(glob);
+        match body.strip_prefix("**/") {
+            Some(rest) => ("(?:.*/)?", rest),
+            None => ("", body),
+        }
+    };
+    let chars: Vec<char> = body.chars().collect();
+    let pattern = format!("(?s)^{anchor}{}$", translate(&chars, &mut ranges, 0)?);
+    Ok((pattern, ranges))
+}
+
+impl EcGlob {
+    /// Compiles `glob` (a section header without its brackets) alone.
+    #[cfg(test)]
+    pub(crate) fn new(glob: &str) -> Result<EcGlob, String> {
+        let (pattern, ranges) = regex_of(glob)?;
+        EcGlob::compile(&pattern, ranges)
+    }
+
+    fn compile(pattern: &str, ranges: Vec<(i64, i64)>) -> Result<EcGlob, String> {
+        let regex = crate::glob::compile_regex(pattern, !ranges.is_empty())?;
         Ok(EcGlob { regex, ranges })
     }
 

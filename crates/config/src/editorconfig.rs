@@ -1,11 +1,16 @@
 //! `.editorconfig`: the `charset` property, by the EditorConfig
-//! specification's rules (ec4rs parses and matches sections), with the file,
-//! section and line each value came from.
+//! specification's rules, with the file, section and line each value came
+//! from.
+//!
+//! Read line by line as ec4rs 1.2.0 reads one (its `linereader`), keeping
+//! only what `charset` needs: a file of 300,000 properties in one section
+//! costs one pass, where ec4rs's property map inserts each key into a
+//! sorted index (quadratic), and a section that says nothing of `charset`
+//! is not kept at all.
 
 use std::path::{Path, PathBuf};
 
-use ec4rs::{ConfigParser, Section};
-
+use crate::ec_glob::{GlobSet, SectionGlob, SectionGlobs};
 use crate::error::ConfigError;
 
 /// A parsed `.editorconfig`.
@@ -15,35 +20,30 @@ pub struct EditorConfigFile {
     pub path: PathBuf,
     /// `root = true`: files further up are not read.
     pub is_root: bool,
+    /// The sections that speak of `charset` (set or `unset`), in file
+    /// order: no other section can change a file's settings.
     sections: Vec<EcSection>,
+    /// The sections' globs that are regular expressions, as one.
+    globs: GlobSet,
 }
 
-/// One section, with what it says of `charset` read once at parse time:
-/// a scan asks every file, and building the answer per file (three strings
-/// copied) and matching `[*]` with ec4rs's general matcher cost more than
-/// the rest of resolving a file's settings.
+/// One section that speaks of `charset`.
 #[derive(Clone)]
 struct EcSection {
-    section: Section,
-    /// The header as written, e.g. `[*.json]`.
-    header: String,
-    /// `None` when the section says nothing of `charset`.
-    charset: Option<SectionCharset>,
-    /// The section's glob is `*`, which matches every path with a last
-    /// component: matched without a regular expression.
-    every_file: bool,
-    /// The section's glob, compiled by the specification's rules (ec4rs
-    /// 1.2.0's matcher misses `[a/*/x.txt]` for `a/b/x.txt`); `None` when
-    /// the headers could not be lined up with ec4rs's sections, which then
-    /// match them.
-    glob: Option<crate::ec_glob::EcGlob>,
+    /// The header as read, e.g. `[*.json]`, and its 1-based line.
+    header: Box<str>,
+    line: usize,
+    charset: SectionCharset,
+    glob: SectionGlob,
 }
 
+/// What a section says of `charset`: the last `charset` line of it wins.
 #[derive(Clone)]
 enum SectionCharset {
     /// `charset = unset`.
     Unset,
-    Set(CharsetSetting),
+    /// The value, lowercased, and its 1-based line.
+    Set(Box<str>, usize),
 }
 
 impl std::fmt::Debug for EditorConfigFile {
@@ -60,119 +60,167 @@ impl std::fmt::Debug for EditorConfigFile {
 }
 
 /// A `charset` value and where it was set.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CharsetSetting {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CharsetSetting<'a> {
     /// The value, lowercased: `utf-8`, `utf-8-bom`, `latin1`, ...
-    pub value: String,
+    pub value: &'a str,
     /// The `.editorconfig` it came from.
-    pub path: PathBuf,
+    pub path: &'a Path,
     /// The section header, e.g. `[*.json]`.
-    pub section: String,
+    pub section: &'a str,
     /// 1-based line of the property.
     pub line: usize,
+}
+
+/// One line of an `.editorconfig`, as ec4rs's `linereader::parse_line`
+/// reads it.
+#[derive(Debug, PartialEq, Eq)]
+enum Line<'a> {
+    /// Empty, or a comment.
+    Nothing,
+    /// `[glob]`: the glob.
+    Section(&'a str),
+    /// `key = value`, both trimmed.
+    Pair(&'a str, &'a str),
+}
+
+fn is_comment(c: char) -> bool {
+    c == ';' || c == '#'
+}
+
+/// `line` read as ec4rs 1.2.0 reads it: a comment line skipped, a comment
+/// after a section's closing bracket cut, spaces trimmed, `[...]`
+/// non-empty, a pair with a key and a value; anything else is invalid.
+fn parse_line(line: &str) -> Result<Line<'_>, ()> {
+    let mut l = line.trim_start();
+    if l.starts_with(is_comment) {
+        return Ok(Line::Nothing);
+    }
+    if let (Some(bracket), Some(comment)) = (l.rfind(']'), l.rfind(is_comment))
+        && comment > bracket
+    {
+        l = &l[..comment];
+    }
+    l = l.trim_end();
+    if l.is_empty() {
+        Ok(Line::Nothing)
+    } else if let Some(glob) = l.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
+        if glob.is_empty() {
+            Err(())
+        } else {
+            Ok(Line::Section(glob))
+        }
+    } else if let Some((key, value)) = l.split_once('=') {
+        let (key, value) = (key.trim_end(), value.trim_start());
+        if key.is_empty() || value.is_empty() {
+            Err(())
+        } else {
+            Ok(Line::Pair(key, value))
+        }
+    } else {
+        Err(())
+    }
+}
+
+/// Whether `key` is `charset` once lowercased (ec4rs lowercases keys with
+/// Unicode's rules), without allocating for every key of the file.
+fn is_charset_key(key: &str) -> bool {
+    key.chars()
+        .flat_map(char::to_lowercase)
+        .eq("charset".chars())
 }
 
 impl EditorConfigFile {
     /// Parses the text of the `.editorconfig` at `path`.
     pub fn parse(text: &str, path: &Path) -> Result<EditorConfigFile, ConfigError> {
-        let err = |line: Option<usize>, message: String| ConfigError {
+        let err = |line: usize, message: String| ConfigError {
             path: path.to_path_buf(),
-            line,
+            line: Some(line),
             key: None,
             message,
         };
-        let mut parser = ConfigParser::new_buffered_with_path(text.as_bytes(), Some(path))
-            .map_err(|e| err(None, e.to_string()))?;
-        let is_root = parser.is_root;
-        // Section headers in file order, with their lines, to name them in
-        // messages (ec4rs keeps the glob but not the text).
-        let headers: Vec<(usize, String)> = text
-            .lines()
-            .enumerate()
-            .filter_map(|(i, line)| {
-                let t = line.trim();
-                (t.starts_with('[') && t.ends_with(']')).then(|| (i + 1, t.to_string()))
-            })
-            .collect();
+        let mut is_root = false;
         let mut sections = Vec::new();
-        // Iterate rather than loop on `has_more()`: in ec4rs 1.2.0 that
-        // method returns the end-of-file flag itself, inverted.
-        while let Some(section) = parser.next() {
-            let section = section.map_err(|e| err(Some(parser.line_no()), e.to_string()))?;
-            let header = headers
-                .get(sections.len())
-                .map(|(_, h)| h.clone())
-                .unwrap_or_else(|| "[?]".to_string());
-            let raw = section.props().get_raw_for_key("charset");
-            let charset = match raw.into_result() {
-                Err(false) => None,
-                Err(true) => Some(SectionCharset::Unset),
-                Ok(value) => Some(SectionCharset::Set(CharsetSetting {
-                    value: value.to_ascii_lowercase(),
-                    path: path.to_path_buf(),
-                    section: header.clone(),
-                    line: raw.source().map_or(0, |(_, line)| line),
-                })),
-            };
-            sections.push(EcSection {
-                section,
-                header,
-                charset,
-                every_file: false,
-                glob: None,
-            });
-        }
-        // The `*` shortcut only where every section's glob is known as
-        // ec4rs read it (the same count of headers, in order).
-        let globs = section_globs(text);
-        if globs.len() == sections.len() {
-            for (section, glob) in sections.iter_mut().zip(globs) {
-                section.every_file = glob == "*";
-                // Only sections that speak of `charset` are ever matched.
-                if section.charset.is_some() && !section.every_file {
-                    let line = headers
-                        .iter()
-                        .find(|(_, h)| *h == section.header)
-                        .map(|(l, _)| *l);
-                    section.glob = Some(crate::ec_glob::EcGlob::new(glob).map_err(|e| {
-                        err(
-                            line,
-                            format!(
-                                "section {} is not a glob: {e}",
-                                crate::error::shorten(&section.header)
-                            ),
-                        )
-                    })?);
+        let mut globs = SectionGlobs::default();
+        // The section being read: its glob and header line, and what it
+        // says of `charset` so far.
+        let mut current: Option<(&str, usize, Option<SectionCharset>)> = None;
+        // Lines as `BufRead::read_line` gives them to ec4rs: split at
+        // `\n` only, a byte-order mark dropped from the first.
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            let number = i + 1;
+            match parse_line(line).map_err(|()| err(number, "invalid line".to_owned()))? {
+                Line::Nothing => {}
+                Line::Section(glob) => {
+                    if let Some(done) = current.replace((glob, number, None)) {
+                        push_section(&mut sections, &mut globs, done, &err)?;
+                    }
                 }
+                Line::Pair(key, value) => match &mut current {
+                    // The preamble: only `root` means something.
+                    None => {
+                        if key.eq_ignore_ascii_case("root")
+                            && let Ok(root) = value.to_ascii_lowercase().parse::<bool>()
+                        {
+                            is_root = root;
+                        }
+                    }
+                    Some((_, _, charset)) => {
+                        if is_charset_key(key) {
+                            *charset = Some(if value.eq_ignore_ascii_case("unset") {
+                                SectionCharset::Unset
+                            } else {
+                                SectionCharset::Set(value.to_ascii_lowercase().into(), number)
+                            });
+                        }
+                    }
+                },
             }
         }
+        if let Some(done) = current {
+            push_section(&mut sections, &mut globs, done, &err)?;
+        }
+        sections.shrink_to_fit();
+        let globs = globs.build().map_err(|(n, e)| {
+            let (section, line) = sections
+                .iter()
+                .find(|s| matches!(s.glob, SectionGlob::InSet(i) if i == n))
+                .map_or(("[?]", 0), |s| (&*s.header, s.line));
+            err(
+                line,
+                format!(
+                    "section {} is not a glob: {e}",
+                    crate::error::shorten(section)
+                ),
+            )
+        })?;
         Ok(EditorConfigFile {
             path: path.to_path_buf(),
             is_root,
             sections,
+            globs,
         })
     }
 
     /// The last `charset` this file sets for `relative` (a path relative to
     /// this file's directory), by section order.
-    pub fn charset_for(&self, relative: &Path) -> Option<&CharsetSetting> {
-        // ec4rs matches a section's glob against the path relative to the
-        // .editorconfig's directory, as its own ConfigFile does.
+    pub fn charset_for(&self, relative: &Path) -> Option<CharsetSetting<'_>> {
+        let bytes = crate::glob::path_bytes(relative);
+        let set = self.globs.matching(&bytes);
         let mut found = None;
         for section in &self.sections {
-            // Most sections say nothing of `charset` (indentation, line
-            // ends): skip them before the glob match, which a scan would
-            // otherwise pay for every file and every section (8% of a
-            // whole-tree scan's CPU went to ec4rs's matcher).
-            let Some(charset) = &section.charset else {
-                continue;
-            };
-            if !section.applies_to(relative) {
+            if !section.glob.matches(relative, &bytes, set.as_ref()) {
                 continue;
             }
-            found = match charset {
+            found = match &section.charset {
                 SectionCharset::Unset => None,
-                SectionCharset::Set(setting) => Some(setting),
+                SectionCharset::Set(value, line) => Some(CharsetSetting {
+                    value,
+                    path: &self.path,
+                    section: &section.header,
+                    line: *line,
+                }),
             };
         }
         found
@@ -180,7 +228,7 @@ impl EditorConfigFile {
 
     /// Whether a section speaks of `charset` (set or `unset`).
     pub(crate) fn says_charset(&self) -> bool {
-        self.sections.iter().any(|s| s.charset.is_some())
+        !self.sections.is_empty()
     }
 
     /// Whether [`EditorConfigFile::charset_for`] gives the same answer for
@@ -189,49 +237,38 @@ impl EditorConfigFile {
     pub(crate) fn charset_is_per_directory(&self) -> bool {
         self.sections
             .iter()
-            .all(|s| s.charset.is_none() || s.every_file)
+            .all(|s| matches!(s.glob, SectionGlob::EveryFile))
     }
 }
 
-impl EcSection {
-    fn applies_to(&self, relative: &Path) -> bool {
-        if self.every_file {
-            // ec4rs reads `*` as a separator then any run of characters,
-            // matched from the path's end: it holds for every path that
-            // has a last component (`every_file_is_what_ec4rs_says`).
-            relative.components().next_back().is_some()
-        } else if let Some(glob) = &self.glob {
-            glob.matches(&crate::glob::path_bytes(relative))
-        } else {
-            self.section.applies_to(relative)
-        }
-    }
-}
-
-/// The glob of each section header of an `.editorconfig`, in order, read as
-/// ec4rs 1.2.0's `linereader::parse_line` reads a line (it is private):
-/// a byte-order mark dropped from the first line, comment lines skipped, a
-/// comment after the closing bracket cut, spaces trimmed, `[...]` non-empty.
-fn section_globs(text: &str) -> Vec<&str> {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let is_comment = |c: char| c == ';' || c == '#';
-    text.lines()
-        .filter_map(|line| {
-            let mut l = line.trim_start();
-            if l.starts_with(is_comment) {
-                return None;
-            }
-            if let (Some(bracket), Some(comment)) = (l.rfind(']'), l.rfind(is_comment))
-                && comment > bracket
-            {
-                l = &l[..comment];
-            }
-            l.trim_end()
-                .strip_prefix('[')?
-                .strip_suffix(']')
-                .filter(|glob| !glob.is_empty())
-        })
-        .collect()
+/// Keeps the section just read (`glob`, its header's line, what it says of
+/// `charset`) if it speaks of `charset`, its glob compiled.
+fn push_section(
+    sections: &mut Vec<EcSection>,
+    globs: &mut SectionGlobs,
+    (glob, line, charset): (&str, usize, Option<SectionCharset>),
+    err: &dyn Fn(usize, String) -> ConfigError,
+) -> Result<(), ConfigError> {
+    let Some(charset) = charset else {
+        return Ok(());
+    };
+    let header = format!("[{glob}]");
+    let compiled = globs.add(glob).map_err(|e| {
+        err(
+            line,
+            format!(
+                "section {} is not a glob: {e}",
+                crate::error::shorten(&header)
+            ),
+        )
+    })?;
+    sections.push(EcSection {
+        header: header.into(),
+        line,
+        charset,
+        glob: compiled,
+    });
+    Ok(())
 }
 
 #[cfg(test)]
@@ -244,13 +281,10 @@ mod tests {
         let file = EditorConfigFile::parse(text, Path::new("/p/.editorconfig")).unwrap();
         assert!(file.is_root);
         let c = file.charset_for(Path::new("a/b.txt")).unwrap();
-        assert_eq!(
-            (c.value.as_str(), c.section.as_str(), c.line),
-            ("utf-8", "[*]", 4)
-        );
+        assert_eq!((c.value, c.section, c.line), ("utf-8", "[*]", 4));
         let c = file.charset_for(Path::new("x.csv")).unwrap();
         assert_eq!(
-            (c.value.as_str(), c.section.as_str(), c.line),
+            (c.value, c.section, c.line),
             ("utf-8-bom", "[*.{csv,ps1}]", 7)
         );
         let c = file.charset_for(Path::new("legacy/old/f.txt")).unwrap();
@@ -273,7 +307,7 @@ mod tests {
     /// path: plain, nested, hidden, not UTF-8, with `.` or `..`, empty.
     #[test]
     fn every_file_is_what_ec4rs_says() {
-        let star = Section::new("*");
+        let star = ec4rs::Section::new("*");
         let mut paths: Vec<&Path> = [
             "",
             ".",
@@ -301,15 +335,59 @@ mod tests {
         paths.push(Path::new(
             <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"caf\xE9/\xFF"),
         ));
-        let ours = EcSection {
-            section: Section::new("x"),
-            header: String::new(),
-            charset: None,
-            every_file: true,
-            glob: None,
-        };
+        let ours = compiled("*");
+        assert!(matches!(ours.0, SectionGlob::EveryFile));
         for path in paths {
-            assert_eq!(ours.applies_to(path), star.applies_to(path), "{path:?}");
+            let bytes = crate::glob::path_bytes(path);
+            assert_eq!(
+                ours.0.matches(path, &bytes, None),
+                star.applies_to(path),
+                "{path:?}"
+            );
+        }
+    }
+
+    /// `glob` compiled as a file of one section compiles it.
+    fn compiled(glob: &str) -> (SectionGlob, GlobSet) {
+        let mut globs = SectionGlobs::default();
+        let section = globs.add(glob).unwrap();
+        (section, globs.build().unwrap())
+    }
+
+    fn matches((section, set): &(SectionGlob, GlobSet), path: &str) -> bool {
+        let bytes = path.as_bytes();
+        section.matches(Path::new(path), bytes, set.matching(bytes).as_ref())
+    }
+
+    /// Every core glob as a section of one file, each with its own value:
+    /// compiled together (one automaton for the regular expressions), the
+    /// file answers for each path as the last section whose glob, alone,
+    /// matches it.
+    #[test]
+    fn a_file_s_globs_compiled_together_answer_as_each_alone() {
+        let text: String = CORE_GLOB_CASES
+            .iter()
+            .enumerate()
+            .map(|(i, (glob, _, _))| format!("[{glob}]\ncharset = v{i}\n"))
+            .collect();
+        let file = EditorConfigFile::parse(&text, Path::new("/p/.editorconfig")).unwrap();
+        assert_eq!(file.globs.chunks.len(), 1, "{:?}", file.globs);
+        let alone: Vec<_> = CORE_GLOB_CASES
+            .iter()
+            .map(|(g, _, _)| compiled(g))
+            .collect();
+        let paths = CORE_GLOB_CASES
+            .iter()
+            .flat_map(|(_, yes, no)| yes.iter().chain(no.iter()));
+        for path in paths {
+            let expected = (0..alone.len())
+                .rev()
+                .find(|&i| matches(&alone[i], path))
+                .map(|i| format!("v{i}"));
+            let ours = file
+                .charset_for(Path::new(path))
+                .map(|c| c.value.to_owned());
+            assert_eq!(ours, expected, "{path}");
         }
     }
 
@@ -424,22 +502,198 @@ mod tests {
         ),
     ];
 
+    /// Each glob as a regular expression and as [`SectionGlob`] compiles
+    /// it (components where it can), on the core suite's paths.
     #[test]
     fn section_globs_match_as_editorconfig_core_tests_say() {
         for (glob, yes, no) in CORE_GLOB_CASES {
-            let compiled = crate::ec_glob::EcGlob::new(glob).unwrap();
-            for path in *yes {
-                assert!(
-                    compiled.matches(path.as_bytes()),
-                    "[{glob}] must match {path}"
-                );
+            let regex = crate::ec_glob::EcGlob::new(glob).unwrap();
+            let section = compiled(glob);
+            for (paths, expected) in [(*yes, true), (*no, false)] {
+                for path in paths {
+                    let bytes = path.as_bytes();
+                    assert_eq!(regex.matches(bytes), expected, "[{glob}] and {path}");
+                    assert_eq!(matches(&section, path), expected, "[{glob}] and {path}");
+                }
             }
-            for path in *no {
-                assert!(
-                    !compiled.matches(path.as_bytes()),
-                    "[{glob}] must not match {path}"
-                );
-            }
+        }
+    }
+
+    /// Globs of literal text, `*` and `**` are matched by components, and
+    /// say what their regular expression says of every path here.
+    #[test]
+    fn component_globs_match_as_their_regular_expressions() {
+        let globs = [
+            "*.md",
+            "Makefile",
+            "docs/*.txt",
+            "/docs/*.txt",
+            "**/gen/*.rs",
+            "/**/gen/*.rs",
+            "a/**/b",
+            "a/**",
+            "**",
+            "/**",
+            "a//b",
+            "x/",
+            "*.tar.gz",
+            "a*b*c",
+            "中文.txt",
+            "a,b.txt",
+            "a!b-c^d",
+        ];
+        let paths = [
+            "",
+            "a.md",
+            "x/a.md",
+            "x/y/a.md",
+            "docs/a.txt",
+            "docs/x/a.txt",
+            "q/docs/a.txt",
+            "gen/x.rs",
+            "q/gen/x.rs",
+            "q/r/gen/x.rs",
+            "gen/x/y.rs",
+            "a/b",
+            "a/x/b",
+            "a/x/y/b",
+            "a/",
+            "a",
+            "ab",
+            "a//b",
+            "x/",
+            "Makefile",
+            "sub/Makefile",
+            "x.tar.gz",
+            "aXbYc",
+            "a/bc",
+            "中文.txt",
+            "sub/中文.txt",
+            "a,b.txt",
+            "a!b-c^d",
+            "/a.md",
+            "a/b/",
+        ];
+        for glob in globs {
+            let section = compiled(glob);
+            assert!(
+                matches!(section.0, SectionGlob::Components(_)),
+                "[{glob}] is matched by components"
+            );
+            assert_same_as_regex(glob, &section, &paths);
+        }
+    }
+
+    /// Globs with `{a,b}` choices written out, which must answer as their
+    /// regular expression does; those that cannot be are regular
+    /// expressions.
+    #[test]
+    fn choices_written_out_match_as_their_regular_expressions() {
+        let written_out = [
+            "*.{c,h}",
+            "{package.json,.travis.yml}",
+            "a{b,c,}.d",
+            "a{,b,,c,}.e",
+            "{a/b,c}",
+            "/{a,b}/*.txt",
+            "**/{a,b}.c",
+            "{a,b}/**",
+            "a/**/{b,c}",
+            "{x,y}{1,2}.{c,h}",
+            "*{a,b}",
+            "{,}",
+            "src/{*.rs,*.toml}",
+        ];
+        let regexes = [
+            "x/{**,y}/z",
+            "{x/**,y}/z",
+            "*{*,a}",
+            "{a,b}**",
+            "{single}.b",
+            "{a,{b,c}}.l",
+            "{3..120}",
+            "{},b}.h",
+            "{a\\,b,cd}.txt",
+            "[ab]{c,d}",
+            "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}",
+        ];
+        let paths = [
+            "",
+            "a.c",
+            "x/a.h",
+            "a.ch",
+            "package.json",
+            "sub/.travis.yml",
+            "a.d",
+            "ab.d",
+            "ac.d",
+            "a,.d",
+            "a.e",
+            "ab.e",
+            "a/b",
+            "c",
+            "x/c",
+            "a/b/c",
+            "a/x.txt",
+            "b/x.txt",
+            "q/a/x.txt",
+            "q/b.c",
+            "b.c",
+            "a/x",
+            "b/x/y",
+            "a",
+            "b",
+            "a/b",
+            "a/q/c",
+            "x1.c",
+            "y2.h",
+            "x3.c",
+            "za",
+            "sub/zb",
+            "/",
+            "x/",
+            "src/a.rs",
+            "src/b.toml",
+            "x/y/z",
+            "x//z",
+            "x/z",
+            "x/q/z",
+            "aa",
+            "a**",
+            "ab",
+            "{single}.b",
+            "3",
+            "60",
+            "{},b}.h",
+            "a,b.txt",
+            "ac",
+            "acegikm",
+        ];
+        for glob in written_out {
+            let section = compiled(glob);
+            assert!(
+                matches!(section.0, SectionGlob::AnyOf(_)),
+                "[{glob}] has its choices written out"
+            );
+            assert_same_as_regex(glob, &section, &paths);
+        }
+        for glob in regexes {
+            let section = compiled(glob);
+            assert!(
+                matches!(section.0, SectionGlob::InSet(_) | SectionGlob::Ranges(_)),
+                "[{glob}] is a regular expression"
+            );
+        }
+    }
+
+    fn assert_same_as_regex(glob: &str, section: &(SectionGlob, GlobSet), paths: &[&str]) {
+        let regex = crate::ec_glob::EcGlob::new(glob).unwrap();
+        for path in paths {
+            assert_eq!(
+                matches(section, path),
+                regex.matches(path.as_bytes()),
+                "[{glob}] and {path:?}"
+            );
         }
     }
 
@@ -469,20 +723,136 @@ mod tests {
     /// comment after it, a commented-out header, a byte-order mark at the
     /// start; `[ * ]` is not `*`.
     #[test]
-    fn section_globs_line_up_with_ec4rs_sections() {
+    fn sections_are_read_as_ec4rs_reads_them() {
         let text = "\u{FEFF}root = true\n[*] # all\ncharset = utf-8\n; [*.md]\n#[x]\n  [*.{c,h}]  ; c\nindent_size = 4\n[ * ]\ncharset = latin1\n";
-        assert_eq!(section_globs(text), ["*", "*.{c,h}", " * "]);
         let file = EditorConfigFile::parse(text, Path::new("/p/.editorconfig")).unwrap();
-        let every: Vec<bool> = file.sections.iter().map(|s| s.every_file).collect();
-        assert_eq!(every, [true, false, false]);
+        assert!(file.is_root);
+        // `[*.{c,h}]` says nothing of `charset`: not kept.
+        let headers: Vec<&str> = file.sections.iter().map(|s| &*s.header).collect();
+        assert_eq!(headers, ["[*]", "[ * ]"]);
         assert!(!file.charset_is_per_directory());
         // ` * ` wants a space either side of the name.
         let c = file.charset_for(Path::new("sub/x.c")).unwrap();
-        assert_eq!(c.value, "utf-8");
+        assert_eq!((c.value, c.section, c.line), ("utf-8", "[*]", 3));
         let c = file.charset_for(Path::new("sub/ x.c ")).unwrap();
-        assert_eq!(c.value, "latin1");
+        assert_eq!((c.value, c.line), ("latin1", 9));
         let plain = "[*]\ncharset = utf-8\n[*.md]\nindent_size = 2\n";
         let plain = EditorConfigFile::parse(plain, Path::new("/p/.editorconfig")).unwrap();
         assert!(plain.charset_is_per_directory());
+    }
+
+    /// What ec4rs 1.2.0 makes of `text`: `root`, and each section's glob
+    /// and `charset` (`None`: not said, `Some(None)`: `unset`, else the
+    /// value and its line); or the line of its error.
+    #[allow(clippy::type_complexity)]
+    fn ec4rs_reading(text: &str) -> Result<(bool, Vec<Option<Option<(String, usize)>>>), ()> {
+        let parser =
+            ec4rs::ConfigParser::new_buffered_with_path(text.as_bytes(), Some(Path::new("/p")))
+                .map_err(|_| ())?;
+        let root = parser.is_root;
+        let mut sections = Vec::new();
+        for section in parser {
+            let section = section.map_err(|_| ())?;
+            let raw = section.props().get_raw_for_key("charset");
+            sections.push(match raw.into_result() {
+                Err(false) => None,
+                Err(true) => Some(None),
+                Ok(value) => Some(Some((
+                    value.to_ascii_lowercase(),
+                    raw.source().map_or(0, |(_, line)| line),
+                ))),
+            });
+        }
+        Ok((root, sections))
+    }
+
+    /// Ours, in the same terms (sections that say nothing are not kept, so
+    /// only those that speak of `charset` are compared).
+    #[allow(clippy::type_complexity)]
+    fn our_reading(text: &str) -> Result<(bool, Vec<Option<Option<(String, usize)>>>), ()> {
+        let file = EditorConfigFile::parse(text, Path::new("/p")).map_err(|_| ())?;
+        let sections = file
+            .sections
+            .iter()
+            .map(|s| {
+                Some(match &s.charset {
+                    SectionCharset::Unset => None,
+                    SectionCharset::Set(value, line) => Some((value.to_string(), *line)),
+                })
+            })
+            .collect();
+        Ok((file.is_root, sections))
+    }
+
+    /// The reading differs from ec4rs's in nothing `charset` depends on:
+    /// keys in any case, repeated keys, `unset`, comments, byte-order
+    /// marks, carriage returns, invalid lines in the preamble and in a
+    /// section.
+    #[test]
+    fn the_reading_agrees_with_ec4rs() {
+        let texts = [
+            "",
+            "root = true\n",
+            "ROOT = TRUE\n[*]\nCharSet = UTF-8\n",
+            "root=false\n[*]\ncharset=latin1\ncharset = utf-16le\n",
+            "[*]\ncharset = unset\n[*.md]\ncharset = Unset\n",
+            "\u{FEFF}root = true\r\n[*]\r\ncharset = utf-8\r\n",
+            "root = true # not a comment here\n[*]\ncharset = utf-8 ; nor here\n",
+            "; comment\n# comment\n\n   \n[a]\nindent_style = tab\n[b]\ncharset = utf-8\n",
+            "[*]\n= utf-8\n",
+            "[*]\ncharset =\n",
+            "junk\n[*]\ncharset = utf-8\n",
+            "[*]\njunk\n",
+            "[]\ncharset = utf-8\n",
+            "[*]] # x\ncharset = utf-8\n",
+            "[[*]\ncharset = utf-8\n",
+            "[*]\nchar set = utf-8\n",
+            "[*]\n  charset   =   utf-8  \n",
+            "[*]\ncharset = utf-8\n[*]\n",
+            "root = yes\n[*]\ncharset = utf-8",
+            "\n\u{FEFF}[*]\ncharset = utf-8\n",
+        ];
+        for text in texts {
+            let theirs = ec4rs_reading(text).map(|(root, sections)| {
+                (
+                    root,
+                    sections
+                        .into_iter()
+                        .filter(Option::is_some)
+                        .collect::<Vec<_>>(),
+                )
+            });
+            assert_eq!(our_reading(text), theirs, "{text:?}");
+            if theirs.is_err() {
+                let err = EditorConfigFile::parse(text, Path::new("/p")).unwrap_err();
+                assert!(err.line.is_some(), "{err}");
+            }
+        }
+        // One difference: ec4rs drops a byte-order mark from the first line
+        // when it reads it, then reads the line again with the mark when
+        // it is a section header, and calls that line invalid. The mark is
+        // not the file's text: the section is read.
+        let text = "\u{FEFF}[*]\ncharset = utf-8\n";
+        assert!(ec4rs_reading(text).is_err());
+        assert_eq!(
+            our_reading(text),
+            Ok((false, vec![Some(Some(("utf-8".to_owned(), 2)))]))
+        );
+    }
+
+    /// The properties of one section are read in one pass and not kept:
+    /// 200,000 of them, every key different (ec4rs's sorted index moved
+    /// 10^10 entries for them), leave the one `charset`.
+    #[test]
+    fn many_properties_in_one_section_keep_only_the_charset() {
+        let mut text = String::from("[*.txt]\n");
+        for i in 0..200_000 {
+            text.push_str(&format!("key{i} = value{i}\n"));
+        }
+        text.push_str("charset = latin1\n");
+        let file = EditorConfigFile::parse(&text, Path::new("/p/.editorconfig")).unwrap();
+        let c = file.charset_for(Path::new("a.txt")).unwrap();
+        assert_eq!((c.value, c.line), ("latin1", 200_002));
+        assert_eq!(file.sections.len(), 1);
     }
 }

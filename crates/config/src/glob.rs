@@ -21,16 +21,16 @@ pub struct PathGlob {
 /// How a [`PathGlob`] is matched.
 #[derive(Clone, Debug)]
 enum GlobMatcher {
-    /// Literal text and single `*`s, nothing else (`*.txt`, `docs/*.md`,
-    /// `vendor`): matched component by component without a regular
-    /// expression, which costs 30 us to compile and kilobytes to keep (a
-    /// configuration may have 100,000 of them).
-    Simple(Box<[u8]>),
+    /// Components of literal text and `*`s, and `**` components
+    /// (`*.txt`, `docs/*.md`, `vendor/**`, `**/gen/*.rs`): matched without a
+    /// regular expression, which costs 30 us to compile and kilobytes to
+    /// keep (a configuration may have 100,000 of them).
+    Components(ComponentGlob),
     Regex(regex_automata::meta::Regex),
 }
 
 /// globset's limit on a compiled glob.
-const GLOB_SIZE_LIMIT: usize = 10 << 20;
+pub(crate) const GLOB_SIZE_LIMIT: usize = 10 << 20;
 
 impl PathGlob {
     /// Compiles `pattern`; the error says why it is not a glob utf8lint
@@ -40,8 +40,8 @@ impl PathGlob {
         // `vendor/` names a directory, as in .gitignore; matched as its path.
         let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
         let basename_only = !pattern.contains('/');
-        let matcher = if is_simple(trimmed) {
-            GlobMatcher::Simple(trimmed.as_bytes().into())
+        let matcher = if let Some(simple) = ComponentGlob::new(trimmed) {
+            GlobMatcher::Components(simple)
         } else {
             let glob = globset::GlobBuilder::new(trimmed)
                 .literal_separator(true)
@@ -69,30 +69,85 @@ impl PathGlob {
     fn matches_bytes(&self, path: &[u8]) -> bool {
         match &self.matcher {
             GlobMatcher::Regex(regex) => regex.is_match(path),
-            GlobMatcher::Simple(glob) => {
-                // `*` never matches `/` (`literal_separator`): the same
-                // number of components, each matching its own.
-                let mut globs = glob.split(|&b| b == b'/');
-                let mut parts = path.split(|&b| b == b'/');
-                loop {
-                    match (globs.next(), parts.next()) {
-                        (None, None) => return true,
-                        (Some(g), Some(p)) if star_match(g, p) => {}
-                        _ => return false,
-                    }
-                }
-            }
+            GlobMatcher::Components(glob) => glob.matches(path),
         }
     }
 }
 
-/// Whether `glob` is only literal text and single `*`s, which
-/// [`GlobMatcher::Simple`] matches as globset would.
-fn is_simple(glob: &str) -> bool {
-    !glob.contains("**")
-        && !glob
-            .bytes()
-            .any(|b| matches!(b, b'?' | b'[' | b']' | b'{' | b'}' | b'\\'))
+/// A glob whose every component (between `/`s) is literal text with `*`s
+/// (any run of bytes but `/`) or is `**` (any run of components): the
+/// globs most configurations have, matched component by component, as
+/// globset reads them (`literal_separator`) and as EditorConfig does.
+///
+/// A `**` component matches zero or more components (`**/x`, `a/**/b`),
+/// one or more when it ends the glob (`a/**` is `a/` and anything after
+/// it, not `a`); the glob `**` alone matches every path.
+#[derive(Clone, Debug)]
+pub(crate) struct ComponentGlob(Box<[u8]>);
+
+impl ComponentGlob {
+    /// `glob` as a [`ComponentGlob`], or `None` when it has other syntax
+    /// (`?`, `[...]`, `{...}`, `\`), a `**` inside a component (`a**`), or
+    /// two `**` components in a row.
+    pub(crate) fn new(glob: &str) -> Option<ComponentGlob> {
+        let special = |b: u8| matches!(b, b'?' | b'[' | b']' | b'{' | b'}' | b'\\');
+        if glob.bytes().any(special) {
+            return None;
+        }
+        let mut previous_recursive = false;
+        for part in glob.split('/') {
+            let recursive = part == "**";
+            if (recursive && previous_recursive) || (!recursive && part.contains("**")) {
+                return None;
+            }
+            previous_recursive = recursive;
+        }
+        Some(ComponentGlob(glob.as_bytes().into()))
+    }
+
+    /// Whether `path` (`/`-separated bytes) matches: the linear wildcard
+    /// match over components, backing up to the last `**`, each other
+    /// component matched by [`star_match`].
+    pub(crate) fn matches(&self, path: &[u8]) -> bool {
+        if &*self.0 == b"**" {
+            return true;
+        }
+        let mut globs = self.0.split(|&b| b == b'/');
+        let mut parts = path.split(|&b| b == b'/');
+        // Where the glob resumes after the last `**`, and the path at the
+        // first component that `**` has not taken yet.
+        let mut star = None;
+        loop {
+            match globs.next() {
+                Some(b"**") => {
+                    if globs.clone().next().is_none() {
+                        return parts.next().is_some();
+                    }
+                    star = Some((globs.clone(), parts.clone()));
+                    continue;
+                }
+                Some(glob) => {
+                    if parts.next().is_some_and(|part| star_match(glob, part)) {
+                        continue;
+                    }
+                }
+                None => {
+                    if parts.next().is_none() {
+                        return true;
+                    }
+                }
+            }
+            // A mismatch: the last `**` takes one more component.
+            let Some((star_globs, star_parts)) = &mut star else {
+                return false;
+            };
+            if star_parts.next().is_none() {
+                return false;
+            }
+            globs = star_globs.clone();
+            parts = star_parts.clone();
+        }
+    }
 }
 
 /// Whether `text` matches `glob`, whose only special byte is `*` (any run
@@ -134,29 +189,57 @@ pub(crate) fn compile_regex(
     regex: &str,
     captures: bool,
 ) -> Result<regex_automata::meta::Regex, String> {
+    build_regex(&[regex], captures, GLOB_SIZE_LIMIT)
+}
+
+/// Many globs' regular expressions as one, asked which of them match
+/// (`which_overlapping_matches`; pattern `i` is `regexes[i]`): one
+/// automaton and one cache for all, where a regular expression each costs
+/// kilobytes. `size_limit`: the limit on the whole.
+pub(crate) fn compile_regex_set(
+    regexes: &[&str],
+    size_limit: usize,
+) -> Result<regex_automata::meta::Regex, String> {
+    build_regex(regexes, false, size_limit)
+}
+
+fn build_regex(
+    regexes: &[&str],
+    captures: bool,
+    size_limit: usize,
+) -> Result<regex_automata::meta::Regex, String> {
+    use regex_automata::MatchKind;
     use regex_automata::meta::Regex;
     use regex_automata::nfa::thompson::WhichCaptures;
     let syntax = regex_automata::util::syntax::Config::new()
         .utf8(false)
         .dot_matches_new_line(true);
     // Only whether it matches is asked: no capture states, no one-pass
-    // or backtracking engines (a configuration may have 100,000 globs,
-    // each kept compiled).
+    // or backtracking engines (a configuration may have 100,000 globs).
     let config = Regex::config()
         .which_captures(if captures {
             WhichCaptures::All
         } else {
             WhichCaptures::None
         })
+        // A set is asked for every pattern that matches.
+        .match_kind(if regexes.len() > 1 {
+            MatchKind::All
+        } else {
+            MatchKind::LeftmostFirst
+        })
         .onepass(false)
         .backtrack(false)
         .utf8_empty(false)
-        .nfa_size_limit(Some(GLOB_SIZE_LIMIT))
-        .hybrid_cache_capacity(GLOB_SIZE_LIMIT);
+        .nfa_size_limit(Some(size_limit))
+        .hybrid_cache_capacity(GLOB_SIZE_LIMIT)
+        // A set is searched by the PikeVM alone: the lazy DFA's reverse
+        // automaton and cache would double what each glob keeps.
+        .hybrid(regexes.len() == 1);
     Regex::builder()
         .syntax(syntax)
         .configure(config)
-        .build(regex)
+        .build_many(regexes)
         .map_err(|e| {
             // The parser's own words quote the whole expression: say what
             // is wrong in a bounded sentence instead.
@@ -204,6 +287,16 @@ mod tests {
             "?.txt",
             "[ab].c",
             "{a,b}.c",
+            "vendor/**",
+            "**/x",
+            "**/*.txt",
+            "a/**",
+            "**/a/**/b",
+            "a/**/b/**",
+            "a/**/*/x.txt",
+            "*/**/b",
+            "a**",
+            "**/**",
         ];
         let paths = [
             "a.txt",
@@ -232,6 +325,17 @@ mod tests {
             ".txt",
             "a/",
             "/a",
+            "vendor/a/b",
+            "x/y/x",
+            "/x",
+            "a/b/c/b",
+            "a/b/c/b/d",
+            "a/x/b/y",
+            "q/a/b",
+            "a/b/b/x.txt",
+            "a/a/a/b",
+            "dir/file.txt",
+            "/",
         ];
         for glob in globs {
             let built = globset::GlobBuilder::new(glob)
@@ -254,8 +358,11 @@ mod tests {
                 ),
                 basename_only: false,
             };
-            let simple = is_simple(glob).then(|| PathGlob {
-                matcher: GlobMatcher::Simple(glob.as_bytes().into()),
+            let by_components =
+                !glob.contains(['?', '[', '{']) && !["a**", "**/**"].contains(&glob);
+            assert_eq!(ComponentGlob::new(glob).is_some(), by_components, "{glob}");
+            let simple = ComponentGlob::new(glob).map(|glob| PathGlob {
+                matcher: GlobMatcher::Components(glob),
                 basename_only: false,
             });
             for path in paths {

@@ -19,14 +19,16 @@
 //! and the line, in the CLI and the server alike.
 //!
 //! Cost: reading a configuration is linear in its size (key lines found
-//! through a line index, each glob compiled once, globs of literal text and
-//! single `*`s matched without a regular expression); a directory's chain
+//! through a line index, each glob compiled once, globs of literal text,
+//! `*` and `**` matched without a regular expression, an `.editorconfig`'s
+//! other globs compiled together, only its `charset` sections kept; the
+//! memory bounds are in ARCHITECTURE.md, counted by `tests/hostile.rs`); a directory's chain
 //! adds one shared link per configuration file, built in a loop from the
 //! nearest known ancestor (no recursion on a path's depth, and no copy of
 //! the chain above); resolving a file walks the links that apply to it.
 //! So a tree costs time linear in its configuration plus the sum of its
 //! paths' lengths, and memory linear in its configuration files
-//! (`scripts/bench-config` doubles both).
+//! (`scripts/bench-config` and `scripts/bench-cost --doubling` double them).
 
 mod ec_glob;
 mod editorconfig;
@@ -718,12 +720,12 @@ impl Resolver {
             });
         if let Some(setting) = charset {
             let source = PolicySource::EditorConfig {
-                path: setting.path.clone(),
-                section: setting.section.clone(),
+                path: setting.path.to_path_buf(),
+                section: setting.section.to_owned(),
                 line: setting.line,
-                value: setting.value.clone(),
+                value: setting.value.to_owned(),
             };
-            match setting.value.as_str() {
+            match setting.value {
                 "utf-8" => {
                     policy.bom = Some(BomRule {
                         policy: BomPolicy::Forbid,
@@ -738,7 +740,7 @@ impl Resolver {
                 }
                 "latin1" | "utf-16le" | "utf-16be" => {
                     policy.charset = Charset::Other {
-                        name: setting.value.clone(),
+                        name: setting.value.to_owned(),
                         source,
                     }
                 }
@@ -751,7 +753,7 @@ impl Resolver {
                         format!(
                             "`charset = {}` in section `{}` is not a value EditorConfig defines (latin1, utf-8, utf-8-bom, utf-16be, utf-16le), so it declares nothing; EditorConfig cannot declare other encodings",
                             shorten(other),
-                            shorten(&setting.section)
+                            shorten(setting.section)
                         ),
                     );
                 }

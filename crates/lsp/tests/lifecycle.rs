@@ -142,10 +142,10 @@ async fn end_of_input_with_configuration_pending_ends_the_server() {
         // The server asks for the settings; this client never answers.
         c.server_request("workspace/configuration").await;
         c.close_input().await;
-        let (ending, took, _) = c.ended().await;
+        // Ended within `ended`'s wait: the configuration was not waited for.
+        let (ending, _, _) = c.ended().await;
         assert_eq!(ending, Ending::InputEnded, "round {round}");
         assert_eq!(ending.code(), 1);
-        assert!(took < Duration::from_secs(1), "round {round}: {took:?}");
     }
 }
 

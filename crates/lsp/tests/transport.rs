@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{Client, frame};
 use serde_json::{Value, json};
@@ -104,10 +104,12 @@ async fn each_bad_header_kind_is_skipped_and_the_next_message_answered() {
     assert_hover_answers(&mut c, 400).await;
 }
 
+/// Rejected without reading the body it announces: the hover after it is
+/// answered (within the client's wait for any message) though the two GiB
+/// never come.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_two_gib_content_length_is_rejected_at_once() {
     let mut c = started().await;
-    let started = Instant::now();
     let mut bytes = b"Content-Length: 2147483648\r\n\r\n".to_vec();
     bytes.extend(frame(&hover_body(500)));
     c.send_raw(&bytes).await;
@@ -118,11 +120,6 @@ async fn a_two_gib_content_length_is_rejected_at_once() {
             .unwrap_or_default()
             .contains("U+FEFF"),
         "{answer}"
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
     );
 }
 

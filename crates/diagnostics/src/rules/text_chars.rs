@@ -126,9 +126,10 @@ fn designates_shifted_set(bytes: &[u8]) -> bool {
     memchr::memchr_iter(0x1B, bytes).any(|i| designation_at(bytes, i).is_some())
 }
 
-/// The character at `i` of well-formed `bytes`, and its length.
+/// The character at `i` of well-formed `bytes`, and its length; `None` at
+/// the end (a character before the end asks for the one after it).
 fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
-    let len = match bytes[i] {
+    let len = match *bytes.get(i)? {
         0x00..=0x7F => 1,
         0xC0..=0xDF => 2,
         0xE0..=0xEF => 3,
