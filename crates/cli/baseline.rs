@@ -18,9 +18,10 @@ use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
-use anyhow::{Context as _, bail};
+use anyhow::{Context as _, anyhow, bail};
 use serde_json::{Value, json};
 use utf8lint_diagnostics::{Diagnostic, escape_lossless};
+use utf8lint_workspace::{ReadOptions, read_file, whole_file_target, write_whole_file};
 
 /// How much of a finding's line, either side of its span, goes into its
 /// key (and at most this much of the span itself).
@@ -97,6 +98,39 @@ fn memchr_last_newline(bytes: &[u8]) -> Option<usize> {
     bytes.iter().rposition(|&b| b == b'\n')
 }
 
+/// The largest baseline read: 256 MiB of JSON, about 1.5 million
+/// findings. A larger file (or `/dev/zero`, which is refused anyway as not
+/// a regular file) is an error, not the end of memory.
+pub(crate) const MAX_BASELINE_LEN: u64 = 256 << 20;
+
+/// The baseline `file` as JSON, read by the workspace layer's rules: a
+/// regular file only (a FIFO or device is refused, never waited on or read
+/// without end), at most [`MAX_BASELINE_LEN`] bytes. A UTF-8 byte-order mark
+/// (an editor on Windows saves one) is passed over.
+fn read_json(file: &Path, shown: &str) -> anyhow::Result<Value> {
+    let mut buf = Vec::new();
+    let options = ReadOptions {
+        max_len: Some(MAX_BASELINE_LEN),
+        allow_special: false,
+        stamp: false,
+    };
+    let read = read_file(file, &mut buf, options)
+        .map_err(|e| anyhow!("cannot read baseline {shown}: {e}"))?;
+    let text = &buf[..read.len];
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    serde_json::from_slice(text).with_context(|| format!("baseline {shown} is not JSON"))
+}
+
+/// Fails unless `value` is a baseline of this format's version.
+fn check_version(value: &Value, shown: &str) -> anyhow::Result<()> {
+    if value.get("utf8lint-baseline").and_then(Value::as_u64) != Some(VERSION) {
+        bail!(
+            "{shown} is not a utf8lint baseline (version {VERSION}); write one with --write-baseline"
+        );
+    }
+    Ok(())
+}
+
 /// `path` made absolute against `cwd`, with `.` and `..` taken out
 /// lexically (symbolic links are not resolved: the path is a name).
 fn absolute(cwd: &Path, path: &Path) -> PathBuf {
@@ -129,14 +163,8 @@ impl Baseline {
     /// Reads the baseline `file`.
     pub(crate) fn read(file: &Path) -> anyhow::Result<Baseline> {
         let shown = escape_lossless(file.as_os_str().as_encoded_bytes());
-        let text = std::fs::read(file).with_context(|| format!("cannot read baseline {shown}"))?;
-        let value: Value = serde_json::from_slice(&text)
-            .with_context(|| format!("baseline {shown} is not JSON"))?;
-        if value.get("utf8lint-baseline").and_then(Value::as_u64) != Some(VERSION) {
-            bail!(
-                "{shown} is not a utf8lint baseline (version {VERSION}); write one with --write-baseline"
-            );
-        }
+        let value = read_json(file, &shown)?;
+        check_version(&value, &shown)?;
         let mut baseline = Baseline::at(file)?;
         let entries = value
             .get("findings")
@@ -164,6 +192,40 @@ impl Baseline {
             baseline.known.insert(key);
         }
         Ok(baseline)
+    }
+
+    /// Asked before anything is read or written: whether the run may write
+    /// its baseline to `file` at the end. The workspace writer's rules
+    /// (no symbolic link, dangling or not; a regular file with one link,
+    /// or nothing), then: not a file named to be checked (`inputs`), and
+    /// nothing but an earlier baseline (or an empty file) replaced, so a
+    /// mistyped name never costs a source file. Returns the identity of
+    /// the file there, which the walk leaves out (it is an output).
+    pub(crate) fn refuse_to_write(
+        file: &Path,
+        inputs: &[PathBuf],
+    ) -> anyhow::Result<Option<crate::report::FileId>> {
+        let shown = escape_lossless(file.as_os_str().as_encoded_bytes());
+        let cannot = |why: &dyn std::fmt::Display| anyhow!("cannot write baseline {shown}: {why}");
+        let parent = match file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            return Err(cannot(&"its directory does not exist"));
+        }
+        let existing = whole_file_target(file).map_err(|e| cannot(&e))?;
+        crate::report::refuse_named_input("--write-baseline", file, inputs)?;
+        if existing.as_ref().is_some_and(|meta| meta.len() > 0) {
+            read_json(file, &shown)
+                .and_then(|value| check_version(&value, &shown))
+                .map_err(|e| {
+                    cannot(&format!(
+                        "the file there is not a utf8lint baseline ({e:#}), and only a baseline is replaced; remove it or name another file"
+                    ))
+                })?;
+        }
+        Ok(existing.and_then(|_| crate::report::file_id(file)))
     }
 
     /// The key path of the file at `path` (as given on the command line or
@@ -294,7 +356,10 @@ impl Baseline {
             writeln!(out, "    {entry}{comma}")?;
         }
         writeln!(out, "  ]\n}}")?;
-        std::fs::write(file, out).with_context(|| format!("cannot write baseline {shown}"))?;
+        // Whole or not at all: a full disk leaves the last baseline as it
+        // was, never cut-off JSON.
+        write_whole_file(file, |w| w.write_all(&out))
+            .map_err(|e| anyhow!("cannot write baseline {shown}: {e}"))?;
         Ok(found.len())
     }
 }

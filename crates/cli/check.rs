@@ -69,9 +69,10 @@ pub(crate) struct Context {
     pub excludes: ignore::overrides::Override,
     /// `--force-exclude`: `exclude` in utf8lint.toml applies to named files.
     pub force_exclude: bool,
-    /// The `--output-file` when it exists: the walk leaves it out (the
-    /// report is not an input, and a fix of it would be overwritten).
-    pub report_file: Option<crate::report::FileId>,
+    /// The files the run writes at its end that exist already
+    /// (`--output-file`, `--write-baseline`): the walk leaves them out (an
+    /// output is not an input, and a fix of it would be overwritten).
+    pub outputs: Vec<crate::report::FileId>,
     /// Configuration errors already told (the same bad file would otherwise
     /// be reported once per file it governs).
     config_errors: Mutex<HashSet<String>>,
@@ -95,7 +96,7 @@ impl Context {
             baseline: None,
             excludes: ignore::overrides::Override::empty(),
             force_exclude: false,
-            report_file: None,
+            outputs: Vec::new(),
             config_errors: Mutex::new(HashSet::new()),
         }
     }
@@ -293,6 +294,14 @@ impl<'a> LazyName<'a> {
     }
 }
 
+/// The largest file a run reads (1 GiB): a larger one is one line of
+/// trouble, decided from its size before any memory is reserved for it,
+/// and the run goes on. A worker holds its largest file in its buffer, and
+/// fixes and findings add to that: past this size a check is not worth
+/// the memory it could take (a sparse disk image says 40 GB and is mostly
+/// zeros). A special file named on the command line is read up to it.
+pub(crate) const MAX_FILE_LEN: u64 = 1 << 30;
+
 /// Checks the file at `path` through the pipeline. A file named on the
 /// command line (`explicit`) is read whatever it is (a FIFO, `<(cat x)`, a
 /// procfs file) and checked even if it looks binary, as ripgrep searches a
@@ -305,7 +314,7 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
         honour_exclude: !explicit || ctx.force_exclude,
         sniff_binary: !explicit,
         read: ReadOptions {
-            max_len: None,
+            max_len: Some(MAX_FILE_LEN),
             allow_special: explicit,
             // A fix replaces a file only as it was read.
             stamp: matches!(ctx.fix, FixAction::Write(_)),

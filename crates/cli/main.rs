@@ -219,10 +219,14 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     ctx.statistics = args.statistics;
     ctx.excludes = exclude::overrides(args)?;
     ctx.force_exclude = args.force_exclude;
-    ctx.report_file = report_file;
+    ctx.outputs.extend(report_file);
     ctx.baseline = match (&args.baseline, &args.write_baseline) {
         (Some(file), _) => Some(baseline::Baseline::read(file)?),
-        (None, Some(file)) => Some(baseline::Baseline::for_writing(file)?),
+        (None, Some(file)) => {
+            ctx.outputs
+                .extend(baseline::Baseline::refuse_to_write(file, &paths)?);
+            Some(baseline::Baseline::for_writing(file)?)
+        }
         (None, None) => None,
     };
     let threads = args

@@ -319,39 +319,54 @@ pub(crate) fn file_id(path: &Path) -> Option<FileId> {
     }
 }
 
+/// Whether `a` and `b` are one file: by their paths made absolute, or by
+/// device and inode (another name for it: a symbolic link, a hard link,
+/// `./x`).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    absolute(a) == absolute(b) || file_id(a).is_some_and(|id| file_id(b) == Some(id))
+}
+
+/// Refuses an output (`flag` names it: `--output-file`, `--write-baseline`)
+/// that is also a file named to be checked (`inputs`): writing it would
+/// replace that file.
+pub(crate) fn refuse_named_input(
+    flag: &str,
+    output: &Path,
+    inputs: &[PathBuf],
+) -> anyhow::Result<()> {
+    let shown = display_path(output).0;
+    for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
+        if same_file(output, input) {
+            anyhow::bail!(
+                "{flag} {shown} is also a file to check ({}): writing it would replace that file; write it elsewhere",
+                display_path(input).0
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Refuses an `--output-file` that is also something the run reads or
 /// writes: a file named to be checked (`inputs`), or another file of the
-/// run (`others`: the baseline), by its path made absolute or by its device
-/// and inode (another name for it: a symbolic link, a hard link, `./x`).
-/// Asked before anything is read or written, so a refusal loses nothing.
-/// Returns the output file's identity when it exists, for the walk to
-/// leave it out (it is the report, not an input).
+/// run (`others`: the baseline), by its path or its identity
+/// ([`same_file`]). Asked before anything is read or written, so a refusal
+/// loses nothing. Returns the output file's identity when it exists, for
+/// the walk to leave it out (it is the report, not an input).
 pub(crate) fn refuse_clobber(
     output: &Path,
     inputs: &[PathBuf],
     others: &[(&str, &Path)],
 ) -> anyhow::Result<Option<FileId>> {
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let out_abs = absolute(output);
-    let out_id = file_id(output);
-    let same =
-        |other: &Path| absolute(other) == out_abs || (out_id.is_some() && file_id(other) == out_id);
+    refuse_named_input("--output-file", output, inputs)?;
     let shown = display_path(output).0;
-    for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
-        if same(input) {
-            anyhow::bail!(
-                "--output-file {shown} is also a file to check ({}): the report would replace it; write the report elsewhere",
-                display_path(input).0
-            );
-        }
-    }
     for (what, other) in others {
-        if same(other) {
+        if same_file(output, other) {
             anyhow::bail!(
                 "--output-file {shown} is also the {what} ({}): write the report elsewhere",
                 display_path(other).0
             );
         }
     }
-    Ok(out_id)
+    Ok(file_id(output))
 }

@@ -69,8 +69,7 @@ pub(crate) fn run(
             Box::new(move |entry| {
                 match entry {
                     Ok(entry) => {
-                        if entry.file_type().is_some_and(|t| t.is_file())
-                            && !is_report_file(ctx, &entry)
+                        if entry.file_type().is_some_and(|t| t.is_file()) && !is_output(ctx, &entry)
                         {
                             check_walked(ctx, &mut c.worker, entry.path(), entry.depth() == 0);
                         }
@@ -107,20 +106,17 @@ fn check_walked(ctx: &Context, worker: &mut Worker, path: &std::path::Path, expl
     }
 }
 
-/// Whether `entry` is the `--output-file`: its inode, which the directory
-/// listing gave, first, then its device.
-fn is_report_file(ctx: &Context, entry: &ignore::DirEntry) -> bool {
-    let Some((_, ino)) = ctx.report_file else {
-        return false;
-    };
+/// Whether `entry` is one of the run's outputs (`--output-file`,
+/// `--write-baseline`): its inode, which the directory listing gave, first,
+/// then its device.
+fn is_output(ctx: &Context, entry: &ignore::DirEntry) -> bool {
     #[cfg(unix)]
-    let same_inode = entry.ino() == Some(ino);
+    let candidate = entry
+        .ino()
+        .is_some_and(|ino| ctx.outputs.iter().any(|&(_, i)| i == ino));
     #[cfg(not(unix))]
-    let same_inode = {
-        let _ = ino;
-        false
-    };
-    same_inode && crate::report::file_id(entry.path()) == ctx.report_file
+    let candidate = false;
+    candidate && crate::report::file_id(entry.path()).is_some_and(|id| ctx.outputs.contains(&id))
 }
 
 /// The trouble a walk error is: about the path it names, if any.

@@ -12,7 +12,7 @@ use crate::common::*;
 
 /// Runs `cmd` and kills it if it runs longer than `limit`: a hang fails
 /// the test instead of stalling the suite. Its output is read as it comes.
-fn output_within(cmd: &mut Command, limit: Duration) -> Output {
+pub(crate) fn output_within(cmd: &mut Command, limit: Duration) -> Output {
     use std::io::Read;
     let mut child = cmd
         .stdout(Stdio::piped())

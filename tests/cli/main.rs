@@ -28,6 +28,7 @@ mod outputs;
 mod outputs_clobber;
 mod precommit;
 mod reading;
+mod reads_and_writes;
 mod server;
 mod suppress;
 mod text_rules;

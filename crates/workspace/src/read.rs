@@ -134,7 +134,7 @@ impl std::fmt::Display for ReadError {
             ReadError::TooLarge { len, max } => {
                 write!(
                     f,
-                    "it is larger than the limit of {max} bytes (at least {len} bytes)"
+                    "it is too large to check ({len} bytes or more; the limit is {max} bytes)"
                 )
             }
             ReadError::Changed { expected, read } => write!(
@@ -292,9 +292,7 @@ fn read_regular(
     // Never shortened here: what the last files left is overwritten, and
     // only bytes past all of them are zeroed, once (zeroing the buffer for
     // every file was a pass over every byte a scan reads).
-    if buf.len() < want {
-        buf.resize(want, 0);
-    }
+    grow(buf, want)?;
     let mut filled = started;
     while filled < want {
         match file.read(&mut buf[filled..want]) {
@@ -331,6 +329,25 @@ fn read_regular(
     Ok(filled)
 }
 
+/// Makes `buf` at least `len` bytes long, zeroing only what is new. The
+/// memory is asked for first and a refusal is an error (`OutOfMemory`),
+/// never the abort that `Vec::resize` makes of it: whatever a file's size
+/// says, a read answers.
+fn grow(buf: &mut Vec<u8>, len: usize) -> Result<(), ReadError> {
+    if buf.len() >= len {
+        return Ok(());
+    }
+    if buf.try_reserve_exact(len - buf.len()).is_err() {
+        buf.clear();
+        return Err(ReadError::Io(io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("it is too large to hold in memory ({len} bytes)"),
+        )));
+    }
+    buf.resize(len, 0);
+    Ok(())
+}
+
 /// Reads `file` to its end into the start of `buf`, after the `started`
 /// bytes there, at most `max` bytes and one more to tell a longer file:
 /// `buf` keeps its length when that is more (as for a regular file:
@@ -349,7 +366,7 @@ fn read_to_end(
     while filled < limit {
         if filled == buf.len() {
             let more = buf.len().max(8 * 1024).min(limit - filled);
-            buf.resize(filled + more, 0);
+            grow(buf, filled + more)?;
         }
         let end = buf.len().min(limit);
         match file.read(&mut buf[filled..end]) {
