@@ -129,6 +129,8 @@ pub(crate) struct FileReport {
     /// notifications, as GitHub annotations).
     pub troubles: Vec<Trouble>,
     pub sarif: Vec<serde_json::Value>,
+    /// SARIF tool execution notifications: the display cap's notes.
+    pub sarif_notes: Vec<serde_json::Value>,
     /// Bytes for standard output as they are: a `--diff`, or standard
     /// input's fixed bytes under `--fix`.
     pub raw: Vec<u8>,
@@ -144,6 +146,7 @@ impl FileReport {
             && self.stderr.is_empty()
             && self.troubles.is_empty()
             && self.sarif.is_empty()
+            && self.sarif_notes.is_empty()
             && self.raw.is_empty()
             && self.counts.is_none()
     }
@@ -406,10 +409,32 @@ fn skipped(
 /// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`):
 /// the pipeline's settings and exclusion, then its bytes (standard input
 /// cannot be measured first: its size bounds memory), never sniffed.
-pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
+/// `excluded`: `--force-exclude` leaves the name out as the walk would.
+///
+/// Under `--fix`, standard output is the input, fixed or as it came: an
+/// editor's filter replaces its buffer with whatever it is given, so a
+/// name left out, a bad configuration or a fix that fails still gives
+/// every byte back.
+pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>, excluded: bool) {
     let policy_path = name.unwrap_or(Path::new("<stdin>"));
     let name = LazyName::new(ctx, policy_path);
     let mut report = FileReport::default();
+    let fixing = matches!(ctx.fix, FixAction::Write(_));
+    if excluded && !fixing {
+        return worker.push(report, &name);
+    }
+    // Read before anything can leave the bytes out, when they go back.
+    let mut input = None;
+    if fixing {
+        match read_stdin(ctx, &mut report) {
+            Some(bytes) => input = Some(bytes),
+            None => return worker.push(report, &name),
+        }
+    }
+    if excluded {
+        report.raw = input.unwrap_or_default();
+        return worker.push(report, &name);
+    }
     let honour_exclude = ctx.force_exclude;
     let settings = match settle(
         policy_path,
@@ -420,49 +445,62 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
         Ok(settings) => settings,
         Err(skip) => {
             skipped(ctx, &mut report, &name, true, skip, &[]);
+            report.raw = input.unwrap_or_default();
             return worker.push(report, &name);
         }
     };
-    let mut buf = Vec::new();
-    match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {
-        Ok(_) if let FixAction::Write(mode) = ctx.fix => {
-            fix_stdin(ctx, &mut report, policy_path, &name, &buf, &settings, mode);
-        }
-        Ok(_) => {
-            let options = FileOptions {
-                honour_exclude,
-                sniff_binary: false,
-                read: ReadOptions::default(),
-                keep: keep(ctx),
+    let buf = match input {
+        Some(bytes) => bytes,
+        None => match read_stdin(ctx, &mut report) {
+            Some(bytes) => bytes,
+            None => return worker.push(report, &name),
+        },
+    };
+    if let FixAction::Write(mode) = ctx.fix {
+        fix_stdin(ctx, &mut report, policy_path, &name, buf, &settings, mode);
+        return worker.push(report, &name);
+    }
+    let options = FileOptions {
+        honour_exclude,
+        sniff_binary: false,
+        read: ReadOptions::default(),
+        keep: keep(ctx),
+    };
+    match check_bytes(&buf, policy_path, &settings, options) {
+        Ok(diagnostics) => {
+            let found = Found {
+                bytes: &buf,
+                settings: &settings,
+                diagnostics,
             };
-            match check_bytes(&buf, policy_path, &settings, options) {
-                Ok(diagnostics) => {
-                    let found = Found {
-                        bytes: &buf,
-                        settings: &settings,
-                        diagnostics,
-                    };
-                    report_checked(ctx, &mut report, &name, found, None);
-                }
-                Err(evidence) => {
-                    let skip = Skipped {
-                        settings: Some(settings),
-                        why: Skip::Binary {
-                            evidence,
-                            len: buf.len(),
-                        },
-                    };
-                    skipped(ctx, &mut report, &name, true, skip, &buf);
-                }
-            }
+            report_checked(ctx, &mut report, &name, found, None);
         }
-        Err(e) => {
-            let kind = Kind::Read { io: Some(e.kind()) };
-            let t = Trouble::new(Subject::StandardInput, kind, e.to_string());
-            trouble(ctx, &mut report, t);
+        Err(evidence) => {
+            let skip = Skipped {
+                settings: Some(settings),
+                why: Skip::Binary {
+                    evidence,
+                    len: buf.len(),
+                },
+            };
+            skipped(ctx, &mut report, &name, true, skip, &buf);
         }
     }
     worker.push(report, &name);
+}
+
+/// Standard input's bytes, or `None` with the trouble told.
+fn read_stdin(ctx: &Context, report: &mut FileReport) -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {
+        Ok(_) => Some(buf),
+        Err(e) => {
+            let kind = Kind::Read { io: Some(e.kind()) };
+            let t = Trouble::new(Subject::StandardInput, kind, e.to_string());
+            trouble(ctx, report, t);
+            None
+        }
+    }
 }
 
 /// `--fix` on standard input, as ruff does it: the fixed bytes (all of
@@ -473,10 +511,11 @@ fn fix_stdin(
     report: &mut FileReport,
     path: &Path,
     name: &LazyName<'_>,
-    bytes: &[u8],
+    input: Vec<u8>,
     settings: &FileSettings,
     mode: FixMode,
 ) {
+    let bytes = &input[..];
     report.tally.files += 1;
     report.tally.bytes += bytes.len() as u64;
     let shown = diagnose(ctx, path, bytes, settings, Keep::Shown);
@@ -485,9 +524,12 @@ fn fix_stdin(
     let mut fixed = Vec::with_capacity(bytes.len());
     if let Err(e) = utf8lint_diagnostics::write_fixes(&mut fixed, bytes, &planned) {
         // The planner chose these fixes: refusing them is a bug, reported
-        // as trouble rather than passed off as fixed output.
+        // as trouble rather than passed off as fixed output; the input
+        // goes back as it came.
         let t = Trouble::new(Subject::StandardInput, Kind::FixFailed, e.to_string());
-        return trouble(ctx, report, t);
+        trouble(ctx, report, t);
+        report.raw = input;
+        return;
     }
     if !planned.is_empty() {
         ctx.stats
@@ -601,7 +643,8 @@ fn cap_new(diagnostics: &mut Vec<Diagnostic>, policy: &utf8lint_diagnostics::Pol
             )
             .with_note(format!(
                 "at most {max} findings of a rule are shown per file (`--max-per-file`)"
-            )),
+            ))
+            .standing_for(count),
         );
     }
 }
@@ -711,12 +754,15 @@ fn report_checked(
     }
 }
 
+/// Adds a file's findings to the run's counts: every one, those the
+/// display cap left out included (a note counts for the findings it
+/// stands for).
 fn count(ctx: &Context, diagnostics: &[Diagnostic]) {
     for d in diagnostics {
         ctx.stats.by_rule.add(d);
         match d.level {
-            Level::Deny => ctx.stats.errors.fetch_add(1, Ordering::Relaxed),
-            Level::Warn => ctx.stats.warnings.fetch_add(1, Ordering::Relaxed),
+            Level::Deny => ctx.stats.errors.fetch_add(d.count(), Ordering::Relaxed),
+            Level::Warn => ctx.stats.warnings.fetch_add(d.count(), Ordering::Relaxed),
             Level::Allow => 0,
         };
     }
@@ -738,6 +784,10 @@ fn emit(
         return;
     }
     let names = name.get();
+    let mut rendered = output::Rendered {
+        text: std::mem::take(&mut report.stdout),
+        ..output::Rendered::default()
+    };
     output::render_file(
         &ctx.output,
         &FileName {
@@ -747,7 +797,9 @@ fn emit(
         },
         bytes,
         diagnostics,
-        &mut report.stdout,
-        &mut report.sarif,
+        &mut rendered,
     );
+    report.stdout = rendered.text;
+    report.sarif.extend(rendered.sarif_results);
+    report.sarif_notes.extend(rendered.sarif_notes);
 }

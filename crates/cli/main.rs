@@ -99,10 +99,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `e` is a closed standard output, however it came: an I/O error,
+/// or one inside serde_json's error (the SARIF log is serialized straight
+/// into the output).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        let kind = match c.downcast_ref::<io::Error>() {
+            Some(io) => Some(io.kind()),
+            None => c
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
     })
 }
 
@@ -268,8 +276,9 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     if args.files {
         return list_files(args, &ctx, &files, &dirs, walk_options, early);
     }
-    if stdin_count == 1 && !stdin_excluded {
-        check::check_stdin(&ctx, &mut early, args.stdin_filename.as_deref());
+    if stdin_count == 1 {
+        let name = args.stdin_filename.as_deref();
+        check::check_stdin(&ctx, &mut early, name, stdin_excluded);
     }
     early.flush_counts();
 
@@ -322,6 +331,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             out.write_all(&report.raw)?;
         }
         sarif_results.extend(report.sarif);
+        notifications.extend(report.sarif_notes);
         if let Some(counts) = report.counts {
             file_rows.push(report::FileRow::new(&report.key, counts));
         }

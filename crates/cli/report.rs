@@ -37,8 +37,8 @@ impl RuleCounts {
     pub(crate) fn add(&self, d: &Diagnostic) {
         let i = d.rule.index();
         match d.level {
-            Level::Deny => self.errors[i].fetch_add(1, Ordering::Relaxed),
-            Level::Warn => self.warnings[i].fetch_add(1, Ordering::Relaxed),
+            Level::Deny => self.errors[i].fetch_add(d.count(), Ordering::Relaxed),
+            Level::Warn => self.warnings[i].fetch_add(d.count(), Ordering::Relaxed),
             Level::Allow => return,
         };
         if is_fixable(d) {
@@ -102,8 +102,8 @@ impl FileCounts {
         let mut counts = FileCounts::default();
         for d in diagnostics {
             match d.level {
-                Level::Deny => counts.errors += 1,
-                Level::Warn => counts.warnings += 1,
+                Level::Deny => counts.errors += d.count(),
+                Level::Warn => counts.warnings += d.count(),
                 Level::Allow => {}
             }
         }

@@ -82,10 +82,12 @@ pub(crate) fn json_lines(o: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// The `path` and `code` of each JSON diagnostic.
+/// The `path` and `code` of each JSON diagnostic (a file's note of
+/// findings not shown, which has no `code`, is none).
 pub(crate) fn findings(o: &Output) -> Vec<(String, String)> {
     json_lines(o)
         .iter()
+        .filter(|v| v.get("not_shown").is_none())
         .map(|v| {
             (
                 v["path"].as_str().unwrap().to_owned(),

@@ -179,7 +179,7 @@ fn optional_number(out: &mut Vec<u8>, n: Option<usize>) {
 }
 
 /// A JSON string, escaped by serde_json's writer.
-fn string(out: &mut Vec<u8>, s: &str) {
+pub(super) fn string(out: &mut Vec<u8>, s: &str) {
     // Writing into a `Vec` cannot fail.
     let _ = serde_json::to_writer(&mut *out, s);
 }

@@ -35,6 +35,11 @@ pub struct Diagnostic {
     /// choose (the language server offers each as a code action; JSON and
     /// SARIF list them). `--fix` never applies them.
     pub alternatives: Vec<Fix>,
+    /// 0 for a finding. For the note that stands for a rule's findings the
+    /// display cap left out of one file's report (one per rule, after the
+    /// findings): how many it stands for. Counts add it in place of 1, and
+    /// front ends show it as a note, not as a finding.
+    pub not_shown: usize,
 }
 
 impl Diagnostic {
@@ -53,7 +58,24 @@ impl Diagnostic {
             policy_source: None,
             fix: None,
             alternatives: Vec::new(),
+            not_shown: 0,
         }
+    }
+
+    /// How many findings it counts for: 1, or for a note of findings not
+    /// shown, [`Diagnostic::not_shown`].
+    pub fn count(&self) -> u64 {
+        if self.not_shown == 0 {
+            1
+        } else {
+            self.not_shown as u64
+        }
+    }
+
+    /// Makes it the note for `count` findings not shown.
+    pub fn standing_for(mut self, count: usize) -> Self {
+        self.not_shown = count;
+        self
     }
 
     /// Sets the label.
