@@ -69,10 +69,11 @@ pub(crate) struct Context {
     pub excludes: ignore::overrides::Override,
     /// `--force-exclude`: `exclude` in utf8lint.toml applies to named files.
     pub force_exclude: bool,
-    /// The files the run writes at its end that exist already
-    /// (`--output-file`, `--write-baseline`): the walk leaves them out (an
-    /// output is not an input, and a fix of it would be overwritten).
-    pub outputs: Vec<crate::report::FileId>,
+    /// Files the walk passes over: those the run writes at its end that
+    /// exist already (`--output-file`, `--write-baseline`: an output is not
+    /// an input, and a fix of it would be overwritten), and the files named
+    /// on the command line, checked once as named.
+    pub leave_out: crate::report::FileSet,
     /// Configuration errors already told (the same bad file would otherwise
     /// be reported once per file it governs).
     config_errors: Mutex<HashSet<String>>,
@@ -96,7 +97,7 @@ impl Context {
             baseline: None,
             excludes: ignore::overrides::Override::empty(),
             force_exclude: false,
-            outputs: Vec::new(),
+            leave_out: crate::report::FileSet::default(),
             config_errors: Mutex::new(HashSet::new()),
         }
     }

@@ -227,12 +227,15 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     ctx.statistics = args.statistics;
     ctx.excludes = exclude::overrides(args)?;
     ctx.force_exclude = args.force_exclude;
-    ctx.outputs.extend(report_file);
+    if let Some(id) = report_file {
+        ctx.leave_out.insert(id);
+    }
     ctx.baseline = match (&args.baseline, &args.write_baseline) {
         (Some(file), _) => Some(baseline::Baseline::read(file)?),
         (None, Some(file)) => {
-            ctx.outputs
-                .extend(baseline::Baseline::refuse_to_write(file, &paths)?);
+            if let Some(id) = baseline::Baseline::refuse_to_write(file, &paths)? {
+                ctx.leave_out.insert(id);
+            }
             Some(baseline::Baseline::for_writing(file)?)
         }
         (None, None) => None,
@@ -272,7 +275,19 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         follow: args.follow,
         threads,
     };
-    let (files, stdin_excluded) = exclude::named_files(args, files, walk_options, &ctx.excludes);
+    let (mut files, stdin_excluded) =
+        exclude::named_files(args, files, walk_options, &ctx.excludes);
+    // A file named twice (`a.txt ./a.txt`, a path and its directory) is
+    // checked once, as first named: a second check would report it twice,
+    // and a fix of it would race the other (which holds it open).
+    let cwd = ctx.cwd.clone().unwrap_or_default();
+    files.retain(|file| {
+        report::file_id(file).is_none_or(|id| ctx.leave_out.insert_named(&cwd, file, id))
+    });
+    dirs.retain({
+        let mut walked = report::FileSet::default();
+        move |dir| report::file_id(dir).is_none_or(|id| walked.insert(id))
+    });
     if args.files {
         return list_files(args, &ctx, &files, &dirs, walk_options, early);
     }

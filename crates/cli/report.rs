@@ -4,6 +4,7 @@
 //! human and JSON tables, and the report's destination (standard output,
 //! or `--output-file` written whole through the workspace's writer).
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -303,6 +304,53 @@ impl Sink {
 
 /// A file's identity: its device and inode.
 pub(crate) type FileId = (u64, u64);
+
+/// Files by identity, asked by inode first: a directory listing gives an
+/// entry's inode without a `stat`, so a walked file that is none of them
+/// costs no system call. Files named on the command line are also known
+/// by their paths made absolute: a fix gives a named file a new inode
+/// before the walk meets it.
+#[derive(Debug, Default)]
+pub(crate) struct FileSet {
+    inodes: HashSet<u64>,
+    ids: HashSet<FileId>,
+    /// Absolute and lexical (see [`FileSet::insert_named`]).
+    paths: HashSet<PathBuf>,
+    cwd: PathBuf,
+}
+
+impl FileSet {
+    /// Adds `id`; false when it was there already.
+    pub(crate) fn insert(&mut self, id: FileId) -> bool {
+        self.inodes.insert(id.1);
+        self.ids.insert(id)
+    }
+
+    /// Adds the file named `path` on the command line, whose identity is
+    /// `id`; false when it was there already, by either.
+    pub(crate) fn insert_named(&mut self, cwd: &Path, path: &Path, id: FileId) -> bool {
+        self.cwd = cwd.to_owned();
+        let new_path = self
+            .paths
+            .insert(utf8lint_workspace::lexical(&cwd.join(path)));
+        self.insert(id) && new_path
+    }
+
+    /// Whether the walked `entry` is one of them.
+    pub(crate) fn holds(&self, entry: &ignore::DirEntry) -> bool {
+        #[cfg(unix)]
+        let candidate = entry.ino().is_some_and(|ino| self.inodes.contains(&ino));
+        #[cfg(not(unix))]
+        let candidate = false;
+        if candidate && file_id(entry.path()).is_some_and(|id| self.ids.contains(&id)) {
+            return true;
+        }
+        !self.paths.is_empty()
+            && self
+                .paths
+                .contains(&utf8lint_workspace::lexical(&self.cwd.join(entry.path())))
+    }
+}
 
 /// The identity of the file at `path`, following symbolic links; `None`
 /// when there is none (or elsewhere than Unix).

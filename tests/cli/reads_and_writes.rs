@@ -229,3 +229,104 @@ fn with_stdin(mut c: Command, bytes: &[u8]) -> std::process::Output {
     child.stdin.take().unwrap().write_all(bytes).unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// An editor's filter under `--fix` gets its buffer back, whole, when
+/// `--force-exclude` leaves the name out (by `utf8lint.toml`'s `exclude`,
+/// by `--exclude`, by an ignore file) or its configuration is broken.
+#[test]
+fn standard_input_under_fix_is_given_back_when_its_name_is_left_out() {
+    let dir = tree(&[
+        ("utf8lint.toml", b"exclude = [\"gen/**\"]\n"),
+        (".ignore", b"ignored/\n"),
+        ("broken/utf8lint.toml", b"[lints\n"),
+    ]);
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    // A U+FEFF inside a word: what `--fix --unsafe-fixes` would change.
+    let buffer = "my \u{FEFF}buffer\n".as_bytes();
+    let cases: [(&[&str], i32); 4] = [
+        (&["--stdin-filename", "gen/x.txt"], 0),
+        (&["--stdin-filename", "src/x.txt", "--exclude", "src/**"], 0),
+        (&["--stdin-filename", "ignored/x.txt"], 0),
+        (&["--stdin-filename", "broken/x.txt"], 2),
+    ];
+    for (args, exit) in cases {
+        let mut c = cmd(dir.path());
+        c.args(["check", "--fix", "--unsafe-fixes", "--force-exclude"])
+            .args(args)
+            .arg("-");
+        let o = with_stdin(c, buffer);
+        assert_eq!(code(&o), exit, "{args:?}: {}", stderr(&o));
+        assert_eq!(
+            o.stdout, buffer,
+            "{args:?}: the buffer comes back as it was"
+        );
+    }
+    // Not left out, it is fixed: the test above can fail.
+    let mut c = cmd(dir.path());
+    c.args([
+        "check",
+        "--fix",
+        "--unsafe-fixes",
+        "--stdin-filename",
+        "src/x.txt",
+    ]);
+    let o = with_stdin(c, buffer);
+    assert_ne!(o.stdout, buffer, "{}", stderr(&o));
+    assert!(!o.stdout.is_empty());
+}
+
+/// A file named twice, or named and inside a directory named, or in two
+/// overlapping directories, is checked and reported once, and `--fix`
+/// fixes it (no refusal for a descriptor of utf8lint's own).
+#[test]
+fn a_file_named_twice_is_checked_once_and_fixed() {
+    let feff = "a\u{FEFF}b\n".as_bytes();
+    for args in [
+        &["a.txt", "./a.txt"][..],
+        &["a.txt", "."],
+        &[".", "./"],
+        &[".", "sub/..", "."],
+        &["sub", ".", "sub/b.txt"],
+    ] {
+        let dir = tree(&[("a.txt", feff), ("sub/b.txt", feff)]);
+        let d = dir.path();
+        let o = run(d, [&["check", "--format", "json"][..], args].concat());
+        let mut found = findings(&o);
+        found.dedup();
+        assert_eq!(findings(&o).len(), found.len(), "{args:?}: each once");
+        let o = run(
+            d,
+            [&["check", "--fix", "--unsafe-fixes"][..], args].concat(),
+        );
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        assert!(
+            !stderr(&o).contains("utf8lint: error"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read(d.join("a.txt")).unwrap(),
+            "a\u{2060}b\n".as_bytes()
+        );
+    }
+}
+
+/// A reader that is gone before anything is written (`| head -1` once it
+/// has its line): every format ends quietly with 0, as a closed pipe is
+/// not an error.
+#[test]
+fn a_closed_standard_output_ends_every_format_quietly() {
+    let dir = tree(&[("bad.txt", BAD)]);
+    for format in ["human", "concise", "json", "json-lines", "github", "sarif"] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = cmd(dir.path())
+            .args(["check", "--format", format, "bad.txt"])
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{format}: {}", stderr(&o));
+        assert_eq!(stderr(&o), "", "{format}");
+    }
+}
