@@ -256,12 +256,11 @@ pub(crate) struct LazyName<'a> {
 
 pub(crate) struct Names {
     pub display: String,
-    /// The name when it is UTF-8 without a backslash and `display` differs
-    /// from it (it holds a control, bidi or invisible character). JSON
-    /// gives this, or `display` for every other name: a name without `\`
-    /// as it is, one with `\` or invalid bytes escaped (`\\`, `\xE9`), so
-    /// no two names get the same `path` (a Latin-1 `lat\xE9.txt` and a
-    /// UTF-8 name spelt `lat\xE9.txt` included).
+    /// The name when it is UTF-8 and `display` differs from it (it holds a
+    /// backslash, a control, bidi or invisible character). JSON gives this,
+    /// or `display` for a name that is not UTF-8 (its invalid bytes
+    /// escaped, `\xE9`, and so its backslashes, `\\`): a UTF-8 name is
+    /// written as it is, once, so that its `path` names the file.
     pub exact: Option<String>,
     pub key: Vec<u8>,
     pub uri: String,
@@ -282,7 +281,7 @@ impl<'a> LazyName<'a> {
             let uri = uri_of(self.ctx.cwd.as_deref(), self.path, &key);
             let exact = std::str::from_utf8(&key)
                 .ok()
-                .filter(|exact| *exact != display && !exact.contains('\\'))
+                .filter(|exact| *exact != display)
                 .map(str::to_owned);
             Names {
                 display,

@@ -257,8 +257,11 @@ pub(crate) fn statistics_json(counts: &RuleCounts, mut files: Vec<FileRow>) -> S
             })
         })
         .collect();
-    let mut text =
+    let text =
         serde_json::to_string_pretty(&json!({"rules": rules, "files": files})).unwrap_or_default();
+    // The files' names as they are, with what a terminal or viewer obeys
+    // escaped, as in the findings' JSON.
+    let mut text = crate::output::json::escape_more(&text).into_owned();
     text.push('\n');
     text
 }

@@ -330,3 +330,33 @@ fn a_closed_standard_output_ends_every_format_quietly() {
         assert_eq!(stderr(&o), "", "{format}");
     }
 }
+
+/// A key of 10 MB in `utf8lint.toml` is quoted cut short, with its size,
+/// not echoed whole.
+#[test]
+fn a_huge_unknown_key_is_not_echoed_whole() {
+    let key = "k".repeat(10 << 20);
+    let config = format!("{key} = 1\n");
+    let dir = tree(&[("utf8lint.toml", config.as_bytes()), ("a.txt", b"fine\n")]);
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let o = check_within(dir.path(), &["."]);
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    assert!(err.len() < 4096, "{} bytes of standard error", err.len());
+    assert!(err.contains("unknown field"), "{err}");
+    assert!(err.contains("... (10485760 bytes in all)"), "{err}");
+}
+
+/// `--config DIR` says it is a directory.
+#[test]
+fn config_naming_a_directory_says_so() {
+    let dir = tree(&[("conf/utf8lint.toml", b""), ("a.txt", b"fine\n")]);
+    let o = run(dir.path(), ["check", "--config", "conf", "a.txt"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("conf: it is a directory: --config names a utf8lint.toml file"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("no such file"), "{}", stderr(&o));
+}

@@ -3,7 +3,7 @@
 //! the files are printed in path order.
 
 pub(crate) mod github;
-mod json;
+pub(crate) mod json;
 pub(crate) mod names;
 mod not_shown;
 mod place;

@@ -542,6 +542,46 @@ mod tests {
         }
     }
 
+    /// A file far larger than the limit (a sparse one: holes) is refused
+    /// from its size, the buffer never grown past the first read; memory
+    /// the allocator refuses is an error, not an abort.
+    #[test]
+    fn nothing_is_reserved_past_the_limit_and_a_refusal_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sparse");
+        let file = File::create(&path).unwrap();
+        if file.set_len(1 << 40).is_ok() {
+            drop(file);
+            for stamp in [false, true] {
+                let options = ReadOptions {
+                    max_len: Some(1 << 20),
+                    allow_special: false,
+                    stamp,
+                };
+                let mut buf = Vec::new();
+                let read = read_file(&path, &mut buf, options);
+                assert!(
+                    matches!(read, Err(ReadError::TooLarge { len, max: 1_048_576 }) if len >= 1 << 20),
+                    "{read:?}"
+                );
+                assert!(buf.capacity() <= FIRST_READ, "{}", buf.capacity());
+            }
+        }
+        let mut buf = b"left".to_vec();
+        let refused = grow(&mut buf, isize::MAX as usize + 1);
+        assert!(
+            matches!(&refused, Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::OutOfMemory),
+            "{refused:?}"
+        );
+        assert!(buf.is_empty());
+        assert!(
+            refused
+                .unwrap_err()
+                .to_string()
+                .contains("too large to hold in memory")
+        );
+    }
+
     /// The size `fstat` gave and the bytes there are disagree: the file
     /// shrank or grew between the two. Told, never a crash or a short read
     /// taken for the whole file.
