@@ -88,7 +88,7 @@ fn the_cap_note_is_a_note_in_every_other_format() {
         text.lines()
             .last()
             .unwrap()
-            .starts_with(&format!("::notice file=many.txt,title=utf8lint::40 more")),
+            .starts_with("::notice file=many.txt,title=utf8lint::40 more"),
         "{text}"
     );
 
