@@ -108,6 +108,13 @@ pub(crate) const MAX_BASELINE_LEN: u64 = 256 << 20;
 /// without end), at most [`MAX_BASELINE_LEN`] bytes. A UTF-8 byte-order mark
 /// (an editor on Windows saves one) is passed over.
 fn read_json(file: &Path, shown: &str) -> anyhow::Result<Value> {
+    let bytes = read_bytes(file, shown)?;
+    serde_json::from_slice(&bytes).with_context(|| format!("baseline {shown} is not JSON"))
+}
+
+/// The bytes of the baseline `file` (see [`read_json`]), without a
+/// byte-order mark.
+fn read_bytes(file: &Path, shown: &str) -> anyhow::Result<Vec<u8>> {
     let mut buf = Vec::new();
     let options = ReadOptions {
         max_len: Some(MAX_BASELINE_LEN),
@@ -116,9 +123,24 @@ fn read_json(file: &Path, shown: &str) -> anyhow::Result<Value> {
     };
     let read = read_file(file, &mut buf, options)
         .map_err(|e| anyhow!("cannot read baseline {shown}: {e}"))?;
-    let text = &buf[..read.len];
-    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-    serde_json::from_slice(text).with_context(|| format!("baseline {shown} is not JSON"))
+    buf.truncate(read.len);
+    if buf.starts_with(b"\xEF\xBB\xBF") {
+        buf.drain(..3);
+    }
+    Ok(buf)
+}
+
+/// Whether `bytes` begin as a baseline written by utf8lint does (`{`, then
+/// the format's key): one cut off by an earlier run's crash is still one,
+/// and may be replaced; any other file is not.
+fn looks_like_baseline(bytes: &[u8]) -> bool {
+    bytes
+        .trim_ascii_start()
+        .strip_prefix(b"{")
+        .is_some_and(|rest| {
+            rest.trim_ascii_start()
+                .starts_with(b"\"utf8lint-baseline\"")
+        })
 }
 
 /// Fails unless `value` is a baseline of this format's version.
@@ -217,13 +239,12 @@ impl Baseline {
         let existing = whole_file_target(file).map_err(|e| cannot(&e))?;
         crate::report::refuse_named_input("--write-baseline", file, inputs)?;
         if existing.as_ref().is_some_and(|meta| meta.len() > 0) {
-            read_json(file, &shown)
-                .and_then(|value| check_version(&value, &shown))
-                .map_err(|e| {
-                    cannot(&format!(
-                        "the file there is not a utf8lint baseline ({e:#}), and only a baseline is replaced; remove it or name another file"
-                    ))
-                })?;
+            let bytes = read_bytes(file, &shown)?;
+            if !looks_like_baseline(&bytes) {
+                return Err(cannot(
+                    &"the file there is not a utf8lint baseline, and only a baseline is replaced; remove it or name another file",
+                ));
+            }
         }
         Ok(existing.and_then(|_| crate::report::file_id(file)))
     }

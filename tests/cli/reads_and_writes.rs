@@ -215,6 +215,13 @@ fn write_baseline_replaces_the_old_baseline_whole() {
     );
     let o = run(d, ["check", "--baseline", "base.json", "."]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // One cut off (an earlier run killed while writing it in place) is
+    // still a baseline, and is replaced whole.
+    let whole = std::fs::read(d.join("base.json")).unwrap();
+    std::fs::write(d.join("base.json"), &whole[..40]).unwrap();
+    let o = run(d, ["check", "--write-baseline", "base.json", "."]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(std::fs::read(d.join("base.json")).unwrap(), whole);
 }
 
 /// A caller's `Stdio` for standard input holding `bytes`.
