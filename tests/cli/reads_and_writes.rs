@@ -5,11 +5,11 @@
 //! a file named twice, a closed pipe under every format.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use crate::common::*;
-use crate::hostile_config::output_within;
+use crate::hostile_config::{mkfifo, output_within};
 
 const BAD: &[u8] = b"a\xFFb\n";
 
@@ -63,11 +63,6 @@ fn a_file_larger_than_memory_is_one_trouble_line_and_the_run_goes_on() {
             "{args:?}"
         );
     }
-}
-
-#[cfg(unix)]
-fn mkfifo(path: &Path) {
-    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
 }
 
 /// A baseline to read that is a FIFO, a device that never ends, or
@@ -222,19 +217,6 @@ fn write_baseline_replaces_the_old_baseline_whole() {
     let o = run(d, ["check", "--write-baseline", "base.json", "."]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(std::fs::read(d.join("base.json")).unwrap(), whole);
-}
-
-/// A caller's `Stdio` for standard input holding `bytes`.
-fn with_stdin(mut c: Command, bytes: &[u8]) -> std::process::Output {
-    use std::io::Write;
-    let mut child = c
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(bytes).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 /// An editor's filter under `--fix` gets its buffer back, whole, when
