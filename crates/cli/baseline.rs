@@ -18,9 +18,10 @@ use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use anyhow::{Context as _, bail};
+use anyhow::{Context as _, anyhow, bail};
 use serde_json::{Value, json};
 use utf8lint_diagnostics::{Diagnostic, Rule, escape_lossless};
+use utf8lint_workspace::{ReadOptions, read_file, whole_file_target, write_whole_file};
 
 /// How much of a finding's line, either side of its span, goes into its
 /// key (and at most this much of the span itself).
@@ -105,6 +106,44 @@ fn memchr_last_newline(bytes: &[u8]) -> Option<usize> {
     bytes.iter().rposition(|&b| b == b'\n')
 }
 
+/// The largest baseline read: 256 MiB of JSON, about 1.5 million
+/// findings. A larger file (or `/dev/zero`, which is refused anyway as not
+/// a regular file) is an error, not the end of memory.
+pub(crate) const MAX_BASELINE_LEN: u64 = 256 << 20;
+
+/// The bytes of the baseline `file`, read by the workspace layer's rules: a
+/// regular file only (a FIFO or device is refused, never waited on or read
+/// without end), at most [`MAX_BASELINE_LEN`] bytes. A UTF-8 byte-order mark
+/// (an editor on Windows saves one) is passed over.
+fn read_bytes(file: &Path, shown: &str) -> anyhow::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    let options = ReadOptions {
+        max_len: Some(MAX_BASELINE_LEN),
+        allow_special: false,
+        stamp: false,
+    };
+    let read = read_file(file, &mut buf, options)
+        .map_err(|e| anyhow!("cannot read baseline {shown}: {e}"))?;
+    buf.truncate(read.len);
+    if buf.starts_with(b"\xEF\xBB\xBF") {
+        buf.drain(..3);
+    }
+    Ok(buf)
+}
+
+/// Whether `bytes` begin as a baseline written by utf8lint does (`{`, then
+/// the format's key): one cut off by an earlier run's crash is still one,
+/// and may be replaced; any other file is not.
+fn looks_like_baseline(bytes: &[u8]) -> bool {
+    bytes
+        .trim_ascii_start()
+        .strip_prefix(b"{")
+        .is_some_and(|rest| {
+            rest.trim_ascii_start()
+                .starts_with(b"\"utf8lint-baseline\"")
+        })
+}
+
 /// `path` made absolute against `cwd`, with `.` and `..` taken out
 /// lexically (symbolic links are not resolved: the path is a name).
 fn absolute(cwd: &Path, path: &Path) -> PathBuf {
@@ -136,12 +175,45 @@ impl Baseline {
     /// Reads the baseline `file`.
     pub(crate) fn read(file: &Path) -> anyhow::Result<Baseline> {
         let shown = escape_lossless(file.as_os_str().as_encoded_bytes());
-        let text = std::fs::read(file).with_context(|| format!("cannot read baseline {shown}"))?;
+        let text = read_bytes(file, &shown)?;
         let known = read_keys(&text, &shown)?;
         Ok(Baseline {
             known,
             ..Baseline::at(file)?
         })
+    }
+
+    /// Asked before anything is read or written: whether the run may write
+    /// its baseline to `file` at the end. The workspace writer's rules
+    /// (no symbolic link, dangling or not; a regular file with one link,
+    /// or nothing), then: not a file named to be checked (`inputs`), and
+    /// nothing but an earlier baseline (or an empty file) replaced, so a
+    /// mistyped name never costs a source file. Returns the identity of
+    /// the file there, which the walk leaves out (it is an output).
+    pub(crate) fn refuse_to_write(
+        file: &Path,
+        inputs: &[PathBuf],
+    ) -> anyhow::Result<Option<crate::report::FileId>> {
+        let shown = escape_lossless(file.as_os_str().as_encoded_bytes());
+        let cannot = |why: &dyn std::fmt::Display| anyhow!("cannot write baseline {shown}: {why}");
+        let parent = match file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            return Err(cannot(&"its directory does not exist"));
+        }
+        let existing = whole_file_target(file).map_err(|e| cannot(&e))?;
+        crate::report::refuse_named_input("--write-baseline", file, inputs)?;
+        if existing.as_ref().is_some_and(|meta| meta.len() > 0) {
+            let bytes = read_bytes(file, &shown)?;
+            if !looks_like_baseline(&bytes) {
+                return Err(cannot(
+                    &"the file there is not a utf8lint baseline, and only a baseline is replaced; remove it or name another file",
+                ));
+            }
+        }
+        Ok(existing.and_then(|_| crate::report::file_id(file)))
     }
 
     /// The key path of the file at `path` (as given on the command line or
@@ -282,7 +354,10 @@ impl Baseline {
             writeln!(out, "    {entry}{comma}")?;
         }
         writeln!(out, "  ]\n}}")?;
-        std::fs::write(file, out).with_context(|| format!("cannot write baseline {shown}"))?;
+        // Whole or not at all: a full disk leaves the last baseline as it
+        // was, never cut-off JSON.
+        write_whole_file(file, |w| w.write_all(&out))
+            .map_err(|e| anyhow!("cannot write baseline {shown}: {e}"))?;
         Ok(found.len())
     }
 }

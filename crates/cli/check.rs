@@ -70,9 +70,11 @@ pub(crate) struct Context {
     pub excludes: ignore::overrides::Override,
     /// `--force-exclude`: `exclude` in utf8lint.toml applies to named files.
     pub force_exclude: bool,
-    /// The `--output-file` when it exists: the walk leaves it out (the
-    /// report is not an input, and a fix of it would be overwritten).
-    pub report_file: Option<crate::report::FileId>,
+    /// Files the walk passes over: those the run writes at its end that
+    /// exist already (`--output-file`, `--write-baseline`: an output is not
+    /// an input, and a fix of it would be overwritten), and the files named
+    /// on the command line, checked once as named.
+    pub leave_out: crate::report::FileSet,
     /// Configuration errors already told (the same bad file would otherwise
     /// be reported once per file it governs).
     config_errors: Mutex<HashSet<String>>,
@@ -96,7 +98,7 @@ impl Context {
             baseline: None,
             excludes: ignore::overrides::Override::empty(),
             force_exclude: false,
-            report_file: None,
+            leave_out: crate::report::FileSet::default(),
             config_errors: Mutex::new(HashSet::new()),
         }
     }
@@ -129,6 +131,8 @@ pub(crate) struct FileReport {
     /// notifications, as GitHub annotations).
     pub troubles: Vec<Trouble>,
     pub sarif: Vec<serde_json::Value>,
+    /// SARIF tool execution notifications: the display cap's notes.
+    pub sarif_notes: Vec<serde_json::Value>,
     /// Bytes for standard output as they are: a `--diff`, or standard
     /// input's fixed bytes under `--fix`.
     pub raw: Vec<u8>,
@@ -144,6 +148,7 @@ impl FileReport {
             && self.stderr.is_empty()
             && self.troubles.is_empty()
             && self.sarif.is_empty()
+            && self.sarif_notes.is_empty()
             && self.raw.is_empty()
             && self.counts.is_none()
     }
@@ -252,12 +257,11 @@ pub(crate) struct LazyName<'a> {
 
 pub(crate) struct Names {
     pub display: String,
-    /// The name when it is UTF-8 without a backslash and `display` differs
-    /// from it (it holds a control, bidi or invisible character). JSON
-    /// gives this, or `display` for every other name: a name without `\`
-    /// as it is, one with `\` or invalid bytes escaped (`\\`, `\xE9`), so
-    /// no two names get the same `path` (a Latin-1 `lat\xE9.txt` and a
-    /// UTF-8 name spelt `lat\xE9.txt` included).
+    /// The name when it is UTF-8 and `display` differs from it (it holds a
+    /// backslash, a control, bidi or invisible character). JSON gives this,
+    /// or `display` for a name that is not UTF-8 (its invalid bytes
+    /// escaped, `\xE9`, and so its backslashes, `\\`): a UTF-8 name is
+    /// written as it is, once, so that its `path` names the file.
     pub exact: Option<String>,
     pub key: Vec<u8>,
     pub uri: String,
@@ -278,7 +282,7 @@ impl<'a> LazyName<'a> {
             let uri = uri_of(self.ctx.cwd.as_deref(), self.path, &key);
             let exact = std::str::from_utf8(&key)
                 .ok()
-                .filter(|exact| *exact != display && !exact.contains('\\'))
+                .filter(|exact| *exact != display)
                 .map(str::to_owned);
             Names {
                 display,
@@ -294,6 +298,14 @@ impl<'a> LazyName<'a> {
     }
 }
 
+/// The largest file a run reads (1 GiB): a larger one is one line of
+/// trouble, decided from its size before any memory is reserved for it,
+/// and the run goes on. A worker holds its largest file in its buffer, and
+/// fixes and findings add to that: past this size a check is not worth
+/// the memory it could take (a sparse disk image says 40 GB and is mostly
+/// zeros). A special file named on the command line is read up to it.
+pub(crate) const MAX_FILE_LEN: u64 = 1 << 30;
+
 /// Checks the file at `path` through the pipeline. A file named on the
 /// command line (`explicit`) is read whatever it is (a FIFO, `<(cat x)`, a
 /// procfs file); a binary one is skipped as a walked one is (never checked
@@ -306,7 +318,7 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
         honour_exclude: !explicit || ctx.force_exclude,
         sniff_binary: true,
         read: ReadOptions {
-            max_len: None,
+            max_len: Some(MAX_FILE_LEN),
             allow_special: explicit,
             // A fix replaces a file only as it was read.
             stamp: matches!(ctx.fix, FixAction::Write(_)),
@@ -412,10 +424,32 @@ fn skipped(
 /// Checks standard input as `name` (`--stdin-filename`, else `<stdin>`):
 /// the pipeline's settings and exclusion, then its bytes (standard input
 /// cannot be measured first: its size bounds memory), never sniffed.
-pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>) {
+/// `excluded`: `--force-exclude` leaves the name out as the walk would.
+///
+/// Under `--fix`, standard output is the input, fixed or as it came: an
+/// editor's filter replaces its buffer with whatever it is given, so a
+/// name left out, a bad configuration or a fix that fails still gives
+/// every byte back.
+pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path>, excluded: bool) {
     let policy_path = name.unwrap_or(Path::new("<stdin>"));
     let name = LazyName::new(ctx, policy_path);
     let mut report = FileReport::default();
+    let fixing = matches!(ctx.fix, FixAction::Write(_));
+    if excluded && !fixing {
+        return worker.push(report, &name);
+    }
+    // Read before anything can leave the bytes out, when they go back.
+    let mut input = None;
+    if fixing {
+        match read_stdin(ctx, &mut report) {
+            Some(bytes) => input = Some(bytes),
+            None => return worker.push(report, &name),
+        }
+    }
+    if excluded {
+        report.raw = input.unwrap_or_default();
+        return worker.push(report, &name);
+    }
     let honour_exclude = ctx.force_exclude;
     let settings = match settle(
         policy_path,
@@ -426,49 +460,62 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
         Ok(settings) => settings,
         Err(skip) => {
             skipped(ctx, &mut report, &name, true, skip, &[]);
+            report.raw = input.unwrap_or_default();
             return worker.push(report, &name);
         }
     };
-    let mut buf = Vec::new();
-    match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {
-        Ok(_) if let FixAction::Write(mode) = ctx.fix => {
-            fix_stdin(ctx, &mut report, policy_path, &name, &buf, &settings, mode);
-        }
-        Ok(_) => {
-            let options = FileOptions {
-                honour_exclude,
-                sniff_binary: false,
-                read: ReadOptions::default(),
-                keep: keep(ctx),
+    let buf = match input {
+        Some(bytes) => bytes,
+        None => match read_stdin(ctx, &mut report) {
+            Some(bytes) => bytes,
+            None => return worker.push(report, &name),
+        },
+    };
+    if let FixAction::Write(mode) = ctx.fix {
+        fix_stdin(ctx, &mut report, policy_path, &name, buf, &settings, mode);
+        return worker.push(report, &name);
+    }
+    let options = FileOptions {
+        honour_exclude,
+        sniff_binary: false,
+        read: ReadOptions::default(),
+        keep: keep(ctx),
+    };
+    match check_bytes(&buf, policy_path, &settings, options) {
+        Ok(diagnostics) => {
+            let found = Found {
+                bytes: &buf,
+                settings: &settings,
+                diagnostics,
             };
-            match check_bytes(&buf, policy_path, &settings, options) {
-                Ok(diagnostics) => {
-                    let found = Found {
-                        bytes: &buf,
-                        settings: &settings,
-                        diagnostics,
-                    };
-                    report_checked(ctx, &mut report, &name, found, None);
-                }
-                Err(evidence) => {
-                    let skip = Skipped {
-                        settings: Some(settings),
-                        why: Skip::Binary {
-                            evidence,
-                            len: buf.len(),
-                        },
-                    };
-                    skipped(ctx, &mut report, &name, true, skip, &buf);
-                }
-            }
+            report_checked(ctx, &mut report, &name, found, None);
         }
-        Err(e) => {
-            let kind = Kind::Read { io: Some(e.kind()) };
-            let t = Trouble::new(Subject::StandardInput, kind, e.to_string());
-            trouble(ctx, &mut report, t);
+        Err(evidence) => {
+            let skip = Skipped {
+                settings: Some(settings),
+                why: Skip::Binary {
+                    evidence,
+                    len: buf.len(),
+                },
+            };
+            skipped(ctx, &mut report, &name, true, skip, &buf);
         }
     }
     worker.push(report, &name);
+}
+
+/// Standard input's bytes, or `None` with the trouble told.
+fn read_stdin(ctx: &Context, report: &mut FileReport) -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    match io::Read::read_to_end(&mut io::stdin().lock(), &mut buf) {
+        Ok(_) => Some(buf),
+        Err(e) => {
+            let kind = Kind::Read { io: Some(e.kind()) };
+            let t = Trouble::new(Subject::StandardInput, kind, e.to_string());
+            trouble(ctx, report, t);
+            None
+        }
+    }
 }
 
 /// `--fix` on standard input, as ruff does it: the fixed bytes (all of
@@ -479,10 +526,11 @@ fn fix_stdin(
     report: &mut FileReport,
     path: &Path,
     name: &LazyName<'_>,
-    bytes: &[u8],
+    input: Vec<u8>,
     settings: &FileSettings,
     mode: FixMode,
 ) {
+    let bytes = &input[..];
     report.tally.files += 1;
     report.tally.bytes += bytes.len() as u64;
     let shown = diagnose(ctx, path, bytes, settings, Keep::Shown);
@@ -608,7 +656,8 @@ fn cap_new(diagnostics: &mut Vec<Diagnostic>, policy: &utf8lint_diagnostics::Pol
             )
             .with_note(format!(
                 "at most {max} findings of a rule are shown per file (`--max-per-file`)"
-            )),
+            ))
+            .standing_for(count),
         );
     }
 }
@@ -756,12 +805,15 @@ fn report_checked(
     }
 }
 
+/// Adds a file's findings to the run's counts: every one, those the
+/// display cap left out included (a note counts for the findings it
+/// stands for).
 fn count(ctx: &Context, diagnostics: &[Diagnostic]) {
     for d in diagnostics {
         ctx.stats.by_rule.add(d);
         match d.level {
-            Level::Deny => ctx.stats.errors.fetch_add(1, Ordering::Relaxed),
-            Level::Warn => ctx.stats.warnings.fetch_add(1, Ordering::Relaxed),
+            Level::Deny => ctx.stats.errors.fetch_add(d.count(), Ordering::Relaxed),
+            Level::Warn => ctx.stats.warnings.fetch_add(d.count(), Ordering::Relaxed),
             Level::Allow => 0,
         };
     }
@@ -783,6 +835,10 @@ fn emit(
         return;
     }
     let names = name.get();
+    let mut rendered = output::Rendered {
+        text: std::mem::take(&mut report.stdout),
+        ..output::Rendered::default()
+    };
     output::render_file(
         &ctx.output,
         &FileName {
@@ -792,7 +848,9 @@ fn emit(
         },
         bytes,
         diagnostics,
-        &mut report.stdout,
-        &mut report.sarif,
+        &mut rendered,
     );
+    report.stdout = rendered.text;
+    report.sarif.extend(rendered.sarif_results);
+    report.sarif_notes.extend(rendered.sarif_notes);
 }

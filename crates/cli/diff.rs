@@ -54,22 +54,81 @@ impl Lines {
     }
 }
 
-/// How many lines `region` holds for a hunk header: its `\n`s, and one
-/// more for a last line without one.
-fn count_lines(region: &[u8]) -> usize {
-    let newlines = memchr_iter(b'\n', region).count();
-    newlines + usize::from(region.last().is_some_and(|&b| b != b'\n'))
+/// How many lines `pieces` (a region, in pieces) hold for a hunk header:
+/// their `\n`s, and one more for a last line without one.
+fn count_lines(pieces: &[&[u8]]) -> usize {
+    let newlines: usize = pieces.iter().map(|p| memchr_iter(b'\n', p).count()).sum();
+    let last = pieces.iter().rev().find_map(|p| p.last());
+    newlines + usize::from(last.is_some_and(|&b| b != b'\n'))
 }
 
-/// Appends `region`'s lines, each after `sign`; a last line without `\n`
-/// gets one and the marker `patch` and `git apply` expect.
-fn push_lines(out: &mut Vec<u8>, sign: u8, region: &[u8]) {
-    for line in region.split_inclusive(|&b| b == b'\n') {
-        out.push(sign);
-        out.extend_from_slice(line);
-        if !line.ends_with(b"\n") {
-            out.extend_from_slice(b"\n\\ No newline at end of file\n");
+/// The marker `patch` and `git apply` expect after a last line without
+/// `\n` (which gets one).
+const NO_NEWLINE: &[u8] = b"\n\\ No newline at end of file\n";
+
+/// How many bytes [`push_lines`] writes for `pieces`.
+fn lines_len(pieces: &[&[u8]]) -> usize {
+    let bytes: usize = pieces.iter().map(|p| p.len()).sum();
+    let last = pieces.iter().rev().find_map(|p| p.last());
+    let marker = if last.is_some_and(|&b| b != b'\n') {
+        NO_NEWLINE.len()
+    } else {
+        0
+    };
+    bytes + count_lines(pieces) + marker
+}
+
+/// Appends the lines of `pieces` (one region, in pieces: a line may run
+/// across them), each after `sign`; a last line without `\n` gets one and
+/// [`NO_NEWLINE`]'s marker. The pieces are copied once, into `out`.
+fn push_lines(out: &mut Vec<u8>, sign: u8, pieces: &[&[u8]]) {
+    let mut line_start = true;
+    for piece in pieces {
+        for segment in piece.split_inclusive(|&b| b == b'\n') {
+            if line_start {
+                out.push(sign);
+            }
+            out.extend_from_slice(segment);
+            line_start = segment.ends_with(b"\n");
         }
+    }
+    if !line_start {
+        out.extend_from_slice(NO_NEWLINE);
+    }
+}
+
+/// One hunk, planned: its header and its four regions, the new lines as
+/// pieces of the file and the edits' replacements (never gathered into
+/// one copy: a 64 MiB line with one edit is the line twice in the diff,
+/// and nothing more).
+struct Hunk<'a> {
+    header: String,
+    before: &'a [u8],
+    old: &'a [u8],
+    new: Vec<std::borrow::Cow<'a, [u8]>>,
+    after: &'a [u8],
+}
+
+impl Hunk<'_> {
+    fn new_pieces(&self) -> Vec<&[u8]> {
+        self.new.iter().map(|p| &p[..]).collect()
+    }
+
+    /// The bytes it takes in the diff.
+    fn len(&self) -> usize {
+        self.header.len()
+            + lines_len(&[self.before])
+            + lines_len(&[self.old])
+            + lines_len(&self.new_pieces())
+            + lines_len(&[self.after])
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.header.as_bytes());
+        push_lines(out, b' ', &[self.before]);
+        push_lines(out, b'-', &[self.old]);
+        push_lines(out, b'+', &self.new_pieces());
+        push_lines(out, b' ', &[self.after]);
     }
 }
 
@@ -118,7 +177,9 @@ fn header_name(prefix: &str, name: &[u8]) -> Vec<u8> {
 
 /// The unified diff of `fixes` (planned: sorted, non-overlapping) applied
 /// to `bytes`, the file whose name (as shown, before escaping) is `name`.
-/// Empty when there is nothing to fix.
+/// Empty when there is nothing to fix. Its size is known before it is
+/// written, and reserved once: the work and the memory are the diff's
+/// bytes, however long its lines.
 pub(crate) fn unified(name: &[u8], bytes: &[u8], fixes: &[&Fix]) -> Vec<u8> {
     let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits()).collect();
     if edits.is_empty() {
@@ -126,57 +187,71 @@ pub(crate) fn unified(name: &[u8], bytes: &[u8], fixes: &[&Fix]) -> Vec<u8> {
     }
     let lines = Lines::new(bytes);
     // Each edit's lines, merged into hunks whose context would touch.
-    let mut hunks: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
+    let mut spans: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
     for (i, edit) in edits.iter().enumerate() {
         let range = edit.range();
         let first = lines.of(range.start);
         let last = lines.of(range.end.saturating_sub(1).max(range.start));
-        match hunks.last_mut() {
-            Some((_, hunk_last, members)) if first <= *hunk_last + 2 * CONTEXT + 1 => {
-                *hunk_last = (*hunk_last).max(last);
+        match spans.last_mut() {
+            Some((_, span_last, members)) if first <= *span_last + 2 * CONTEXT + 1 => {
+                *span_last = (*span_last).max(last);
                 members.end = i + 1;
             }
-            _ => hunks.push((first, last, i..i + 1)),
+            _ => spans.push((first, last, i..i + 1)),
         }
     }
-    let mut out = Vec::new();
-    out.extend_from_slice(b"--- ");
-    out.extend_from_slice(&header_name("a/", name));
-    out.extend_from_slice(b"\n+++ ");
-    out.extend_from_slice(&header_name("b/", name));
-    out.push(b'\n');
+    let mut head = b"--- ".to_vec();
+    head.extend_from_slice(&header_name("a/", name));
+    head.extend_from_slice(b"\n+++ ");
+    head.extend_from_slice(&header_name("b/", name));
+    head.push(b'\n');
     // New-file lines minus old-file lines so far.
     let mut delta: isize = 0;
-    for (first, last, members) in hunks {
+    let mut hunks = Vec::with_capacity(spans.len());
+    for (first, last, members) in spans {
         let from = first.saturating_sub(CONTEXT);
         let to = (last + CONTEXT).min(lines.last());
         let before = &bytes[lines.start(from)..lines.start(first)];
         let changed = lines.start(first)..lines.end(last);
         let after = &bytes[changed.end..lines.end(to)];
         let old = &bytes[changed.clone()];
-        let mut new = Vec::with_capacity(old.len());
+        let mut new = Vec::with_capacity(2 * members.len() + 1);
         let mut cursor = changed.start;
         for edit in &edits[members] {
-            new.extend_from_slice(&bytes[cursor..edit.range().start]);
-            new.extend_from_slice(&edit.replacement(bytes));
+            new.push(std::borrow::Cow::Borrowed(
+                &bytes[cursor..edit.range().start],
+            ));
+            new.push(edit.replacement(bytes));
             cursor = edit.range().end;
         }
-        new.extend_from_slice(&bytes[cursor..changed.end]);
-        let context = count_lines(before) + count_lines(after);
-        let old_count = context + count_lines(old);
-        let new_count = context + count_lines(&new);
+        new.push(std::borrow::Cow::Borrowed(&bytes[cursor..changed.end]));
+        let new_pieces: Vec<&[u8]> = new.iter().map(|p| &p[..]).collect();
+        let context = count_lines(&[before]) + count_lines(&[after]);
+        let old_count = context + count_lines(&[old]);
+        let new_count = context + count_lines(&new_pieces);
         // A side with no lines names the line before it (`-0,0`).
         let old_start = from + usize::from(old_count > 0);
         let new_start = (from as isize + delta) as usize + usize::from(new_count > 0);
-        out.extend_from_slice(
-            format!("@@ -{old_start},{old_count} +{new_start},{new_count} @@\n").as_bytes(),
-        );
-        push_lines(&mut out, b' ', before);
-        push_lines(&mut out, b'-', old);
-        push_lines(&mut out, b'+', &new);
-        push_lines(&mut out, b' ', after);
         delta += new_count as isize - old_count as isize;
+        hunks.push(Hunk {
+            header: format!("@@ -{old_start},{old_count} +{new_start},{new_count} @@\n"),
+            before,
+            old,
+            new,
+            after,
+        });
     }
+    let size = head.len() + hunks.iter().map(Hunk::len).sum::<usize>();
+    let mut out = Vec::with_capacity(size);
+    out.extend_from_slice(&head);
+    for hunk in &hunks {
+        hunk.write(&mut out);
+    }
+    debug_assert_eq!(
+        out.len(),
+        size,
+        "the diff's size is known before it is written"
+    );
     out
 }
 
@@ -255,6 +330,29 @@ mod tests {
             diff(b"", vec![Edit::insert(0, b"\xEF\xBB\xBF".to_vec())]),
             "--- a/x.txt\n+++ b/x.txt\n@@ -0,0 +1,1 @@\n+\u{FEFF}\n\\ No newline at end of file\n"
         );
+    }
+
+    /// A long line with edits all along it: the diff is the line twice,
+    /// its two signs and the headers, reserved once (its capacity is its
+    /// length: no buffer grown by doubling, no copy of the new line beside
+    /// it), at every size.
+    #[test]
+    fn a_long_line_costs_its_diff_and_nothing_more() {
+        for n in [1 << 8, 1 << 12, 1 << 16] {
+            let mut line = b"a\xFFb ".repeat(n);
+            line.push(b'\n');
+            let edits = (0..n)
+                .map(|i| Edit::replace(4 * i + 1..4 * i + 2, "\u{FFFD}".as_bytes().to_vec()))
+                .collect();
+            let fix = Fix::safe("test", edits);
+            let out = unified(b"x.txt", &line, &[&fix]);
+            let header = "--- a/x.txt\n+++ b/x.txt\n@@ -1,1 +1,1 @@\n".len();
+            // Each edit puts 3 bytes for 1.
+            let new_line = line.len() + 2 * n;
+            assert_eq!(out.len(), header + 1 + line.len() + 1 + new_line, "{n}");
+            assert_eq!(out.capacity(), out.len(), "{n}");
+            assert!(out.ends_with("b \n".as_bytes()));
+        }
     }
 
     #[test]

@@ -99,10 +99,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `e` is a closed standard output, however it came: an I/O error,
+/// or one inside serde_json's error (the SARIF log is serialized straight
+/// into the output).
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        let kind = match c.downcast_ref::<io::Error>() {
+            Some(io) => Some(io.kind()),
+            None => c
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
     })
 }
 
@@ -219,10 +227,17 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     ctx.statistics = args.statistics;
     ctx.excludes = exclude::overrides(args)?;
     ctx.force_exclude = args.force_exclude;
-    ctx.report_file = report_file;
+    if let Some(id) = report_file {
+        ctx.leave_out.insert(id);
+    }
     ctx.baseline = match (&args.baseline, &args.write_baseline) {
         (Some(file), _) => Some(baseline::Baseline::read(file)?),
-        (None, Some(file)) => Some(baseline::Baseline::for_writing(file)?),
+        (None, Some(file)) => {
+            if let Some(id) = baseline::Baseline::refuse_to_write(file, &paths)? {
+                ctx.leave_out.insert(id);
+            }
+            Some(baseline::Baseline::for_writing(file)?)
+        }
         (None, None) => None,
     };
     let threads = args
@@ -260,12 +275,25 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         follow: args.follow,
         threads,
     };
-    let (files, stdin_excluded) = exclude::named_files(args, files, walk_options, &ctx.excludes);
+    let (mut files, stdin_excluded) =
+        exclude::named_files(args, files, walk_options, &ctx.excludes);
+    // A file named twice (`a.txt ./a.txt`, a path and its directory) is
+    // checked once, as first named: a second check would report it twice,
+    // and a fix of it would race the other (which holds it open).
+    let cwd = ctx.cwd.clone().unwrap_or_default();
+    files.retain(|file| {
+        report::file_id(file).is_none_or(|id| ctx.leave_out.insert_named(&cwd, file, id))
+    });
+    dirs.retain({
+        let mut walked = report::FileSet::default();
+        move |dir| report::file_id(dir).is_none_or(|id| walked.insert(id))
+    });
     if args.files {
         return list_files(args, &ctx, &files, &dirs, walk_options, early);
     }
-    if stdin_count == 1 && !stdin_excluded {
-        check::check_stdin(&ctx, &mut early, args.stdin_filename.as_deref());
+    if stdin_count == 1 {
+        let name = args.stdin_filename.as_deref();
+        check::check_stdin(&ctx, &mut early, name, stdin_excluded);
     }
     early.flush_counts();
 
@@ -318,6 +346,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             out.write_all(&report.raw)?;
         }
         sarif_results.extend(report.sarif);
+        notifications.extend(report.sarif_notes);
         if let Some(counts) = report.counts {
             file_rows.push(report::FileRow::new(&report.key, counts));
         }

@@ -4,6 +4,7 @@
 //! human and JSON tables, and the report's destination (standard output,
 //! or `--output-file` written whole through the workspace's writer).
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,8 +38,8 @@ impl RuleCounts {
     pub(crate) fn add(&self, d: &Diagnostic) {
         let i = d.rule.index();
         match d.level {
-            Level::Deny => self.errors[i].fetch_add(1, Ordering::Relaxed),
-            Level::Warn => self.warnings[i].fetch_add(1, Ordering::Relaxed),
+            Level::Deny => self.errors[i].fetch_add(d.count(), Ordering::Relaxed),
+            Level::Warn => self.warnings[i].fetch_add(d.count(), Ordering::Relaxed),
             Level::Allow => return,
         };
         if is_fixable(d) {
@@ -102,8 +103,8 @@ impl FileCounts {
         let mut counts = FileCounts::default();
         for d in diagnostics {
             match d.level {
-                Level::Deny => counts.errors += 1,
-                Level::Warn => counts.warnings += 1,
+                Level::Deny => counts.errors += d.count(),
+                Level::Warn => counts.warnings += d.count(),
                 Level::Allow => {}
             }
         }
@@ -256,8 +257,11 @@ pub(crate) fn statistics_json(counts: &RuleCounts, mut files: Vec<FileRow>) -> S
             })
         })
         .collect();
-    let mut text =
+    let text =
         serde_json::to_string_pretty(&json!({"rules": rules, "files": files})).unwrap_or_default();
+    // The files' names as they are, with what a terminal or viewer obeys
+    // escaped, as in the findings' JSON.
+    let mut text = crate::output::json::escape_more(&text).into_owned();
     text.push('\n');
     text
 }
@@ -304,6 +308,53 @@ impl Sink {
 /// A file's identity: its device and inode.
 pub(crate) type FileId = (u64, u64);
 
+/// Files by identity, asked by inode first: a directory listing gives an
+/// entry's inode without a `stat`, so a walked file that is none of them
+/// costs no system call. Files named on the command line are also known
+/// by their paths made absolute: a fix gives a named file a new inode
+/// before the walk meets it.
+#[derive(Debug, Default)]
+pub(crate) struct FileSet {
+    inodes: HashSet<u64>,
+    ids: HashSet<FileId>,
+    /// Absolute and lexical (see [`FileSet::insert_named`]).
+    paths: HashSet<PathBuf>,
+    cwd: PathBuf,
+}
+
+impl FileSet {
+    /// Adds `id`; false when it was there already.
+    pub(crate) fn insert(&mut self, id: FileId) -> bool {
+        self.inodes.insert(id.1);
+        self.ids.insert(id)
+    }
+
+    /// Adds the file named `path` on the command line, whose identity is
+    /// `id`; false when it was there already, by either.
+    pub(crate) fn insert_named(&mut self, cwd: &Path, path: &Path, id: FileId) -> bool {
+        self.cwd = cwd.to_owned();
+        let new_path = self
+            .paths
+            .insert(utf8lint_workspace::lexical(&cwd.join(path)));
+        self.insert(id) && new_path
+    }
+
+    /// Whether the walked `entry` is one of them.
+    pub(crate) fn holds(&self, entry: &ignore::DirEntry) -> bool {
+        #[cfg(unix)]
+        let candidate = entry.ino().is_some_and(|ino| self.inodes.contains(&ino));
+        #[cfg(not(unix))]
+        let candidate = false;
+        if candidate && file_id(entry.path()).is_some_and(|id| self.ids.contains(&id)) {
+            return true;
+        }
+        !self.paths.is_empty()
+            && self
+                .paths
+                .contains(&utf8lint_workspace::lexical(&self.cwd.join(entry.path())))
+    }
+}
+
 /// The identity of the file at `path`, following symbolic links; `None`
 /// when there is none (or elsewhere than Unix).
 pub(crate) fn file_id(path: &Path) -> Option<FileId> {
@@ -319,39 +370,54 @@ pub(crate) fn file_id(path: &Path) -> Option<FileId> {
     }
 }
 
+/// Whether `a` and `b` are one file: by their paths made absolute, or by
+/// device and inode (another name for it: a symbolic link, a hard link,
+/// `./x`).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    absolute(a) == absolute(b) || file_id(a).is_some_and(|id| file_id(b) == Some(id))
+}
+
+/// Refuses an output (`flag` names it: `--output-file`, `--write-baseline`)
+/// that is also a file named to be checked (`inputs`): writing it would
+/// replace that file.
+pub(crate) fn refuse_named_input(
+    flag: &str,
+    output: &Path,
+    inputs: &[PathBuf],
+) -> anyhow::Result<()> {
+    let shown = display_path(output).0;
+    for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
+        if same_file(output, input) {
+            anyhow::bail!(
+                "{flag} {shown} is also a file to check ({}): writing it would replace that file; write it elsewhere",
+                display_path(input).0
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Refuses an `--output-file` that is also something the run reads or
 /// writes: a file named to be checked (`inputs`), or another file of the
-/// run (`others`: the baseline), by its path made absolute or by its device
-/// and inode (another name for it: a symbolic link, a hard link, `./x`).
-/// Asked before anything is read or written, so a refusal loses nothing.
-/// Returns the output file's identity when it exists, for the walk to
-/// leave it out (it is the report, not an input).
+/// run (`others`: the baseline), by its path or its identity
+/// ([`same_file`]). Asked before anything is read or written, so a refusal
+/// loses nothing. Returns the output file's identity when it exists, for
+/// the walk to leave it out (it is the report, not an input).
 pub(crate) fn refuse_clobber(
     output: &Path,
     inputs: &[PathBuf],
     others: &[(&str, &Path)],
 ) -> anyhow::Result<Option<FileId>> {
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let out_abs = absolute(output);
-    let out_id = file_id(output);
-    let same =
-        |other: &Path| absolute(other) == out_abs || (out_id.is_some() && file_id(other) == out_id);
+    refuse_named_input("--output-file", output, inputs)?;
     let shown = display_path(output).0;
-    for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
-        if same(input) {
-            anyhow::bail!(
-                "--output-file {shown} is also a file to check ({}): the report would replace it; write the report elsewhere",
-                display_path(input).0
-            );
-        }
-    }
     for (what, other) in others {
-        if same(other) {
+        if same_file(output, other) {
             anyhow::bail!(
                 "--output-file {shown} is also the {what} ({}): write the report elsewhere",
                 display_path(other).0
             );
         }
     }
-    Ok(out_id)
+    Ok(file_id(output))
 }

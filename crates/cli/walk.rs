@@ -59,6 +59,10 @@ pub(crate) fn run(
             }
         });
     }
+    // Directories that overlap (`. src`) would give a file twice: with
+    // more than one, each walked file is checked once, by its identity.
+    let seen = (dirs.len() > 1).then(|| Mutex::new(std::collections::HashSet::new()));
+    let seen = seen.as_ref();
     if let Some(mut builder) = utf8lint_workspace::walker(dirs, options) {
         builder.overrides(ctx.excludes.clone());
         builder.build_parallel().run(|| {
@@ -70,7 +74,8 @@ pub(crate) fn run(
                 match entry {
                     Ok(entry) => {
                         if entry.file_type().is_some_and(|t| t.is_file())
-                            && !is_report_file(ctx, &entry)
+                            && !ctx.leave_out.holds(&entry)
+                            && first_visit(seen, &entry)
                         {
                             check_walked(ctx, &mut c.worker, entry.path(), entry.depth() == 0);
                         }
@@ -86,6 +91,21 @@ pub(crate) fn run(
     let mut reports = sink.into_inner().unwrap_or_else(|e| e.into_inner());
     reports.sort_by(|a, b| a.key.cmp(&b.key));
     reports
+}
+
+/// Whether the walk meets `entry` for the first time (`seen`: the files
+/// met, when directories may overlap).
+fn first_visit(
+    seen: Option<&Mutex<std::collections::HashSet<crate::report::FileId>>>,
+    entry: &ignore::DirEntry,
+) -> bool {
+    let Some(seen) = seen else {
+        return true;
+    };
+    match crate::report::file_id(entry.path()) {
+        Some(id) => seen.lock().map_or(true, |mut seen| seen.insert(id)),
+        None => true,
+    }
 }
 
 /// Checks one walked file. A bug that panics while checking it is that
@@ -105,22 +125,6 @@ fn check_walked(ctx: &Context, worker: &mut Worker, path: &std::path::Path, expl
         );
         check::report_trouble(ctx, worker, t);
     }
-}
-
-/// Whether `entry` is the `--output-file`: its inode, which the directory
-/// listing gave, first, then its device.
-fn is_report_file(ctx: &Context, entry: &ignore::DirEntry) -> bool {
-    let Some((_, ino)) = ctx.report_file else {
-        return false;
-    };
-    #[cfg(unix)]
-    let same_inode = entry.ino() == Some(ino);
-    #[cfg(not(unix))]
-    let same_inode = {
-        let _ = ino;
-        false
-    };
-    same_inode && crate::report::file_id(entry.path()) == ctx.report_file
 }
 
 /// The trouble a walk error is: about the path it names, if any.

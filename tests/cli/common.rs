@@ -82,10 +82,12 @@ pub(crate) fn json_lines(o: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// The `path` and `code` of each JSON diagnostic.
+/// The `path` and `code` of each JSON diagnostic (a file's note of
+/// findings not shown, which has no `code`, is none).
 pub(crate) fn findings(o: &Output) -> Vec<(String, String)> {
     json_lines(o)
         .iter()
+        .filter(|v| v.get("not_shown").is_none())
         .map(|v| {
             (
                 v["path"].as_str().unwrap().to_owned(),
@@ -145,4 +147,18 @@ pub(crate) fn assert_failed_on_bad_json(out: &std::process::Output) -> String {
     );
     assert!(text.contains("bad.json"), "{text}");
     text
+}
+
+/// Runs the command `c` with `bytes` on its standard input.
+pub(crate) fn with_stdin(mut c: Command, bytes: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run utf8lint");
+    // The pipe may close early: a run that does not read its input.
+    let _ = child.stdin.take().unwrap().write_all(bytes);
+    child.wait_with_output().expect("wait for utf8lint")
 }

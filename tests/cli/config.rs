@@ -76,7 +76,7 @@ fn utf8lint_toml_max_per_file_and_skip_binary_under_the_flags() {
     let out = run(dir.path(), ["check", "--format", "json"]);
     let lines = json_lines(&out);
     let feffs = lines.iter().filter(|v| v["path"] == "many.txt").count();
-    assert_eq!(feffs, 3, "2 kept and one summary");
+    assert_eq!(feffs, 3, "2 kept and the file's note of the rest");
     assert!(
         lines.iter().any(|v| v["path"] == "blob.bin"),
         "skip-binary = false checks it"

@@ -2,7 +2,7 @@
 
 use crate::common::*;
 
-const RULES: [(&str, &str, &str); 16] = [
+const RULES: [(&str, &str, &str); 17] = [
     ("U001", "invalid_utf8", "deny"),
     ("U002", "stray_feff", "warn"),
     ("U003", "forbidden_bom", "deny"),
@@ -19,6 +19,7 @@ const RULES: [(&str, &str, &str); 16] = [
     ("U014", "non_ascii", "allow"),
     ("U015", "unused_suppression", "warn"),
     ("U016", "mixed_script_confusable", "warn"),
+    ("U017", "lookalike_punctuation", "deny"),
 ];
 
 #[test]

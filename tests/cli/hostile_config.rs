@@ -12,7 +12,7 @@ use crate::common::*;
 
 /// Runs `cmd` and kills it if it runs longer than `limit`: a hang fails
 /// the test instead of stalling the suite. Its output is read as it comes.
-fn output_within(cmd: &mut Command, limit: Duration) -> Output {
+pub(crate) fn output_within(cmd: &mut Command, limit: Duration) -> Output {
     use std::io::Read;
     let mut child = cmd
         .stdout(Stdio::piped())
@@ -52,7 +52,7 @@ fn check_within(dir: &Path, args: &[&str], secs: u64) -> Output {
 }
 
 #[cfg(unix)]
-fn mkfifo(path: &Path) {
+pub(crate) fn mkfifo(path: &Path) {
     assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
 }
 
@@ -198,11 +198,8 @@ fn unused_suppressions_are_capped_like_every_rule() {
     let lines = json_lines(&o);
     // The default cap of 50, then one summary with the exact count.
     assert_eq!(lines.len(), 51, "{}", stderr(&o));
-    assert!(lines.iter().all(|l| l["code"] == "U015"));
-    assert_eq!(
-        lines[50]["message"],
-        "99950 more `unused_suppression` findings in this file not shown"
-    );
+    assert!(lines[..50].iter().all(|l| l["code"] == "U015"));
+    assert_eq!(lines[50]["not_shown"]["U015"], 99950);
     // `--max-per-file 0` raises it to the absolute ceiling, never further.
     let text = "x // utf8lint: allow(U002)\n".repeat(10_500);
     std::fs::write(dir.path().join("a.txt"), text).unwrap();
@@ -213,10 +210,7 @@ fn unused_suppressions_are_capped_like_every_rule() {
     );
     let lines = json_lines(&o);
     assert_eq!(lines.len(), 10_001);
-    assert_eq!(
-        lines[10_000]["message"],
-        "500 more `unused_suppression` findings in this file not shown"
-    );
+    assert_eq!(lines[10_000]["not_shown"]["U015"], 500);
 }
 
 #[test]
@@ -237,20 +231,29 @@ fn allow_unused_suppression_silences_u015() {
     );
 }
 
+/// A UTF-8 name is written as it is, a backslash once, so its `path`
+/// names the file; a Latin-1 name spelt like it is escaped to the same
+/// text, and told apart by its `non_utf8_path` finding.
 #[cfg(unix)]
 #[test]
-fn a_latin1_name_and_a_utf8_name_spelt_like_its_escape_get_different_paths() {
+fn a_latin1_name_and_a_utf8_name_spelt_like_its_escape_are_told_apart_by_u006() {
     use std::os::unix::ffi::OsStrExt;
     let dir = tempfile::tempdir().unwrap();
     let latin1 = std::ffi::OsStr::from_bytes(b"lat\xE9.txt");
     std::fs::write(dir.path().join(latin1), b"x\xEF\xBB\xBFy\n").unwrap();
     std::fs::write(dir.path().join("lat\\xE9.txt"), b"x\xEF\xBB\xBFy\n").unwrap();
     let o = run(dir.path(), ["check", "--format", "json", "."]);
-    let mut paths: Vec<String> = json_lines(&o)
+    let found = findings(&o);
+    let u002: Vec<&str> = found
         .iter()
-        .filter(|l| l["code"] == "U002")
-        .map(|l| l["path"].as_str().unwrap().to_owned())
+        .filter(|(_, code)| code == "U002")
+        .map(|(path, _)| path.as_str())
         .collect();
-    paths.sort();
-    assert_eq!(paths, ["lat\\\\xE9.txt", "lat\\xE9.txt"], "{}", stderr(&o));
+    assert_eq!(u002, ["lat\\xE9.txt", "lat\\xE9.txt"], "{}", stderr(&o));
+    assert!(
+        dir.path().join(u002[0]).exists(),
+        "the UTF-8 name's path names it"
+    );
+    let u006 = found.iter().filter(|(_, code)| code == "U006").count();
+    assert_eq!(u006, 1, "{found:?}");
 }

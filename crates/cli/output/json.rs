@@ -188,10 +188,60 @@ pub(super) fn skipped(out: &mut Vec<u8>, path: &str, why: &str) {
     out.push(b'}');
 }
 
-/// A JSON string, escaped by serde_json's writer.
-fn string(out: &mut Vec<u8>, s: &str) {
+/// A JSON string, escaped by serde_json's writer and then [`escape_more`].
+pub(super) fn string(out: &mut Vec<u8>, s: &str) {
+    let start = out.len();
     // Writing into a `Vec` cannot fail.
     let _ = serde_json::to_writer(&mut *out, s);
+    if may_need_more(s.as_bytes()) {
+        let written = out.split_off(start);
+        let text = String::from_utf8_lossy(&written);
+        out.extend_from_slice(escape_more(&text).as_bytes());
+    }
+}
+
+/// Whether serde_json writes characters raw that JSON should carry escaped
+/// (see [`escape_more`]): DEL, and the lead bytes of the rest. A byte test,
+/// as every string of every finding passes here.
+fn may_need_more(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .any(|&b| matches!(b, 0x7F | 0xC2 | 0xD8 | 0xE2))
+}
+
+/// Whether `c` is written `\uXXXX` in JSON: DEL and the C1 controls,
+/// which a terminal obeys; the bidi controls and marks, which reorder
+/// what a viewer shows; U+2028 and U+2029, line breaks to JavaScript
+/// before ES2019 and to many log viewers. serde_json leaves them raw; a
+/// file's name may hold any of them.
+fn needs_escape(c: char) -> bool {
+    matches!(
+        c,
+        '\u{7F}'..='\u{9F}'
+            | '\u{61C}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// JSON text (a document, or one string as serde_json writes it) with each
+/// character [`needs_escape`] names written `\uXXXX`. They are never ASCII,
+/// so never part of JSON's own syntax or escapes: the text means the same.
+pub(crate) fn escape_more(json: &str) -> std::borrow::Cow<'_, str> {
+    if !json.chars().any(needs_escape) {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if needs_escape(c) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Lower-case hex, two digits a byte, no separators: `efbbbf`.

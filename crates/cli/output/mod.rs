@@ -3,8 +3,9 @@
 //! the files are printed in path order.
 
 pub(crate) mod github;
-mod json;
+pub(crate) mod json;
 pub(crate) mod names;
+mod not_shown;
 mod place;
 pub(crate) mod sarif;
 
@@ -38,16 +39,65 @@ pub(crate) struct FileName<'a> {
     pub uri: &'a str,
 }
 
-/// Renders one file's diagnostics. For SARIF the results are returned as
-/// JSON values, assembled into one log at the end; for the others, text.
+/// Where a file's rendering goes: text for the text formats, SARIF results
+/// and notifications as JSON values, assembled into one log at the end.
+#[derive(Default)]
+pub(crate) struct Rendered {
+    pub text: String,
+    pub sarif_results: Vec<serde_json::Value>,
+    pub sarif_notes: Vec<serde_json::Value>,
+}
+
+/// Renders one file's diagnostics: its findings, then the display cap's
+/// notes of what was left out, which are not findings ([`not_shown`]).
 pub(crate) fn render_file(
     options: &OutputOptions,
     name: &FileName<'_>,
     bytes: &[u8],
     diagnostics: &[Diagnostic],
-    text: &mut String,
-    sarif_results: &mut Vec<serde_json::Value>,
+    out: &mut Rendered,
 ) {
+    let (notes, findings): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        diagnostics.iter().partition(|d| d.not_shown > 0);
+    render_findings(options, name, bytes, &findings, out);
+    if notes.is_empty() {
+        return;
+    }
+    match options.format {
+        Format::Human | Format::Concise => {
+            for d in &notes {
+                out.text.push_str(&not_shown::line(name, d));
+            }
+            if options.format == Format::Human {
+                out.text.push('\n');
+            }
+        }
+        Format::Json | Format::JsonLines => {
+            let mut object = Vec::new();
+            not_shown::json_object(&mut object, name, &notes);
+            json::finish(object, &mut out.text);
+        }
+        Format::Github => {
+            for d in &notes {
+                out.text.push_str(&not_shown::github(name, d));
+            }
+        }
+        Format::Sarif => {
+            for d in &notes {
+                out.sarif_notes.push(not_shown::sarif(name, d));
+            }
+        }
+    }
+}
+
+fn render_findings(
+    options: &OutputOptions,
+    name: &FileName<'_>,
+    bytes: &[u8],
+    diagnostics: &[&Diagnostic],
+    out: &mut Rendered,
+) {
+    let text = &mut out.text;
     if options.format == Format::Human {
         let mut locator = Locator::new(bytes);
         let render = RenderOptions {
@@ -83,7 +133,7 @@ pub(crate) fn render_file(
                 text.push_str(&github::line(d, name.display, &region));
                 text.push('\n');
             }
-            Format::Sarif => sarif_results.push(sarif::result(d, name.uri, &region)),
+            Format::Sarif => out.sarif_results.push(sarif::result(d, name.uri, &region)),
         }
     }
     json::finish(json_lines, text);

@@ -30,7 +30,8 @@ impl std::fmt::Display for ConfigError {
             // A key may be a glob of any length: quoted, cut short.
             write!(f, ": {}", utf8lint_diagnostics::escape_shown(&shorten(key)))?;
         }
-        write!(f, ": {}", utf8lint_diagnostics::escape_shown(&self.message))
+        let message = shorten_quoted(&self.message);
+        write!(f, ": {}", utf8lint_diagnostics::escape_shown(&message))
     }
 }
 
@@ -51,4 +52,24 @@ pub(crate) fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
             value.len()
         )),
     }
+}
+
+/// `message` with each value it quotes in backquotes cut by [`shorten`]:
+/// a parser's words quote the key at fault whole (`unknown field `...``).
+fn shorten_quoted(message: &str) -> std::borrow::Cow<'_, str> {
+    if message.len() <= SHOWN_CHARS {
+        return std::borrow::Cow::Borrowed(message);
+    }
+    let mut out = String::new();
+    for (i, piece) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        out.push_str(&if i % 2 == 1 {
+            shorten(piece)
+        } else {
+            piece.into()
+        });
+    }
+    std::borrow::Cow::Owned(out)
 }

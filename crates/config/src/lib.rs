@@ -1027,6 +1027,11 @@ fn read_explicit(cwd: &Path, file: &Path) -> Result<(PathBuf, Arc<ConfigFile>), 
     };
     let bytes = match read_config_file(&absolute) {
         Ok(Some(bytes)) => bytes,
+        Ok(None) if absolute.is_dir() => {
+            return Err(error(
+                "it is a directory: --config names a utf8lint.toml file".into(),
+            ));
+        }
         Ok(None) => return Err(error("cannot read: no such file".into())),
         Err(e) => return Err(error(format!("cannot read: {e}"))),
     };

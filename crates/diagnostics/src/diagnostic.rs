@@ -39,6 +39,11 @@ pub struct Diagnostic {
     /// [`crate::Keep::Fixes`], which merges a rule's findings as they are
     /// found (their fixes' edits into one [`Fix`]).
     pub findings: usize,
+    /// 0 for a finding. For the note that stands for a rule's findings the
+    /// display cap left out of one file's report (one per rule, after the
+    /// findings): how many it stands for. Counts add it in place of 1, and
+    /// front ends show it as a note, not as a finding.
+    pub not_shown: usize,
 }
 
 impl Diagnostic {
@@ -58,7 +63,24 @@ impl Diagnostic {
             fix: None,
             alternatives: Vec::new(),
             findings: 1,
+            not_shown: 0,
         }
+    }
+
+    /// How many findings it counts for: 1, or for a note of findings not
+    /// shown, [`Diagnostic::not_shown`].
+    pub fn count(&self) -> u64 {
+        if self.not_shown == 0 {
+            1
+        } else {
+            self.not_shown as u64
+        }
+    }
+
+    /// Makes it the note for `count` findings not shown.
+    pub fn standing_for(mut self, count: usize) -> Self {
+        self.not_shown = count;
+        self
     }
 
     /// Sets the label.

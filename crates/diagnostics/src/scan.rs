@@ -166,7 +166,8 @@ impl Capped {
         Some(
             Diagnostic::new(self.rule, self.level, span, what)
                 .with_label("the first one not shown")
-                .with_note(note),
+                .with_note(note)
+                .standing_for(self.hidden.max(1)),
         )
     }
 }

@@ -159,7 +159,8 @@ impl Capped {
                 .with_note(format!(
                     "at most {} `{name}` findings are shown per file (`--fix` is not limited by it)",
                     self.shown
-                )),
+                ))
+                .standing_for(self.hidden),
             );
         }
         out.extend(self.kept);

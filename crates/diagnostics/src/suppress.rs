@@ -545,6 +545,7 @@ fn unused_summary(span: Range<usize>, count: usize, cap: usize, level: Level) ->
         "at most {cap} `{}` findings are shown per file",
         rule.name()
     ))
+    .standing_for(count)
 }
 
 impl Line {

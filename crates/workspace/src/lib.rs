@@ -27,7 +27,8 @@
 //!   [`replace_file_in_workspace`] is the language server's entry: the same,
 //!   for a path inside the workspace folders only, never through a link.
 //! * [`write_whole_file`]: a new or replaced file written whole or not at
-//!   all (the CLI's `--output-file`), through the same temporary files.
+//!   all (the CLI's `--output-file` and `--write-baseline`), through the
+//!   same temporary files; [`whole_file_target`] asks its rules first.
 //! * [`remove_temp_files_on_interrupt`]: Ctrl-C during a fix leaves nothing.
 //! * [`exclude_overrides`] and [`ExcludeProbe`]: `--exclude`, and whether
 //!   the walk would have left out a file named on the command line
@@ -50,5 +51,5 @@ pub use walk::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
 pub use write::MUTATE_HOOK;
 pub use write::{
     WriteError, remove_temp_files_on_interrupt, replace_file, replace_file_in_workspace,
-    resolve_in_workspace, write_whole_file,
+    resolve_in_workspace, whole_file_target, write_whole_file,
 };

@@ -134,7 +134,7 @@ impl std::fmt::Display for ReadError {
             ReadError::TooLarge { len, max } => {
                 write!(
                     f,
-                    "it is larger than the limit of {max} bytes (at least {len} bytes)"
+                    "it is too large to check ({len} bytes or more; the limit is {max} bytes)"
                 )
             }
             ReadError::Changed { expected, read } => write!(
@@ -292,9 +292,7 @@ fn read_regular(
     // Never shortened here: what the last files left is overwritten, and
     // only bytes past all of them are zeroed, once (zeroing the buffer for
     // every file was a pass over every byte a scan reads).
-    if buf.len() < want {
-        buf.resize(want, 0);
-    }
+    grow(buf, want)?;
     let mut filled = started;
     while filled < want {
         match file.read(&mut buf[filled..want]) {
@@ -331,6 +329,25 @@ fn read_regular(
     Ok(filled)
 }
 
+/// Makes `buf` at least `len` bytes long, zeroing only what is new. The
+/// memory is asked for first and a refusal is an error (`OutOfMemory`),
+/// never the abort that `Vec::resize` makes of it: whatever a file's size
+/// says, a read answers.
+fn grow(buf: &mut Vec<u8>, len: usize) -> Result<(), ReadError> {
+    if buf.len() >= len {
+        return Ok(());
+    }
+    if buf.try_reserve_exact(len - buf.len()).is_err() {
+        buf.clear();
+        return Err(ReadError::Io(io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("it is too large to hold in memory ({len} bytes)"),
+        )));
+    }
+    buf.resize(len, 0);
+    Ok(())
+}
+
 /// Reads `file` to its end into the start of `buf`, after the `started`
 /// bytes there, at most `max` bytes and one more to tell a longer file:
 /// `buf` keeps its length when that is more (as for a regular file:
@@ -349,7 +366,7 @@ fn read_to_end(
     while filled < limit {
         if filled == buf.len() {
             let more = buf.len().max(8 * 1024).min(limit - filled);
-            buf.resize(filled + more, 0);
+            grow(buf, filled + more)?;
         }
         let end = buf.len().min(limit);
         match file.read(&mut buf[filled..end]) {
@@ -523,6 +540,46 @@ mod tests {
                 assert!(buf.is_empty());
             }
         }
+    }
+
+    /// A file far larger than the limit (a sparse one: holes) is refused
+    /// from its size, the buffer never grown past the first read; memory
+    /// the allocator refuses is an error, not an abort.
+    #[test]
+    fn nothing_is_reserved_past_the_limit_and_a_refusal_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sparse");
+        let file = File::create(&path).unwrap();
+        if file.set_len(1 << 40).is_ok() {
+            drop(file);
+            for stamp in [false, true] {
+                let options = ReadOptions {
+                    max_len: Some(1 << 20),
+                    allow_special: false,
+                    stamp,
+                };
+                let mut buf = Vec::new();
+                let read = read_file(&path, &mut buf, options);
+                assert!(
+                    matches!(read, Err(ReadError::TooLarge { len, max: 1_048_576 }) if len >= 1 << 20),
+                    "{read:?}"
+                );
+                assert!(buf.capacity() <= FIRST_READ, "{}", buf.capacity());
+            }
+        }
+        let mut buf = b"left".to_vec();
+        let refused = grow(&mut buf, isize::MAX as usize + 1);
+        assert!(
+            matches!(&refused, Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::OutOfMemory),
+            "{refused:?}"
+        );
+        assert!(buf.is_empty());
+        assert!(
+            refused
+                .unwrap_err()
+                .to_string()
+                .contains("too large to hold in memory")
+        );
     }
 
     /// The size `fstat` gave and the bytes there are disagree: the file

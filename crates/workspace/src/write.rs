@@ -112,7 +112,8 @@ pub fn replace_file(
     let links = link_count(&meta);
     if links > 1 {
         return refused(format!(
-            "it has {links} hard links, and replacing it would leave the other names with the old bytes; fix it with an editor that writes in place"
+            "{}; fix it with an editor that writes in place",
+            hard_links(links)
         ));
     }
     let original = open_no_follow(path)?;
@@ -190,14 +191,8 @@ pub fn write_whole_file(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), WriteError> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            return refused("it is a symbolic link, which utf8lint never writes through");
-        }
-        Ok(meta) if !meta.is_file() => return refused("it is not a regular file"),
-        Ok(meta) => return replace_file(path, &Stamp::of(&meta), write),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e.into()),
+    if let Some(meta) = whole_file_target(path)? {
+        return replace_file(path, &Stamp::of(&meta), write);
     }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -223,6 +218,32 @@ pub fn write_whole_file(
         sync_dir(dir);
     }
     result
+}
+
+/// Whether [`write_whole_file`] may write `path`, asked before anything is
+/// written (a run that writes its output at the end asks at the start):
+/// `None` when nothing is there, the metadata of the regular file there
+/// when it may be replaced, or the refusal. A symbolic link (a dangling one
+/// too), anything but a regular file and a file with more than one hard
+/// link are refused; the writer asks again when it writes.
+pub fn whole_file_target(path: &Path) -> Result<Option<fs::Metadata>, WriteError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            refused("it is a symbolic link, which utf8lint never writes through")
+        }
+        Ok(meta) if !meta.is_file() => refused("it is not a regular file"),
+        Ok(meta) if link_count(&meta) > 1 => refused(hard_links(link_count(&meta))),
+        Ok(meta) => Ok(Some(meta)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Why a file with `links` hard links is not replaced.
+fn hard_links(links: u64) -> String {
+    format!(
+        "it has {links} hard links, and replacing it would leave the other names with the old bytes"
+    )
 }
 
 /// Appends to the new file what another process appended to the old one
