@@ -98,3 +98,30 @@ fn a_fixed_python_file_still_compiles() {
     let again = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "m.py"]);
     assert!(!stderr(&again).contains("fixed"), "{}", stderr(&again));
 }
+
+/// Many hidden characters in one file's string literals, on several
+/// lines: each gets its own literal's escape, whatever the fixes of a rule
+/// are merged into for the run, and the program reads the same values.
+#[test]
+fn hidden_characters_in_many_literals_are_escaped_one_by_one() {
+    let source = "a = \"x\u{FEFF}y\"\nb = \"p\u{FEFF}q\"\nc = 1 + 2\nd = \"\u{200B}z\"\n";
+    let dir = tree(&[("t.py", source.as_bytes())]);
+    let values = |path: &std::path::Path| {
+        let out = std::process::Command::new("python3")
+            .arg("-c")
+            .arg("import ast,sys; print([n.value for n in ast.walk(ast.parse(open(sys.argv[1], encoding='utf-8').read())) if isinstance(n, ast.Constant)])")
+            .arg(path)
+            .output()
+            .expect("python3");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let before = values(&dir.path().join("t.py"));
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "t.py"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("t.py")).unwrap(),
+        "a = \"x\\uFEFFy\"\nb = \"p\\uFEFFq\"\nc = 1 + 2\nd = \"\\u200Bz\"\n"
+    );
+    assert_eq!(values(&dir.path().join("t.py")), before);
+}

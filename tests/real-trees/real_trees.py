@@ -98,6 +98,10 @@ def findings_by_path(stdout):
         if not line.strip():
             continue
         f = json.loads(line)
+        if "code" not in f:
+            # Not a finding: a named binary file skipped, or the note of
+            # findings past the display cap.
+            continue
         applicability = f["fix"]["applicability"] if f.get("fix") else None
         by_path[f["path"]].add((f["code"], applicability))
     return by_path

@@ -17,6 +17,7 @@ use utf8lint_codec::{Event, Found, Mark, Subpart, Utf8Decoder, Wanted};
 
 use crate::candidates::{self, CANDIDATES, DIRECTIVE_PAIR};
 
+use crate::rules::fix_scope::Lang;
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
 use crate::shown::{Keep, MAX_SHOWN_PER_RULE, keep_merged, shown_per_rule};
 use crate::text_scan::{self, TextScan};
@@ -323,7 +324,7 @@ pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep)
     let mut confusable_blocks: Vec<Range<usize>> = Vec::new();
     let mut directives: Vec<Range<usize>> = Vec::new();
     let valid = utf8lint_codec::validate_scanning(bytes, wanted, |found| match found {
-        Found::Mark(offset, mark) => marks.push(bytes, offset, mark),
+        Found::Mark(offset, mark) => marks.push(bytes, path, offset, mark),
         Found::Block(block, kinds) => {
             if kinds & candidates::CONFUSABLE != 0 {
                 extend(&mut confusable_blocks, block.clone());
@@ -391,6 +392,8 @@ fn finish_text(text: Option<TextScan<'_>>) -> text_scan::Found {
 struct Marks {
     feff: Capped,
     fffd: Capped,
+    /// The file's language for U002's fixes, asked at the first one.
+    lang: Option<Option<Lang>>,
 }
 
 impl Marks {
@@ -399,11 +402,12 @@ impl Marks {
         Marks {
             feff: capped(Rule::StrayFeff),
             fffd: capped(Rule::ReplacementCharacter),
+            lang: None,
         }
     }
 
     /// One U+FEFF or U+FFFD at `offset`, kept or counted under the cap.
-    fn push(&mut self, bytes: &[u8], offset: usize, mark: Mark) {
+    fn push(&mut self, bytes: &[u8], path: &Path, offset: usize, mark: Mark) {
         let capped = match mark {
             // A U+FEFF at offset 0 is the byte-order mark: U003/U004's.
             Mark::Feff if offset == 0 => return,
@@ -418,7 +422,12 @@ impl Marks {
             return;
         }
         let diagnostic = match mark {
-            Mark::Feff => stray_feff::diagnostic(bytes, offset, capped.level),
+            Mark::Feff => {
+                let mut d = stray_feff::diagnostic(bytes, offset, capped.level);
+                let lang = *self.lang.get_or_insert_with(|| Lang::of(path, bytes));
+                stray_feff::scope_fix(bytes, lang, &mut d);
+                d
+            }
             Mark::Fffd => replacement_character::diagnostic(offset, capped.level),
         };
         if capped.merged {
@@ -482,7 +491,7 @@ pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep:
             // A mark ending in this block may begin up to two bytes before it
             // (the previous block's search saw only marks ending in it).
             utf8lint_codec::find_marks(&bytes[from..end], |at, mark| {
-                marks.push(bytes, from + at, mark)
+                marks.push(bytes, path, from + at, mark)
             });
         }
         start = end;

@@ -170,6 +170,8 @@ pub(crate) struct Found {
 /// ([`TextScan::run`]).
 pub(crate) struct TextScan<'a> {
     bytes: &'a [u8],
+    /// The file's path, which U008's fixes in catalogues depend on.
+    path: &'a Path,
     /// U010..U013, when one of them or `not_utf8` is on.
     characters: Option<Pass<'a>>,
     /// U008, when on.
@@ -206,6 +208,7 @@ impl<'a> TextScan<'a> {
         };
         let scan = TextScan {
             bytes,
+            path,
             characters: levels
                 .wants_pass()
                 .then(|| Pass::new(bytes, path, levels, shown)),
@@ -296,7 +299,7 @@ impl<'a> TextScan<'a> {
     /// A position the exact test marked: to the rules its lead byte
     /// concerns.
     fn candidate(&mut self, i: usize, stretch: &Range<usize>) {
-        let bytes = self.bytes;
+        let (bytes, path) = (self.bytes, self.path);
         let lead = LEADS[usize::from(bytes[i])];
         if lead & CHARACTERS != 0
             && i >= self.characters_next
@@ -312,7 +315,14 @@ impl<'a> TextScan<'a> {
             let (next, searched) = (&mut self.mojibake_next, &mut self.mojibake_searched);
             mojibake::at_candidate(bytes, stretch, i, next, searched, |run| {
                 let span = run.span.clone();
-                capped.push(|level| mojibake::diagnostic(bytes, run, level), span);
+                capped.push(
+                    |level| {
+                        let mut d = mojibake::diagnostic(bytes, run, level);
+                        mojibake::scope_fix(bytes, path, &mut d);
+                        d
+                    },
+                    span,
+                );
             });
         }
     }

@@ -156,6 +156,11 @@ pub enum Refusal {
     /// It is UTF-16 or UTF-32 and the fixed bytes still are: the edits
     /// were not a conversion.
     NotItsEncoding(WideForm),
+    /// It holds a control byte that text does not use (SOH, STX, SO, SUB,
+    /// the separators, DEL, ...): the file is data, or uses controls as its
+    /// syntax (Info's node separators, IRC formatting codes, Yodl's markers),
+    /// and libmagic and most tools take it for binary.
+    DataControl(u8),
     /// The fixed bytes would not read as text.
     ResultNotText,
     /// After the last round a rule has more findings than before.
@@ -178,6 +183,10 @@ impl fmt::Display for Refusal {
                 f,
                 "it reads as {} and its fixes are UTF-8 bytes, not a conversion of the whole file",
                 form.name()
+            ),
+            Refusal::DataControl(byte) => write!(
+                f,
+                "it holds the control byte \\x{byte:02X}, which text does not use: its controls are data or syntax"
             ),
             Refusal::ResultNotText => f.write_str("the fixed file would not read as text"),
             Refusal::NewFindings {
@@ -376,11 +385,24 @@ fn own_findings(text: &[u8], path: &Path, policy: &Policy) -> Vec<usize> {
 /// result's test.
 fn evidence(bytes: &[u8], allow_binary: bool) -> Result<Option<WideForm>, Refusal> {
     match sniff(bytes) {
-        Sniff::Text => Ok(None),
+        Sniff::Text if allow_binary => Ok(None),
+        Sniff::Text => match bytes.iter().find(|&&b| is_data_control(b)) {
+            Some(&byte) => Err(Refusal::DataControl(byte)),
+            None => Ok(None),
+        },
         Sniff::Binary(_) if allow_binary => Ok(None),
         Sniff::Binary(evidence) => Err(Refusal::NotText(evidence)),
         Sniff::Wide(wide) => Ok(Some(wide.form)),
     }
+}
+
+/// Whether `byte` is a control that text does not use: every C0 control
+/// but BEL, BS, TAB, LF, VT, FF, CR and ESC (which terminal text, overstrike
+/// and escape sequences use), and DEL. These are the bytes libmagic's text
+/// test never finds in text (`text_chars` in its `encoding.c`): a file that
+/// holds one is data to it, and to the tools that follow it.
+fn is_data_control(byte: u8) -> bool {
+    matches!(byte, 0x00..=0x06 | 0x0E..=0x1A | 0x1C..=0x1F | 0x7F)
 }
 
 /// The sniff's word on the fixed bytes: text, or a refusal. A UTF-16/32
@@ -705,6 +727,28 @@ mod tests {
         };
         let allowed = fix(&png, &allowed);
         assert!(!matches!(allowed, Err(Refusal::NotText(_))), "{allowed:?}");
+    }
+
+    /// Controls that text does not use make a file data: Info's node
+    /// separator, an IRC colour code in a catalogue, a DOS end-of-file mark.
+    /// The file is refused whatever its fixes; BEL, BS and ESC are text.
+    #[test]
+    fn a_file_holding_data_controls_is_refused() {
+        for (text, byte) in [
+            (&b"\x1f\nFile: a.info,  Node: Top\n\xEF\xBB\xBFx\n"[..], 0x1F),
+            (&b"msgid \"\x02bold\x02 \xE2\x80\x8B\"\n"[..], 0x02),
+            (&b"text \xEF\xBB\xBFhere\n\x1a"[..], 0x1A),
+        ] {
+            assert_eq!(
+                run(text, &UNSAFE, None).unwrap_err(),
+                Refusal::DataControl(byte)
+            );
+        }
+        let refusal = Refusal::DataControl(0x1F).to_string();
+        assert!(refusal.contains("\\x1F"), "{refusal}");
+        // A terminal log's escapes and a bell are text: its U+FEFF is fixed.
+        let log = b"\x1b[1mbold\x1b[0m \x07\x08_ \n\xEF\xBB\xBFnext\n";
+        assert!(!run(log, &UNSAFE, None).unwrap().is_empty());
     }
 
     /// A finding (U007) that a filter adds, with a fix of `edit` when the

@@ -41,6 +41,11 @@ const TEST_DIRS: &[&str] = &[
     "goldens",
     "expected",
     "testdir",
+    // A fuzzer's inputs: bytes chosen to break a parser, never text.
+    "fuzz",
+    "fuzzing",
+    "corpus",
+    "corpora",
 ];
 
 /// Extensions of expected-output files.
@@ -149,8 +154,9 @@ pub(crate) fn settle(bytes: &[u8], path: &Path, diagnostics: &mut [Diagnostic]) 
     {
         return;
     }
-    crate::rules::stray_feff::scope_fixes(bytes, path, diagnostics);
-    crate::rules::mojibake::scope_fixes(bytes, path, diagnostics);
+    // U002's and U008's fixes are scoped as each finding is made
+    // (`stray_feff::scope_fix`, `mojibake::scope_fix`), before `Keep::Fixes`
+    // merges them.
     crate::rules::text_chars::scope_non_ascii_fixes(bytes, path, diagnostics);
     withhold_in_data_files(path, diagnostics);
 }

@@ -704,24 +704,23 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
     ))
 }
 
-/// The fixes of the U008 findings among `diagnostics` settled by where
-/// their run is in a gettext catalogue at `path` (`.po`, `.pot`): none on
+/// The fix of a U008 finding settled by where its run is in a gettext
+/// catalogue at `path` (`.po`, `.pot`): none on
 /// an obsolete entry's `#~` line, and none where the repaired `msgid`
 /// line is already in the file. Either repair could make two entries with
 /// the same `msgid`, which `msgfmt` rejects as a duplicate definition; an
 /// obsolete entry is not compiled, so leaving it changes nothing a reader
 /// of the catalogue gets.
-pub(crate) fn scope_fixes(bytes: &[u8], path: &std::path::Path, diagnostics: &mut [Diagnostic]) {
+/// Asked as each finding is made, before `Keep::Fixes` merges a rule's
+/// findings: the line is the run's own.
+pub(crate) fn scope_fix(bytes: &[u8], path: &std::path::Path, d: &mut Diagnostic) {
     let catalogue = matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("po" | "pot")
     );
-    if !catalogue {
+    if !catalogue || d.fix.is_none() {
         return;
     }
-    for d in diagnostics
-        .iter_mut()
-        .filter(|d| d.rule == Rule::Mojibake && d.fix.is_some())
     {
         let start = memchr::memrchr(b'\n', &bytes[..d.span.start]).map_or(0, |k| k + 1);
         let end =
@@ -732,7 +731,7 @@ pub(crate) fn scope_fixes(bytes: &[u8], path: &std::path::Path, diagnostics: &mu
         } else if line.starts_with(b"msgid ") && repaired_line_elsewhere(bytes, start..end, d) {
             "the repaired `msgid` is already in the catalogue: two entries would have one `msgid`, which msgfmt rejects; merge them by hand"
         } else {
-            continue;
+            return;
         };
         d.fix = None;
         d.notes.push(format!("no fix: {why}"));

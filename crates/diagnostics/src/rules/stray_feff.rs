@@ -59,19 +59,17 @@ pub fn diagnostic(bytes: &[u8], offset: usize, level: Level) -> Diagnostic {
     }
 }
 
-/// The fixes of the U002 findings among `diagnostics` settled by where
-/// their U+FEFF is in the file at `path`: the seam's deletion stays (safe);
-/// a U+FEFF inside a line may be meant, so in code it gets the string
-/// literal's escape or no fix (`fix_scope`), in prose its own unsafe fix.
-pub(crate) fn scope_fixes(bytes: &[u8], path: &std::path::Path, diagnostics: &mut [Diagnostic]) {
-    let mut lang = None;
-    for d in diagnostics.iter_mut().filter(|d| {
-        d.rule == Rule::StrayFeff
-            && d.fix
-                .as_ref()
-                .is_some_and(|f| f.applicability() == Applicability::Unsafe)
-    }) {
-        let lang = *lang.get_or_insert_with(|| Lang::of(path, bytes));
+/// The fix of one U002 finding settled by where its U+FEFF is in the file
+/// (whose language is `lang`, `fix_scope::Lang::of`): the seam's deletion
+/// stays (safe); a U+FEFF inside a line may be meant, so in code it gets
+/// the string literal's escape or no fix (`fix_scope`), in prose its own
+/// unsafe fix. Asked as each finding is made, before `Keep::Fixes` merges
+/// a rule's findings: the scope is a single character's.
+pub(crate) fn scope_fix(bytes: &[u8], lang: Option<Lang>, d: &mut Diagnostic) {
+    if d.fix
+        .as_ref()
+        .is_some_and(|f| f.applicability() == Applicability::Unsafe)
+    {
         scope_character_fix(bytes, lang, d);
     }
 }
