@@ -194,25 +194,38 @@ fn a_byte_the_code_pages_read_differently_gets_no_letter() {
     );
 }
 
-/// IRC formatting codes (`\x02` bold, `\x16` reverse) inside a catalogue's
-/// strings are the program's own strings: the fix writes them as octal
-/// escapes, and msgfmt compiles the same catalogue, byte for byte.
+/// A catalogue's controls: IRC formatting codes (`\x16`, `\x02`) are bytes
+/// text never holds, so the file is data and nothing in it is rewritten; a
+/// bell, which text may hold, becomes its octal escape, and msgfmt compiles
+/// the same catalogue. An obsolete entry's soft hyphen is left.
 #[test]
 fn controls_in_a_catalogues_strings_become_escapes_msgfmt_reads_alike() {
-    let po = "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n\
-              msgid \"\u{16} Ref# \u{2}bold\u{2}\"\nmsgstr \"\u{16} Nr. \u{2}fett\u{2}\"\n\n\
-              #~ msgid \"--compose\u{AD}only\"\n#~ msgstr \"\"\n";
-    let dir = tree(&[("af.po", po.as_bytes())]);
-    let compiled = |dir: &Path, out: &str| {
-        consumer(dir, "msgfmt", &["-c", "-o", out, "af.po"])
+    let irc = "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n\
+               msgid \"\u{16} Ref# \u{2}bold\u{2}\"\nmsgstr \"\u{16} Nr. \u{2}fett\u{2}\"\n";
+    let bell = "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n\
+                msgid \"Ring \u{7}now\"\nmsgstr \"Klingel \u{7}jetzt\"\n\n\
+                #~ msgid \"--compose\u{AD}only\"\n#~ msgstr \"\"\n";
+    let dir = tree(&[("af.po", irc.as_bytes()), ("de.po", bell.as_bytes())]);
+    let compiled = |dir: &Path, po: &str, out: &str| {
+        consumer(dir, "msgfmt", &["-c", "-o", out, po])
             .map(|ok| ok.then(|| std::fs::read(dir.join(out)).unwrap()))
     };
-    let before = compiled(dir.path(), "before.mo");
-    fix_all(dir.path());
-    let fixed = String::from_utf8(read(dir.path(), "af.po")).unwrap();
+    let before = compiled(dir.path(), "de.po", "before.mo");
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    assert!(
+        stderr(&o).contains("not fixing af.po: it holds the control byte \\x16"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        read(dir.path(), "af.po"),
+        irc.as_bytes(),
+        "af.po was changed"
+    );
+    let fixed = String::from_utf8(read(dir.path(), "de.po")).unwrap();
     assert_eq!(
         fixed,
-        po.replace('\u{16}', "\\026").replace('\u{2}', "\\002"),
+        bell.replace('\u{7}', "\\007"),
         "the obsolete entry's soft hyphen is left"
     );
     if let Some(before) = before {
@@ -220,9 +233,9 @@ fn controls_in_a_catalogues_strings_become_escapes_msgfmt_reads_alike() {
             before.is_some(),
             "msgfmt -c rejects the catalogue before the fix"
         );
-        assert_eq!(compiled(dir.path(), "after.mo"), Some(before));
+        assert_eq!(compiled(dir.path(), "de.po", "after.mo"), Some(before));
     }
     // One run settles it.
-    fix_all(dir.path());
-    assert_eq!(read(dir.path(), "af.po"), fixed.as_bytes());
+    run(dir.path(), ["check", "--fix", "--unsafe-fixes", "de.po"]);
+    assert_eq!(read(dir.path(), "de.po"), fixed.as_bytes());
 }

@@ -38,23 +38,44 @@ fn one_unsafe_run_settles_the_known_chains() {
 #[test]
 fn a_refused_fix_is_a_problem_and_leaves_the_file() {
     // UTF-16LE without a byte-order mark, one lone surrogate.
-    let utf16 = b"a\0b\0\0\xD8c\0\n\0";
+    let mut utf16: Vec<u8> = "some plain words in a file of UTF-16 text, "
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    utf16.extend_from_slice(&0xD800u16.to_le_bytes());
+    utf16.extend(
+        "and more words after it\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes),
+    );
+    let utf16 = &utf16[..];
     let dir = tree(&[("u16.txt", utf16), ("moji.txt", ZWSP_MOJIBAKE.as_bytes())]);
+    // Named, it is skipped as binary (its lone surrogate breaks the UTF-16
+    // pattern) or refused: either way it keeps its bytes.
     let out = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "u16.txt"]);
     let err = stderr(&out);
     assert!(
-        err.contains("utf8lint: error: not fixing u16.txt: it"),
+        err.contains("utf8lint: error: not fixing u16.txt: it")
+            || err.contains("utf8lint: skipped u16.txt: binary"),
+        "{err}"
+    );
+    assert_eq!(fs::read(dir.path().join("u16.txt")).unwrap(), utf16);
+    let diff = run(dir.path(), ["check", "--diff", "--unsafe-fixes", "u16.txt"]);
+    assert!(stdout(&diff).is_empty(), "{}", stdout(&diff));
+    // A refusal is a problem: said, counted, exit 2, the file kept.
+    let data = "a record\x01with a separator and a stray \u{FEFF}mark\n";
+    fs::write(dir.path().join("data.txt"), data).unwrap();
+    let out = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "data.txt"]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("utf8lint: error: not fixing data.txt: it holds the control byte \\x01"),
         "{err}"
     );
     assert!(err.contains("1 problem"), "{err}");
     assert_eq!(code(&out), 2);
-    assert_eq!(fs::read(dir.path().join("u16.txt")).unwrap(), utf16);
-    let diff = run(dir.path(), ["check", "--diff", "--unsafe-fixes", "u16.txt"]);
-    assert!(stdout(&diff).is_empty(), "{}", stdout(&diff));
-    assert!(
-        stderr(&diff).contains("not fixing u16.txt"),
-        "{}",
-        stderr(&diff)
+    assert_eq!(
+        fs::read(dir.path().join("data.txt")).unwrap(),
+        data.as_bytes()
     );
     // Standard input refused: echoed as it came.
     let mut child = cmd(dir.path())
@@ -82,7 +103,7 @@ fn a_fixed_python_file_still_compiles() {
         eprintln!("python3 not found: skipped");
         return;
     }
-    let source = "s = 'caf\u{C3}\u{200B}\u{A9}'\nx = 1\u{FEFF}\n";
+    let source = "s = 'caf\u{C3}\u{200B}\u{A9}'\nx = '1\u{FEFF}'\n";
     let dir = tree(&[("m.py", source.as_bytes())]);
     run(dir.path(), ["check", "--fix", "--unsafe-fixes", "m.py"]);
     let compiled = std::process::Command::new("python3")
@@ -113,7 +134,11 @@ fn hidden_characters_in_many_literals_are_escaped_one_by_one() {
             .arg(path)
             .output()
             .expect("python3");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         out.stdout
     };
     let before = values(&dir.path().join("t.py"));

@@ -5,6 +5,7 @@
 pub(crate) mod github;
 pub(crate) mod json;
 pub(crate) mod names;
+pub(crate) use names::FileName;
 mod not_shown;
 mod place;
 pub(crate) mod sarif;
@@ -24,19 +25,6 @@ pub(crate) struct OutputOptions {
     pub color: bool,
     pub term_width: usize,
     pub fix_via: FixVia,
-}
-
-/// One file's name in its three spellings.
-pub(crate) struct FileName<'a> {
-    /// As shown to people: the path as walked, `./` stripped; a name that
-    /// is not UTF-8 is escaped (`caf\xE9.txt`).
-    pub display: &'a str,
-    /// For JSON: the exact name when it is UTF-8 (the serializer escapes
-    /// what JSON needs), else `display`.
-    pub exact: &'a str,
-    /// For SARIF: relative to the working directory, `/`-separated,
-    /// percent-encoded.
-    pub uri: &'a str,
 }
 
 /// Where a file's rendering goes: text for the text formats, SARIF results

@@ -61,6 +61,19 @@ pub(crate) fn uri(path_bytes: &[u8]) -> String {
     out
 }
 
+/// One file's name in its three spellings.
+pub(crate) struct FileName<'a> {
+    /// As shown to people: the path as walked, `./` stripped; a name that
+    /// is not UTF-8 is escaped (`caf\xE9.txt`).
+    pub display: &'a str,
+    /// For JSON: the exact name when it is UTF-8 (the serializer escapes
+    /// what JSON needs), else `display`.
+    pub exact: &'a str,
+    /// For SARIF: relative to the working directory, `/`-separated,
+    /// percent-encoded.
+    pub uri: &'a str,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 use utf8lint_diagnostics::{Diagnostic, escape_shown};
 
-use super::FileName;
 use super::github::{data, property};
+use super::names::FileName;
 
 /// The note's sentence: `40 more `stray_feff` findings in this file not
 /// shown (at most 50 ... per file; ...)`.

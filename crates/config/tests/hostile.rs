@@ -296,10 +296,12 @@ const EDITORCONFIG: Bound = Bound {
     peak_per_byte: 20,
 };
 /// Sections whose glob is a regular expression (`[ab]`, `?`): about 850
-/// bytes a glob kept, shortest such section 14 bytes.
+/// bytes a glob kept when the config crate is built alone, about 1.9 KB in
+/// the whole workspace's build (other crates turn on more of
+/// regex-automata's features); the shortest such section is 14 bytes.
 const REGEX_SECTIONS: Bound = Bound {
-    held_per_byte: 40,
-    peak_per_byte: 60,
+    held_per_byte: 80,
+    peak_per_byte: 120,
 };
 /// `utf8lint.toml`: its globs kept within 10 times; the peak is the toml
 /// crate's, which holds the whole document as a tree with spans and its

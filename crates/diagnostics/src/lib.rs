@@ -172,6 +172,7 @@ pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
         check_unsuppressed(bytes, path, policy, keep, sniffed_text);
     // What each fix may touch, by the file's path and the finding's place.
     rules::fix_scope::settle(bytes, path, &mut found);
+    rules::text_chars::scope_non_ascii_fixes(bytes, path, &mut found);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,
         // A suppression covers single findings, which merging lost: the

@@ -735,8 +735,15 @@ mod tests {
     #[test]
     fn a_file_holding_data_controls_is_refused() {
         for (text, byte) in [
-            (&b"\x1f\nFile: a.info,  Node: Top\n\xEF\xBB\xBFx\n"[..], 0x1F),
-            (&b"msgid \"\x02bold\x02 \xE2\x80\x8B\"\n"[..], 0x02),
+            (
+                &b"\x1f\nFile: a.info,  Node: Top\n\xEF\xBB\xBFx\n"[..],
+                0x1F,
+            ),
+            (
+                &b"msgid \"a message in \x02bold\x02 with a zero width\xE2\x80\x8Bspace in it\"\n"
+                    [..],
+                0x02,
+            ),
             (&b"text \xEF\xBB\xBFhere\n\x1a"[..], 0x1A),
         ] {
             assert_eq!(

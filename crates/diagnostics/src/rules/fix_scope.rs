@@ -157,7 +157,6 @@ pub(crate) fn settle(bytes: &[u8], path: &Path, diagnostics: &mut [Diagnostic]) 
     // U002's and U008's fixes are scoped as each finding is made
     // (`stray_feff::scope_fix`, `mojibake::scope_fix`), before `Keep::Fixes`
     // merges them.
-    crate::rules::text_chars::scope_non_ascii_fixes(bytes, path, diagnostics);
     withhold_in_data_files(path, diagnostics);
 }
 
