@@ -324,6 +324,14 @@ fn check_unsuppressed(
             &mut out,
             &mut summaries,
         );
+        rules::hidden_payload::check(
+            bytes,
+            path,
+            levels.get(Rule::HiddenPayload),
+            shown,
+            &mut out,
+            &mut summaries,
+        );
     }
     out.sort_by_key(|d| (d.span.start, d.rule));
     let count = summaries.len();
