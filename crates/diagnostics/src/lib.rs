@@ -311,11 +311,11 @@ fn check_unsuppressed(
         mismatch,
         &evidence,
     ));
+    let shown = match keep {
+        Keep::Shown => shown_per_rule(policy.max_per_rule),
+        Keep::Every => 0,
+    };
     if scan.errors.count == 0 {
-        let shown = match keep {
-            Keep::Shown => shown_per_rule(policy.max_per_rule),
-            Keep::Every => 0,
-        };
         rules::lookalike_punctuation::check(
             bytes,
             path,
@@ -324,15 +324,15 @@ fn check_unsuppressed(
             &mut out,
             &mut summaries,
         );
-        rules::hidden_payload::check(
-            bytes,
-            path,
-            levels.get(Rule::HiddenPayload),
-            shown,
-            &mut out,
-            &mut summaries,
-        );
     }
+    rules::hidden_payload::check(
+        bytes,
+        path,
+        levels.get(Rule::HiddenPayload),
+        shown,
+        &mut out,
+        &mut summaries,
+    );
     out.sort_by_key(|d| (d.span.start, d.rule));
     let count = summaries.len();
     out.extend(summaries);

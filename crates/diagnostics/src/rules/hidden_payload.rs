@@ -168,7 +168,7 @@ enum Shape {
     PrivateUse,
 }
 
-/// The findings in `bytes` (valid UTF-8) of the file at `path` onto `out`:
+/// The findings in `bytes` (UTF-8, perhaps with ill-formed bytes) of the file at `path` onto `out`:
 /// at most `shown` (0: all), a summary of the rest onto `summaries`.
 pub(crate) fn check(
     bytes: &[u8],
@@ -181,9 +181,6 @@ pub(crate) fn check(
     if level == Level::Allow || !may_hold_one(bytes) {
         return;
     }
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return;
-    };
     let instructions = is_agent_instructions(path);
     let strict = instructions || Lang::is_source(path);
     let level = if strict {
@@ -193,16 +190,24 @@ pub(crate) fn check(
     };
     let mut capped = Capped::new(Rule::HiddenPayload, level, shown);
     let lang = Lang::of(path, bytes);
-    for (span, shape) in hidden_runs(text, strict) {
-        let d = diagnostic(&shape, span.clone(), instructions);
-        capped.push(
-            |level| {
-                let mut d = Diagnostic { level, ..d };
-                scope_character_fix(bytes, lang, &mut d);
-                d
-            },
-            span,
-        );
+    // The well-formed stretches of the file: an ill-formed byte (U001's)
+    // does not hide a payload beside it.
+    let mut offset = 0;
+    for chunk in bytes.utf8_chunks() {
+        let text = chunk.valid();
+        for (span, shape) in hidden_runs(text, strict) {
+            let span = offset + span.start..offset + span.end;
+            let d = diagnostic(&shape, span.clone(), instructions);
+            capped.push(
+                |level| {
+                    let mut d = Diagnostic { level, ..d };
+                    scope_character_fix(bytes, lang, &mut d);
+                    d
+                },
+                span,
+            );
+        }
+        offset += text.len() + chunk.invalid().len();
     }
     capped.finish(out, summaries);
 }
