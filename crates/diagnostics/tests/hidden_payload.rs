@@ -184,3 +184,16 @@ fn allowing_the_rule_reports_nothing_and_warn_caps_the_level() {
     assert_eq!(ds.len(), 1);
     assert_eq!(ds[0].level, Level::Warn);
 }
+
+/// Regular expressions list selectors as a range's ends (jinja2's table of
+/// identifier characters), and a test's data holds them on purpose.
+#[test]
+fn a_range_of_selectors_and_test_data_do_not_deny() {
+    let class = "pattern = re.compile('[\u{FB1E}\u{FE00}-\u{FE0F}\u{1E94A}\u{E0100}-\u{E01EF}]')\n";
+    assert!(payload(class, "_identifier.py").is_empty());
+    let private = "is(render(\"\u{E000}\"), 1);\n";
+    let ds = payload(private, "t/70_rt.t");
+    assert_eq!(ds.len(), 1);
+    assert_eq!(ds[0].level, Level::Warn);
+    assert_eq!(payload(private, "lib/render.pl")[0].level, Level::Deny);
+}

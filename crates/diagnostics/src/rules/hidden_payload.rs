@@ -18,13 +18,14 @@
 //!   hidden instructions do.
 //!
 //! Its level holds in source code and agent instruction files; elsewhere
-//! (prose, data) findings are at most warnings. U011 leaves these
+//! (prose, and test and Unicode data even in code: `fix_scope::data_file`)
+//! findings are at most warnings. U011 leaves these
 //! characters to this rule, so none gets two findings.
 
 use std::ops::Range;
 use std::path::Path;
 
-use crate::rules::fix_scope::{Lang, scope_character_fix};
+use crate::rules::fix_scope::{Lang, data_file, scope_character_fix};
 use crate::shown::Capped;
 use crate::text::escape_shown;
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
@@ -182,7 +183,10 @@ pub(crate) fn check(
         return;
     }
     let instructions = is_agent_instructions(path);
-    let strict = instructions || Lang::is_source(path);
+    // A test's data and a Unicode table hold these characters on purpose:
+    // shown there, but never at deny.
+    let code_or_instructions = instructions || Lang::is_source(path);
+    let strict = code_or_instructions && data_file(path).is_none();
     let level = if strict {
         level
     } else {
@@ -195,7 +199,7 @@ pub(crate) fn check(
     let mut offset = 0;
     for chunk in bytes.utf8_chunks() {
         let text = chunk.valid();
-        for (span, shape) in hidden_runs(text, strict) {
+        for (span, shape) in hidden_runs(text, code_or_instructions) {
             let span = offset + span.start..offset + span.end;
             let d = diagnostic(&shape, span.clone(), instructions);
             capped.push(
@@ -241,7 +245,11 @@ fn hidden_runs(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
                         decoded,
                     },
                 ));
-            } else if !selects_something(before, c) {
+            } else if !selects_something(before, c)
+                && !(before == Some('-') || chars.peek().is_some_and(|&(_, n)| n == '-'))
+            {
+                // Beside `-` a lone selector is a range's end in a
+                // character class (`[\u{FE00}-\u{FE0F}]` written out).
                 found.push((
                     at..end,
                     Shape::StraySelector {
