@@ -147,11 +147,23 @@ fn selector_byte(c: char) -> u8 {
     }
 }
 
-/// Whether `bytes` can hold a character of this rule: a selector or
-/// private-use character (lead bytes `EE`, `EF`), a tag, a supplementary
-/// selector or private-use character (`F3`, `F4`).
+/// Whether `bytes` hold the first bytes of a character of this rule:
+/// `EF B8 80..8F` (U+FE00..U+FE0F), `EE` and `EF 80..A3` (private use),
+/// `F3 A0` (tags, U+E0100..U+E01EF), `F3 B0..BF` and `F4` (planes 15, 16).
+/// The walk over characters runs only on the few files that do: CJK text
+/// is full of `E3`..`E9` and `EF BC` (fullwidth forms), and none of these.
 fn may_hold_one(bytes: &[u8]) -> bool {
-    memchr::memchr3(0xEE, 0xEF, 0xF3, bytes).is_some() || memchr::memchr(0xF4, bytes).is_some()
+    let starts = |i: usize| match (bytes[i], bytes.get(i + 1).copied().unwrap_or(0)) {
+        (0xEE | 0xF4, _) => true,
+        (0xEF, b1) => {
+            matches!(b1, 0x80..=0xA3)
+                || (b1 == 0xB8 && bytes.get(i + 2).is_some_and(|&b2| b2 < 0x90))
+        }
+        (0xF3, b1) => b1 == 0xA0 || b1 >= 0xB0,
+        _ => false,
+    };
+    memchr::memchr3_iter(0xEE, 0xEF, 0xF3, bytes).any(starts)
+        || memchr::memchr(0xF4, bytes).is_some()
 }
 
 /// What a run of hidden characters is.
@@ -372,4 +384,40 @@ fn diagnostic(shape: &Shape, span: Range<usize>, instructions: bool) -> Diagnost
         );
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte test admits every character of the rule and not the
+    /// fullwidth forms and CJK text that share its lead bytes.
+    #[test]
+    fn the_byte_test_admits_exactly_the_rules_characters() {
+        for c in [
+            '\u{FE00}',
+            '\u{FE0F}',
+            '\u{E000}',
+            '\u{F8FF}',
+            '\u{E0001}',
+            '\u{E0100}',
+            '\u{E01EF}',
+            '\u{F0000}',
+            '\u{10FFFD}',
+        ] {
+            assert!(
+                may_hold_one(format!("a{c}b").as_bytes()),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+        for text in [
+            "ｘ（全角）、日本語",
+            "\u{FE10}\u{FE30}\u{FFFD}",
+            "plain ascii",
+            "😀👍🏽",
+        ] {
+            assert!(!may_hold_one(text.as_bytes()), "{text}");
+        }
+    }
 }
