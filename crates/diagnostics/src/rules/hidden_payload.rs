@@ -257,11 +257,12 @@ fn hidden_runs(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
                         decoded,
                     },
                 ));
-            } else if !selects_something(before, c)
-                && !(before == Some('-') || chars.peek().is_some_and(|&(_, n)| n == '-'))
-            {
+            } else if !(selects_something(before, c)
                 // Beside `-` a lone selector is a range's end in a
                 // character class (`[\u{FE00}-\u{FE0F}]` written out).
+                || before == Some('-')
+                || chars.peek().is_some_and(|&(_, n)| n == '-'))
+            {
                 found.push((
                     at..end,
                     Shape::StraySelector {
