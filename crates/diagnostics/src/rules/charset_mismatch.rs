@@ -20,7 +20,7 @@ use encoding_rs::Encoding;
 
 use crate::{Charset, Diagnostic, Edit, Fix, Level, PolicySource, Rule};
 
-use super::declared::{Declaration, Syntax, declarations};
+use super::declared::{Declaration, Syntax, declarations, is_html_page};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -102,10 +102,129 @@ fn disagreement(
 
 /// U009 for each declaration in the file that its bytes contradict.
 fn in_file(bytes: &[u8], path: &Path, level: Level, evidence: &Evidence<'_>) -> Vec<Diagnostic> {
-    declarations(bytes, path)
+    let found = declarations(bytes, path);
+    if found.is_empty() {
+        return undeclared_html(bytes, path, level, evidence)
+            .into_iter()
+            .collect();
+    }
+    found
         .into_iter()
         .filter_map(|d| declaration_mismatch(bytes, &d, level, evidence))
         .collect()
+}
+
+/// gettext's template header says `charset=CHARSET` until a translator
+/// fills it in.
+const PLACEHOLDER: &str = "CHARSET";
+
+/// U009 for a declaration naming no encoding: gettext's placeholder over
+/// translations, a misspelling (`uft8`), a name no decoder knows. Readers
+/// fall back to a guess (msgfmt: "not a portable encoding name"; a browser
+/// ignores the `<meta>`), so the declaration says nothing. A template's
+/// placeholder over ASCII is what a template is, and is left alone.
+fn unknown_name(
+    bytes: &[u8],
+    declaration: &Declaration<'_>,
+    level: Level,
+    evidence: &Evidence<'_>,
+) -> Option<Diagnostic> {
+    let name = declaration.name;
+    let placeholder = name == PLACEHOLDER && declaration.syntax == Syntax::PoHeader;
+    let ascii = bytes.is_ascii();
+    if placeholder && ascii {
+        return None;
+    }
+    let what = declaration.syntax.describe();
+    let mut d = Diagnostic::new(
+        Rule::CharsetMismatch,
+        level,
+        declaration.at.clone(),
+        if placeholder {
+            format!("{what} is still gettext's placeholder `{name}`, over translations that are not ASCII")
+        } else {
+            format!("{what} says `{}`, which names no encoding", crate::escape_shown(name))
+        },
+    )
+    .with_label(format!("declared here: `{}`", crate::escape_shown(name)));
+    d.notes.push(if declaration.syntax == Syntax::PoHeader {
+        format!("msgfmt -c warns that `{}` \"is not a portable encoding name\" and cannot convert the messages to a user's charset", crate::escape_shown(name))
+    } else {
+        "a reader that does not know the name ignores the declaration and guesses the encoding".to_owned()
+    });
+    if evidence.valid {
+        d.fix = Some(Fix::unsafe_(
+            format!(
+                "declare `{}` (the bytes are UTF-8)",
+                declaration.syntax.utf8_name(name)
+            ),
+            vec![declaration.to_utf8()],
+        ));
+    } else {
+        d.help
+            .push("declare the encoding the file is really in".to_owned());
+    }
+    Some(d)
+}
+
+/// U009 for a whole HTML page ([`is_html_page`]) that is UTF-8 with
+/// multi-byte characters, with no BOM and no declaration: a browser reads
+/// it as windows-1252. The fix writes `<meta charset="utf-8">` right after
+/// `<head>`, inside the prescan's first 1024 bytes; with no `<head>` tag,
+/// there is no fix.
+fn undeclared_html(
+    bytes: &[u8],
+    path: &Path,
+    level: Level,
+    evidence: &Evidence<'_>,
+) -> Option<Diagnostic> {
+    if !evidence.valid || bytes.is_ascii() || bytes.starts_with(BOM) || !is_html_page(bytes, path) {
+        return None;
+    }
+    // A `charset` the prescan's window does not reach (a late `<meta>`,
+    // a template's variable) is a declaration of a kind: not this finding.
+    if bytes.windows(7).any(|w| w.eq_ignore_ascii_case(b"charset")) {
+        return None;
+    }
+    let first = bytes.iter().position(|&b| b >= 0x80)?;
+    let multibyte = bytes.iter().filter(|&&b| b >= 0xC0).count();
+    let mut d = Diagnostic::new(
+        Rule::CharsetMismatch,
+        level,
+        first..first + 1,
+        format!(
+            "HTML page with {multibyte} multi-byte UTF-8 character{} and no charset declaration: browsers read it as windows-1252",
+            if multibyte == 1 { "" } else { "s" }
+        ),
+    )
+    .with_label("the first non-ASCII byte".to_owned())
+    .with_note("with no byte-order mark, no `<meta charset>` and no HTTP header, HTML's default is windows-1252 (the HTML validator: \"Proceeding using windows-1252\"); `é` shows as `Ã©`".to_owned());
+    match head_tag_end(bytes) {
+        Some(at) if at < 1024 => {
+            d.fix = Some(Fix::unsafe_(
+                "insert `<meta charset=\"utf-8\">` after `<head>`",
+                vec![Edit::insert(at, &b"<meta charset=\"utf-8\">"[..])],
+            ))
+        }
+        _ => d
+            .help
+            .push("add `<meta charset=\"utf-8\">` in the page's first 1024 bytes".to_owned()),
+    }
+    Some(d)
+}
+
+/// The offset just after the first `<head>` tag (with or without
+/// attributes), if there is one.
+fn head_tag_end(bytes: &[u8]) -> Option<usize> {
+    let window = &bytes[..bytes.len().min(64 * 1024)];
+    let open = window
+        .windows(5)
+        .position(|w| w.eq_ignore_ascii_case(b"<head"))?;
+    match window.get(open + 5)? {
+        b'>' => Some(open + 6),
+        b if b.is_ascii_whitespace() => memchr::memchr(b'>', &window[open..]).map(|k| open + k + 1),
+        _ => None, // `<header>`
+    }
 }
 
 fn declaration_mismatch(
@@ -114,7 +233,9 @@ fn declaration_mismatch(
     level: Level,
     evidence: &Evidence<'_>,
 ) -> Option<Diagnostic> {
-    let encoding = declaration.encoding()?;
+    let Some(encoding) = declaration.encoding() else {
+        return unknown_name(bytes, declaration, level, evidence);
+    };
     let name = declaration.name;
     let what = declaration.syntax.describe();
     let to_utf8 = || {
