@@ -75,10 +75,13 @@ fn msgfmt_charset_warnings(bytes: &[u8]) -> Option<Vec<String>> {
 fn a_catalogue_declaring_the_placeholder_or_a_misspelling_is_fixed_to_utf8() {
     for (charset, message) in [
         ("CHARSET", "still gettext's placeholder `CHARSET`"),
-        ("uft8", "says `uft8`, which names no encoding"),
+        (
+            "uft8",
+            "says `uft8`, which names no encoding: a misspelling of UTF-8",
+        ),
         (
             "no-such-encoding",
-            "says `no-such-encoding`, which names no encoding",
+            "says `no-such-encoding`, a name utf8lint knows no decoder for, over well-formed UTF-8 text",
         ),
     ] {
         let po = catalogue(charset);
@@ -117,6 +120,16 @@ fn a_template_with_its_placeholder_and_no_translations_is_left_alone() {
         fixed(ascii.as_bytes(), "demo.pot"),
         pot.replace("CHARSET", "utf-8").as_bytes()
     );
+}
+
+/// An encoding this crate cannot decode (a DOS code page in a LaTeX test,
+/// Vim's `cp932`) over legacy bytes is probably right: not U009's.
+#[test]
+fn a_real_encoding_without_a_decoder_over_legacy_bytes_is_left_to_u005() {
+    let tex = b"\\documentclass{article}\n\\usepackage[cp850]{inputenc}\n\\begin{document}\n\x82t\x82\n\\end{document}\n";
+    assert_eq!(mismatches(tex, "enc_cp850.tex"), vec![]);
+    let vim = b"scriptencoding cp932\nlet s = '\x82\xa0'\n";
+    assert_eq!(mismatches(vim, "menu.vim"), vec![]);
 }
 
 #[test]

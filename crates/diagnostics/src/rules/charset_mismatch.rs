@@ -131,8 +131,12 @@ fn unknown_name(
 ) -> Option<Diagnostic> {
     let name = declaration.name;
     let placeholder = name == PLACEHOLDER && declaration.syntax == Syntax::PoHeader;
-    let ascii = bytes.is_ascii();
-    if placeholder && ascii {
+    let misspelt = misspells_utf8(name);
+    let utf8_text = evidence.valid && !bytes.is_ascii();
+    // A real encoding this crate has no decoder for (`cp850`, `cp932`,
+    // LaTeX's `ot2enc`) over legacy bytes is likely right: U005 speaks for
+    // those files. Over UTF-8 text, or misspelt, it says nothing true.
+    if !(misspelt || utf8_text) {
         return None;
     }
     let what = declaration.syntax.describe();
@@ -142,8 +146,10 @@ fn unknown_name(
         declaration.at.clone(),
         if placeholder {
             format!("{what} is still gettext's placeholder `{name}`, over translations that are not ASCII")
+        } else if misspelt {
+            format!("{what} says `{}`, which names no encoding: a misspelling of UTF-8", crate::escape_shown(name))
         } else {
-            format!("{what} says `{}`, which names no encoding", crate::escape_shown(name))
+            format!("{what} says `{}`, a name utf8lint knows no decoder for, over well-formed UTF-8 text", crate::escape_shown(name))
         },
     )
     .with_label(format!("declared here: `{}`", crate::escape_shown(name)));
@@ -165,6 +171,38 @@ fn unknown_name(
             .push("declare the encoding the file is really in".to_owned());
     }
     Some(d)
+}
+
+/// Whether `name`, which resolves to no encoding, is UTF-8 misspelt: its
+/// letters and digits (`uft8`, `utf88`, `utf-9`, `UTF8-X`) start with a
+/// transposition of `utf` or are one edit from `utf8`.
+fn misspells_utf8(name: &str) -> bool {
+    let plain: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    ["utf", "uft", "tuf", "ftu"]
+        .iter()
+        .any(|p| plain.starts_with(p))
+        || one_edit_from(&plain, "utf8")
+}
+
+/// Whether `a` is one insertion, deletion, substitution or transposition
+/// from `b` (ASCII).
+fn one_edit_from(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (&a[common..], &b[common..]);
+    match (ra.len(), rb.len()) {
+        (0, 0) => false,
+        (x, y) if x == y => {
+            ra[1..] == rb[1..] || (x >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra[2..] == rb[2..])
+        }
+        (x, y) if x + 1 == y => ra == &rb[1..],
+        (x, y) if y + 1 == x => &ra[1..] == rb,
+        _ => false,
+    }
 }
 
 /// U009 for a whole HTML page ([`is_html_page`]) that is UTF-8 with
@@ -456,6 +494,16 @@ pub(crate) fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn misspellings_of_utf8_are_told_from_other_names() {
+        for name in ["uft8", "utf88", "utf-9", "UTF8-X", "tuf-8", "utf"] {
+            assert!(misspells_utf8(name), "{name}");
+        }
+        for name in ["cp850", "ot2enc", "next", "CHARSET", "maccyr", "u8x8"] {
+            assert!(!misspells_utf8(name), "{name}");
+        }
+    }
     use crate::rules::declared::declared_legacy_encoding;
 
     /// A declaration U005 followed while the detector read another
