@@ -23,6 +23,7 @@ mod fix_all;
 mod fix_scope;
 mod formats;
 mod generated;
+mod hidden_payload;
 mod hostile;
 mod hostile_config;
 mod levels;
