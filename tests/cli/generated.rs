@@ -116,6 +116,10 @@ fn the_fixability_column_holds_for_real_findings() {
             "lookalike.py",
             "x = 1\u{A0}+ 2\nprint(\u{201C}hi\u{201D})\n".as_bytes(),
         ),
+        (
+            "AGENTS.md",
+            "Use tabs.\u{E0072}\u{E0075}\u{E006E}\n".as_bytes(),
+        ),
     ]);
     let mut findings = Vec::new();
     // The repository's own utf8lint.toml allows the fixtures' findings:

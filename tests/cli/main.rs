@@ -25,6 +25,7 @@ mod fix_scope;
 mod formats;
 mod gate;
 mod generated;
+mod hidden_payload;
 mod honest_counts;
 mod hostile;
 mod hostile_config;

@@ -1,4 +1,4 @@
-//! U008 and U010..U014 end to end: what a terminal and a JSON consumer get.
+//! U008, U010..U014 and U018 end to end: what a terminal and a JSON consumer get.
 //! Every rendering of a hidden character is an escape.
 
 use crate::common::*;
@@ -61,7 +61,7 @@ fn text_rule_findings_are_escaped_in_every_text_format_and_exact_in_json() {
             ("main.rs".to_owned(), "U010".to_owned()),
             ("odd.txt".to_owned(), "U011".to_owned()),
             ("odd.txt".to_owned(), "U013".to_owned()),
-            ("prompt.md".to_owned(), "U011".to_owned()),
+            ("prompt.md".to_owned(), "U018".to_owned()),
         ],
         "{}",
         stdout(&o)

@@ -324,8 +324,8 @@ fn check_unsuppressed(
         mismatch,
         &evidence,
     ));
+    let shown = keep.cap(policy.max_per_rule);
     if scan.errors.count == 0 {
-        let shown = keep.cap(policy.max_per_rule);
         rules::lookalike_punctuation::check(
             bytes,
             path,
@@ -335,6 +335,14 @@ fn check_unsuppressed(
             &mut summaries,
         );
     }
+    rules::hidden_payload::check(
+        bytes,
+        path,
+        levels.get(Rule::HiddenPayload),
+        shown,
+        &mut out,
+        &mut summaries,
+    );
     out.sort_by_key(|d| (d.span.start, d.rule));
     let count = summaries.len();
     out.extend(summaries);

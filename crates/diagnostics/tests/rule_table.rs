@@ -98,6 +98,7 @@ fn made() -> Vec<(&'static str, Vec<u8>, Option<BomPolicy>)> {
         ("u011.rs", "let snake\u{200B}case = 1;\n".into(), None),
         ("u012.pl", "s\u{7}a\u{7}b\u{7};\n".into(), None),
         ("u013.rs", "// a\u{FDD0}b\n".into(), None),
+        ("u018.rs", "let a\u{FE0F} = 1;\n".into(), None),
     ]
 }
 

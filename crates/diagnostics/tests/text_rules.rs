@@ -205,8 +205,9 @@ fn joiners_that_scripts_and_emoji_need_are_silent() {
     }
     // Between ASCII letters a joiner is hidden text.
     assert_eq!(codes("password = pass\u{200D}word\n", "a.txt"), ["U011"]);
-    // A variation selector with nothing before it selects nothing.
-    assert_eq!(codes("\u{FE0F} alone\n", "a.txt"), ["U011"]);
+    // A variation selector with nothing before it selects nothing
+    // (`hidden_payload`'s, with the other selectors and tags).
+    assert_eq!(codes("\u{FE0F} alone\n", "a.txt"), ["U018"]);
 }
 
 #[test]
@@ -264,7 +265,7 @@ fn tag_smuggling_is_one_finding_spelling_the_hidden_text() {
     let text = format!("Please review this patch.{hidden}\n");
     let ds = findings(&text, "a.md");
     assert_eq!(ds.len(), 1, "{ds:#?}");
-    assert_eq!(ds[0].rule, Rule::InvisibleCharacter);
+    assert_eq!(ds[0].rule, Rule::HiddenPayload);
     assert!(
         ds[0].message.contains("spelling `ignore previous`"),
         "{}",
@@ -408,7 +409,7 @@ fn candidates_across_block_edges_are_found_once() {
         // Four tag characters: one finding over all 16 bytes.
         (
             "\u{E0041}\u{E0042}\u{E0043}\u{E0044}",
-            Rule::InvisibleCharacter,
+            Rule::HiddenPayload,
             16,
         ),
         ("\u{85}", Rule::ControlCharacter, 2),

@@ -20,7 +20,7 @@ use encoding_rs::Encoding;
 
 use crate::{Charset, Diagnostic, Edit, Fix, Level, PolicySource, Rule};
 
-use super::declared::{Declaration, Syntax, declarations};
+use super::declared::{Declaration, Syntax, declarations, is_html_page};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -102,10 +102,167 @@ fn disagreement(
 
 /// U009 for each declaration in the file that its bytes contradict.
 fn in_file(bytes: &[u8], path: &Path, level: Level, evidence: &Evidence<'_>) -> Vec<Diagnostic> {
-    declarations(bytes, path)
+    let found = declarations(bytes, path);
+    if found.is_empty() {
+        return undeclared_html(bytes, path, level, evidence)
+            .into_iter()
+            .collect();
+    }
+    found
         .into_iter()
         .filter_map(|d| declaration_mismatch(bytes, &d, level, evidence))
         .collect()
+}
+
+/// gettext's template header says `charset=CHARSET` until a translator
+/// fills it in.
+const PLACEHOLDER: &str = "CHARSET";
+
+/// U009 for a declaration naming no encoding: gettext's placeholder over
+/// translations, a misspelling (`uft8`), a name no decoder knows. Readers
+/// fall back to a guess (msgfmt: "not a portable encoding name"; a browser
+/// ignores the `<meta>`), so the declaration says nothing. A template's
+/// placeholder over ASCII is what a template is, and is left alone.
+fn unknown_name(
+    bytes: &[u8],
+    declaration: &Declaration<'_>,
+    level: Level,
+    evidence: &Evidence<'_>,
+) -> Option<Diagnostic> {
+    let name = declaration.name;
+    let placeholder = name == PLACEHOLDER && declaration.syntax == Syntax::PoHeader;
+    let misspelt = misspells_utf8(name);
+    let utf8_text = evidence.valid && !bytes.is_ascii();
+    // A real encoding this crate has no decoder for (`cp850`, `cp932`,
+    // LaTeX's `ot2enc`) over legacy bytes is likely right: U005 speaks for
+    // those files. Over UTF-8 text, or misspelt, it says nothing true.
+    if !(misspelt || utf8_text) {
+        return None;
+    }
+    let what = declaration.syntax.describe();
+    let mut d = Diagnostic::new(
+        Rule::CharsetMismatch,
+        level,
+        declaration.at.clone(),
+        if placeholder {
+            format!("{what} is still gettext's placeholder `{name}`, over translations that are not ASCII")
+        } else if misspelt {
+            format!("{what} says `{}`, which names no encoding: a misspelling of UTF-8", crate::escape_shown(name))
+        } else {
+            format!("{what} says `{}`, a name utf8lint knows no decoder for, over well-formed UTF-8 text", crate::escape_shown(name))
+        },
+    )
+    .with_label(format!("declared here: `{}`", crate::escape_shown(name)));
+    d.notes.push(if declaration.syntax == Syntax::PoHeader {
+        format!("msgfmt -c warns that `{}` \"is not a portable encoding name\" and cannot convert the messages to a user's charset", crate::escape_shown(name))
+    } else {
+        "a reader that does not know the name ignores the declaration and guesses the encoding".to_owned()
+    });
+    if evidence.valid {
+        d.fix = Some(Fix::unsafe_(
+            format!(
+                "declare `{}` (the bytes are UTF-8)",
+                declaration.syntax.utf8_name(name)
+            ),
+            vec![declaration.to_utf8()],
+        ));
+    } else {
+        d.help
+            .push("declare the encoding the file is really in".to_owned());
+    }
+    Some(d)
+}
+
+/// Whether `name`, which resolves to no encoding, is UTF-8 misspelt: its
+/// letters and digits (`uft8`, `utf88`, `utf-9`, `UTF8-X`) start with a
+/// transposition of `utf` or are one edit from `utf8`.
+fn misspells_utf8(name: &str) -> bool {
+    let plain: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    ["utf", "uft", "tuf", "ftu"]
+        .iter()
+        .any(|p| plain.starts_with(p))
+        || one_edit_from(&plain, "utf8")
+}
+
+/// Whether `a` is one insertion, deletion, substitution or transposition
+/// from `b` (ASCII).
+fn one_edit_from(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (&a[common..], &b[common..]);
+    match (ra.len(), rb.len()) {
+        (0, 0) => false,
+        (x, y) if x == y => {
+            ra[1..] == rb[1..] || (x >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra[2..] == rb[2..])
+        }
+        (x, y) if x + 1 == y => ra == &rb[1..],
+        (x, y) if y + 1 == x => &ra[1..] == rb,
+        _ => false,
+    }
+}
+
+/// U009 for a whole HTML page ([`is_html_page`]) that is UTF-8 with
+/// multi-byte characters, with no BOM and no declaration: a browser reads
+/// it as windows-1252. The fix writes `<meta charset="utf-8">` right after
+/// `<head>`, inside the prescan's first 1024 bytes; with no `<head>` tag,
+/// there is no fix.
+fn undeclared_html(
+    bytes: &[u8],
+    path: &Path,
+    level: Level,
+    evidence: &Evidence<'_>,
+) -> Option<Diagnostic> {
+    if !evidence.valid || bytes.is_ascii() || bytes.starts_with(BOM) || !is_html_page(bytes, path) {
+        return None;
+    }
+    // A `charset` the prescan's window does not reach (a late `<meta>`,
+    // a template's variable) is a declaration of a kind: not this finding.
+    if bytes.windows(7).any(|w| w.eq_ignore_ascii_case(b"charset")) {
+        return None;
+    }
+    let first = bytes.iter().position(|&b| b >= 0x80)?;
+    let multibyte = bytes.iter().filter(|&&b| b >= 0xC0).count();
+    let mut d = Diagnostic::new(
+        Rule::CharsetMismatch,
+        level,
+        first..first + 1,
+        format!(
+            "HTML page with {multibyte} multi-byte UTF-8 character{} and no charset declaration: browsers read it as windows-1252",
+            if multibyte == 1 { "" } else { "s" }
+        ),
+    )
+    .with_label("the first non-ASCII byte".to_owned())
+    .with_note("with no byte-order mark, no `<meta charset>` and no HTTP header, HTML's default is windows-1252 (the HTML validator: \"Proceeding using windows-1252\"); `é` shows as `Ã©`".to_owned());
+    match head_tag_end(bytes) {
+        Some(at) if at < 1024 => {
+            d.fix = Some(Fix::unsafe_(
+                "insert `<meta charset=\"utf-8\">` after `<head>`",
+                vec![Edit::insert(at, &b"<meta charset=\"utf-8\">"[..])],
+            ))
+        }
+        _ => d
+            .help
+            .push("add `<meta charset=\"utf-8\">` in the page's first 1024 bytes".to_owned()),
+    }
+    Some(d)
+}
+
+/// The offset just after the first `<head>` tag (with or without
+/// attributes), if there is one.
+fn head_tag_end(bytes: &[u8]) -> Option<usize> {
+    let window = &bytes[..bytes.len().min(64 * 1024)];
+    let open = window
+        .windows(5)
+        .position(|w| w.eq_ignore_ascii_case(b"<head"))?;
+    match window.get(open + 5)? {
+        b'>' => Some(open + 6),
+        b if b.is_ascii_whitespace() => memchr::memchr(b'>', &window[open..]).map(|k| open + k + 1),
+        _ => None, // `<header>`
+    }
 }
 
 fn declaration_mismatch(
@@ -114,7 +271,9 @@ fn declaration_mismatch(
     level: Level,
     evidence: &Evidence<'_>,
 ) -> Option<Diagnostic> {
-    let encoding = declaration.encoding()?;
+    let Some(encoding) = declaration.encoding() else {
+        return unknown_name(bytes, declaration, level, evidence);
+    };
     let name = declaration.name;
     let what = declaration.syntax.describe();
     let to_utf8 = || {
@@ -335,6 +494,16 @@ pub(crate) fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn misspellings_of_utf8_are_told_from_other_names() {
+        for name in ["uft8", "utf88", "utf-9", "UTF8-X", "tuf-8", "utf"] {
+            assert!(misspells_utf8(name), "{name}");
+        }
+        for name in ["cp850", "ot2enc", "next", "CHARSET", "maccyr", "u8x8"] {
+            assert!(!misspells_utf8(name), "{name}");
+        }
+    }
     use crate::rules::declared::declared_legacy_encoding;
 
     /// A declaration U005 followed while the detector read another

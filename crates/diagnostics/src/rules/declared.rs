@@ -352,6 +352,30 @@ fn html_by_content(bytes: &[u8], start: usize) -> bool {
     opens(b"<!doctype html") || opens(b"<html")
 }
 
+/// Whether the file is a whole HTML page served as `text/html` (not a
+/// fragment a template includes, not XHTML, whose XML default is UTF-8):
+/// an HTML file by name or content that opens an `<html>`, `<head>` or
+/// doctype. Without a declaration or a BOM, such a page is windows-1252 to
+/// a browser ("Proceeding using windows-1252", the HTML validator says).
+pub(crate) fn is_html_page(bytes: &[u8], path: &Path) -> bool {
+    let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    let head = bytes[start..].trim_ascii_start();
+    if head.starts_with(b"<?xml")
+        || extensions(path)
+            .next()
+            .is_some_and(|e| e.eq_ignore_ascii_case("xhtml"))
+    {
+        return false;
+    }
+    let html = Format::of(path) == Format::Html || html_by_content(bytes, start);
+    let window = &bytes[start..bytes.len().min(start + 4096)];
+    html && [&b"<html"[..], b"<head", b"<!doctype"].iter().any(|tag| {
+        window
+            .windows(tag.len())
+            .any(|w| w.eq_ignore_ascii_case(tag))
+    })
+}
+
 /// Every declaration of the file's encoding that its format allows. U009
 /// and U005's conversion both read this list, so a declaration the
 /// conversion does not rewrite is one U009 does not check either.

@@ -210,7 +210,7 @@ declare_rules! {
     BidiControl = "U010", "bidi_control", Deny, "bidirectional control characters that show a line in another order than it is stored (Trojan Source)";
     /// Zero-width and invisible characters other than U+FEFF.
     [Stable, fix: Sometimes(Unsafe)]
-    InvisibleCharacter = "U011", "invisible_character", Warn, "zero-width and invisible characters (U+200B, soft hyphens, Hangul fillers, tag characters, variation selectors with no base)";
+    InvisibleCharacter = "U011", "invisible_character", Warn, "zero-width and invisible characters (U+200B, soft hyphens, Hangul fillers, and the directional marks in code)";
     /// C0 and C1 control characters in text.
     [Stable, fix: Sometimes(Unsafe)]
     ControlCharacter = "U012", "control_character", Warn, "C0 controls other than tab, LF, FF, CR; DEL; C1 controls (usually windows-1252 read as Latin-1)";
@@ -229,6 +229,9 @@ declare_rules! {
     /// Look-alike spaces and punctuation where a compiler reads code.
     [Preview, fix: Always(Varies)]
     LookalikePunctuation = "U017", "lookalike_punctuation", Deny, "a non-ASCII space, dash, quote or punctuation mark in source code outside strings and comments, which the compiler rejects (`print(“hi”)`, a no-break space in Python)";
+    /// Invisible characters in the shapes that smuggle data: selector runs, tags, private use.
+    [Preview, fix: Sometimes(Unsafe)]
+    HiddenPayload = "U018", "hidden_payload", Deny, "variation selectors that select nothing or come in runs (GlassWorm payloads), tag characters outside emoji flags, private-use characters in code and agent instructions (deny there, warn elsewhere)";
 }
 
 /// Where the explanations are published; `code_url` appends `U001.md`.
@@ -272,6 +275,7 @@ pub(crate) mod conversion;
 pub(crate) mod declared;
 pub(crate) mod dos_code_pages;
 pub(crate) mod fix_scope;
+pub(crate) mod hidden_payload;
 pub(crate) mod invalid_utf8;
 pub(crate) mod lookalike_punctuation;
 pub(crate) mod mojibake;

@@ -9,7 +9,8 @@
 //!   formatting of Arabic, Persian, Hebrew prose);
 //! * U011 `invisible_character`: zero-width and invisible characters other
 //!   than U+FEFF (U002's) and other than ZWJ/ZWNJ where a script or an
-//!   emoji sequence needs them; and in source code U+200E, U+200F, U+061C
+//!   emoji sequence needs them (tag characters and variation selectors are
+//!   U018's, `hidden_payload`); and in source code U+200E, U+200F, U+061C
 //!   with no right-to-left letter as the nearest strong character on
 //!   either side (beside one, a mark is what right-to-left text needs);
 //!   a C1 control (U012) or soft hyphen inside mojibake is reported with
@@ -176,7 +177,7 @@ impl<'a> Pass<'a> {
 
     /// Looks at the candidate at `i` (a character boundary in `stretch`, a
     /// well-formed stretch of the file); returns where the next candidate
-    /// may start (a run of tag characters is one finding). A character
+    /// may start. A character
     /// that does not end inside `stretch` is left alone.
     pub(crate) fn at(&mut self, i: usize, stretch: &Range<usize>) -> usize {
         match char_at(self.bytes, i).filter(|(_, len)| i + len <= stretch.end) {
@@ -200,7 +201,7 @@ impl<'a> Pass<'a> {
     }
 
     /// Looks at `c` at `i`; returns how many bytes it covered beyond its
-    /// own (a run of tag characters is one finding).
+    /// own.
     fn one(&mut self, c: char, i: usize, len: usize, stretch: &Range<usize>) -> usize {
         let v = u32::from(c);
         let span = i..i + len;
@@ -233,7 +234,6 @@ impl<'a> Pass<'a> {
                 }
                 len
             }
-            0xE0000..=0xE007F => self.tag_run(i, stretch),
             0x2060 => {
                 // A word joiner inside a word is what Unicode recommends for
                 // joining (and what `stray_feff`'s fix writes for a U+FEFF
@@ -273,15 +273,9 @@ impl<'a> Pass<'a> {
                 }
                 len
             }
-            0xFE00..=0xFE0F | 0xE0100..=0xE01EF => {
-                // A variation selector with no base: at a line's start or
-                // after a space or a control.
-                let base = char_before(self.bytes, i);
-                if base.is_none_or(|b| b.is_whitespace() || b.is_control()) {
-                    self.invisible_char(c, span);
-                }
-                len
-            }
+            // Tag characters and variation selectors are `hidden_payload`'s
+            // (U018), which knows the sequences they belong in.
+            0xE0000..=0xE007F | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF => len,
             _ if is_noncharacter(v) => {
                 if self.noncharacter.wants() {
                     let (bytes, lang) = (self.bytes, self.lang());
@@ -399,9 +393,6 @@ impl<'a> Pass<'a> {
             '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' => {
                 "a Hangul filler: it renders as nothing, and some languages accept it as a letter in identifiers"
             }
-            '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}' => {
-                "a variation selector with no character before it to select a variant of"
-            }
             _ => {
                 "an invisible character: text that looks the same compares, searches and runs differently"
             }
@@ -427,52 +418,6 @@ impl<'a> Pass<'a> {
         let lang = self.lang();
         self.invisible
             .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
-    }
-
-    /// A run of tag characters (U+E0000 block) from `i`: one finding, with
-    /// the text it spells, and an unsafe fix: nothing visible is lost, but
-    /// tags can be data (a locale's collation elements, a table of them).
-    fn tag_run(&mut self, i: usize, stretch: &Range<usize>) -> usize {
-        let bytes = self.bytes;
-        let (mut end, mut hidden) = (i, String::new());
-        while end < stretch.end {
-            match char_at(bytes, end) {
-                Some((c, len)) if ('\u{E0000}'..='\u{E007F}').contains(&c) => {
-                    if let Some(ascii) = char::from_u32(u32::from(c) - 0xE0000)
-                        .filter(|a| a.is_ascii_graphic() || *a == ' ')
-                    {
-                        hidden.push(ascii);
-                    }
-                    end += len;
-                }
-                _ => break,
-            }
-        }
-        // An emoji tag sequence (a subdivision flag: U+1F3F4 then tags,
-        // then CANCEL TAG) is what tags are for.
-        let flag = char_before(bytes, i) == Some('\u{1F3F4}');
-        if flag || !self.invisible.wants() {
-            return end - i;
-        }
-        let span = i..end;
-        let d = Diagnostic::new(
-            Rule::InvisibleCharacter,
-            Level::Warn,
-            span.clone(),
-            format!(
-                "{} invisible tag character{} spelling `{}`",
-                (end - i) / 4,
-                if end - i == 4 { "" } else { "s" },
-                escape_shown(&hidden)
-            ),
-        )
-        .with_label("tag characters here (U+E0000 block)")
-        .with_note("tag characters render as nothing: they smuggle text past a reader (into a prompt, a review, a commit)")
-        .with_fix(Fix::unsafe_("delete the tag characters", vec![Edit::delete(span.clone())]));
-        let lang = self.lang();
-        self.invisible
-            .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
-        end - i
     }
 
     /// U010 for the line holding the control at `i`, once per line (the
