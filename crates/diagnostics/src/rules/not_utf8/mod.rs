@@ -127,7 +127,7 @@ fn legacy_diagnostic(
             .with_help(
                 "find out which encoding it is (its language, the tool that wrote it), then convert it: `iconv -f ENCODING -t UTF-8`; no fix is offered because no encoding is identified",
             );
-            d.subparts = first_errors.to_vec();
+            d.subparts = shown_subparts(bytes);
             d.related = error_ranges.iter().skip(1).cloned().collect();
             return Some(with_range_note(d, error_ranges));
         }
@@ -160,12 +160,12 @@ fn legacy_diagnostic(
             .with_help(
                 "find out which encoding it is (its language, the tool that wrote it), then convert it: `iconv -f ENCODING -t UTF-8`; no fix is offered because a wrong guess writes mojibake",
             );
-            d.subparts = first_errors.to_vec();
+            d.subparts = shown_subparts(bytes);
             d.related = error_ranges.iter().skip(1).cloned().collect();
             return Some(with_range_note(d, error_ranges));
         }
     };
-    d.subparts = first_errors.to_vec();
+    d.subparts = shown_subparts(bytes);
     // Every ill-formed stretch after the first (adjacent ones merged): what
     // `invalid_utf8` would have reported, kept in one finding.
     d.related = error_ranges.iter().skip(1).cloned().collect();
@@ -221,6 +221,19 @@ fn legacy_char_at<'b>(
         one,
         encoding.decode_without_bom_handling(one).0.into_owned(),
     )
+}
+
+/// The file's ill-formed sequences as U005 lists them: every one, under
+/// the ceiling U001's findings share ([`MAX_SHOWN_SEQUENCES`]), so that no
+/// position a U001 per sequence would have shown is lost by the one
+/// finding that replaces them (past the ceiling, `related` still holds
+/// every stretch).
+///
+/// [`MAX_SHOWN_SEQUENCES`]: crate::scan::MAX_SHOWN_SEQUENCES
+fn shown_subparts(bytes: &[u8]) -> Vec<utf8lint_codec::Subpart> {
+    utf8lint_codec::subparts(bytes)
+        .take(crate::scan::MAX_SHOWN_SEQUENCES)
+        .collect()
 }
 
 /// Says so when the list of ill-formed stretches was cut at its cap.
