@@ -67,10 +67,13 @@ fn kuhn_stress_test_has_378_subparts() {
     }
 }
 
-/// The conformance corpus's inputs, each with its maximal subparts
-/// (`offset`, `len`): the web-platform-tests decoder cases, flenniken's
-/// cases and Kuhn's whole file, as its derived files list them.
-fn conformance_inputs(dir: &std::path::Path) -> Vec<(String, Vec<u8>, Vec<(u64, u64)>)> {
+/// One input of the conformance corpus: its name, its bytes and its
+/// maximal subparts (`offset`, `len`).
+type Input = (String, Vec<u8>, Vec<(u64, u64)>);
+
+/// The conformance corpus's inputs: the web-platform-tests decoder cases,
+/// flenniken's cases and Kuhn's whole file, as its derived files list them.
+fn conformance_inputs(dir: &std::path::Path) -> Vec<Input> {
     let read = |name: &str| -> serde_json::Value {
         serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap()
     };
