@@ -59,7 +59,31 @@ pub(crate) fn legacy_finding(
     let mut d = legacy_diagnostic(bytes, path, verdict, &errors, level, decodes)?;
     d.notes
         .extend(declaration.as_ref().map(super::conversion::declared_note));
+    if declaration.is_none() {
+        refuse_unsupported_declaration(&mut d, bytes, path);
+    }
     Some((d, errors, rival))
+}
+
+/// A file that declares a charset the decoder cannot read (`IBM855`,
+/// `cp850`) says what it is: the detector's guess is not converted over
+/// the file's own statement, and the declared name is reported.
+fn refuse_unsupported_declaration(d: &mut Diagnostic, bytes: &[u8], path: &std::path::Path) {
+    let declarations = super::declared::declarations(bytes, path);
+    let Some((declaration, usual)) = declarations
+        .iter()
+        .find_map(|decl| Some((decl, decl.unsupported()?)))
+    else {
+        return;
+    };
+    d.fix = None;
+    d.notes.push(format!(
+        "{} declares `{}` ({usual}): declared but not supported here, so no fix is offered",
+        declaration.syntax.describe(),
+        crate::text::escape_shown(declaration.name),
+    ));
+    d.help
+        .push(format!("convert it: `iconv -f {usual} -t UTF-8`"));
 }
 
 /// The U005 diagnostic for a file that is not UTF-8 but decodes cleanly in
