@@ -504,3 +504,24 @@ fn u005_lists_every_subpart_under_the_shown_ceiling() {
         utf8lint_diagnostics::testing::MAX_SHOWN_SEQUENCES
     );
 }
+
+/// Thin evidence: two or three `±` bytes (Latin-1 `\xB1`) in the same word
+/// of an assembler file are no language's text, however ISO-8859-4 reads
+/// them (`ąInf`): U001 per sequence, with the readings as notes, and no
+/// conversion.
+#[test]
+fn one_word_repeated_is_no_verdict() {
+    let asm = b"\t.text\n# returns \xB1Inf on overflow\nf:\tmovsd %xmm0, %xmm1\n# and \xB1Inf when x is \xB1Inf\n\tret\n";
+    let found = run(asm);
+    assert!(found.iter().all(|d| d.rule != Rule::NotUtf8), "{found:?}");
+    let u001: Vec<_> = found
+        .iter()
+        .filter(|d| d.rule == Rule::InvalidUtf8)
+        .collect();
+    assert_eq!(u001.len(), 3);
+    assert!(
+        u001.iter()
+            .all(|d| d.notes.iter().any(|n| n.contains("windows-1252"))),
+        "{u001:?}"
+    );
+}

@@ -287,12 +287,36 @@ pub(crate) fn legacy_verdict(
 /// ISO-8859-13), stay U001.
 pub(crate) const MIN_SHORT_TEXT_SEQUENCES: usize = 2;
 
+/// ... and the bytes must stand in at least this many different words
+/// (runs of ASCII letters, digits and non-ASCII bytes): one word repeated
+/// names no language (an assembler file's `\xB1Inf`, `±Inf` in Latin-1,
+/// three times, is ISO-8859-4 `ąInf` and Lithuanian letters to a table of
+/// alphabets), and is a handful of bytes, U001 each with its readings.
+pub(crate) const MIN_SHORT_TEXT_WORDS: usize = 2;
+
+/// How many different words (runs of ASCII letters, digits and non-ASCII
+/// bytes) of `sample` hold a non-ASCII byte, counted up to `most`.
+fn non_ascii_words(sample: &[u8], most: usize) -> usize {
+    let mut words: Vec<&[u8]> = Vec::new();
+    let in_word = |b: &u8| !b.is_ascii() || b.is_ascii_alphanumeric();
+    for word in sample.split(|b| !in_word(b)) {
+        if words.len() >= most {
+            break;
+        }
+        if !word.is_ascii() && !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    words.len()
+}
+
 /// The verdict on a short whole file ([`MIN_SHORT_TEXT_SEQUENCES`]).
 fn short_text(sample: &[u8], whole: bool, ill_formed: &IllFormed) -> Option<LegacyVerdict> {
     let single_bytes = ill_formed.bytes == ill_formed.count && ill_formed.utf8_like == 0;
     if !whole
         || !single_bytes
         || ill_formed.count < MIN_SHORT_TEXT_SEQUENCES
+        || non_ascii_words(sample, MIN_SHORT_TEXT_WORDS) < MIN_SHORT_TEXT_WORDS
         || well_formed_reading(sample).non_ascii > 0
     {
         return None;
@@ -793,6 +817,12 @@ mod tests {
         // Not the whole file, or two bytes that are one letter and a quote.
         assert_eq!(short_text(croatian, false, &IllFormed::of(croatian)), None);
         assert_eq!(short(b"x\xFFy\xFE\n"), None);
+        // Two different words are a verdict; one word repeated is not.
+        assert_eq!(MIN_SHORT_TEXT_WORDS, 2);
+        let repeated = b"Prancu\xFBzija ir Prancu\xFBzija, olandu kalba\n";
+        assert_eq!(short(repeated), None);
+        let asm = b"# returns \xB1Inf on overflow\n# and \xB1Inf when x is \xB1Inf\n\tret\n";
+        assert_eq!(short(asm), None);
     }
 
     #[test]
