@@ -137,3 +137,51 @@ fn every_cjk_encoding_declared_is_named_and_converted_exactly() {
         named_and_converted(encoding, text);
     }
 }
+
+/// Names outside WHATWG's labels: Java's `MacCyrillic` is followed and
+/// converted; `IBM855` and `cp850`, which the decoder cannot read, are
+/// reported as declared but not supported, with no fix.
+#[test]
+fn names_outside_whatwg_labels_are_followed_or_refused() {
+    let text = "Съешь же ещё этих мягких французских булок, да выпей чаю.\n".repeat(10);
+    let (body, _, _) = encoding_rs::X_MAC_CYRILLIC.encode(&text);
+    let mut bytes = b"<?xml version=\"1.0\" encoding=\"MacCyrillic\"?>\n<t>".to_vec();
+    bytes.extend_from_slice(&body);
+    bytes.extend_from_slice(b"</t>\n");
+    let found = check(
+        &bytes,
+        CheckOptions::new(Path::new("a.xml"), &Policy::default()),
+    );
+    let d = found
+        .iter()
+        .find(|d| d.rule == Rule::NotUtf8)
+        .expect("U005");
+    let fix = d.fix.as_ref().expect("a conversion");
+    assert_eq!(
+        fix.transcoded_from(),
+        Some("x-mac-cyrillic"),
+        "{}",
+        d.message
+    );
+    for (name, usual) in [("IBM855", "IBM855"), ("cp850", "IBM850")] {
+        let mut bytes = format!("<?xml version=\"1.0\" encoding=\"{name}\"?>\n<t>").into_bytes();
+        bytes.extend_from_slice(&body);
+        bytes.extend_from_slice(b"</t>\n");
+        let found = check(
+            &bytes,
+            CheckOptions::new(Path::new("a.xml"), &Policy::default()),
+        );
+        let d = found
+            .iter()
+            .find(|d| d.rule == Rule::NotUtf8)
+            .expect("U005");
+        assert!(d.fix.is_none(), "{name}: {}", d.message);
+        assert!(
+            d.notes.iter().any(|n| n.contains(&format!(
+                "`{name}` ({usual}): declared but not supported here"
+            ))),
+            "{name}: {:?}",
+            d.notes
+        );
+    }
+}

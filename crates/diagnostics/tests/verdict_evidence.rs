@@ -467,3 +467,61 @@ fn a_well_formed_character_alone_between_errors_is_an_accident() {
     let fixed = apply_fixes(&bytes, [d.fix.as_ref().expect("a conversion")]).bytes;
     assert_eq!(std::str::from_utf8(&fixed).unwrap(), text, "{}", d.message);
 }
+
+/// Eight stray bytes with no text around them (the conformance corpus's
+/// `80..87`, nothing else) are a defect: one U001 per sequence, every
+/// position listed; with a word beside them, they are text that does not
+/// identify its encoding.
+#[test]
+fn stray_bytes_alone_are_u001() {
+    let alone = b"\x80\x81\x82\x83\x84\x85\x86\x87";
+    let found = run(alone);
+    assert!(found.iter().all(|d| d.rule != Rule::NotUtf8), "{found:?}");
+    let subparts: usize = found
+        .iter()
+        .filter(|d| d.rule == Rule::InvalidUtf8)
+        .map(|d| d.subparts.len())
+        .sum();
+    assert_eq!(subparts, 8);
+    unidentified(b"\x80\x81\x82\x83\x84\x85\x86\x87 x\n");
+}
+
+/// U005 lists every ill-formed subpart, not only its first few: as many
+/// as U001's findings would have shown, under the same ceiling.
+#[test]
+fn u005_lists_every_subpart_under_the_shown_ceiling() {
+    let text = "Съешь же ещё этих мягких французских булок, да выпей чаю.\n".repeat(40);
+    let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(&text);
+    let d = u005(&bytes).expect("a U005 finding");
+    let want = utf8lint_codec::subparts(&bytes).count();
+    assert!(want > 6);
+    assert_eq!(d.subparts.len(), want);
+    // Past the ceiling the list stops at it.
+    let long = bytes.repeat(utf8lint_diagnostics::testing::MAX_SHOWN_SEQUENCES / want + 1);
+    let d = u005(&long).expect("a U005 finding");
+    assert_eq!(
+        d.subparts.len(),
+        utf8lint_diagnostics::testing::MAX_SHOWN_SEQUENCES
+    );
+}
+
+/// Thin evidence: two or three `±` bytes (Latin-1 `\xB1`) in the same word
+/// of an assembler file are no language's text, however ISO-8859-4 reads
+/// them (`ąInf`): U001 per sequence, with the readings as notes, and no
+/// conversion.
+#[test]
+fn one_word_repeated_is_no_verdict() {
+    let asm = b"\t.text\n# returns \xB1Inf on overflow\nf:\tmovsd %xmm0, %xmm1\n# and \xB1Inf when x is \xB1Inf\n\tret\n";
+    let found = run(asm);
+    assert!(found.iter().all(|d| d.rule != Rule::NotUtf8), "{found:?}");
+    let u001: Vec<_> = found
+        .iter()
+        .filter(|d| d.rule == Rule::InvalidUtf8)
+        .collect();
+    assert_eq!(u001.len(), 3);
+    assert!(
+        u001.iter()
+            .all(|d| d.notes.iter().any(|n| n.contains("windows-1252"))),
+        "{u001:?}"
+    );
+}

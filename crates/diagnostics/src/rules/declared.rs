@@ -40,6 +40,8 @@ use std::path::Path;
 
 use encoding_rs::Encoding;
 
+use super::charset_names::{self, Charset};
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// A search with its finder built once (`find!`).
@@ -124,6 +126,15 @@ impl Declaration<'_> {
         }
     }
 
+    /// The usual name of the charset declared, when it is one the decoder
+    /// cannot read (`IBM855`, `cp850`): declared but not supported here.
+    pub(crate) fn unsupported(&self) -> Option<&'static str> {
+        match charset_names::lookup(self.name)? {
+            Charset::Unsupported(usual) if self.encoding().is_none() => Some(usual),
+            _ => None,
+        }
+    }
+
     /// The edit that makes this declaration say UTF-8.
     pub(crate) fn to_utf8(&self) -> crate::Edit {
         crate::Edit::replace(
@@ -164,12 +175,18 @@ pub(crate) fn resolve(name: &str) -> Option<&'static Encoding> {
         "utf8" | "u8" => "utf-8",
         _ => emacs_coding_system(base).unwrap_or(base),
     };
-    Encoding::for_label(spelled.as_bytes()).or_else(|| {
-        // `iso8859-2`, `iso88592`: ISO's names without the first hyphen.
-        let iso = spelled.strip_prefix("iso8859")?;
-        let number = iso.trim_start_matches('-');
-        Encoding::for_label(format!("iso-8859-{number}").as_bytes())
-    })
+    Encoding::for_label(spelled.as_bytes())
+        .or_else(|| {
+            // `iso8859-2`, `iso88592`: ISO's names without the first hyphen.
+            let iso = spelled.strip_prefix("iso8859")?;
+            let number = iso.trim_start_matches('-');
+            Encoding::for_label(format!("iso-8859-{number}").as_bytes())
+        })
+        // IANA's, Python's, glibc's and Java's names (`MacCyrillic`).
+        .or_else(|| match charset_names::lookup(base)? {
+            Charset::Decoded(encoding) => Some(encoding),
+            Charset::Unsupported(_) => None,
+        })
 }
 
 /// The WHATWG label of an Emacs coding system's name (`hebrew-iso-8bit`,

@@ -270,6 +270,7 @@ impl std::fmt::Display for Rule {
 pub(crate) mod bom;
 pub(crate) mod bom_formats;
 pub(crate) mod charset_mismatch;
+pub(crate) mod charset_names;
 pub(crate) mod confusable;
 pub(crate) mod conversion;
 pub(crate) mod declared;

@@ -62,7 +62,31 @@ pub(crate) fn legacy_finding(
     let mut d = legacy_diagnostic(bytes, path, verdict, &errors, level, decodes)?;
     d.notes
         .extend(declaration.as_ref().map(super::conversion::declared_note));
+    if declaration.is_none() {
+        refuse_unsupported_declaration(&mut d, bytes, path);
+    }
     Some((d, errors, rival))
+}
+
+/// A file that declares a charset the decoder cannot read (`IBM855`,
+/// `cp850`) says what it is: the detector's guess is not converted over
+/// the file's own statement, and the declared name is reported.
+fn refuse_unsupported_declaration(d: &mut Diagnostic, bytes: &[u8], path: &std::path::Path) {
+    let declarations = super::declared::declarations(bytes, path);
+    let Some((declaration, usual)) = declarations
+        .iter()
+        .find_map(|decl| Some((decl, decl.unsupported()?)))
+    else {
+        return;
+    };
+    d.fix = None;
+    d.notes.push(format!(
+        "{} declares `{}` ({usual}): declared but not supported here, so no fix is offered",
+        declaration.syntax.describe(),
+        crate::text::escape_shown(declaration.name),
+    ));
+    d.help
+        .push(format!("convert it: `iconv -f {usual} -t UTF-8`"));
 }
 
 /// The U005 diagnostic for a file that is not UTF-8 but decodes cleanly in
@@ -130,7 +154,7 @@ fn legacy_diagnostic(
             .with_help(
                 "find out which encoding it is (its language, the tool that wrote it), then convert it: `iconv -f ENCODING -t UTF-8`; no fix is offered because no encoding is identified",
             );
-            d.subparts = first_errors.to_vec();
+            d.subparts = shown_subparts(bytes);
             d.related = error_ranges.iter().skip(1).cloned().collect();
             return Some(with_range_note(d, error_ranges));
         }
@@ -163,12 +187,12 @@ fn legacy_diagnostic(
             .with_help(
                 "find out which encoding it is (its language, the tool that wrote it), then convert it: `iconv -f ENCODING -t UTF-8`; no fix is offered because a wrong guess writes mojibake",
             );
-            d.subparts = first_errors.to_vec();
+            d.subparts = shown_subparts(bytes);
             d.related = error_ranges.iter().skip(1).cloned().collect();
             return Some(with_range_note(d, error_ranges));
         }
     };
-    d.subparts = first_errors.to_vec();
+    d.subparts = shown_subparts(bytes);
     // Every ill-formed stretch after the first (adjacent ones merged): what
     // `invalid_utf8` would have reported, kept in one finding.
     d.related = error_ranges.iter().skip(1).cloned().collect();
@@ -224,6 +248,19 @@ fn legacy_char_at<'b>(
         one,
         encoding.decode_without_bom_handling(one).0.into_owned(),
     )
+}
+
+/// The file's ill-formed sequences as U005 lists them: every one, under
+/// the ceiling U001's findings share ([`MAX_SHOWN_SEQUENCES`]), so that no
+/// position a U001 per sequence would have shown is lost by the one
+/// finding that replaces them (past the ceiling, `related` still holds
+/// every stretch).
+///
+/// [`MAX_SHOWN_SEQUENCES`]: crate::scan::MAX_SHOWN_SEQUENCES
+fn shown_subparts(bytes: &[u8]) -> Vec<utf8lint_codec::Subpart> {
+    utf8lint_codec::subparts(bytes)
+        .take(crate::scan::MAX_SHOWN_SEQUENCES)
+        .collect()
 }
 
 /// Says so when the list of ill-formed stretches was cut at its cap.

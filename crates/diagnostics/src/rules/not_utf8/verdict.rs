@@ -29,7 +29,9 @@ pub(crate) const MIN_LEGACY_PLACES: usize = 3;
 /// script written without spaces (Chinese, Japanese, Thai) or a few words
 /// of Cyrillic are one or two places of many sequences each. Fewer, in
 /// fewer places, are a handful of impossible bytes in UTF-8 text: one U001
-/// per sequence, each named.
+/// per sequence, each named. So are any number in one place with no ASCII
+/// letter in the sample: stray bytes with no text around them (the
+/// conformance corpus's `80 81 ... 87` alone), not words of a language.
 pub(crate) const MIN_SEQUENCES_IN_FEW_PLACES: usize = 8;
 
 /// A verdict that the text is in an encoding no reading identifies needs at
@@ -285,12 +287,36 @@ pub(crate) fn legacy_verdict(
 /// ISO-8859-13), stay U001.
 pub(crate) const MIN_SHORT_TEXT_SEQUENCES: usize = 2;
 
+/// ... and the bytes must stand in at least this many different words
+/// (runs of ASCII letters, digits and non-ASCII bytes): one word repeated
+/// names no language (an assembler file's `\xB1Inf`, `±Inf` in Latin-1,
+/// three times, is ISO-8859-4 `ąInf` and Lithuanian letters to a table of
+/// alphabets), and is a handful of bytes, U001 each with its readings.
+pub(crate) const MIN_SHORT_TEXT_WORDS: usize = 2;
+
+/// How many different words (runs of ASCII letters, digits and non-ASCII
+/// bytes) of `sample` hold a non-ASCII byte, counted up to `most`.
+fn non_ascii_words(sample: &[u8], most: usize) -> usize {
+    let mut words: Vec<&[u8]> = Vec::new();
+    let in_word = |b: &u8| !b.is_ascii() || b.is_ascii_alphanumeric();
+    for word in sample.split(|b| !in_word(b)) {
+        if words.len() >= most {
+            break;
+        }
+        if !word.is_ascii() && !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    words.len()
+}
+
 /// The verdict on a short whole file ([`MIN_SHORT_TEXT_SEQUENCES`]).
 fn short_text(sample: &[u8], whole: bool, ill_formed: &IllFormed) -> Option<LegacyVerdict> {
     let single_bytes = ill_formed.bytes == ill_formed.count && ill_formed.utf8_like == 0;
     if !whole
         || !single_bytes
         || ill_formed.count < MIN_SHORT_TEXT_SEQUENCES
+        || non_ascii_words(sample, MIN_SHORT_TEXT_WORDS) < MIN_SHORT_TEXT_WORDS
         || well_formed_reading(sample).non_ascii > 0
     {
         return None;
@@ -367,6 +393,8 @@ struct IllFormed {
     /// In how many places (stretches of non-ASCII bytes between ASCII
     /// ones) the sequences that are not RFC 2279 forms stand.
     places: usize,
+    /// Whether the sample has an ASCII letter: text around the sequences.
+    beside_letters: bool,
 }
 
 impl IllFormed {
@@ -377,6 +405,7 @@ impl IllFormed {
             utf8_like: 0,
             rfc_2279: 0,
             places: 0,
+            beside_letters: sample.iter().any(u8::is_ascii_alphabetic),
         };
         // The end of the last RFC 2279 form: its continuation bytes are
         // subparts of their own, but one sequence of a broken encoder
@@ -408,11 +437,13 @@ impl IllFormed {
 
     /// Whether the sequences are enough text that is clearly not UTF-8
     /// ([`MIN_LEGACY_SEQUENCES`] in [`MIN_LEGACY_PLACES`], or
-    /// [`MIN_SEQUENCES_IN_FEW_PLACES`]), RFC 2279 forms left out.
+    /// [`MIN_SEQUENCES_IN_FEW_PLACES`] in two places or beside an ASCII
+    /// letter), RFC 2279 forms left out.
     fn enough_text(&self) -> bool {
         let text = self.count - self.rfc_2279;
         text >= MIN_LEGACY_SEQUENCES
-            && (self.places >= MIN_LEGACY_PLACES || text >= MIN_SEQUENCES_IN_FEW_PLACES)
+            && (self.places >= MIN_LEGACY_PLACES
+                || text >= MIN_SEQUENCES_IN_FEW_PLACES && (self.places > 1 || self.beside_letters))
     }
 
     /// Whether the sequences are many ([`MIN_UNEXPLAINED_SEQUENCES`]), in
@@ -753,6 +784,13 @@ mod tests {
         assert!(!enough(b"abc \xFF\xFE\xFD\xFC def"));
         assert!(!enough(b"\xEF\xF0\xE8\xE2 \xE5\xF2\xEC"));
         assert!(enough(b"\xEF\xF0\xE8\xE2 \xE5\xF2\xEC\xE8"));
+        // ... in two places or beside text: eight stray bytes in one
+        // place, alone, are not; with a word around them they are.
+        assert!(!enough(b"\x80\x81\x82\x83\x84\x85\x86\x87"));
+        assert!(!enough(b"\x80\x81\x82\x83\x84\x85\x86\x87 \n"));
+        assert!(enough(b"\x80\x81\x82\x83\x84\x85\x86\x87 x\n"));
+        // Three places need no letter.
+        assert!(enough(b"\xEF\xF0 \xE8\xE2 \xE5\xF2"));
         // A well-formed character between two ill-formed bytes does not
         // part them: one place.
         assert_eq!(IllFormed::of(b"\xE9\xC3\xA9\xE8 \xFC").places, 2);
@@ -779,6 +817,12 @@ mod tests {
         // Not the whole file, or two bytes that are one letter and a quote.
         assert_eq!(short_text(croatian, false, &IllFormed::of(croatian)), None);
         assert_eq!(short(b"x\xFFy\xFE\n"), None);
+        // Two different words are a verdict; one word repeated is not.
+        assert_eq!(MIN_SHORT_TEXT_WORDS, 2);
+        let repeated = b"Prancu\xFBzija ir Prancu\xFBzija, olandu kalba\n";
+        assert_eq!(short(repeated), None);
+        let asm = b"# returns \xB1Inf on overflow\n# and \xB1Inf when x is \xB1Inf\n\tret\n";
+        assert_eq!(short(asm), None);
     }
 
     #[test]
