@@ -196,8 +196,13 @@ mod tests {
     fn the_comment_goes_between_the_files_own_bytes() {
         let po = b"msgid \"caf\xE9\"\nmsgstr \"d\xE9j\xE0\"\n";
         assert_eq!(
-            written(po, "fr.po", AllowScope::Line, 1),
-            b"msgid \"caf\xE9\"\nmsgstr \"d\xE9j\xE0\"  # utf8lint: allow(invalid_utf8)\n"
+            written(po, "fr.po", AllowScope::Line, 0),
+            b"# utf8lint: allow(invalid_utf8)\nmsgid \"caf\xE9\"\nmsgstr \"d\xE9j\xE0\"\n"
+        );
+        let py = b"a = 'caf\xE9'\n";
+        assert_eq!(
+            written(py, "a.py", AllowScope::Line, 0),
+            b"a = 'caf\xE9'  # utf8lint: allow(invalid_utf8)\n"
         );
         assert_eq!(
             written(po, "fr.po", AllowScope::File, 1),
@@ -226,5 +231,8 @@ mod tests {
         assert!(with_comment(utf16, "a.py", rule, AllowScope::File, 0).is_err());
         assert!(with_comment(b"x\xE9\n", "a.json", rule, AllowScope::File, 0).is_err());
         assert!(with_comment(b"#!/bin/sh\xE9\n", "a.sh", rule, AllowScope::Line, 0).is_err());
+        // Inside a PO entry, where msgfmt takes no comment.
+        let po = b"msgid \"a\"\nmsgstr \"\xE9\"\n";
+        assert!(with_comment(po, "fr.po", rule, AllowScope::Line, 1).is_err());
     }
 }
