@@ -569,6 +569,57 @@ async function allowAndFixAll(wb, file) {
   return { menu, allowed, fixed };
 }
 
+/**
+ * The allow actions on a Latin-1 file, which VS Code holds as U+FFFD for
+ * every accented letter: each one leaves the buffer alone and writes the
+ * comment into the file on disk, between its own bytes; VS Code reloads
+ * it, and the user's save afterwards writes nothing else. Each action on a
+ * file of its own, created now (the workspace scan's counts above stay).
+ */
+async function legacyAllow(wb, workspace) {
+  const page = wb.page;
+  const disk = Buffer.from('msgid "café"\nmsgstr "déjà vu"\n', "latin1");
+  const cases = [
+    ["line.po", "Allow `not_utf8` on this line", Buffer.concat([Buffer.from("# utf8lint: allow(not_utf8)\n"), disk])],
+    ["file.po", "Allow `not_utf8` in this file", Buffer.concat([Buffer.from("# utf8lint: file-allow(not_utf8)\n"), disk])],
+  ];
+  const seen = {};
+  for (const [name, action, want] of cases) {
+    const file = path.join(workspace, name);
+    fs.writeFileSync(file, disk);
+    await wb.open(name);
+    // On the `é` of line 1, inside the U005 finding.
+    await wb.goTo(1, 11);
+    const title = `${action} (${DISK_FIX_MARK}`;
+    const menu = await wb.quickFixMenuUntil(`${action} on ${name}, on disk`, (rows) => rows.some((t) => t.includes(title)));
+    check(!menu.some((t) => t.includes(action) && !t.includes(DISK_FIX_MARK)), `${name}: an allow action that edits the buffer: ${JSON.stringify(menu)}`);
+    await wb.shot(`12-legacy-allow-${name}`);
+    await wb.pickQuickFix(title);
+    const written = await until(`${name} with the comment on disk`, () => {
+      const b = fs.readFileSync(file);
+      return b.equals(disk) ? false : b;
+    });
+    check(written.equals(want), `${name} after ${action}: ${hex(written)}`);
+    check(!(await wb.activeTabDirty()), `${name}: the allow action made the buffer dirty`);
+    // VS Code reloads the file; the finding is gone, and the comment is no
+    // unused suppression.
+    await wb.problemsFor(name, `${name}'s U005 to leave the Problems panel`, (r) => !r.some(([, text]) => text.includes("U005")));
+    const rows = await wb.problemRowsOf(name);
+    check(!rows.some(([, text]) => text.includes("U015")), `${name}: ${JSON.stringify(rows)}`);
+    // The user saves: the bytes stay exactly what the action wrote.
+    await page.keyboard.press("Control+S");
+    await until("the tab to be saved", async () => !(await wb.activeTabDirty()));
+    // A save is written asynchronously: give one the time to land before
+    // the bytes are compared (the comparison, not the time, is the check).
+    await new Promise((r) => setTimeout(r, 2000));
+    const saved = fs.readFileSync(file);
+    check(saved.equals(want), `${name} after saving: ${hex(saved)}`);
+    seen[name] = { menu, title, bytes: hex(saved) };
+  }
+  await wb.shot("13-legacy-allow-saved");
+  return seen;
+}
+
 // --------------------------------------------------------------------- main
 
 async function main() {
@@ -667,6 +718,7 @@ async function main() {
     report.steps.feff = await feffFix(wb, path.join(workspace, "feff.txt"));
     report.steps.latin1 = await latin1Open(wb);
     report.steps.allow = await allowAndFixAll(wb, path.join(workspace, "join.py"));
+    report.steps.legacyAllow = await legacyAllow(wb, workspace);
     report.ok = true;
   } catch (err) {
     report.error = err instanceof Error ? err.stack ?? err.message : String(err);
@@ -683,7 +735,7 @@ async function main() {
     if (process.env.UTF8LINT_E2E_KEEP === "1") console.log(`kept ${scratch}`);
     else fs.rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved, a Latin-1 file without U007, allow on this line, fix all of a kind`);
+  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved, a Latin-1 file without U007, allow on this line, fix all of a kind, allow on a Latin-1 file written on disk and saved byte for byte`);
   console.log(`artefacts: ${out}`);
 }
 
