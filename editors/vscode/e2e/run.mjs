@@ -595,7 +595,12 @@ async function legacyAllow(wb, workspace) {
   // What a save writes for `bytes` as VS Code decodes them (lossy UTF-8).
   const lossy = (bytes) => Buffer.from(bytes.toString("utf8"), "utf8");
   const baselineFile = path.join(workspace, "untouched.po");
-  fs.writeFileSync(baselineFile, disk);
+  // All three at once, and opened once the Explorer lists them (Quick Open
+  // finds what the file watcher has seen).
+  for (const name of ["untouched.po", "line.po", "file.po"]) fs.writeFileSync(path.join(workspace, name), disk);
+  for (const name of ["untouched.po", "line.po", "file.po"]) {
+    await wb.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).waitFor({ timeout: TIMEOUT });
+  }
   await wb.open("untouched.po");
   const baseline = await saveAndRead(wb, baselineFile);
   const saveKeepsBytes = baseline.equals(disk);
@@ -607,7 +612,6 @@ async function legacyAllow(wb, workspace) {
   const seen = { baseline: { saveKeepsBytes, bytes: hex(baseline) } };
   for (const [name, action, want] of cases) {
     const file = path.join(workspace, name);
-    fs.writeFileSync(file, disk);
     await wb.open(name);
     // On the `é` of line 1, inside the U005 finding.
     await wb.goTo(1, 11);
