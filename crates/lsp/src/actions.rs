@@ -19,11 +19,12 @@ use utf8lint_diagnostics::Rule;
 use utf8lint_workspace::gate;
 
 use crate::data::{
-    ApplyFixArgs, DidRewriteFile, FindingData, FixAllArgs, FixResult, RewriteParams,
+    AllowArgs, AllowScope, ApplyFixArgs, DidRewriteFile, FindingData, FixAllArgs, FixResult,
+    RewriteParams,
 };
 use crate::publish::{self, Snapshot};
 use crate::session::Session;
-use crate::{allow, mapping};
+use crate::{allow, allow_on_disk, mapping};
 
 /// The command that applies one fix on disk.
 pub(crate) const APPLY_FIX: &str = "utf8lint.applyFix";
@@ -452,6 +453,35 @@ impl AllowActions {
         action
     }
 
+    /// A code action running `utf8lint.allow`, which writes the comment
+    /// into the file on disk, in the file's own encoding.
+    fn on_disk(
+        &self,
+        title: String,
+        rule: Rule,
+        scope: AllowScope,
+        line: usize,
+        d: &Diagnostic,
+    ) -> CodeAction {
+        let args = AllowArgs {
+            uri: self.uri.clone(),
+            rule: rule.code().to_owned(),
+            scope,
+            line: line as u32,
+        };
+        CodeAction {
+            title: disk_fix_title(&title),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![d.clone()]),
+            command: Some(Command::new(
+                format!("utf8lint: {title}"),
+                allow_on_disk::ALLOW.into(),
+                Some(vec![to_value(&args)]),
+            )),
+            ..CodeAction::default()
+        }
+    }
+
     /// The actions for one of the server's diagnostics.
     fn add(&mut self, d: &Diagnostic, data: &FindingData, disk_fixes_apply: bool) {
         let Some(rule) = data.rule.as_deref().and_then(Rule::find) else {
@@ -467,17 +497,34 @@ impl AllowActions {
         let line = d.range.start.line as usize;
         match allow::syntax(&self.name) {
             Some(syntax) => {
-                if let Some(insert) = allow::on_line(&syntax, &doc.rope, line, name)
+                // A buffer that cannot hold the file exactly is never
+                // edited: the comment is written on disk, while the buffer
+                // is the file's text (else the save would write over it).
+                let on_disk = doc
+                    .disk
+                    .as_ref()
+                    .is_some_and(allow_on_disk::editor_cannot_hold);
+                let offered = !on_disk || disk_fixes_apply;
+                if offered
+                    && let Some(insert) = allow::on_line(&syntax, &doc.rope, line, name)
                     && self.seen.insert(format!("line {line} {name}"))
                 {
                     let title = format!("Allow `{name}` on this line");
-                    let action = Self::edit(&self.uri, doc, title, &insert, d);
+                    let action = if on_disk {
+                        self.on_disk(title, rule, AllowScope::Line, line, d)
+                    } else {
+                        Self::edit(&self.uri, doc, title, &insert, d)
+                    };
                     self.lines.push(action);
                 }
-                if self.seen.insert(format!("file {name}")) {
-                    let insert = allow::in_file(&syntax, &doc.rope, name);
+                if offered && self.seen.insert(format!("file {name}")) {
                     let title = format!("Allow `{name}` in this file");
-                    let action = Self::edit(&self.uri, doc, title, &insert, d);
+                    let action = if on_disk {
+                        self.on_disk(title, rule, AllowScope::File, line, d)
+                    } else {
+                        let insert = allow::in_file(&syntax, &doc.rope, name);
+                        Self::edit(&self.uri, doc, title, &insert, d)
+                    };
                     self.files.push(action);
                 }
             }

@@ -25,6 +25,10 @@ pub(crate) struct Syntax {
     /// YAML: a line inside a block scalar (`key: |`) is text, not a place
     /// for a comment.
     pub yaml: bool,
+    /// gettext PO: a comment may stand only between entries (msgfmt
+    /// refuses one after `msgid "..."` or between an entry's lines), so
+    /// alone above a line that starts an entry.
+    pub entries: bool,
 }
 
 const fn line(opener: &'static str, strings: &'static [&'static str]) -> Syntax {
@@ -34,6 +38,7 @@ const fn line(opener: &'static str, strings: &'static [&'static str]) -> Syntax 
         trailing: true,
         strings,
         yaml: false,
+        entries: false,
     }
 }
 
@@ -44,6 +49,7 @@ const fn block(open: &'static str, close: &'static str, trailing: bool) -> Synta
         trailing,
         strings: &[],
         yaml: false,
+        entries: false,
     }
 }
 
@@ -68,8 +74,13 @@ pub(crate) fn syntax(name: &str) -> Option<Syntax> {
             _,
             "sh" | "bash" | "zsh" | "ksh" | "fish" | "rb" | "pl" | "pm" | "r" | "mk" | "cmake"
             | "nim" | "cr" | "ex" | "exs" | "jl" | "tcl" | "ps1" | "psm1" | "properties" | "cfg"
-            | "conf" | "po" | "pot" | "tf" | "hcl" | "nix" | "dockerfile" | "gitignore",
+            | "conf" | "tf" | "hcl" | "nix" | "dockerfile" | "gitignore",
         ) => hash,
+        (_, "po" | "pot") => Syntax {
+            trailing: false,
+            entries: true,
+            ..hash
+        },
         (_, "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" | "go") => {
             line("//", BACKTICK)
         }
@@ -173,6 +184,13 @@ pub(crate) fn on_line(syntax: &Syntax, rope: &Rope, line: usize, rule: &str) -> 
         });
     }
     if previous_continues {
+        return None;
+    }
+    // Inside a PO entry (the line above is one of its lines): no place.
+    let previous = (line > 0).then(|| text_of(line - 1));
+    if syntax.entries
+        && previous.is_some_and(|p| !p.trim().is_empty() && !p.trim_start().starts_with('#'))
+    {
         return None;
     }
     let indent: String = content
@@ -448,6 +466,23 @@ mod tests {
             Some("echo a \\\n  b  # utf8lint: allow(stray_feff)\n")
         );
         assert_eq!(allow_line("a.sh", "echo \\\n  a \\\n  b\n", 1), None);
+        // PO: alone above the line that starts an entry, never inside one
+        // (msgfmt refuses a comment after `msgid "..."`).
+        let po = "# note\nmsgid \"a\"\nmsgstr \"b\"\n\nmsgid \"c\"\nmsgstr \"d\"\n";
+        assert_eq!(
+            allow_line("fr.po", po, 1).as_deref(),
+            Some(
+                "# note\n# utf8lint: allow(stray_feff)\nmsgid \"a\"\nmsgstr \"b\"\n\nmsgid \"c\"\nmsgstr \"d\"\n"
+            )
+        );
+        assert_eq!(
+            allow_line("fr.po", po, 4).as_deref(),
+            Some(
+                "# note\nmsgid \"a\"\nmsgstr \"b\"\n\n# utf8lint: allow(stray_feff)\nmsgid \"c\"\nmsgstr \"d\"\n"
+            )
+        );
+        assert_eq!(allow_line("fr.po", po, 2), None);
+        assert_eq!(allow_line("fr.po", po, 5), None);
         // A `#!` line or an XML declaration stays first and alone.
         assert_eq!(allow_line("a.sh", "#!/bin/sh\necho\n", 0), None);
         assert_eq!(

@@ -77,7 +77,29 @@ pub(crate) struct FixAllArgs {
     pub(crate) rule: Option<String>,
 }
 
-/// What both commands return.
+/// The argument of `utf8lint.allow`: the allow comment for `rule` (a code
+/// or name) written into the file on disk, on the editor's `line`
+/// (0-based) or for the whole file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct AllowArgs {
+    pub(crate) uri: Url,
+    pub(crate) rule: String,
+    pub(crate) scope: AllowScope,
+    #[serde(default)]
+    pub(crate) line: u32,
+}
+
+/// What an allow comment covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum AllowScope {
+    /// Its line (`utf8lint: allow(rule)`).
+    Line,
+    /// The file (`utf8lint: file-allow(rule)`).
+    File,
+}
+
+/// What the commands return.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct FixResult {
     /// The file rewritten.
@@ -89,7 +111,7 @@ pub(crate) struct FixResult {
 }
 
 /// `utf8lint/didRewriteFile`: the server rewrote this file on disk (a
-/// `utf8lint.applyFix` or `utf8lint.fixAll`). Sent after the file was
+/// `utf8lint.applyFix`, `utf8lint.fixAll` or `utf8lint.allow`). Sent after the file was
 /// replaced and before the command answers, so that a client that does not
 /// reload changed files by itself (Neovim) can re-read it, with its
 /// byte-order mark and encoding, instead of writing the old text back.

@@ -20,6 +20,7 @@
 // server.
 mod actions;
 mod allow;
+mod allow_on_disk;
 mod config;
 mod convert;
 mod data;

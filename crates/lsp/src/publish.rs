@@ -291,7 +291,7 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
                         disk.invalid_subparts
                     )),
                     hover: format!(
-                        "The editor decoded this file with each invalid UTF-8 sequence replaced by U+FFFD. The original {n} byte{} exist only on disk; saving writes U+FFFD instead. Repair them on disk first (the quick fixes that end in \"(rewrites the file on disk)\"), or put back in the editor what each byte most likely meant (the \"replace U+FFFD with ...\" quick fixes, where offered), or save knowingly.",
+                        "The editor decoded this file with each invalid UTF-8 sequence replaced by U+FFFD. The original {n} byte{} exist only on disk; saving writes U+FFFD instead. Repair them on disk first (the quick fixes that end in \"(rewrites the file on disk)\"; the allow actions on this file write on disk too, never in the editor), or save knowingly.",
                         if n == 1 { "" } else { "s" }
                     ),
                     data: Some(FindingData {
@@ -607,25 +607,6 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
             text_fixes.push(text_fix(fix.title(), &new_text, safe));
         }
     }
-    // A single invalid byte the editor shows as U+FFFD: put back what the
-    // byte most likely meant, in the editor, so that saving writes UTF-8.
-    if d.rule == Rule::InvalidUtf8
-        && matched.is_some_and(|m| m.decoding == Decoding::Lossy)
-        && d.span.len() == 1
-        && s.raw_from_client == 0
-    {
-        let byte = d
-            .label
-            .strip_prefix("`\\x")
-            .and_then(|h| u8::from_str_radix(h.get(..2)?, 16).ok());
-        if let Some((byte, c)) = byte.and_then(|b| Some((b, windows_1252(b)?))) {
-            text_fixes.push(text_fix(
-                &format!("replace U+FFFD with `{c}` (`\\x{byte:02X}` read as windows-1252)"),
-                &c.to_string(),
-                false,
-            ));
-        }
-    }
     Some(Item {
         range,
         rule: Some(d.rule),
@@ -648,12 +629,6 @@ fn decode_as(matched: Option<Match>, bytes: &[u8]) -> Option<String> {
         Decoding::Latin1 => Some(bytes.iter().map(|&b| char::from(b)).collect()),
         _ => std::str::from_utf8(bytes).ok().map(str::to_string),
     }
-}
-
-fn windows_1252(byte: u8) -> Option<char> {
-    (byte >= 0x80)
-        .then(|| utf8lint_diagnostics::windows_1252_char(byte))
-        .flatten()
 }
 
 /// A finding for a U+FEFF or U+FFFD in the text that no disk finding

@@ -15,6 +15,7 @@ use tower_lsp::lsp_types::*;
 use tower_lsp::{Client, LanguageServer};
 
 use crate::actions::{self, APPLY_FIX, FIX_ALL, FIX_ALL_KIND};
+use crate::allow_on_disk::{self, ALLOW};
 use crate::lifecycle::Lifecycle;
 use crate::session::Session;
 use crate::transport::{MAX_BODY, RepairLog, TooLarge};
@@ -163,7 +164,7 @@ impl LanguageServer for Server {
                     },
                 )),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![APPLY_FIX.into(), FIX_ALL.into()],
+                    commands: vec![APPLY_FIX.into(), FIX_ALL.into(), ALLOW.into()],
                     ..ExecuteCommandOptions::default()
                 }),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -263,6 +264,9 @@ impl LanguageServer for Server {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        if params.command == ALLOW {
+            return allow_on_disk::execute(&self.session, params.arguments).await;
+        }
         actions::execute(&self.session, &params.command, params.arguments).await
     }
 }

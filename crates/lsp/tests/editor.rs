@@ -227,10 +227,13 @@ async fn fix_all_on_disk_and_no_comment_on_a_shebang_line() {
         !titles.iter().any(|t| t.ends_with("on this line")),
         "{titles:?}"
     );
-    let file = titled(&found, "Allow `forbidden_bom` in this file");
-    let edit = &file["edit"]["documentChanges"][0]["edits"][0];
-    assert_eq!(edit["newText"], "# utf8lint: file-allow(forbidden_bom)\n");
-    assert_eq!(edit["range"]["start"], json!({"line": 1, "character": 0}));
+    // The byte-order mark the editor hides: the comment is written on disk.
+    let file = titled(
+        &found,
+        "Allow `forbidden_bom` in this file (rewrites the file on disk)",
+    );
+    assert_eq!(file["command"]["command"], "utf8lint.allow", "{file}");
+    assert_eq!(file["command"]["arguments"][0]["scope"], "file", "{file}");
     let fix_all = titled(
         &found,
         "Fix all `forbidden_bom` findings in this file (rewrites the file on disk)",
@@ -247,5 +250,192 @@ async fn fix_all_on_disk_and_no_comment_on_a_shebang_line() {
     assert_eq!(
         std::fs::read(dir.path().join("run.sh")).unwrap(),
         b"#!/bin/sh\necho hi\n"
+    );
+}
+
+/// A file the editor cannot hold exactly, as VS Code shows it (lossy
+/// UTF-8, the byte-order mark hidden), and the bytes each allow action
+/// must leave on disk: the old bytes with the ASCII comment between them.
+struct Legacy {
+    name: &'static str,
+    disk: &'static [u8],
+    code: &'static str,
+    on_line: &'static [u8],
+    in_file: &'static [u8],
+}
+
+const LEGACY: &[Legacy] = &[
+    // Latin-1: every accented letter is one byte VS Code shows as U+FFFD.
+    Legacy {
+        name: "fr.po",
+        disk: b"msgid \"caf\xE9\"\nmsgstr \"d\xE9j\xE0 vu\"\n",
+        code: "U005",
+        // msgfmt takes a comment only between entries: above `msgid`.
+        on_line: b"# utf8lint: allow(not_utf8)\nmsgid \"caf\xE9\"\nmsgstr \"d\xE9j\xE0 vu\"\n",
+        in_file: b"# utf8lint: file-allow(not_utf8)\nmsgid \"caf\xE9\"\nmsgstr \"d\xE9j\xE0 vu\"\n",
+    },
+    // UTF-8 with one invalid byte.
+    Legacy {
+        name: "menu.py",
+        disk: b"a = 'caf\xC3\xA9'\nb = 'x\xFFy'\n",
+        code: "U001",
+        on_line: b"a = 'caf\xC3\xA9'\nb = 'x\xFFy'  # utf8lint: allow(invalid_utf8)\n",
+        in_file: b"# utf8lint: file-allow(invalid_utf8)\na = 'caf\xC3\xA9'\nb = 'x\xFFy'\n",
+    },
+    // UTF-8 with a byte-order mark the editor hides.
+    Legacy {
+        name: "run.sh",
+        disk: b"\xEF\xBB\xBFecho caf\xC3\xA9\n",
+        code: "U003",
+        on_line: b"\xEF\xBB\xBFecho caf\xC3\xA9  # utf8lint: allow(forbidden_bom)\n",
+        in_file: b"\xEF\xBB\xBF# utf8lint: file-allow(forbidden_bom)\necho caf\xC3\xA9\n",
+    },
+];
+
+/// The text VS Code holds for `disk`.
+fn as_vscode_shows(disk: &[u8]) -> String {
+    let text = utf8lint_codec::decode_lossy(disk).into_owned();
+    text.strip_prefix('\u{FEFF}')
+        .map(str::to_owned)
+        .unwrap_or(text)
+}
+
+/// On a file the editor cannot hold exactly, every allow action leaves the
+/// buffer alone (no edit: a dirty buffer's save would write U+FFFD over the
+/// bytes) and runs `utf8lint.allow`, which writes exactly the old bytes
+/// plus the comment; the server says so and the finding is gone, with no
+/// unused-suppression finding for the comment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allow_actions_on_a_legacy_file_write_the_disk_not_the_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
+    for case in LEGACY {
+        for (title, want) in [
+            ("on this line", case.on_line),
+            ("in this file", case.in_file),
+        ] {
+            let name = format!("{}-{}", title.replace(' ', "-"), case.name);
+            let path = dir.path().join(&name);
+            let uri = write(dir.path(), &name, case.disk);
+            c.open(&uri, &as_vscode_shows(case.disk)).await;
+            let diags = c.diagnostics_for(&uri, 1).await;
+            let d = diags
+                .iter()
+                .find(|d| d["code"] == case.code)
+                .unwrap_or_else(|| panic!("{name}: no {} in {diags:?}", case.code));
+            let found = actions(&mut c, &uri, d).await;
+            let allows: Vec<&Value> = found
+                .iter()
+                .filter(|a| a["title"].as_str().unwrap().starts_with("Allow `"))
+                .collect();
+            assert!(
+                allows.iter().all(|a| a.get("edit").is_none()),
+                "{name}: an allow action edits the buffer: {allows:?}"
+            );
+            let rule = d["data"]["rule"].as_str().unwrap();
+            let action = allows
+                .iter()
+                .find(|a| a["title"].as_str().unwrap().contains(title))
+                .unwrap_or_else(|| panic!("{name} {rule}: no allow {title} in {found:?}"));
+            let command = &action["command"];
+            assert_eq!(command["command"], "utf8lint.allow", "{action}");
+            c.clear();
+            let done = c
+                .request(
+                    "workspace/executeCommand",
+                    json!({"command": command["command"], "arguments": command["arguments"]}),
+                )
+                .await;
+            assert!(done.get("error").is_none(), "{name}: {done}");
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                want,
+                "{name}: {}",
+                String::from_utf8_lossy(&std::fs::read(&path).unwrap())
+            );
+            let told = c
+                .collect("utf8lint/didRewriteFile", std::time::Duration::ZERO)
+                .await;
+            assert_eq!(told.len(), 1, "{told:?}");
+            // The server re-reads the file and the buffer as VS Code
+            // reloads it: the finding is suppressed, and the comment used.
+            c.notify(
+                "textDocument/didChange",
+                json!({
+                    "textDocument": {"uri": uri, "version": 2},
+                    "contentChanges": [{"text": as_vscode_shows(want)}]
+                }),
+            )
+            .await;
+            let after = c.diagnostics_for(&uri, 2).await;
+            let left = codes(&after);
+            assert!(
+                !left.iter().any(|c| c == case.code || c == "U015"),
+                "{name}: {after:?}"
+            );
+        }
+    }
+}
+
+/// While the buffer of such a file has unsaved changes, no allow action is
+/// offered (the save would write over the comment), and one asked for
+/// anyway is refused with the file untouched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allow_on_disk_is_refused_while_the_buffer_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
+    let case = &LEGACY[0];
+    let uri = write(dir.path(), case.name, case.disk);
+    let text = as_vscode_shows(case.disk);
+    c.open(&uri, &text).await;
+    let diags = c.diagnostics_for(&uri, 1).await;
+    let d = diags
+        .iter()
+        .find(|d| d["code"] == case.code)
+        .unwrap()
+        .clone();
+    let found = actions(&mut c, &uri, &d).await;
+    let command = titled(
+        &found,
+        "Allow `not_utf8` in this file (rewrites the file on disk)",
+    )["command"]
+        .clone();
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": format!("{text}x\n")}]
+        }),
+    )
+    .await;
+    // What the edited text shows now (its U+FFFD, the disk findings
+    // withheld while the text is not the file's): no allow action.
+    let dirty_diags = c.diagnostics_for(&uri, 2).await;
+    assert!(!dirty_diags.is_empty());
+    for d in &dirty_diags {
+        let dirty = actions(&mut c, &uri, d).await;
+        assert!(
+            !dirty
+                .iter()
+                .any(|a| a["title"].as_str().unwrap().starts_with("Allow `")),
+            "{dirty:?}"
+        );
+    }
+    let refused = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": command["command"], "arguments": command["arguments"]}),
+        )
+        .await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unsaved changes"),
+        "{refused}"
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join(case.name)).unwrap(),
+        case.disk
     );
 }

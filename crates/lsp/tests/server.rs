@@ -236,7 +236,9 @@ async fn lossy_text_warns_that_saving_replaces_the_bytes() {
         .collect();
     assert_eq!(warning.len(), 1, "{diags:?}");
     assert_eq!(range_of(warning[0]), ((0, 5), (0, 6)));
-    // A single byte shown as U+FFFD: the editor can put back what it meant.
+    // A single byte shown as U+FFFD: no action guesses the letter it
+    // meant (`é` in windows-1252 is one reading of many); the fixes on disk
+    // remain, and no action edits the buffer.
     let first = diags
         .iter()
         .find(|d| d["code"] == "U001" && d["severity"] == 1)
@@ -251,33 +253,28 @@ async fn lossy_text_warns_that_saving_replaces_the_bytes() {
             }),
         )
         .await;
-    let titles: Vec<&str> = actions["result"]
-        .as_array()
-        .unwrap()
+    let actions = actions["result"].as_array().unwrap();
+    let titles: Vec<&str> = actions
         .iter()
         .map(|a| a["title"].as_str().unwrap())
         .collect();
-    assert!(titles.iter().any(|t| t.contains("`é`")), "{titles:?}");
+    assert!(
+        titles.iter().all(|t| !t.contains("windows-1252")),
+        "{titles:?}"
+    );
     assert!(
         titles
             .iter()
             .any(|t| t.contains("rewrites the file on disk")),
         "{titles:?}"
     );
-    let edit = actions["result"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["title"].as_str().unwrap().contains("`é`"))
-        .unwrap();
-    assert_eq!(
-        edit["edit"]["documentChanges"][0]["edits"][0]["newText"],
-        "é"
-    );
-    assert_eq!(
-        edit["edit"]["documentChanges"][0]["textDocument"]["version"],
-        1
-    );
+    // (utf8lint.toml may be edited: it is not this file's buffer.)
+    let edits_buffer = |a: &Value| {
+        a["edit"]["documentChanges"]
+            .as_array()
+            .is_some_and(|cs| cs.iter().any(|c| c["textDocument"]["uri"] == uri))
+    };
+    assert!(!actions.iter().any(edits_buffer), "{actions:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -569,6 +569,79 @@ async function allowAndFixAll(wb, file) {
   return { menu, allowed, fixed };
 }
 
+/** Opens `name`, saves it with Ctrl+S (clean or not) and returns its bytes after the save. */
+async function saveAndRead(wb, file) {
+  await wb.page.keyboard.press("Control+S");
+  await until("the tab to be saved", async () => !(await wb.activeTabDirty()));
+  // A save is written asynchronously: give one the time to land before the
+  // bytes are compared (the comparison, not the time, is the check).
+  await new Promise((r) => setTimeout(r, 2000));
+  return fs.readFileSync(file);
+}
+
+/**
+ * The allow actions on a Latin-1 file, which VS Code holds as U+FFFD for
+ * every accented letter: each one leaves the buffer alone and writes the
+ * comment into the file on disk, between its own bytes; VS Code reloads
+ * it, the finding goes and the comment is no unused suppression. Then the
+ * user saves. VS Code writes its text on Ctrl+S even when the buffer is
+ * unmodified, so a save of the same file with no action at all is the
+ * baseline: the action must not make the save lose anything the baseline
+ * keeps. Each file is created now (the workspace scan's counts above stay).
+ */
+async function legacyAllow(wb, workspace) {
+  const disk = Buffer.from('msgid "café"\nmsgstr "déjà vu"\n', "latin1");
+  const comment = (text) => Buffer.from(`# utf8lint: ${text}\n`);
+  // What a save writes for `bytes` as VS Code decodes them (lossy UTF-8).
+  const lossy = (bytes) => Buffer.from(bytes.toString("utf8"), "utf8");
+  const baselineFile = path.join(workspace, "untouched.po");
+  // All three at once, and opened once the Explorer lists them (Quick Open
+  // finds what the file watcher has seen).
+  for (const name of ["untouched.po", "line.po", "file.po"]) fs.writeFileSync(path.join(workspace, name), disk);
+  for (const name of ["untouched.po", "line.po", "file.po"]) {
+    await wb.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`).waitFor({ timeout: TIMEOUT });
+  }
+  await wb.open("untouched.po");
+  const baseline = await saveAndRead(wb, baselineFile);
+  const saveKeepsBytes = baseline.equals(disk);
+  check(saveKeepsBytes || baseline.equals(lossy(disk)), `untouched.po after a plain save: ${hex(baseline)}`);
+  const cases = [
+    ["line.po", "Allow `not_utf8` on this line", Buffer.concat([comment("allow(not_utf8)"), disk])],
+    ["file.po", "Allow `not_utf8` in this file", Buffer.concat([comment("file-allow(not_utf8)"), disk])],
+  ];
+  const seen = { baseline: { saveKeepsBytes, bytes: hex(baseline) } };
+  for (const [name, action, want] of cases) {
+    const file = path.join(workspace, name);
+    await wb.open(name);
+    // On the `é` of line 1, inside the U005 finding.
+    await wb.goTo(1, 11);
+    const title = `${action} (${DISK_FIX_MARK}`;
+    const menu = await wb.quickFixMenuUntil(`${action} on ${name}, on disk`, (rows) => rows.some((t) => t.includes(title)));
+    check(!menu.some((t) => t.includes(action) && !t.includes(DISK_FIX_MARK)), `${name}: an allow action that edits the buffer: ${JSON.stringify(menu)}`);
+    await wb.shot(`12-legacy-allow-${name}`);
+    await wb.pickQuickFix(title);
+    const written = await until(`${name} with the comment on disk`, () => {
+      const b = fs.readFileSync(file);
+      return b.equals(disk) ? false : b;
+    });
+    check(written.equals(want), `${name} after ${action}: ${hex(written)}`);
+    check(!(await wb.activeTabDirty()), `${name}: the allow action made the buffer dirty`);
+    await wb.problemsFor(name, `${name}'s U005 to leave the Problems panel`, (r) => !r.some(([, text]) => text.includes("U005")));
+    const rows = await wb.problemRowsOf(name);
+    check(!rows.some(([, text]) => text.includes("U015")), `${name}: ${JSON.stringify(rows)}`);
+    // The user saves: the action's bytes, as the baseline's save keeps them.
+    const saved = await saveAndRead(wb, file);
+    const expected = saveKeepsBytes ? want : lossy(want);
+    check(saved.equals(expected), `${name} after saving: ${hex(saved)}, expected ${hex(expected)}`);
+    seen[name] = { menu, title, written: hex(written), saved: hex(saved) };
+  }
+  if (!saveKeepsBytes) {
+    console.log("NOTICE: VS Code's Ctrl+S on an unmodified Latin-1 buffer writes U+FFFD for its bytes, with or without any utf8lint action");
+  }
+  await wb.shot("13-legacy-allow-saved");
+  return seen;
+}
+
 // --------------------------------------------------------------------- main
 
 async function main() {
@@ -666,6 +739,7 @@ async function main() {
     report.steps.bom = await bomFix(wb, path.join(workspace, "data.json"));
     report.steps.feff = await feffFix(wb, path.join(workspace, "feff.txt"));
     report.steps.latin1 = await latin1Open(wb);
+    report.steps.legacyAllow = await legacyAllow(wb, workspace);
     report.steps.allow = await allowAndFixAll(wb, path.join(workspace, "join.py"));
     report.ok = true;
   } catch (err) {
@@ -683,7 +757,7 @@ async function main() {
     if (process.env.UTF8LINT_E2E_KEEP === "1") console.log(`kept ${scratch}`);
     else fs.rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved, a Latin-1 file without U007, allow on this line, fix all of a kind`);
+  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved, a Latin-1 file without U007, allow on this line, fix all of a kind, allow on a Latin-1 file written on disk and saved byte for byte`);
   console.log(`artefacts: ${out}`);
 }
 
