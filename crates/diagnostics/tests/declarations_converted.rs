@@ -217,7 +217,8 @@ fn xml_declarations_are_rewritten_whatever_the_extension() {
 #[test]
 fn pod_encoding_commands_are_rewritten() {
     let module = "package Acme::Grüße;\nuse strict;\n1;\n__END__\n\n=encoding iso-8859-1\n\n=head1 NAME\n\nAcme::Grüße - schöne Grüße für alle, die größere Bücher lesen\n\n=head1 DESCRIPTION\n\nDiese Übersetzung enthält Umlaute: äöü ÄÖÜ ß, und Akzente: café, crème.\n\n=cut\n";
-    for name in ["Grüsse.pm", "Grüsse.pod", "grüsse.t", "Makefile.PL"] {
+    // (A test script, `.t`, is test data: its strings get no fix.)
+    for name in ["Grüsse.pm", "Grüsse.pod", "grüsse.pl", "Makefile.PL"] {
         let bytes = encoded(module, encoding_rs::WINDOWS_1252);
         let fixed = converted(&bytes, name, encoding_rs::WINDOWS_1252);
         let fixed_text = String::from_utf8(fixed.clone()).unwrap();

@@ -84,6 +84,7 @@ fn made() -> Vec<(&'static str, Vec<u8>, Option<BomPolicy>)> {
         ("u014.txt", "it\u{2019}s caf\u{E9}\n".into(), None),
         ("u015.txt", "x # utf8lint: allow(U001)\n".into(), None),
         ("u016.txt", "log in at p\u{430}ypal\n".into(), None),
+        ("u017.py", "x = 1\u{A0}+ 2\nrun(x \u{2014}y)\n".into(), None),
         // Where a character may be meant, or the file is data: no fix.
         ("tests/u001.txt", b"a\xC0\xAEb\n".to_vec(), None),
         ("u002.rs", "let a\u{FEFF}b = 1;\n".into(), None),
