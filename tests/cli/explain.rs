@@ -2,7 +2,7 @@
 
 use crate::common::*;
 
-const RULES: [(&str, &str, &str); 17] = [
+const RULES: [(&str, &str, &str); 18] = [
     ("U001", "invalid_utf8", "deny"),
     ("U002", "stray_feff", "warn"),
     ("U003", "forbidden_bom", "deny"),
@@ -20,6 +20,7 @@ const RULES: [(&str, &str, &str); 17] = [
     ("U015", "unused_suppression", "warn"),
     ("U016", "mixed_script_confusable", "warn"),
     ("U017", "lookalike_punctuation", "deny"),
+    ("U018", "hidden_payload", "deny"),
 ];
 
 #[test]

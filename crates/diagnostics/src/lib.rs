@@ -171,7 +171,7 @@ pub fn check(bytes: &[u8], options: CheckOptions<'_>) -> Vec<Diagnostic> {
     let (mut found, summaries, directives) =
         check_unsuppressed(bytes, path, policy, keep, sniffed_text);
     // What each fix may touch, by the file's path and the finding's place.
-    rules::fix_scope::settle(bytes, path, &mut found);
+    rules::fix_scope::settle(path, &mut found);
     rules::text_chars::scope_non_ascii_fixes(bytes, path, &mut found);
     match suppress::Suppressions::find_in(bytes, directives.as_deref()) {
         None => found,

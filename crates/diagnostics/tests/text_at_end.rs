@@ -44,7 +44,8 @@ fn a_zero_width_character_last_in_the_file_is_checked_without_a_panic() {
                 reported,
                 "{text:?} in {name}: {rules:?}"
             );
-            if reported {
+            // In code outside a literal a hidden character gets no fix.
+            if reported && name == "a.txt" {
                 assert!(fixed.len() < text.len(), "{text:?} in {name}: {fixed:?}");
             }
         }

@@ -147,7 +147,7 @@ fn is_info_file(name: &str) -> bool {
 /// `path`, by where they are: the rules that ask the path (U002's U+FEFF
 /// inside a line, U008 in a gettext catalogue, U014's quotes in code), then no fix at all in a
 /// data file. Costs nothing when no finding has a fix.
-pub(crate) fn settle(bytes: &[u8], path: &Path, diagnostics: &mut [Diagnostic]) {
+pub(crate) fn settle(path: &Path, diagnostics: &mut [Diagnostic]) {
     if !diagnostics
         .iter()
         .any(|d| d.fix.is_some() || !d.alternatives.is_empty())
