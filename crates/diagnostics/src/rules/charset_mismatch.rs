@@ -20,7 +20,7 @@ use encoding_rs::Encoding;
 
 use crate::{Charset, Diagnostic, Edit, Fix, Level, PolicySource, Rule};
 
-use super::declared::{Declaration, Syntax, declarations, is_html_page};
+use super::declared::{Declaration, Syntax, declarations, is_html_page, meta_charset_offset};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -207,9 +207,8 @@ fn one_edit_from(a: &str, b: &str) -> bool {
 
 /// U009 for a whole HTML page ([`is_html_page`]) that is UTF-8 with
 /// multi-byte characters, with no BOM and no declaration: a browser reads
-/// it as windows-1252. The fix writes `<meta charset="utf-8">` right after
-/// `<head>`, inside the prescan's first 1024 bytes; with no `<head>` tag,
-/// there is no fix.
+/// it as windows-1252. The fix writes `<meta charset="utf-8">` where
+/// [`meta_charset_offset`] says, inside the prescan's first 1024 bytes.
 fn undeclared_html(
     bytes: &[u8],
     path: &Path,
@@ -237,10 +236,10 @@ fn undeclared_html(
     )
     .with_label("the first non-ASCII byte".to_owned())
     .with_note("with no byte-order mark, no `<meta charset>` and no HTTP header, HTML's default is windows-1252 (the HTML validator: \"Proceeding using windows-1252\"); `é` shows as `Ã©`".to_owned());
-    match head_tag_end(bytes) {
-        Some(at) if at < 1024 => {
+    match meta_charset_offset(bytes) {
+        Some(at) => {
             d.fix = Some(Fix::unsafe_(
-                "insert `<meta charset=\"utf-8\">` after `<head>`",
+                "insert `<meta charset=\"utf-8\">` in the page's head",
                 vec![Edit::insert(at, &b"<meta charset=\"utf-8\">"[..])],
             ))
         }
@@ -249,20 +248,6 @@ fn undeclared_html(
             .push("add `<meta charset=\"utf-8\">` in the page's first 1024 bytes".to_owned()),
     }
     Some(d)
-}
-
-/// The offset just after the first `<head>` tag (with or without
-/// attributes), if there is one.
-fn head_tag_end(bytes: &[u8]) -> Option<usize> {
-    let window = &bytes[..bytes.len().min(64 * 1024)];
-    let open = window
-        .windows(5)
-        .position(|w| w.eq_ignore_ascii_case(b"<head"))?;
-    match window.get(open + 5)? {
-        b'>' => Some(open + 6),
-        b if b.is_ascii_whitespace() => memchr::memchr(b'>', &window[open..]).map(|k| open + k + 1),
-        _ => None, // `<header>`
-    }
 }
 
 fn declaration_mismatch(

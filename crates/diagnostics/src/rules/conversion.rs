@@ -10,7 +10,9 @@ use std::path::Path;
 
 use encoding_rs::Encoding;
 
-use super::declared::{Declaration, declarations, declared_legacy_encoding};
+use super::declared::{
+    Declaration, declarations, declared_legacy_encoding, is_html_page, meta_charset_offset,
+};
 use super::not_utf8::{Script, script_of};
 use crate::rules::not_utf8::{LegacyVerdict, Support};
 use crate::{Edit, Fix};
@@ -101,6 +103,16 @@ pub(crate) fn conversion(
             edits.push(d.to_utf8());
         }
     }
+    // An HTML page that declared nothing was read by its detector's guess;
+    // in UTF-8 it must say so, or a browser reads it as windows-1252.
+    let meta = (rewritten.is_empty()
+        && is_html_page(bytes, path)
+        && !bytes.windows(7).any(|w| w.eq_ignore_ascii_case(b"charset")))
+    .then(|| meta_charset_offset(bytes))
+    .flatten();
+    if let Some(at) = meta {
+        edits.push(Edit::insert(at, &b"<meta charset=\"utf-8\">"[..]));
+    }
     let (decoded, kept) = decoded_lines(bytes, start, encoding, errors);
     let mut title = format!(
         "convert the file from {} to UTF-8 (rewrites every non-ASCII byte",
@@ -115,6 +127,9 @@ pub(crate) fn conversion(
     title.push(')');
     if !rewritten.is_empty() {
         title.push_str(&format!(", and make {} say UTF-8", rewritten.join(" and ")));
+    }
+    if meta.is_some() {
+        title.push_str(", and declare it with `<meta charset=\"utf-8\">`");
     }
     if start > 0 {
         title.push_str(", and remove the UTF-8 byte-order mark in front of it");

@@ -369,6 +369,39 @@ fn html_by_content(bytes: &[u8], start: usize) -> bool {
     opens(b"<!doctype html") || opens(b"<html")
 }
 
+/// Where `<meta charset="utf-8">` goes in an HTML page: right after its
+/// `<head>` tag, else after its doctype or `<html>` tag, else at its start;
+/// within the first 1024 bytes, which HTML's prescan reads (it honours a
+/// `<meta charset>` there wherever it stands).
+pub(crate) fn meta_charset_offset(bytes: &[u8]) -> Option<usize> {
+    let after_tag = |tag: &[u8]| {
+        let window = &bytes[..bytes.len().min(1024)];
+        let open = window
+            .windows(tag.len())
+            .position(|w| w.eq_ignore_ascii_case(tag))?;
+        memchr::memchr(b'>', &window[open..]).map(|k| open + k + 1)
+    };
+    let at = head_tag_end(bytes)
+        .or_else(|| after_tag(b"<!doctype"))
+        .or_else(|| after_tag(b"<html"))
+        .unwrap_or(0);
+    (at < 1024).then_some(at)
+}
+
+/// The offset just after the first `<head>` tag (with or without
+/// attributes), if there is one.
+pub(crate) fn head_tag_end(bytes: &[u8]) -> Option<usize> {
+    let window = &bytes[..bytes.len().min(64 * 1024)];
+    let open = window
+        .windows(5)
+        .position(|w| w.eq_ignore_ascii_case(b"<head"))?;
+    match window.get(open + 5)? {
+        b'>' => Some(open + 6),
+        b if b.is_ascii_whitespace() => memchr::memchr(b'>', &window[open..]).map(|k| open + k + 1),
+        _ => None, // `<header>`
+    }
+}
+
 /// Whether the file is a whole HTML page served as `text/html` (not a
 /// fragment a template includes, not XHTML, whose XML default is UTF-8):
 /// an HTML file by name or content that opens an `<html>`, `<head>` or
