@@ -34,8 +34,9 @@ h.eq({ ds[1].lnum, ds[2].lnum }, { 1, 2 }, 'the findings left')
 actions = h.code_actions(buf, ds[1])
 local fix_all = find(actions, 'Fix all `stray_feff` findings in this file')
 vim.lsp.util.apply_workspace_edit(fix_all.edit, client.offset_encoding)
-local joiner = '\226\129\160'
-h.eq(vim.api.nvim_buf_get_lines(buf, 1, -1, false), { 'y = \'c' .. joiner .. 'd\'', 'z = \'e' .. joiner .. 'f\'' }, 'lines 2-3 after fix all')
+-- In a Python string literal a U+FEFF becomes the literal's escape.
+local escape = '\\uFEFF'
+h.eq(vim.api.nvim_buf_get_lines(buf, 1, -1, false), { 'y = \'c' .. escape .. 'd\'', 'z = \'e' .. escape .. 'f\'' }, 'lines 2-3 after fix all')
 h.wait_diagnostics(buf, function(ds) return #ds == 0 end, 'no findings after fix all')
 
 vim.cmd.edit(h.root .. '/bom.json')
