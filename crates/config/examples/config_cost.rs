@@ -3,8 +3,9 @@
 //!
 //! * `entries`: a `utf8lint.toml` of N `[per-file-lints]` entries;
 //! * `exclude`: a `utf8lint.toml` whose `exclude` has N globs;
-//! * `sections`, `braces`, `classes`: an `.editorconfig` of N sections
-//!   with `charset` (`[*.eN]`, `[{a,b}N.{c,h}]`, `[[ab]N.c]`);
+//! * `sections`, `braces`, `classes`, `negated`: an `.editorconfig` of N
+//!   sections with `charset` (`[*.eN]`, `[{a,b}N.{c,h}]`, `[[ab]N.c]`,
+//!   `[[!ab]N.c]`: the last a regular expression each);
 //! * `properties`: an `.editorconfig` of one section of N properties;
 //! * `depth`: N nested directories, each with a `utf8lint.toml` and an
 //!   `.editorconfig`, and a file resolved in each.
@@ -39,6 +40,7 @@ fn main() {
         "sections" => sections(root, n, |i| format!("*.e{i}"), "a.e7"),
         "braces" => sections(root, n, |i| format!("{{a,b}}{i}.{{c,h}}"), "a7.c"),
         "classes" => sections(root, n, |i| format!("[ab]{i}.c"), "a7.c"),
+        "negated" => sections(root, n, |i| format!("[!ab]{i}.c"), "c7.c"),
         "properties" => {
             let mut text = String::from("[*]\n");
             for i in 0..n {
@@ -77,7 +79,7 @@ fn main() {
     );
 }
 
-const USAGE: &str = "entries|exclude|sections|braces|classes|properties|depth";
+const USAGE: &str = "entries|exclude|sections|braces|classes|negated|properties|depth";
 
 /// `text` as `root/name`; `file` (under `root`) to resolve.
 fn one_file(root: &Path, name: &str, text: &str, file: &str) -> Vec<std::path::PathBuf> {

@@ -7,9 +7,9 @@
 //! matched against the path relative to the `.editorconfig`'s directory
 //! (a leading `/` dropped), one without against the path's end at a `/`.
 //!
-//! Most globs are literal text with `*`s (`*.md`, `docs/*.txt`) and `**`
-//! components: those are matched component by component
-//! ([`ComponentGlob`], a few bytes each). Any other glob becomes a regular
+//! Most globs are literal text with `*`s, `?`s and classes (`*.md`,
+//! `docs/*.txt`, `[Mm]akefile`) and `**` components: those are matched
+//! component by component ([`ComponentGlob`], a few bytes each). Any other glob becomes a regular
 //! expression, as EditorConfig's C and Python cores do it, compiled with
 //! the limits of every glob of the configuration (an error rather than a
 //! panic); those of one file are compiled together, as one automaton asked
@@ -156,13 +156,18 @@ impl SectionGlob {
         };
         let component = |text: &str| {
             if anchored || text == "**" {
-                ComponentGlob::new(text)
+                ComponentGlob::with_classes(text)
             } else {
-                ComponentGlob::new(&format!("**/{text}"))
+                ComponentGlob::with_classes(&format!("**/{text}"))
             }
         };
         if !body.contains(['{', '}']) {
             return component(body).map(SectionGlob::Components);
+        }
+        // Choices are written out as text, which could split a class
+        // (`[{,}]`): a glob with both is a regular expression.
+        if body.contains('[') {
+            return None;
         }
         let globs = choices(body)?
             .iter()

@@ -686,6 +686,103 @@ mod tests {
         }
     }
 
+    /// Globs with `?` and classes are matched by components, and say what
+    /// their regular expression says, on globs and paths generated from
+    /// pieces that meet at every edge of the syntax (a `]` first, a `-`
+    /// first or last, a `[` left open, a non-ASCII character taken by `?`
+    /// whole or by its first byte, bytes that are not UTF-8).
+    #[cfg(unix)]
+    #[test]
+    fn class_globs_match_as_their_regular_expressions() {
+        use std::os::unix::ffi::OsStrExt;
+        for glob in [
+            "[ab].c",
+            "[Mm]akefile",
+            "?.txt",
+            "docs/[a-c]?/*.md",
+            "??",
+            "[]a]",
+            "a[b",
+            "x/[é-ë]",
+        ] {
+            assert!(
+                matches!(compiled(glob).0, SectionGlob::Components(_)),
+                "[{glob}] is matched by components"
+            );
+        }
+        let glob_pieces = [
+            "a", "b", "é", "*", "?", "[ab]", "[a-c]", "[]a]", "[-a]", "[a-]", "[!a]", "[^b]", "[",
+            "]", "/", "**", ".", "[é]", "[a-é]", "[.-0]", "[a-c-e]", "[c-a]", "[]",
+        ];
+        let path_pieces: [&[u8]; 11] = [
+            b"a",
+            b"b",
+            b"c",
+            "é".as_bytes(),
+            b"/",
+            b"-",
+            b"]",
+            b"[",
+            b"\xff",
+            b".",
+            b"0",
+        ];
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let (mut by_components, mut with_classes) = (0, 0);
+        for _ in 0..3_000 {
+            let glob: String = (0..1 + next(5))
+                .map(|_| glob_pieces[next(glob_pieces.len())])
+                .collect();
+            let Ok(regex) = crate::ec_glob::EcGlob::new(&glob) else {
+                continue;
+            };
+            let Ok(section) = std::panic::catch_unwind(|| compiled(&glob)) else {
+                continue;
+            };
+            // `*` is read as ec4rs reads it (`every_file_is_what_ec4rs_says`).
+            if matches!(section.0, SectionGlob::EveryFile) {
+                continue;
+            }
+            let components = matches!(section.0, SectionGlob::Components(_));
+            by_components += usize::from(components);
+            with_classes += usize::from(components && glob.contains(['?', '[']));
+            for _ in 0..40 {
+                let path: Vec<u8> = (0..next(6))
+                    .flat_map(|_| path_pieces[next(path_pieces.len())].to_vec())
+                    .collect();
+                // The expression's `.*` (of `**` and of the anchoring of
+                // a glob without `/`) takes no byte that is not UTF-8;
+                // components do, as every component glob always has.
+                if path.contains(&0xFF) && (path.contains(&b'/') || glob.contains("**")) {
+                    continue;
+                }
+                let as_path = Path::new(std::ffi::OsStr::from_bytes(&path));
+                assert_eq!(
+                    section
+                        .0
+                        .matches(as_path, &path, section.1.matching(&path).as_ref()),
+                    regex.matches(&path),
+                    "[{glob}] and {:?}",
+                    String::from_utf8_lossy(&path)
+                );
+            }
+        }
+        assert!(
+            by_components > 1_000,
+            "{by_components} globs matched by components"
+        );
+        assert!(
+            with_classes > 500,
+            "{with_classes} globs with ? or [ matched by components"
+        );
+    }
+
     fn assert_same_as_regex(glob: &str, section: &(SectionGlob, GlobSet), paths: &[&str]) {
         let regex = crate::ec_glob::EcGlob::new(glob).unwrap();
         for path in paths {

@@ -105,6 +105,45 @@ impl ComponentGlob {
         Some(ComponentGlob(glob.as_bytes().into()))
     }
 
+    /// [`ComponentGlob::new`]'s syntax plus EditorConfig's `?` (one
+    /// character) and `[seq]` classes, for `.editorconfig` sections:
+    /// `None` when the glob has a negated class (`[!a]`, which the regular
+    /// expression lets match `/`), a class that could hold `/`, a `-` that
+    /// is neither a range nor first or last, a class left open, `{`, `}`
+    /// or `\`; those stay regular expressions. Classes are kept as
+    /// written and read while matching ([`class_match`]): a few bytes a
+    /// glob instead of the kilobyte of a compiled expression.
+    pub(crate) fn with_classes(glob: &str) -> Option<ComponentGlob> {
+        if glob.bytes().any(|b| matches!(b, b'{' | b'}' | b'\\')) {
+            return None;
+        }
+        let mut previous_recursive = false;
+        for part in glob.split('/') {
+            let recursive = part == "**";
+            if (recursive && previous_recursive) || (!recursive && part.contains("**")) {
+                return None;
+            }
+            previous_recursive = recursive;
+            let mut rest = part.as_bytes();
+            while let Some((token, after)) = next_token(rest) {
+                match token {
+                    Token::Class(class) => {
+                        class_items(class)?;
+                    }
+                    // `[]` with no second `]`: the translation opens a
+                    // class it never closes.
+                    Token::Byte(b'[') if after.contains(&b']') => return None,
+                    _ => {}
+                }
+                rest = after;
+            }
+            if !rest.is_empty() {
+                return None;
+            }
+        }
+        Some(ComponentGlob(glob.as_bytes().into()))
+    }
+
     /// Whether `path` (`/`-separated bytes) matches: the linear wildcard
     /// match over components, backing up to the last `**`, each other
     /// component matched by [`star_match`].
@@ -127,7 +166,7 @@ impl ComponentGlob {
                     continue;
                 }
                 Some(glob) => {
-                    if parts.next().is_some_and(|part| star_match(glob, part)) {
+                    if parts.next().is_some_and(|part| component_match(glob, part)) {
                         continue;
                     }
                 }
@@ -148,6 +187,141 @@ impl ComponentGlob {
             parts = star_parts.clone();
         }
     }
+}
+
+/// Whether the component `text` matches the component `glob`.
+fn component_match(glob: &[u8], text: &[u8]) -> bool {
+    if glob.iter().any(|&b| matches!(b, b'?' | b'[')) {
+        class_match(glob, text)
+    } else {
+        star_match(glob, text)
+    }
+}
+
+/// One piece of a component glob of [`ComponentGlob::with_classes`].
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    /// `*`: any run of bytes (none is `/` within a component).
+    Star,
+    /// `?`: one character, or one byte of 0x80-0xFF, as the regular
+    /// expression `(?:[^/]|(?-u:[\x80-\xFF]))` that EditorConfig's
+    /// translation writes: a non-ASCII character is matched whole or by
+    /// its first byte.
+    One,
+    /// `[...]`: the class's text between its brackets.
+    Class(&'a [u8]),
+    Byte(u8),
+}
+
+/// The first token of `glob` and what follows it. A `[` opens a class
+/// when a `]` closes it later in the component (a `]` right after the `[`
+/// is itself); otherwise it is literal, as the translation reads it.
+fn next_token(glob: &[u8]) -> Option<(Token<'_>, &[u8])> {
+    let (&first, rest) = glob.split_first()?;
+    Some(match first {
+        b'*' => (Token::Star, rest),
+        b'?' => (Token::One, rest),
+        b'[' => {
+            let skip = usize::from(rest.first() == Some(&b']'));
+            match rest[skip..].iter().position(|&b| b == b']') {
+                Some(close) => (
+                    Token::Class(&rest[..skip + close]),
+                    &rest[skip + close + 1..],
+                ),
+                None => (Token::Byte(b'['), rest),
+            }
+        }
+        b => (Token::Byte(b), rest),
+    })
+}
+
+/// A class's ranges of characters (`a` is `a-a`), or `None` when the
+/// class is one [`ComponentGlob::with_classes`] leaves to the regular
+/// expression.
+fn class_items(class: &[u8]) -> Option<Vec<(char, char)>> {
+    let text = std::str::from_utf8(class).ok()?;
+    if text.starts_with(['!', '^']) {
+        return None;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut items = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if chars.get(i + 1) == Some(&'-') && i + 2 < chars.len() {
+            let (lo, hi) = (c, chars[i + 2]);
+            if c == '-' || hi == '-' || lo > hi || chars.get(i + 3) == Some(&'-') {
+                return None;
+            }
+            items.push((lo, hi));
+            i += 3;
+        } else if c == '-' && i != 0 && i + 1 != chars.len() {
+            return None;
+        } else {
+            items.push((c, c));
+            i += 1;
+        }
+    }
+    // A class that can hold `/` could match across components.
+    if items.iter().any(|&(lo, hi)| lo <= '/' && '/' <= hi) {
+        return None;
+    }
+    Some(items)
+}
+
+/// Whether `text` (one component) matches `glob`: the set of positions
+/// in `text` each prefix of `glob` can end at, token by token (a `?` can
+/// take one byte or one character).
+fn class_match(glob: &[u8], text: &[u8]) -> bool {
+    let mut reach = vec![false; text.len() + 1];
+    let mut next = vec![false; text.len() + 1];
+    reach[0] = true;
+    let mut rest = glob;
+    while let Some((token, after)) = next_token(rest) {
+        rest = after;
+        next.fill(false);
+        if let Token::Star = token
+            && let Some(first) = reach.iter().position(|&r| r)
+        {
+            next[first..].fill(true);
+        }
+        let items = match token {
+            Token::Class(class) => class_items(class).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        for p in (0..text.len()).filter(|&p| reach[p]) {
+            match token {
+                Token::Star => {}
+                Token::Byte(b) => next[p + 1] |= text[p] == b,
+                Token::One => {
+                    next[p + 1] = true;
+                    if let Some(c) = char_at(&text[p..]) {
+                        next[p + c.len_utf8()] = true;
+                    }
+                }
+                Token::Class(_) => {
+                    if let Some(c) = char_at(&text[p..])
+                        && items.iter().any(|&(lo, hi)| lo <= c && c <= hi)
+                    {
+                        next[p + c.len_utf8()] = true;
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut reach, &mut next);
+    }
+    reach[text.len()]
+}
+
+/// The character `bytes` start with, if they start with a whole one.
+fn char_at(bytes: &[u8]) -> Option<char> {
+    let len = match bytes.first()? {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    };
+    std::str::from_utf8(bytes.get(..len)?).ok()?.chars().next()
 }
 
 /// Whether `text` matches `glob`, whose only special byte is `*` (any run

@@ -216,6 +216,16 @@ fn editorconfig_class_sections(root: &Path, n: usize) -> PathBuf {
     root.join("a7.c")
 }
 
+/// A negated class can match `/` in EditorConfig's translation: a regular
+/// expression each.
+fn editorconfig_negated_class_sections(root: &Path, n: usize) -> PathBuf {
+    let text: String = (0..n)
+        .map(|i| format!("[[!ab]{i}.c]\ncharset = latin1\n"))
+        .collect();
+    put(root, ".editorconfig", &text);
+    root.join("c7.c")
+}
+
 fn editorconfig_properties(root: &Path, n: usize) -> PathBuf {
     let mut text = String::from("[*]\n");
     for i in 0..n {
@@ -295,7 +305,7 @@ const EDITORCONFIG: Bound = Bound {
     held_per_byte: 10,
     peak_per_byte: 20,
 };
-/// Sections whose glob is a regular expression (`[ab]`, `?`): about 850
+/// Sections whose glob is a regular expression (`[!ab]`, nested braces): about 850
 /// bytes a glob kept when the config crate is built alone, about 1.9 KB in
 /// the whole workspace's build (other crates turn on more of
 /// regex-automata's features); the shortest such section is 14 bytes.
@@ -318,7 +328,7 @@ const TOML: Bound = Bound {
 /// machine as on an idle one (`scripts/bench-config` times them).
 #[test]
 fn configuration_memory_is_a_small_constant_of_its_size_and_grows_linearly() {
-    let shapes: [(&str, Shape, usize, Bound); 7] = [
+    let shapes: [(&str, Shape, usize, Bound); 8] = [
         ("sections", editorconfig_sections, 4_000, EDITORCONFIG),
         (
             "brace sections",
@@ -329,6 +339,12 @@ fn configuration_memory_is_a_small_constant_of_its_size_and_grows_linearly() {
         (
             "class sections",
             editorconfig_class_sections,
+            2_000,
+            EDITORCONFIG,
+        ),
+        (
+            "negated class sections",
+            editorconfig_negated_class_sections,
             2_000,
             REGEX_SECTIONS,
         ),
