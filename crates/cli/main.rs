@@ -317,10 +317,10 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     // The findings as one JSON array, unless standard output holds a diff,
     // fixed bytes or the statistics instead.
     let stdin_fixed = args.fix && stdin_count == 1;
-    let mut json_array = (args.format == Format::Json
-        && !(args.statistics || args.diff || stdin_fixed))
-        .then(output::JsonArray::default);
-    for report in reports {
+    let findings_on_stdout = !(args.statistics || args.diff || stdin_fixed);
+    let mut json_array =
+        (args.format == Format::Json && findings_on_stdout).then(output::JsonArray::default);
+    for mut report in reports {
         for t in &report.troubles {
             err.write_all(t.stderr_line().as_bytes())
                 .context("writing to standard error")?;
@@ -329,6 +329,9 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
                     notifications.push(output::sarif::notification(t, ctx.cwd.as_deref()))
                 }
                 Format::Github => out.write_all(output::github::trouble(t).as_bytes())?,
+                Format::Json | Format::JsonLines if findings_on_stdout => {
+                    report.stdout.push_str(&output::json::trouble(t))
+                }
                 _ => {}
             }
         }

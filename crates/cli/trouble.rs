@@ -49,6 +49,21 @@ pub(crate) enum Kind {
     Internal,
 }
 
+impl Kind {
+    /// Its name in JSON.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kind::Read { .. } => "read",
+            Kind::Walk => "walk",
+            Kind::Config => "config",
+            Kind::FixRefused => "fix_refused",
+            Kind::FixFailed => "fix_failed",
+            Kind::ReadAfterFix => "read_after_fix",
+            Kind::Internal => "internal",
+        }
+    }
+}
+
 /// One trouble. `detail` is in words utf8lint did not all choose (an
 /// error's text, an attribute's name, a key): it is escaped where printed.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -83,11 +83,11 @@ pub(crate) fn json_lines(o: &Output) -> Vec<serde_json::Value> {
 }
 
 /// The `path` and `code` of each JSON diagnostic (a file's note of
-/// findings not shown, which has no `code`, is none).
+/// findings not shown and a trouble, which have no `code`, are none).
 pub(crate) fn findings(o: &Output) -> Vec<(String, String)> {
     json_lines(o)
         .iter()
-        .filter(|v| v.get("not_shown").is_none())
+        .filter(|v| v.get("code").is_some())
         .map(|v| {
             (
                 v["path"].as_str().unwrap().to_owned(),

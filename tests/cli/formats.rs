@@ -371,7 +371,15 @@ fn trouble_reaches_standard_error_sarif_and_github_annotations() {
         assert!(stdout(&out).contains("a.json"), "{format}");
     }
     let json: Value = serde_json::from_slice(&check("json").stdout).unwrap();
-    assert_eq!(json.as_array().map(Vec::len), Some(1), "findings only");
+    let objects = json.as_array().unwrap();
+    assert_eq!(objects.len(), 2, "the finding and the trouble: {json}");
+    assert!(objects[0]["code"].is_string(), "{json}");
+    let trouble = &objects[1];
+    assert!(trouble.get("code").is_none(), "{json}");
+    assert_eq!(trouble["trouble"], "read", "{json}");
+    // The name as it is (JSON escapes it), the reason in words.
+    assert_eq!(trouble["path"], "gone\u{202E}.txt", "{json}");
+    assert_eq!(trouble["message"], "no such file or directory", "{json}");
 
     let log: Value = serde_json::from_slice(&check("sarif").stdout).unwrap();
     assert_valid_sarif(&log);

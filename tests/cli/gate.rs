@@ -77,6 +77,51 @@ fn a_refused_fix_is_a_problem_and_leaves_the_file() {
         fs::read(dir.path().join("data.txt")).unwrap(),
         data.as_bytes()
     );
+    // In JSON, the refusal is an object of the stream (no `code`), after
+    // the file's findings, with the reason; so in JSON Lines.
+    for format in ["json", "json-lines"] {
+        let out = run(
+            dir.path(),
+            [
+                "check",
+                "--fix",
+                "--unsafe-fixes",
+                "--format",
+                format,
+                "data.txt",
+            ],
+        );
+        assert_eq!(code(&out), 2);
+        let text = stdout(&out);
+        let objects: Vec<serde_json::Value> = if format == "json" {
+            serde_json::from_str(&text).unwrap()
+        } else {
+            text.lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect()
+        };
+        let last = objects.last().unwrap();
+        assert_eq!(last["path"], "data.txt", "{text}");
+        assert_eq!(last["trouble"], "fix_refused", "{text}");
+        assert!(last.get("code").is_none(), "{text}");
+        assert!(
+            last["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("it holds the control byte \\x01"),
+            "{text}"
+        );
+        assert!(
+            objects[..objects.len() - 1]
+                .iter()
+                .all(|o| o["code"].is_string()),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        fs::read(dir.path().join("data.txt")).unwrap(),
+        data.as_bytes()
+    );
     // Standard input refused: echoed as it came.
     let mut child = cmd(dir.path())
         .args(["check", "--fix", "--unsafe-fixes", "-"])

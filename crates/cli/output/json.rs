@@ -188,6 +188,30 @@ pub(super) fn skipped(out: &mut Vec<u8>, path: &str, why: &str) {
     out.push(b'}');
 }
 
+/// A trouble as one object of the findings' stream (no `code`: not a
+/// finding), `{"path": "a.txt", "trouble": "fix_refused", "message":
+/// "..."}`, so that a tool reading JSON learns why a file was not fixed or
+/// read; `path` is null when the trouble names no file.
+pub(crate) fn trouble(t: &crate::trouble::Trouble) -> String {
+    let mut out = b"{\"path\":".to_vec();
+    match t.path() {
+        Some(path) => {
+            let (display, key) = super::names::display_path(path);
+            string(&mut out, std::str::from_utf8(&key).unwrap_or(&display));
+        }
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"trouble\":");
+    string(&mut out, t.kind.name());
+    out.extend_from_slice(b",\"message\":");
+    match t.path() {
+        Some(_) => string(&mut out, &t.detail),
+        None => string(&mut out, &t.text()),
+    }
+    out.extend_from_slice(b"}\n");
+    String::from_utf8(out).expect("JSON written from strings")
+}
+
 /// A JSON string, escaped by serde_json's writer and then [`escape_more`].
 pub(super) fn string(out: &mut Vec<u8>, s: &str) {
     let start = out.len();

@@ -112,6 +112,18 @@ impl Language {
         }
     }
 
+    /// The bytes [`non_code`] stops at: every byte [`string_at`],
+    /// [`prefixed_string`] and the comment tests can start at.
+    fn region_starts(self) -> RegionStarts {
+        RegionStarts::of(match self {
+            Language::Python => b"\"'#",
+            Language::Rust => b"\"'/#",
+            Language::Go | Language::JavaScript => b"\"'/`",
+            Language::C | Language::Java | Language::Kotlin => b"\"'/",
+            Language::CSharp => b"\"'/@",
+        })
+    }
+
     fn block_comments(self) -> bool {
         self != Language::Python
     }
@@ -138,23 +150,29 @@ pub(crate) fn non_code(bytes: &[u8], language: Language) -> Vec<(Range<usize>, R
     let mut i = 0;
     let n = bytes.len();
     let line_comment = language.line_comment();
+    let starts = language.region_starts();
     while i < n {
-        let b = bytes[i];
-        if b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80 {
-            // An identifier or number: skip it whole, so that a prefix
-            // (`r"`, `b'`) is seen at its start only.
-            let start = i;
-            while i < n
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] >= 0x80)
-            {
-                i += 1;
-            }
-            if let Some(end) = prefixed_string(bytes, start, i, language) {
-                out.push((start..end, Region::String));
-                i = end;
-            }
+        // Only a quote, a comment's first byte, C#'s `@` or Rust's `#` can
+        // start a string or comment (a prefix such as `r` or `rb` is
+        // looked for behind its quote): the bytes between are code.
+        let Some(j) = starts.next_from(bytes, i) else {
+            break;
+        };
+        // The identifier that ends at `j` (from `i` at the earliest: what
+        // came before was a string or comment), as a string's prefix.
+        let word_start = j - bytes[i..j]
+            .iter()
+            .rev()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80)
+            .count();
+        if word_start < j
+            && let Some(end) = prefixed_string(bytes, word_start, j, language)
+        {
+            out.push((word_start..end, Region::String));
+            i = end;
             continue;
         }
+        i = j;
         if bytes[i..].starts_with(line_comment) {
             let end = line_end(bytes, i);
             out.push((i..end, Region::Comment));
@@ -175,6 +193,36 @@ pub(crate) fn non_code(bytes: &[u8], language: Language) -> Vec<(Range<usize>, R
         i += 1;
     }
     out
+}
+
+/// The bytes that can start a string or a comment in a language (or end
+/// a string prefix: Rust's `r#"`), found three at a time by `memchr3`
+/// where there are three, else by a table.
+struct RegionStarts {
+    few: Option<[u8; 3]>,
+    table: [bool; 256],
+}
+
+impl RegionStarts {
+    fn of(bytes: &[u8]) -> RegionStarts {
+        let mut table = [false; 256];
+        for &b in bytes {
+            table[usize::from(b)] = true;
+        }
+        RegionStarts {
+            few: <[u8; 3]>::try_from(bytes).ok(),
+            table,
+        }
+    }
+
+    fn next_from(&self, bytes: &[u8], from: usize) -> Option<usize> {
+        let rest = &bytes[from..];
+        let at = match self.few {
+            Some([a, b, c]) => memchr::memchr3(a, b, c, rest),
+            None => rest.iter().position(|&b| self.table[usize::from(b)]),
+        };
+        at.map(|k| from + k)
+    }
 }
 
 fn line_end(bytes: &[u8], from: usize) -> usize {
@@ -440,6 +488,89 @@ mod tests {
                 prop_assert!(range.start >= at && range.start < range.end && range.end <= bytes.len());
                 at = range.end;
             }
+        });
+    }
+
+    /// The scanner as it was first written, byte by byte (every identifier
+    /// skipped whole, every other byte asked whether a string or comment
+    /// starts there): the reference the jumping scanner is tested against.
+    fn non_code_byte_by_byte(bytes: &[u8], language: Language) -> Vec<(Range<usize>, Region)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        let n = bytes.len();
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+        while i < n {
+            if word(bytes[i]) {
+                let start = i;
+                while i < n && word(bytes[i]) {
+                    i += 1;
+                }
+                if let Some(end) = prefixed_string(bytes, start, i, language) {
+                    out.push((start..end, Region::String));
+                    i = end;
+                }
+                continue;
+            }
+            if bytes[i..].starts_with(language.line_comment()) {
+                let end = line_end(bytes, i);
+                out.push((i..end, Region::Comment));
+                i = end;
+            } else if language.block_comments() && bytes[i..].starts_with(b"/*") {
+                let end = block_comment_end(bytes, i, language.nested_comments());
+                out.push((i..end, Region::Comment));
+                i = end;
+            } else if let Some(end) = string_at(bytes, i, language) {
+                out.push((i..end, Region::String));
+                i = end;
+            } else {
+                i += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_jumping_scanner_finds_what_the_byte_by_byte_one_finds() {
+        use proptest::prelude::*;
+        let languages = [
+            Language::Python,
+            Language::Rust,
+            Language::Go,
+            Language::C,
+            Language::Java,
+            Language::Kotlin,
+            Language::JavaScript,
+            Language::CSharp,
+        ];
+        let pieces: &[&[u8]] = &[
+            b"\"",
+            b"'",
+            b"`",
+            b"/",
+            b"*",
+            b"#",
+            b"\\",
+            b"\n",
+            b"r",
+            b"b",
+            b"f",
+            b"br",
+            b"@",
+            b"a",
+            b"_",
+            b" ",
+            "é".as_bytes(),
+            b"\"\"\"",
+            b"'''",
+            b"//",
+            b"/*",
+            b"*/",
+            b"r#",
+            b"9",
+        ];
+        proptest!(ProptestConfig::with_cases(4096), |(picks in proptest::collection::vec(0..pieces.len(), 0..40), k in 0usize..8)| {
+            let bytes: Vec<u8> = picks.iter().flat_map(|&p| pieces[p].to_vec()).collect();
+            prop_assert_eq!(non_code(&bytes, languages[k]), non_code_byte_by_byte(&bytes, languages[k]));
         });
     }
 }

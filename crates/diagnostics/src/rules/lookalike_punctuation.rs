@@ -67,6 +67,29 @@ fn may_hold_one(bytes: &[u8]) -> bool {
             .any(|&b| matches!(b, 0xC2 | 0xCD | 0xE1 | 0xE2 | 0xE3 | 0xEF))
 }
 
+/// The non-ASCII characters of `text` with their offsets, passing over
+/// its ASCII eight bytes at a time.
+fn non_ascii_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at + 8 <= bytes.len() {
+            let word = u64::from_ne_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+            if word & 0x8080_8080_8080_8080 != 0 {
+                break;
+            }
+            at += 8;
+        }
+        while at < bytes.len() && bytes[at].is_ascii() {
+            at += 1;
+        }
+        let c = text[at..].chars().next()?;
+        let start = at;
+        at += c.len_utf8();
+        Some((start, c))
+    })
+}
+
 /// The findings in `bytes` (valid UTF-8) of the file at `path` onto
 /// `out`: at most `shown` of them (0: all), and a summary of the rest onto
 /// `summaries`.
@@ -90,12 +113,21 @@ pub(crate) fn check(
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };
+    // The look-alikes first (most non-ASCII code holds none: a `©`, an
+    // accented name in a comment); only then the lexer, and only as far
+    // as the last of them (what a string or comment left open at the cut
+    // covers, it covers in the whole file too).
+    let found: Vec<(usize, char, LookAlike)> = non_ascii_chars(text)
+        .filter_map(|(at, c)| look_alike(c).map(|look| (at, c, look)))
+        .filter(|(_, _, look)| !(look.kind == "space" && language.reads_unicode_spaces()))
+        .collect();
+    let Some(&(last, last_char, _)) = found.last() else {
+        return;
+    };
+    let lexed = &text.as_bytes()[..last + last_char.len_utf8()];
     let mut capped = Capped::new(Rule::LookalikePunctuation, level, shown);
-    let mut skip = non_code(text.as_bytes(), language).into_iter().peekable();
-    for (at, c) in text.char_indices() {
-        if c.is_ascii() {
-            continue;
-        }
+    let mut skip = non_code(lexed, language).into_iter().peekable();
+    for (at, c, look) in found {
         while skip.peek().is_some_and(|(range, _)| range.end <= at) {
             skip.next();
         }
@@ -103,12 +135,6 @@ pub(crate) fn check(
             .peek()
             .is_some_and(|(range, region)| range.start <= at && *region != Region::Code)
         {
-            continue;
-        }
-        let Some(look) = look_alike(c) else {
-            continue;
-        };
-        if look.kind == "space" && language.reads_unicode_spaces() {
             continue;
         }
         let span = at..at + c.len_utf8();
