@@ -170,6 +170,7 @@ fn may_hold_one(bytes: &[u8]) -> bool {
 }
 
 /// What a run of hidden characters is.
+#[cfg_attr(test, derive(Debug))]
 enum Shape {
     /// Two or more variation selectors in a row, after `base`.
     SelectorRun {
@@ -233,24 +234,36 @@ pub(crate) fn check(
 
 /// Every run of hidden characters in `text` with its shape; private-use
 /// characters only when `private_use` (source code, instruction files).
+/// Only a character whose lead byte is `EE`, `EF`, `F3` or `F4` can be
+/// one: the search jumps from one such byte to the next, and reads the
+/// character before a run (its base) backwards.
 fn hidden_runs(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
+    let bytes = text.as_bytes();
     let mut found = Vec::new();
-    let mut before: Option<char> = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let run = |pred: fn(char) -> bool,
-                   chars: &mut std::iter::Peekable<std::str::CharIndices>| {
-            let mut end = at + c.len_utf8();
-            let mut run = vec![c];
-            while let Some(&(k, next)) = chars.peek().filter(|&&(_, n)| pred(n)) {
-                end = k + next.len_utf8();
-                run.push(next);
-                chars.next();
-            }
+    let mut from = 0;
+    // The next `F4` (planes 16's lead, rare), found once and kept until
+    // passed.
+    let mut next_f4 = memchr::memchr(0xF4, bytes);
+    loop {
+        if next_f4.is_some_and(|k| k < from) {
+            next_f4 = memchr::memchr(0xF4, &bytes[from..]).map(|k| from + k);
+        }
+        let lead = memchr::memchr3(0xEE, 0xEF, 0xF3, &bytes[from..]).map(|k| from + k);
+        let Some(at) = [lead, next_f4].into_iter().flatten().min() else {
+            break;
+        };
+        let c = text[at..]
+            .chars()
+            .next()
+            .expect("a lead byte starts a character");
+        let before = text[..at].chars().next_back();
+        let run = |pred: fn(char) -> bool| {
+            let run: Vec<char> = text[at..].chars().take_while(|&n| pred(n)).collect();
+            let end = at + run.iter().map(|c| c.len_utf8()).sum::<usize>();
             (end, run)
         };
-        if is_variation_selector(c) {
-            let (end, run) = run(is_variation_selector, &mut chars);
+        let end = if is_variation_selector(c) {
+            let (end, run) = run(is_variation_selector);
             if run.len() > 1 {
                 let decoded = run.iter().map(|&s| selector_byte(s)).collect();
                 found.push((
@@ -264,7 +277,7 @@ fn hidden_runs(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
                 // Beside `-` a lone selector is a range's end in a
                 // character class (`[\u{FE00}-\u{FE0F}]` written out).
                 || before == Some('-')
-                || chars.peek().is_some_and(|&(_, n)| n == '-'))
+                || text[end..].starts_with('-'))
             {
                 found.push((
                     at..end,
@@ -274,9 +287,9 @@ fn hidden_runs(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
                     },
                 ));
             }
-            before = run.last().copied();
+            end
         } else if is_tag(c) {
-            let (end, run) = run(is_tag, &mut chars);
+            let (end, run) = run(is_tag);
             if !(before == Some('\u{1F3F4}') && is_flag_tags(&run)) {
                 let text = run
                     .iter()
@@ -285,14 +298,15 @@ fn hidden_runs(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
                     .collect();
                 found.push((at..end, Shape::Tags { text }));
             }
-            before = run.last().copied();
+            end
         } else if private_use && is_private_use(c) {
-            let (end, run) = run(is_private_use, &mut chars);
+            let (end, _) = run(is_private_use);
             found.push((at..end, Shape::PrivateUse));
-            before = run.last().copied();
+            end
         } else {
-            before = Some(c);
-        }
+            at + c.len_utf8()
+        };
+        from = end;
     }
     found
 }
@@ -423,5 +437,107 @@ mod tests {
         ] {
             assert!(!may_hold_one(text.as_bytes()), "{text}");
         }
+    }
+
+    /// The search as it was first written, character by character: the
+    /// reference the jumping search is tested against.
+    fn hidden_runs_char_by_char(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
+        let mut found = Vec::new();
+        let mut before: Option<char> = None;
+        let mut chars = text.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            let run =
+                |pred: fn(char) -> bool, chars: &mut std::iter::Peekable<std::str::CharIndices>| {
+                    let mut end = at + c.len_utf8();
+                    let mut run = vec![c];
+                    while let Some(&(k, next)) = chars.peek().filter(|&&(_, n)| pred(n)) {
+                        end = k + next.len_utf8();
+                        run.push(next);
+                        chars.next();
+                    }
+                    (end, run)
+                };
+            if is_variation_selector(c) {
+                let (end, run) = run(is_variation_selector, &mut chars);
+                if run.len() > 1 {
+                    let decoded = run.iter().map(|&s| selector_byte(s)).collect();
+                    found.push((
+                        at..end,
+                        Shape::SelectorRun {
+                            base: before,
+                            decoded,
+                        },
+                    ));
+                } else if !(selects_something(before, c)
+                    || before == Some('-')
+                    || chars.peek().is_some_and(|&(_, n)| n == '-'))
+                {
+                    found.push((
+                        at..end,
+                        Shape::StraySelector {
+                            base: before,
+                            selector: c,
+                        },
+                    ));
+                }
+                before = run.last().copied();
+            } else if is_tag(c) {
+                let (end, run) = run(is_tag, &mut chars);
+                if !(before == Some('\u{1F3F4}') && is_flag_tags(&run)) {
+                    let text = run
+                        .iter()
+                        .filter_map(|&t| char::from_u32(u32::from(t) - 0xE0000))
+                        .filter(|a| a.is_ascii_graphic() || *a == ' ')
+                        .collect();
+                    found.push((at..end, Shape::Tags { text }));
+                }
+                before = run.last().copied();
+            } else if private_use && is_private_use(c) {
+                let (end, run) = run(is_private_use, &mut chars);
+                found.push((at..end, Shape::PrivateUse));
+                before = run.last().copied();
+            } else {
+                before = Some(c);
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_jumping_search_finds_what_the_character_walk_finds() {
+        use proptest::prelude::*;
+        let pieces: &[&str] = &[
+            "a",
+            "-",
+            " ",
+            "\u{FE0F}",
+            "\u{FE0E}",
+            "\u{FE00}",
+            "\u{E0100}",
+            "\u{E01EF}",
+            "\u{E0061}",
+            "\u{E007F}",
+            "\u{E0020}",
+            "\u{1F3F4}",
+            "\u{E000}",
+            "\u{F8FF}",
+            "\u{F0000}",
+            "\u{10FFFD}",
+            "\u{2764}",
+            "#",
+            "\u{4E00}",
+            "\u{EF00}",
+            "\u{FF21}",
+            "é",
+            "\u{1F600}",
+            "\u{F3A0}",
+        ];
+        proptest!(ProptestConfig::with_cases(4096), |(picks in proptest::collection::vec(0..pieces.len(), 0..24), private_use: bool)| {
+            let text: String = picks.iter().map(|&p| pieces[p]).collect();
+            prop_assert_eq!(
+                format!("{:?}", hidden_runs(&text, private_use)),
+                format!("{:?}", hidden_runs_char_by_char(&text, private_use))
+            );
+        });
     }
 }
