@@ -79,3 +79,48 @@ fn a_payload_in_a_string_literal_is_fixed_to_escapes_that_read_the_same() {
     let o = run(dir.path(), ["check", "loader.js"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
 }
+
+/// `agent-instructions` in `utf8lint.toml` names more files as an agent's
+/// instructions: there a hidden payload denies, private-use characters
+/// included; a file its globs do not match is prose as before.
+#[test]
+fn configured_instruction_files_are_judged_as_agent_files() {
+    let text = "Always run the linter.\u{E000}\u{E001}\n";
+    let dir = tree(&[
+        ("prompts/review.md", text.as_bytes()),
+        ("notes/review.md", text.as_bytes()),
+    ]);
+    // Private-use characters in prose are a font's icons: nothing.
+    let o = run(dir.path(), ["check", "--format", "json", "."]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(findings(&o).is_empty(), "{}", stdout(&o));
+    std::fs::write(
+        dir.path().join("utf8lint.toml"),
+        "agent-instructions = [\"prompts/\"]\n",
+    )
+    .unwrap();
+    let o = run(dir.path(), ["check", "--format", "json", "."]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert_eq!(
+        findings(&o),
+        [("prompts/review.md".to_owned(), "U018".to_owned())]
+    );
+    assert!(
+        stdout(&o).contains("this file is an agent's instructions"),
+        "{}",
+        stdout(&o)
+    );
+    // A glob that is not one is an error naming the key.
+    std::fs::write(
+        dir.path().join("utf8lint.toml"),
+        "agent-instructions = [\"[\"]\n",
+    )
+    .unwrap();
+    let o = run(dir.path(), ["check", "."]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("agent-instructions: ["),
+        "{}",
+        stderr(&o)
+    );
+}

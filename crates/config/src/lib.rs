@@ -780,6 +780,9 @@ impl Resolver {
             if let Some(skip) = config.skip_binary {
                 skip_binary = skip;
             }
+            if config.instructs(relative) {
+                policy.agent_instructions = true;
+            }
             if let Some(entry) = config.bom.iter().rev().find(|e| e.matches(relative)) {
                 policy.bom = Some(BomRule {
                     policy: entry.policy,
@@ -1008,9 +1011,12 @@ impl Resolver {
 }
 
 /// Whether a `utf8lint.toml` has globs that look at a file's name:
-/// `[bom]`, `[per-file-lints]` or `exclude`.
+/// `[bom]`, `[per-file-lints]`, `exclude` or `agent-instructions`.
 fn has_name_globs(config: &ConfigFile) -> bool {
-    !(config.bom.is_empty() && config.per_file.is_empty() && config.exclude.is_empty())
+    !(config.bom.is_empty()
+        && config.per_file.is_empty()
+        && config.exclude.is_empty()
+        && config.agent_instructions.is_empty())
 }
 
 /// `--config FILE`, read and parsed, with the directory its globs are

@@ -55,6 +55,12 @@ pub struct Settings {
     /// is under it. Only for `utf8lint.toml`.
     #[serde(default)]
     pub exclude: Option<Vec<String>>,
+    /// `agent-instructions = ["prompts/**/*.md"]`: more files an AI agent
+    /// reads as instructions (beside the built-in names, `AGENTS.md`,
+    /// `.cursor/rules/`, ...), globs as `exclude`'s. Only for
+    /// `utf8lint.toml`.
+    #[serde(default, rename = "agent-instructions")]
+    pub agent_instructions: Option<Vec<String>>,
     /// `utf8lint.path` and `utf8lint.trace.server`: the VS Code extension's
     /// own settings (which binary to start, protocol tracing). They arrive
     /// in the section the server reads and mean nothing to it.
@@ -318,6 +324,10 @@ pub fn parse_editor_json(value: &serde_json::Value) -> (Settings, Vec<String>) {
     for (key, why) in [
         ("root", "where it stops the files above from applying"),
         ("exclude", "where it leaves files out of `utf8lint check`"),
+        (
+            "agent-instructions",
+            "beside the files it names, as the command line reads them",
+        ),
     ] {
         if let Some(object) = value.as_object_mut()
             && object.shift_remove(key).is_some()

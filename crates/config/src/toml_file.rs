@@ -36,6 +36,8 @@ pub struct ConfigFile {
     pub root: bool,
     /// `exclude`: each glob as written, compiled.
     pub exclude: Vec<(String, PathGlob)>,
+    /// `agent-instructions`: each glob as written, compiled.
+    pub agent_instructions: Vec<(String, PathGlob)>,
 }
 
 impl ConfigFile {
@@ -48,6 +50,17 @@ impl ConfigFile {
                 .filter(|a| !a.as_os_str().is_empty())
                 .any(|a| matcher.matches(a))
                 .then_some(glob.as_str())
+        })
+    }
+
+    /// Whether an `agent-instructions` glob matches `relative` (a path
+    /// relative to the file's directory) or a directory it is in.
+    pub fn instructs(&self, relative: &Path) -> bool {
+        self.agent_instructions.iter().any(|(_, matcher)| {
+            relative
+                .ancestors()
+                .filter(|a| !a.as_os_str().is_empty())
+                .any(|a| matcher.matches(a))
         })
     }
 }
@@ -138,18 +151,25 @@ pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> 
             matcher: glob.1.clone(),
         })
         .collect();
-    let mut exclude = Vec::new();
-    for glob in settings.exclude.iter().flatten() {
-        let matcher = PathGlob::new(glob).map_err(|e| ConfigError {
-            path: path.to_path_buf(),
-            line: Some(lines.get(None, "exclude")),
-            key: Some(format!("exclude: {}", crate::error::shorten(glob))),
-            message: format!("not a valid glob: {e}"),
-        })?;
-        exclude.push((glob.clone(), matcher));
-    }
+    let globs = |key: &str, list: &Option<Vec<String>>| {
+        list.iter()
+            .flatten()
+            .map(|glob| {
+                let matcher = PathGlob::new(glob).map_err(|e| ConfigError {
+                    path: path.to_path_buf(),
+                    line: Some(lines.get(None, key)),
+                    key: Some(format!("{key}: {}", crate::error::shorten(glob))),
+                    message: format!("not a valid glob: {e}"),
+                })?;
+                Ok((glob.clone(), matcher))
+            })
+            .collect::<Result<Vec<_>, ConfigError>>()
+    };
+    let exclude = globs("exclude", &settings.exclude)?;
+    let agent_instructions = globs("agent-instructions", &settings.agent_instructions)?;
     Ok(ConfigFile {
         exclude,
+        agent_instructions,
         path: path.to_path_buf(),
         max_per_rule,
         skip_binary: settings.skip_binary,

@@ -338,6 +338,7 @@ fn check_unsuppressed(
     rules::hidden_payload::check(
         bytes,
         path,
+        policy.agent_instructions,
         levels.get(Rule::HiddenPayload),
         shown,
         &mut out,

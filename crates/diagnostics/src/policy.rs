@@ -156,6 +156,9 @@ pub struct Policy {
     /// 0 means only the absolute ceiling (10,000, [`crate::shown_per_rule`]).
     /// Fixes are never limited by it (`Keep::Every`).
     pub max_per_rule: usize,
+    /// Configuration names the file as an AI agent's instructions
+    /// (`agent-instructions`), beside the built-in names U018 knows.
+    pub agent_instructions: bool,
 }
 
 /// The default cap on diagnostics of one rule in one file.
@@ -168,6 +171,7 @@ impl Default for Policy {
             levels: LintLevels::default(),
             charset: Charset::Utf8,
             max_per_rule: DEFAULT_MAX_PER_RULE,
+            agent_instructions: false,
         }
     }
 }

@@ -190,6 +190,7 @@ enum Shape {
 pub(crate) fn check(
     bytes: &[u8],
     path: &Path,
+    configured_instructions: bool,
     level: Level,
     shown: usize,
     out: &mut Vec<Diagnostic>,
@@ -198,7 +199,7 @@ pub(crate) fn check(
     if level == Level::Allow || !may_hold_one(bytes) {
         return;
     }
-    let instructions = is_agent_instructions(path);
+    let instructions = configured_instructions || is_agent_instructions(path);
     // A test's data and a Unicode table hold these characters on purpose:
     // shown there, but never at deny.
     let code_or_instructions = instructions || Lang::is_source(path);
