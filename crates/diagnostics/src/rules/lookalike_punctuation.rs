@@ -57,31 +57,34 @@ fn look_alike(c: char) -> Option<LookAlike> {
     })
 }
 
-/// Whether `text` holds a byte that can start a look-alike: `C2` (U+00A0),
-/// `CD` (U+037E), `E1` (U+1680), `E2`, `E3` (U+3000) and `EF` (U+FExx,
-/// U+FFxx). Most source files are ASCII and stop at the first test.
-fn may_hold_one(bytes: &[u8]) -> bool {
-    !bytes.is_ascii()
-        && bytes
-            .iter()
-            .any(|&b| matches!(b, 0xC2 | 0xCD | 0xE1 | 0xE2 | 0xE3 | 0xEF))
+/// Whether `byte` can start a look-alike: `C2` (U+00A0), `CD` (U+037E),
+/// `E1` (U+1680), `E2`, `E3` (U+3000) and `EF` (U+FExx, U+FFxx).
+fn may_lead(byte: u8) -> bool {
+    matches!(byte, 0xC2 | 0xCD | 0xE1 | 0xE2 | 0xE3 | 0xEF)
 }
 
-/// The non-ASCII characters of `text` with their offsets, passing over
-/// its ASCII eight bytes at a time.
+/// The characters of `text` that may be look-alikes, with their offsets:
+/// those whose lead byte [`may_lead`] one; ASCII is passed over eight
+/// bytes at a time, other characters by their lead byte.
 fn non_ascii_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let bytes = text.as_bytes();
     let mut at = 0;
     std::iter::from_fn(move || {
-        while at + 8 <= bytes.len() {
-            let word = u64::from_ne_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-            if word & 0x8080_8080_8080_8080 != 0 {
-                break;
+        loop {
+            while at + 8 <= bytes.len() {
+                let word = u64::from_ne_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+                if word & 0x8080_8080_8080_8080 != 0 {
+                    break;
+                }
+                at += 8;
             }
-            at += 8;
-        }
-        while at < bytes.len() && bytes[at].is_ascii() {
-            at += 1;
+            match *bytes.get(at)? {
+                0x00..=0x7F => at += 1,
+                lead if may_lead(lead) => break,
+                0xC0..=0xDF => at += 2,
+                0xE0..=0xEF => at += 3,
+                _ => at += 4,
+            }
         }
         let c = text[at..].chars().next()?;
         let start = at;
@@ -107,9 +110,6 @@ pub(crate) fn check(
     let Some(language) = Language::of(path, bytes) else {
         return;
     };
-    if !may_hold_one(bytes) {
-        return;
-    }
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };
@@ -251,5 +251,24 @@ mod tests {
         assert_eq!(look_alike('\u{FF01}').map(|l| l.ascii), Some(b'!'));
         assert_eq!(look_alike('\u{FF5E}').map(|l| l.ascii), Some(b'~'));
         assert_eq!(look_alike('\u{037E}').map(|l| l.ascii), Some(b';'));
+    }
+
+    /// The skipping search yields exactly the characters whose lead byte
+    /// may start a look-alike, at their offsets.
+    #[test]
+    fn the_search_yields_every_character_a_look_alike_can_start_with() {
+        use proptest::prelude::*;
+        let pieces = [
+            "a", "abcdefgh", " ", "\u{A0}", "é", "\u{37E}", "\u{1680}", "—", "“", "\u{3000}", "中",
+            "\u{FF01}", "\u{FFFD}", "😀", "ж", "\u{2212}",
+        ];
+        proptest!(|(picks in proptest::collection::vec(0..pieces.len(), 0..40))| {
+            let text: String = picks.iter().map(|&p| pieces[p]).collect();
+            let expected: Vec<(usize, char)> = text
+                .char_indices()
+                .filter(|&(at, _)| may_lead(text.as_bytes()[at]))
+                .collect();
+            prop_assert_eq!(non_ascii_chars(&text).collect::<Vec<_>>(), expected);
+        });
     }
 }
