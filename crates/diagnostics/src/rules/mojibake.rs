@@ -38,6 +38,8 @@ use std::ops::Range;
 
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
+mod common;
+
 /// Messages show at most this many characters of a run and of its repair
 /// (the fix holds all of it).
 const MAX_SHOWN_CHARS: usize = 64;
@@ -580,9 +582,22 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
         odd,
     } = reading;
     let end = offset + used;
+    let line = line_of(stretch, offset);
+    let line_start = line.as_ptr() as usize - stretch.as_ptr() as usize;
+    let line_end = line_start + line.len();
+    let (line_before, line_after) = (
+        &stretch[line_start..offset],
+        stretch.get(end..line_end).unwrap_or(""),
+    );
     // The repair must read better than what is there: text that is
-    // ordinary as it stands (`Brontë…”`, `5×£35`) is left alone.
-    if gain == 0 && !(damaged && odd == 0) {
+    // ordinary as it stands (`Brontë…”`, `5×£35`) is left alone, unless
+    // the repair is common text that fits its place (`âœ…` for `✅`,
+    // `ZURÃœCK` for `ZURÜCK`): such a run is its own evidence.
+    let alone = || {
+        common::is_common(&repaired)
+            && common::fits_alone(line_before, &text[..used], &repaired, line_after)
+    };
+    if gain == 0 && !(damaged && odd == 0) && !alone() {
         return Some((end, None));
     }
     let before = stretch[..offset].chars().next_back();
@@ -605,15 +620,24 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
             return Some((end, None));
         }
     }
-    let line = line_of(stretch, offset);
     if stands_alone_on(line, &repaired) {
         return Some((end, None));
     }
+    // The repair writes letters of the line's scripts only: a Han letter
+    // in an English sentence is a chance reading, not the text it was.
+    if !common::scripts_fit(line_before, &repaired, line_after, damaged) {
+        return Some((end, None));
+    }
     // A line holding characters no chain's byte reads as (`ξ`, `я`, `中`)
-    // is text of other scripts, among which a pair like `Ð¢` is chance.
+    // is text of other scripts, among which a pair like `Ð¢` is chance;
+    // but not a word of that script made of several pairs (`æ—¥æœ¬` in
+    // Japanese text, the part of a line a repair left): those characters
+    // are the line's own script, not the chance of random text.
+    let word_of_script = |c: char| common::shares_script_with_word(c, &repaired);
     let unexplained = line
         .chars()
         .filter(|&c| !c.is_ascii() && latin_byte(c).is_none() && mac_byte(c).is_none())
+        .filter(|&c| !word_of_script(c))
         .take(MAX_OTHER_SCRIPT_CHARS)
         .count();
     if unexplained >= MAX_OTHER_SCRIPT_CHARS {
