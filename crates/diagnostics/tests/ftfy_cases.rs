@@ -21,6 +21,9 @@
 
 use std::path::{Path, PathBuf};
 
+mod damage;
+
+use damage::{Chain, cesu8};
 use utf8lint_diagnostics::{CheckOptions, Keep, Level, Policy, Rule, apply_fixes, check};
 
 /// The floors, for ftfy 6.3.1: claimed cases repaired exactly, and clean
@@ -28,74 +31,10 @@ use utf8lint_diagnostics::{CheckOptions, Keep, Level, Policy, Rule, apply_fixes,
 const CLAIMED_EXACT_AT_LEAST: usize = 50;
 const CLEAN_FLAGGED_AT_MOST: usize = 1;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Chain {
-    Windows1252,
-    Latin1,
-    MacRoman,
-}
-
-impl Chain {
-    fn name(self) -> &'static str {
-        match self {
-            Chain::Windows1252 => "windows-1252",
-            Chain::Latin1 => "ISO-8859-1",
-            Chain::MacRoman => "Mac Roman",
-        }
-    }
-
-    /// `bytes` read in this chain (windows-1252's five undefined bytes as
-    /// the C1 control of the same value, as ftfy's "sloppy" codec reads
-    /// them).
-    fn read(self, bytes: &[u8]) -> String {
-        match self {
-            Chain::Latin1 => bytes.iter().map(|&b| char::from(b)).collect(),
-            Chain::Windows1252 => bytes
-                .iter()
-                .map(|&b| {
-                    let one = [b];
-                    let (text, errors) =
-                        encoding_rs::WINDOWS_1252.decode_without_bom_handling(&one);
-                    if errors {
-                        char::from(b)
-                    } else {
-                        text.chars().next().unwrap_or(char::from(b))
-                    }
-                })
-                .collect(),
-            Chain::MacRoman => encoding_rs::MACINTOSH
-                .decode_without_bom_handling(bytes)
-                .0
-                .into_owned(),
-        }
-    }
-}
-
-/// `text` as CESU-8: an astral character as its two surrogates, each
-/// written as a three-byte sequence (as Java writes "UTF-8").
-fn cesu8(text: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    for c in text.chars() {
-        if c.len_utf8() < 4 {
-            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-            continue;
-        }
-        for &unit in c.encode_utf16(&mut [0; 2]).iter() {
-            let u = u32::from(unit);
-            out.extend_from_slice(&[
-                0xE0 | (u >> 12) as u8,
-                0x80 | ((u >> 6) & 0x3F) as u8,
-                0x80 | (u & 0x3F) as u8,
-            ]);
-        }
-    }
-    out
-}
-
 /// The class of damage that makes `original` of `fixed`: a chain, its
 /// layers, or `None` when no chain of U008's explains the whole text.
 fn claimed_class(fixed: &str, original: &str) -> Option<(Chain, u8)> {
-    for chain in [Chain::Windows1252, Chain::Latin1, Chain::MacRoman] {
+    for chain in Chain::ALL {
         for astral_as_cesu in [false, true] {
             let mut text = fixed.to_owned();
             for layers in 1..=2 {

@@ -1171,6 +1171,35 @@ mod tests {
         }
     }
 
+    /// A run that stands alone on its line is taken on its own evidence:
+    /// its repair is common text that fits its place.
+    #[test]
+    fn lone_runs_are_repaired() {
+        for (text, repaired) in [
+            ("## Build status âœ…", "✅"),
+            ("RUF MICH ZURÃœCK", "Ü"),
+            ("HÃ´tel de Police", "ô"),
+            ("GÃ\u{a0}idhlig", "à"),
+            ("ART TRIP Ã\u{a0} l'office", "à"),
+            ("Price: 12Â\u{a0}EUR", "\u{a0}"),
+            ("Humanized IL2RÎ³cKO mice", "γ"),
+            ("`cargo test`â€” fast", "—"),
+            ("Ã–l und Wasser", "Ö"),
+            ("×‘×”×•×“×¢×”", "בהודעה"),
+        ] {
+            assert_eq!(repair(text).map(|r| r.0), Some(repaired.into()), "{text}");
+        }
+    }
+
+    /// A repair writes no letter of a script its line does not use.
+    #[test]
+    fn no_repair_writes_a_foreign_script() {
+        // `ÔØî` is `❌` through cp850; read as Mac Roman it would be `ﯔ`.
+        for text in ["a check ÔØî mark", "an English å¢‰ sentence", "Englå¢‰ish"] {
+            assert_eq!(repair(text), None, "{text}");
+        }
+    }
+
     #[test]
     fn legitimate_text_is_left_alone() {
         for text in [
@@ -1194,6 +1223,12 @@ mod tests {
             "Charlotte Brontë…”",
             "radius of 10 Å—",
             "IL Y MARQUÉ…",
+            "SELKÄ\u{A0}EDELLÄ\u{A0}MAAHAN",
+            "MISUTÂ\u{A0}AJIKKO",
+            "There are a lot of Ã’s in mojibake text",
+            "OK??:(   `¬´    ):",
+            "BLÅ… PÅ— IRMÃ— MAÇÃ” MAÇÃ»",
+            "10 Å² and 10 Å—",
         ] {
             assert_eq!(repair(text), None, "{text}");
         }

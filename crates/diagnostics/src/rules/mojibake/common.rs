@@ -20,12 +20,12 @@
 
 use unicode_security::mixed_script::AugmentedScriptSet;
 
-/// Signs that close a word in ordinary text; a two-character run that
-/// ends a word with one (`PÅ…`, `MAÇÃ”`, `IRMÃ—`) reads as a capital and
-/// its punctuation, and is left to the oddness model.
+/// Punctuation that closes a word in ordinary text; a two-character run
+/// that ends a word with one (`PÅ…`, `MAÇÃ”`, `IRMÃ—`) reads as a capital
+/// and its punctuation, and is left to the oddness model. (Superscripts
+/// and the degree sign are no punctuation: `RÎ³` is `Rγ`.)
 const CLOSING: &[char] = &[
-    '…', '”', '’', '»', '›', '—', '–', '´', '¨', '°', 'ª', 'º', '¹', '²', '³', '™', '®', '·', '˝',
-    '“', '‘',
+    '…', '”', '’', '»', '›', '—', '–', '´', '¨', '™', '®', '·', '˝', '“', '‘',
 ];
 
 /// Whether `c` is a letter with a script of its own (not Common or
@@ -155,8 +155,10 @@ pub(super) fn scripts_fit(before: &str, repaired: &str, after: &str, damaged: bo
 ///   `MAÇÃ”`), or ends with an apostrophe (`Ã’s`), reads as ordinary
 ///   text: left to the oddness model;
 /// * a run that ends with a no-break space is taken alone only as a
-///   lower-case letter (`Ã\u{A0}` for `à`): after a capital (`SELKÄ\u{A0}`,
-///   `MISUTÂ\u{A0}`) the space is as likely a space as a byte;
+///   lower-case letter (`Ã\u{A0}` for `à`), or as the no-break space
+///   itself after no letter (`12Â\u{A0}EUR`): after a capital
+///   (`SELKÄ\u{A0}`, `MISUTÂ\u{A0}`) the space is as likely a space as a
+///   byte;
 /// * signs come of a run that holds a letter (`âœ…`, `Â£`): a run of
 ///   signs (`¬´`) is as likely the signs it shows;
 /// * letters keep the case of their word: no capital after a lower-case
@@ -176,7 +178,11 @@ pub(super) fn fits_alone(before: &str, run: &str, repaired: &str, after: &str) -
         return false;
     }
     let letters: Vec<char> = repaired.chars().filter(|c| c.is_alphabetic()).collect();
-    if last == Some('\u{A0}') && !(letters.len() == 1 && letters[0].is_lowercase()) {
+    let space_after_sign = repaired == "\u{A0}" && !letter(left);
+    if last == Some('\u{A0}')
+        && !space_after_sign
+        && !(letters.len() == 1 && letters[0].is_lowercase())
+    {
         return false;
     }
     if letters.is_empty() {
