@@ -115,13 +115,17 @@ const LEGITIMATE: &[&str] = &[
 ];
 
 fn u008(bytes: &[u8]) -> Vec<utf8lint_diagnostics::Diagnostic> {
+    u008_in(bytes, "a.txt")
+}
+
+fn u008_in(bytes: &[u8], path: &str) -> Vec<utf8lint_diagnostics::Diagnostic> {
     let mut policy = Policy::default();
     policy
         .levels
         .set(Rule::Mojibake, utf8lint_diagnostics::Level::Warn);
     check(
         bytes,
-        CheckOptions::new(Path::new("a.txt"), &policy).keeping(utf8lint_diagnostics::Keep::Every),
+        CheckOptions::new(Path::new(path), &policy).keeping(utf8lint_diagnostics::Keep::Every),
     )
     .into_iter()
     .filter(|d| d.rule == Rule::Mojibake)
@@ -365,4 +369,21 @@ fn lone_runs_are_found_by_their_own_evidence() {
     // One is left on purpose: `Parse → validate â†’ render` holds its own
     // repair as text, which reads as a table of repairs.
     assert!(exact + 1 >= lines, "{missed:#?}");
+}
+
+/// Mojibake quoted on purpose in documentation (inline code, a fenced
+/// block, a quotation of the damage alone) is not reported; the same
+/// damage in the file's prose, or in a file that is no documentation, is.
+#[test]
+fn quoted_mojibake_in_documentation_is_not_reported() {
+    let changelog = "## 1.2.0\n\n- Titles no longer show `Ã©` for `é`.\n- Quotes showed \"â€™\" instead of ’.\n\n```text\ncafÃ© au lait\n```\n\nThanks to JosÃ© for the report.\n";
+    for path in ["CHANGELOG.md", "NEWS", "docs/encoding.rst"] {
+        let ds = u008_in(changelog.as_bytes(), path);
+        let runs: Vec<&str> = ds.iter().map(|d| &changelog[d.span.clone()]).collect();
+        assert_eq!(runs, ["Ã©"], "{path}: only the prose's run");
+        assert!(changelog[..ds[0].span.start].ends_with("Jos"), "{path}");
+    }
+    // Elsewhere the fenced run and the prose's are reported (the first two
+    // lines hold their own repairs, a table of repairs, as anywhere).
+    assert_eq!(u008_in(changelog.as_bytes(), "src/lib.rs").len(), 2);
 }

@@ -39,6 +39,9 @@ use std::ops::Range;
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
 mod common;
+mod quoted;
+
+pub(crate) use quoted::{Fences, is_quoted};
 
 /// Messages show at most this many characters of a run and of its repair
 /// (the fix holds all of it).
