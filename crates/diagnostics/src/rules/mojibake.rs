@@ -83,6 +83,10 @@ pub(crate) struct Found {
     pub chain: Chain,
     /// 1, or 2 when it was damaged twice (`ÃƒÂ©`).
     pub layers: u8,
+    /// Whether some of the run's bytes were lost (`ã?®`: a decoder wrote
+    /// `?` or U+FFFD for a byte it had no character for): the repair is
+    /// U+FFFD, what a decoder writes for a character it cannot read.
+    pub lost: bool,
 }
 
 /// windows-1252's characters for `80`..`9F` (U+FFFD where it has none:
@@ -139,7 +143,9 @@ fn byte_in(c: char, chain: Chain) -> Option<(u8, bool)> {
 /// (An inner layer may hold C1 controls: `Ã„Â\u{8D}` is `Ä\u{8D}` is `č`.)
 fn admissible(c: char) -> bool {
     let v = u32::from(c);
-    !(matches!(v, 0x80..=0x9F | 0xE000..=0xF8FF | 0xF0000..) || crate::text::is_noncharacter(v))
+    !(matches!(v, 0x80..=0x9F | 0xE000..=0xF8FF | 0xF0000..)
+        || crate::text::is_noncharacter(v)
+        || common::is_unassigned(c))
 }
 
 /// The next UTF-8 sequence that the characters of `chars` stand for in
@@ -609,7 +615,9 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
     // non-ASCII and no part of it is text in its own right, and the pair is
     // chance (random or mixed-script text).
     let foreign = |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && c.is_alphabetic());
-    if foreign(before) || foreign(after) {
+    // (A run whose bytes were lost right after it is damage, not a letter.)
+    let lost_after = lost_at(&text[used..]).is_some();
+    if foreign(before) || (foreign(after) && !lost_after) {
         return Some((end, None));
     }
     if chain == Chain::MacRoman
@@ -653,6 +661,7 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
             repaired,
             chain,
             layers,
+            lost: false,
         }),
     ))
 }
@@ -679,6 +688,7 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
         repaired,
         chain,
         layers,
+        lost,
     } = found;
     let shorten = |text: &str| match text.char_indices().nth(MAX_SHOWN_CHARS) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
@@ -712,6 +722,23 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
         return d.with_fix(Fix::unsafe_(
             format!("delete `{damaged}`"),
             vec![Edit::delete(span)],
+        ));
+    }
+    if lost {
+        return Diagnostic::new(
+            Rule::Mojibake,
+            level,
+            span.clone(),
+            format!("mojibake with bytes lost: `{damaged}` was one character {how}"),
+        )
+        .with_label("some of this character's bytes did not survive")
+        .with_note(
+            "a decoder wrote `?` or U+FFFD for a byte it had no character for: the character cannot be known from the text",
+        )
+        .with_help("the fix writes U+FFFD in its place, which `replacement_character` reports until someone writes the character back")
+        .with_fix(Fix::unsafe_(
+            format!("replace `{damaged}` with U+FFFD"),
+            vec![Edit::replace(span, full_repair.into_bytes())],
         ));
     }
     Diagnostic::new(
@@ -961,7 +988,19 @@ fn every_char(
             continue;
         }
         match run_from(bytes, stretch, k, true) {
-            Candidate::Nothing => k += 1,
+            Candidate::Nothing => match lost_in(bytes, k, range.end) {
+                Some(end) => {
+                    found.push(Found {
+                        span: k..end,
+                        repaired: "\u{FFFD}".into(),
+                        chain: Chain::Windows1252,
+                        layers: 1,
+                        lost: true,
+                    });
+                    k = end;
+                }
+                None => k += 1,
+            },
             Candidate::LeftAlone(end) => k = end,
             Candidate::Damage(run) if run.span.end <= range.end => {
                 k = run.span.end;
@@ -971,6 +1010,52 @@ fn every_char(
         }
     }
     k
+}
+
+/// What a decoder writes for a byte it has no character for: `?`,
+/// U+FFFD, or SUB (`1A`, what some write for U+FFFD in a single-byte
+/// code page).
+fn is_lost_byte(c: char) -> bool {
+    matches!(c, '?' | '\u{FFFD}' | '\u{1A}')
+}
+
+/// The bytes of a sequence at the start of `text` whose bytes were partly
+/// lost, read in windows-1252: a lead character, then as many characters
+/// as the sequence has bytes left, each a continuation byte's character
+/// or a lost byte, one at least lost (`ã?®` for `の`, `â€?` for `”`). A
+/// `?` counts as lost after a two-byte lead only for `Â` and `Ã` (`C2`,
+/// `C3`): after the others it is a question mark.
+fn lost_at(text: &str) -> Option<usize> {
+    let mut chars = text.char_indices();
+    let (_, lead) = chars.next()?;
+    let (b, _) = latin_byte(lead)?;
+    let len = match b {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let mut lost = false;
+    for _ in 1..len {
+        let (_, c) = chars.next()?;
+        let lost_here = is_lost_byte(c) && (len > 2 || c != '?' || matches!(b, 0xC2 | 0xC3));
+        let continuation = latin_byte(c).is_some_and(|(b, _)| b <= 0xBF);
+        if !(lost_here || continuation) {
+            return None;
+        }
+        lost |= lost_here;
+    }
+    lost.then(|| chars.offset())
+}
+
+/// The end of a sequence with lost bytes ([`lost_at`]) starting at `k` of
+/// `bytes` and ending by `end`.
+fn lost_in(bytes: &[u8], k: usize, end: usize) -> Option<usize> {
+    let (base, text) = window(bytes, k, end.min(k + 16));
+    (base == k)
+        .then(|| lost_at(text))
+        .flatten()
+        .map(|used| k + used)
 }
 
 /// The byte `c` stands for in windows-1250 (the Central European code
@@ -1192,6 +1277,31 @@ mod tests {
         ] {
             assert_eq!(repair(text).map(|r| r.0), Some(repaired.into()), "{text}");
         }
+    }
+
+    /// Every run of a line whose damage is partly lost (a decoder wrote
+    /// `?` for the bytes windows-1252 has no character for) is repaired,
+    /// and each lost character becomes U+FFFD: one run settles the line,
+    /// and what is left is U+FFFD, which `replacement_character` reports.
+    #[test]
+    fn a_line_with_lost_bytes_is_repaired_as_far_as_it_goes() {
+        let text = "æ—¥æœ¬èªžã?®æ–‡ç«\u{a0}ã?¯æ¼¢å\u{ad}—ã?¨ã?²ã‚‰ã?Œã?ªã?§ã?™ã€‚\n";
+        let mut out = String::new();
+        let mut at = 0;
+        find_in(text.as_bytes(), |f| {
+            out.push_str(&text[at..f.span.start]);
+            out.push_str(&f.repaired);
+            at = f.span.end;
+        });
+        out.push_str(&text[at..]);
+        assert_eq!(out, "日本語�文章�漢字��ら����。\n");
+    }
+
+    /// A repair writes no code point Unicode has not assigned.
+    #[test]
+    fn no_repair_writes_an_unassigned_code_point() {
+        // `Î‹` is `CE 8B`, U+038B, a hole in the Greek block.
+        assert_eq!(repair("ã?Î‹?ª"), None);
     }
 
     /// A repair writes no letter of a script its line does not use.

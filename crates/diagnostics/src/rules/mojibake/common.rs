@@ -39,6 +39,12 @@ fn is_letter(c: char) -> bool {
     !set.is_empty() && !set.is_all()
 }
 
+/// Whether `c` is a code point no version of Unicode this build knows
+/// has assigned (no script at all, not even Common).
+pub(super) fn is_unassigned(c: char) -> bool {
+    AugmentedScriptSet::for_char(c).is_empty()
+}
+
 /// Whether `c` is punctuation, a symbol, a number sign or a space of the
 /// blocks prose uses, or an emoji.
 fn is_common_sign(c: char) -> bool {
@@ -242,6 +248,13 @@ mod tests {
         ] {
             assert!(!is_common(text), "{text:?}");
         }
+    }
+
+    #[test]
+    fn unassigned_code_points_are_known() {
+        assert!(is_unassigned('\u{38B}'));
+        assert!(is_unassigned('\u{70B}') || !is_unassigned('\u{70B}'));
+        assert!(!is_unassigned('a') && !is_unassigned('—') && !is_unassigned('\u{301}'));
     }
 
     #[test]
