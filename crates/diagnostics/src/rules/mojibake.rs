@@ -1024,7 +1024,9 @@ fn is_lost_byte(c: char) -> bool {
 /// as the sequence has bytes left, each a continuation byte's character
 /// or a lost byte, one at least lost (`ã?®` for `の`, `â€?` for `”`). A
 /// `?` counts as lost after a two-byte lead only for `Â` and `Ã` (`C2`,
-/// `C3`): after the others it is a question mark.
+/// `C3`): after the others it is a question mark. A sequence of three or
+/// four bytes cut short right before another lead (`ã®æ`: the `81` of
+/// `の` dropped) lost a byte too.
 fn lost_at(text: &str) -> Option<usize> {
     let mut chars = text.char_indices();
     let (_, lead) = chars.next()?;
@@ -1036,12 +1038,19 @@ fn lost_at(text: &str) -> Option<usize> {
         _ => return None,
     };
     let mut lost = false;
-    for _ in 1..len {
-        let (_, c) = chars.next()?;
+    for k in 1..len {
+        let before = chars.offset();
+        let Some((_, c)) = chars.next() else {
+            return None;
+        };
         let lost_here = is_lost_byte(c) && (len > 2 || c != '?' || matches!(b, 0xC2 | 0xC3));
         let continuation = latin_byte(c).is_some_and(|(b, _)| b <= 0xBF);
         if !(lost_here || continuation) {
-            return None;
+            // A sequence of three or four bytes cut short after one
+            // continuation byte at least, before the next lead (`ã®æ`):
+            // a decoder dropped a byte it had no character for.
+            let next_lead = latin_byte(c).is_some_and(|(b, _)| b >= 0xC2);
+            return (len > 2 && k >= 2 && next_lead).then_some(before);
         }
         lost |= lost_here;
     }
@@ -1295,6 +1304,22 @@ mod tests {
         });
         out.push_str(&text[at..]);
         assert_eq!(out, "日本語�文章�漢字��ら����。\n");
+    }
+
+    /// Where a decoder dropped the bytes windows-1252 has no character
+    /// for, the sequences cut short are lost characters too.
+    #[test]
+    fn a_line_with_dropped_bytes_is_repaired_as_far_as_it_goes() {
+        let text = "æ—¥æœ¬èªžã®æ–‡ç«\u{a0}ã¯æ¼¢å\u{ad}—\n";
+        let mut out = String::new();
+        let mut at = 0;
+        find_in(text.as_bytes(), |f| {
+            out.push_str(&text[at..f.span.start]);
+            out.push_str(&f.repaired);
+            at = f.span.end;
+        });
+        out.push_str(&text[at..]);
+        assert_eq!(out, "日本語�文章�漢字\n");
     }
 
     /// A repair writes no code point Unicode has not assigned.
