@@ -615,8 +615,12 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
     // non-ASCII and no part of it is text in its own right, and the pair is
     // chance (random or mixed-script text).
     let foreign = |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && c.is_alphabetic());
-    // (A run whose bytes were lost right after it is damage, not a letter.)
-    let lost_after = lost_at(&text[used..]).is_some();
+    // (A character whose bytes were lost right after a run is damage, not
+    // a letter: one a decoder marked with `?` or U+FFFD, or one cut short
+    // after a run of several characters, `æ—¥æœ¬èªžã®æ` with the `81` of
+    // `の` dropped.)
+    let lost_after = lost_at(&text[used..])
+        .is_some_and(|(_, marked)| marked || repaired.chars().nth(1).is_some());
     if foreign(before) || (foreign(after) && !lost_after) {
         return Some((end, None));
     }
@@ -1025,9 +1029,12 @@ fn is_lost_byte(c: char) -> bool {
 /// or a lost byte, one at least lost (`ã?®` for `の`, `â€?` for `”`). A
 /// `?` counts as lost after a two-byte lead only for `Â` and `Ã` (`C2`,
 /// `C3`): after the others it is a question mark. A sequence of three or
-/// four bytes cut short right before another lead (`ã®æ`: the `81` of
-/// `の` dropped) lost a byte too.
-fn lost_at(text: &str) -> Option<usize> {
+/// four bytes cut short right before another whole sequence (`ã®æ–‡`:
+/// the `81` of `の` dropped) lost a byte too.
+///
+/// Returns the bytes it takes and whether a decoder marked the loss
+/// (`?`, U+FFFD) rather than dropping the byte.
+fn lost_at(text: &str) -> Option<(usize, bool)> {
     let mut chars = text.char_indices();
     let (_, lead) = chars.next()?;
     let (b, _) = latin_byte(lead)?;
@@ -1049,12 +1056,14 @@ fn lost_at(text: &str) -> Option<usize> {
             // A sequence of three or four bytes cut short after one
             // continuation byte at least, before the next lead (`ã®æ`):
             // a decoder dropped a byte it had no character for.
-            let next_lead = latin_byte(c).is_some_and(|(b, _)| b >= 0xC2);
-            return (len > 2 && k >= 2 && next_lead).then_some(before);
+            // The next lead must start a whole sequence: in a line of
+            // garbled pairs (`ãƒæ’ã‚`) nothing was cut short.
+            let next_run = one_layer(&text[before..], Chain::Windows1252).is_some();
+            return (len > 2 && k >= 2 && next_run).then_some((before, false));
         }
         lost |= lost_here;
     }
-    lost.then(|| chars.offset())
+    lost.then(|| (chars.offset(), true))
 }
 
 /// The end of a sequence with lost bytes ([`lost_at`]) starting at `k` of
@@ -1064,7 +1073,7 @@ fn lost_in(bytes: &[u8], k: usize, end: usize) -> Option<usize> {
     (base == k)
         .then(|| lost_at(text))
         .flatten()
-        .map(|used| k + used)
+        .map(|(used, _)| k + used)
 }
 
 /// The byte `c` stands for in windows-1250 (the Central European code
