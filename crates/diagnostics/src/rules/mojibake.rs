@@ -619,7 +619,7 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
     // a letter: one a decoder marked with `?` or U+FFFD, or one cut short
     // after a run of several characters, `æ—¥æœ¬èªžã®æ` with the `81` of
     // `の` dropped.)
-    let lost_after = lost_at(&text[used..])
+    let lost_after = lost_at(&text[used..], damaged)
         .is_some_and(|(_, marked)| marked || repaired.chars().nth(1).is_some());
     if foreign(before) || (foreign(after) && !lost_after) {
         return Some((end, None));
@@ -647,15 +647,19 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
     // is text of other scripts, among which a pair like `Ð¢` is chance;
     // but not a word of that script made of several pairs (`æ—¥æœ¬` in
     // Japanese text, the part of a line a repair left): those characters
-    // are the line's own script, not the chance of random text.
+    // are the line's own script, not the chance of random text. (Nor is
+    // U+FFFD, a byte a decoder or a repair lost.)
     let word_of_script = |c: char| common::shares_script_with_word(c, &repaired);
     let unexplained = line
         .chars()
         .filter(|&c| !c.is_ascii() && latin_byte(c).is_none() && mac_byte(c).is_none())
-        .filter(|&c| !word_of_script(c))
+        .filter(|&c| !word_of_script(c) && !is_lost_byte(c))
         .take(MAX_OTHER_SCRIPT_CHARS)
         .count();
-    if unexplained >= MAX_OTHER_SCRIPT_CHARS {
+    // (Characters of three or four bytes, `ã€‚` for `。`, are no chance
+    // of random text either: three characters must line up for one.)
+    let long_sequences = repaired.chars().all(|c| c.len_utf8() >= 3);
+    if unexplained >= MAX_OTHER_SCRIPT_CHARS && !long_sequences {
         return Some((end, None));
     }
     Some((
@@ -1028,13 +1032,14 @@ fn is_lost_byte(c: char) -> bool {
 /// as the sequence has bytes left, each a continuation byte's character
 /// or a lost byte, one at least lost (`ã?®` for `の`, `â€?` for `”`). A
 /// `?` counts as lost after a two-byte lead only for `Â` and `Ã` (`C2`,
-/// `C3`): after the others it is a question mark. A sequence of three or
+/// `C3`), or on a line already known to be `damaged` (`Ï?` for the `ρ` of
+/// Greek): elsewhere it is a question mark after a capital. A sequence of three or
 /// four bytes cut short right before another whole sequence (`ã®æ–‡`:
 /// the `81` of `の` dropped) lost a byte too.
 ///
 /// Returns the bytes it takes and whether a decoder marked the loss
 /// (`?`, U+FFFD) rather than dropping the byte.
-fn lost_at(text: &str) -> Option<(usize, bool)> {
+fn lost_at(text: &str, damaged: bool) -> Option<(usize, bool)> {
     let mut chars = text.char_indices();
     let (_, lead) = chars.next()?;
     let (b, _) = latin_byte(lead)?;
@@ -1050,7 +1055,8 @@ fn lost_at(text: &str) -> Option<(usize, bool)> {
         let Some((_, c)) = chars.next() else {
             return None;
         };
-        let lost_here = is_lost_byte(c) && (len > 2 || c != '?' || matches!(b, 0xC2 | 0xC3));
+        let lost_here =
+            is_lost_byte(c) && (len > 2 || c != '?' || damaged || matches!(b, 0xC2 | 0xC3));
         let continuation = latin_byte(c).is_some_and(|(b, _)| b <= 0xBF);
         if !(lost_here || continuation) {
             // A sequence of three or four bytes cut short after one
@@ -1071,7 +1077,7 @@ fn lost_at(text: &str) -> Option<(usize, bool)> {
 fn lost_in(bytes: &[u8], k: usize, end: usize) -> Option<usize> {
     let (base, text) = window(bytes, k, end.min(k + 16));
     (base == k)
-        .then(|| lost_at(text))
+        .then(|| lost_at(text, true))
         .flatten()
         .map(|(used, _)| k + used)
 }
