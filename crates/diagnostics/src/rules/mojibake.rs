@@ -619,9 +619,11 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
     // a letter: one a decoder marked with `?` or U+FFFD, or one cut short
     // after a run of several characters, `æ—¥æœ¬èªžã®æ` with the `81` of
     // `の` dropped.)
-    let lost_after = lost_at(&text[used..], damaged)
-        .is_some_and(|(_, marked)| marked || repaired.chars().nth(1).is_some());
-    if foreign(before) || (foreign(after) && !lost_after) {
+    let lost_after = || {
+        lost_at(&text[used..], damaged)
+            .is_some_and(|(_, marked)| marked || repaired.chars().nth(1).is_some())
+    };
+    if foreign(before) || (foreign(after) && !lost_after()) {
         return Some((end, None));
     }
     if chain == Chain::MacRoman

@@ -125,24 +125,26 @@ fn may_be_damage(c: char) -> bool {
 /// the line is already known to be damaged (`damaged`). A line with no
 /// such letters of its own takes any script.
 pub(super) fn scripts_fit(before: &str, repaired: &str, after: &str, damaged: bool) -> bool {
-    let letters: Vec<char> = repaired.chars().filter(|&c| is_letter(c)).collect();
-    if letters.is_empty() {
+    let mut letters = repaired.chars().filter(|&c| is_letter(c)).peekable();
+    if letters.peek().is_none() {
         return true;
     }
-    let own: Vec<char> = before
-        .chars()
-        .chain(after.chars())
-        .filter(|&c| is_letter(c) && !may_be_damage(c))
-        .collect();
-    if own.is_empty() {
+    // The line's own letters, nearest first: the first one usually
+    // settles it, so a run costs a few lookups, not its line's length.
+    let own = || {
+        before
+            .chars()
+            .rev()
+            .chain(after.chars())
+            .filter(|&c| c.is_ascii_alphabetic() || (is_letter(c) && !may_be_damage(c)))
+    };
+    if own().next().is_none() {
         return true;
     }
     let (left, right) = (before.chars().next_back(), after.chars().next());
     let beside = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
     let foreign: Vec<char> = letters
-        .iter()
-        .copied()
-        .filter(|&c| !own.iter().any(|&o| compatible(c, o)))
+        .filter(|&c| !own().any(|o| compatible(c, o)))
         .filter(|&c| !(is_greek(c) && (beside(left) || beside(right))))
         .collect();
     if foreign.is_empty() {
