@@ -1054,9 +1054,7 @@ fn lost_at(text: &str, damaged: bool) -> Option<(usize, bool)> {
     let mut lost = false;
     for k in 1..len {
         let before = chars.offset();
-        let Some((_, c)) = chars.next() else {
-            return None;
-        };
+        let (_, c) = chars.next()?;
         let lost_here =
             is_lost_byte(c) && (len > 2 || c != '?' || damaged || matches!(b, 0xC2 | 0xC3));
         let continuation = latin_byte(c).is_some_and(|(b, _)| b <= 0xBF);
