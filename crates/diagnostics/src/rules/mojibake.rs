@@ -1303,6 +1303,19 @@ mod tests {
         }
     }
 
+    /// `text` with every run found replaced by its repair.
+    fn every_run_repaired(text: &str) -> String {
+        let mut out = String::new();
+        let mut at = 0;
+        find_in(text.as_bytes(), |f| {
+            out.push_str(&text[at..f.span.start]);
+            out.push_str(&f.repaired);
+            at = f.span.end;
+        });
+        out.push_str(&text[at..]);
+        out
+    }
+
     /// Every run of a line whose damage is partly lost (a decoder wrote
     /// `?` for the bytes windows-1252 has no character for) is repaired,
     /// and each lost character becomes U+FFFD: one run settles the line,
@@ -1310,15 +1323,7 @@ mod tests {
     #[test]
     fn a_line_with_lost_bytes_is_repaired_as_far_as_it_goes() {
         let text = "æ—¥æœ¬èªžã?®æ–‡ç«\u{a0}ã?¯æ¼¢å\u{ad}—ã?¨ã?²ã‚‰ã?Œã?ªã?§ã?™ã€‚\n";
-        let mut out = String::new();
-        let mut at = 0;
-        find_in(text.as_bytes(), |f| {
-            out.push_str(&text[at..f.span.start]);
-            out.push_str(&f.repaired);
-            at = f.span.end;
-        });
-        out.push_str(&text[at..]);
-        assert_eq!(out, "日本語�文章�漢字��ら����。\n");
+        assert_eq!(every_run_repaired(text), "日本語�文章�漢字��ら����。\n");
     }
 
     /// Where a decoder dropped the bytes windows-1252 has no character
@@ -1326,15 +1331,7 @@ mod tests {
     #[test]
     fn a_line_with_dropped_bytes_is_repaired_as_far_as_it_goes() {
         let text = "æ—¥æœ¬èªžã®æ–‡ç«\u{a0}ã¯æ¼¢å\u{ad}—\n";
-        let mut out = String::new();
-        let mut at = 0;
-        find_in(text.as_bytes(), |f| {
-            out.push_str(&text[at..f.span.start]);
-            out.push_str(&f.repaired);
-            at = f.span.end;
-        });
-        out.push_str(&text[at..]);
-        assert_eq!(out, "日本語�文章�漢字\n");
+        assert_eq!(every_run_repaired(text), "日本語�文章�漢字\n");
     }
 
     /// A repair writes no code point Unicode has not assigned.
