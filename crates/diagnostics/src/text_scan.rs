@@ -188,9 +188,9 @@ pub(crate) struct TextScan<'a> {
     mojibake_next: usize,
     /// The end of the last line U008 searched at every character.
     mojibake_searched: usize,
-    /// The fenced code blocks of a documentation file, read as far as
-    /// U008's runs (which it leaves alone there as quoted).
-    mojibake_fences: mojibake::Fences,
+    /// The quoting of a documentation file (fenced blocks, code spans),
+    /// read as far as U008's runs, which it leaves alone there as quoted.
+    mojibake_quoting: mojibake::Quoting,
     line_end: usize,
 }
 
@@ -222,7 +222,7 @@ impl<'a> TextScan<'a> {
             characters_next: 0,
             mojibake_next: 0,
             mojibake_searched: 0,
-            mojibake_fences: mojibake::Fences::default(),
+            mojibake_quoting: mojibake::Quoting::default(),
             line_end: 0,
         };
         let wanted = scan.characters.is_some()
@@ -317,9 +317,9 @@ impl<'a> TextScan<'a> {
             && mojibake::may_start_run(bytes, i)
         {
             let (next, searched) = (&mut self.mojibake_next, &mut self.mojibake_searched);
-            let fences = &mut self.mojibake_fences;
+            let quoting = &mut self.mojibake_quoting;
             mojibake::at_candidate(bytes, stretch, i, next, searched, |run| {
-                if mojibake::is_quoted(bytes, path, &run.span, fences) {
+                if mojibake::is_quoted(bytes, path, &run.span, quoting) {
                     return;
                 }
                 let span = run.span.clone();

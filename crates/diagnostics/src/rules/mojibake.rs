@@ -41,7 +41,7 @@ use crate::{Diagnostic, Edit, Fix, Level, Rule};
 mod common;
 mod quoted;
 
-pub(crate) use quoted::{Fences, is_quoted};
+pub(crate) use quoted::{Quoting, is_quoted};
 
 /// Messages show at most this many characters of a run and of its repair
 /// (the fix holds all of it).

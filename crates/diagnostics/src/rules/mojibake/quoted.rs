@@ -46,23 +46,29 @@ pub(crate) fn is_documentation(path: &Path) -> bool {
     CHANGE_LOGS.contains(&stem.as_str())
 }
 
-/// Where the fenced code blocks of a file are, read once from its start
-/// as the runs come in order (each byte is read once whatever the number
-/// of runs).
+/// What U008 knows of a documentation file's quoting as its runs come
+/// in order: where its fenced code blocks are (read once from the start)
+/// and the code spans of the line of the last run. So each byte of the
+/// file is read a bounded number of times, however many runs it holds.
 #[derive(Debug, Default)]
-pub(crate) struct Fences {
-    /// The offset up to which the file was read: the start of a line.
+pub(crate) struct Quoting {
+    /// The offset up to which the file was read for fences: a line start.
     read_to: usize,
-    /// The open fence there: its character and length.
+    /// The fence open there: its character and length.
     open: Option<(u8, usize)>,
+    /// The last run's line, and the code spans in it (offsets in the
+    /// file).
+    line: Range<usize>,
+    spans: Vec<Range<usize>>,
 }
 
-impl Fences {
-    /// Whether the line starting at `line_start` (a line's first byte,
-    /// at or after the last one asked about) is inside a fenced block.
-    fn inside(&mut self, bytes: &[u8], line_start: usize) -> bool {
+impl Quoting {
+    /// Whether the line starting at `line_start` is inside a fenced block
+    /// (or is a fence).
+    fn in_fence(&mut self, bytes: &[u8], line_start: usize) -> bool {
         if line_start < self.read_to {
-            *self = Fences::default();
+            self.read_to = 0;
+            self.open = None;
         }
         while self.read_to < line_start {
             let end = memchr::memchr(b'\n', &bytes[self.read_to..line_start])
@@ -80,6 +86,28 @@ impl Fences {
             self.read_to = end;
         }
         self.open.is_some() || fence(line_at(bytes, line_start)).is_some()
+    }
+
+    /// The line around `span` and its code spans, found once per line.
+    fn line_of(&mut self, bytes: &[u8], span: &Range<usize>) -> Range<usize> {
+        if !(self.line.start <= span.start && span.end <= self.line.end && !self.line.is_empty()) {
+            let start = memchr::memrchr(b'\n', &bytes[..span.start]).map_or(0, |k| k + 1);
+            let end =
+                memchr::memchr(b'\n', &bytes[span.end..]).map_or(bytes.len(), |k| span.end + k);
+            self.line = start..end;
+            self.spans = code_spans(&bytes[start..end])
+                .into_iter()
+                .map(|r| start + r.start..start + r.end)
+                .collect();
+        }
+        self.line.clone()
+    }
+
+    fn in_code_span(&self, span: &Range<usize>) -> bool {
+        let k = self.spans.partition_point(|r| r.end < span.end);
+        self.spans
+            .get(k)
+            .is_some_and(|r| r.start <= span.start && span.end <= r.end)
     }
 }
 
@@ -108,43 +136,40 @@ fn rest_is_blank(line: &[u8], from: usize) -> bool {
         .all(|b| b.is_ascii_whitespace())
 }
 
-/// Whether `run` (a span of `bytes`, one line) is inside a Markdown code
-/// span of its line: a string of backticks, then the next string of the
-/// same length (reST's ``` `` ``` pairs are such spans too).
-fn in_code_span(line: &[u8], run: Range<usize>) -> bool {
-    let ticks = |at: usize| line[at..].iter().take_while(|&&b| b == b'`').count();
+/// The code spans of a line (what is between their backticks): a string
+/// of backticks, then the next string of the same length (reST's
+/// ``` `` ``` pairs are such spans too); a string that no later one
+/// closes is text. Linear in the line: each string's closer is found
+/// from the right in one pass.
+fn code_spans(line: &[u8]) -> Vec<Range<usize>> {
+    let mut strings: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
-    while i < line.len() {
-        if line[i] != b'`' {
-            i += 1;
-            continue;
-        }
-        let n = ticks(i);
-        let open_end = i + n;
-        let mut j = open_end;
-        let close = loop {
-            match line[j..].iter().position(|&b| b == b'`') {
-                None => break None,
-                Some(k) => {
-                    let m = ticks(j + k);
-                    if m == n {
-                        break Some(j + k);
-                    }
-                    j += k + m;
-                }
-            }
-        };
-        let Some(close) = close else {
-            // No closing string: these backticks are text.
-            i = open_end;
-            continue;
-        };
-        if open_end <= run.start && run.end <= close {
-            return true;
-        }
-        i = close + n;
+    while let Some(k) = memchr::memchr(b'`', &line[i..]) {
+        let at = i + k;
+        let n = line[at..].iter().take_while(|&&b| b == b'`').count();
+        strings.push((at, n));
+        i = at + n;
     }
-    false
+    // The next string of the same length after each, read from the right.
+    let mut next_same = vec![None; strings.len()];
+    let mut last: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (k, &(_, n)) in strings.iter().enumerate().rev() {
+        next_same[k] = last.get(&n).copied();
+        last.insert(n, k);
+    }
+    let mut spans = Vec::new();
+    let mut k = 0;
+    while k < strings.len() {
+        match next_same[k] {
+            Some(close) => {
+                let (open, n) = strings[k];
+                spans.push(open + n..strings[close].0);
+                k = close + 1;
+            }
+            None => k += 1,
+        }
+    }
+    spans
 }
 
 /// Whether the run is all that a pair of quotes holds on its line.
@@ -163,24 +188,29 @@ fn is_quotation(line: &str, run: Range<usize>) -> bool {
 }
 
 /// Whether the run at `span` of `bytes` is quoted on purpose, in a file
-/// at `path`: see the module's page.
+/// at `path`: see the module's page. `quoting` carries what was read for
+/// the runs before this one.
 pub(crate) fn is_quoted(
     bytes: &[u8],
     path: &Path,
     span: &Range<usize>,
-    fences: &mut Fences,
+    quoting: &mut Quoting,
 ) -> bool {
     if !is_documentation(path) {
         return false;
     }
-    let start = memchr::memrchr(b'\n', &bytes[..span.start]).map_or(0, |k| k + 1);
-    let end = memchr::memchr(b'\n', &bytes[span.end..]).map_or(bytes.len(), |k| span.end + k);
-    let run = span.start - start..span.end - start;
-    let line = &bytes[start..end];
-    if in_code_span(line, run.clone()) || fences.inside(bytes, start) {
+    let line = quoting.line_of(bytes, span);
+    if quoting.in_code_span(span) || quoting.in_fence(bytes, line.start) {
         return true;
     }
-    std::str::from_utf8(line).is_ok_and(|line| is_quotation(line, run))
+    // A quotation is short: its quotes are read near the run.
+    let from = line.start.max(span.start.saturating_sub(8));
+    let to = line.end.min(span.end + 8);
+    let (base, near) = super::window(bytes, from, to);
+    span.start
+        .checked_sub(base)
+        .is_some_and(|at| near.is_char_boundary(at) && near.len() >= at + span.len())
+        && is_quotation(near, span.start - base..span.end - base)
 }
 
 #[cfg(test)]
@@ -194,7 +224,7 @@ mod tests {
             text.as_bytes(),
             Path::new(path),
             &span,
-            &mut Fences::default(),
+            &mut Quoting::default(),
         )
     }
 
@@ -234,14 +264,14 @@ mod tests {
     #[test]
     fn fences_are_read_once() {
         let text = "```\nÃ©\n```\nÃ©\n".repeat(3);
-        let mut fences = Fences::default();
+        let mut quoting = Quoting::default();
         let mut inside = Vec::new();
         for (at, _) in text.match_indices("Ã©") {
             inside.push(is_quoted(
                 text.as_bytes(),
                 Path::new("a.md"),
                 &(at..at + 4),
-                &mut fences,
+                &mut quoting,
             ));
         }
         assert_eq!(inside, [true, false, true, false, true, false]);
