@@ -62,7 +62,10 @@ fn is_common_sign(c: char) -> bool {
             | 0xFF01..=0xFF65
             | 0x1F000..=0x1FAFF
     );
-    block && !c.is_control() && AugmentedScriptSet::for_char(c).is_all()
+    // Braille patterns are no prose sign, and U+2800 is blank: a repair
+    // into them would write an invisible character.
+    let braille = matches!(v, 0x2800..=0x28FF);
+    block && !braille && !c.is_control() && AugmentedScriptSet::for_char(c).is_all()
 }
 
 /// The characters that join an emoji sequence: ZWJ, VS16, the keycap.
@@ -246,7 +249,7 @@ mod tests {
             assert!(is_common(text), "{text:?}");
         }
         for text in [
-            "ɻ", "ᴴ", "\u{E000}", "\u{81}", "\u{378}", "\u{FE0F}", "\u{336}",
+            "ɻ", "ᴴ", "\u{E000}", "\u{81}", "\u{378}", "\u{FE0F}", "\u{336}", "\u{2800}",
         ] {
             assert!(!is_common(text), "{text:?}");
         }
