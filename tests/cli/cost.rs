@@ -207,11 +207,22 @@ fn long_lines_of_mojibake_are_linear() {
     one_run.push(b'\n');
     let mut many = "cafÃ© ".repeat(1 << 20).into_bytes();
     many.push(b'\n');
+    // The same runs quoted in a Markdown line's code spans: each run's
+    // quoting is known from one reading of its line.
+    let mut quoted = "`cafÃ©` ".repeat(1 << 20).into_bytes();
+    quoted.push(b'\n');
     let dir = tree(&[
         ("utf8lint.toml", b"max-per-file = 0\n"),
         ("one.txt", &one_run),
         ("many.txt", &many),
+        ("quoted.md", &quoted),
     ]);
+    let o = run_bounded(dir.path(), &["check", "--format", "json", "quoted.md"]);
+    assert!(
+        json_lines(&o).is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let o = run_bounded(dir.path(), &["check", "--format", "json", "one.txt"]);
     let lines = json_lines(&o);
     assert_eq!(lines.len(), 1);

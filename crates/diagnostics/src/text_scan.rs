@@ -188,6 +188,9 @@ pub(crate) struct TextScan<'a> {
     mojibake_next: usize,
     /// The end of the last line U008 searched at every character.
     mojibake_searched: usize,
+    /// The quoting of a documentation file (fenced blocks, code spans),
+    /// read as far as U008's runs, which it leaves alone there as quoted.
+    mojibake_quoting: mojibake::Quoting,
     line_end: usize,
 }
 
@@ -219,6 +222,7 @@ impl<'a> TextScan<'a> {
             characters_next: 0,
             mojibake_next: 0,
             mojibake_searched: 0,
+            mojibake_quoting: mojibake::Quoting::default(),
             line_end: 0,
         };
         let wanted = scan.characters.is_some()
@@ -313,7 +317,11 @@ impl<'a> TextScan<'a> {
             && mojibake::may_start_run(bytes, i)
         {
             let (next, searched) = (&mut self.mojibake_next, &mut self.mojibake_searched);
+            let quoting = &mut self.mojibake_quoting;
             mojibake::at_candidate(bytes, stretch, i, next, searched, |run| {
+                if mojibake::is_quoted(bytes, path, &run.span, quoting) {
+                    return;
+                }
                 let span = run.span.clone();
                 capped.push(
                     |level| {

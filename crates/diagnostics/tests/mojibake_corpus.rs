@@ -10,6 +10,9 @@
 
 use std::path::Path;
 
+mod damage;
+
+use damage::{Chain, damage};
 use utf8lint_diagnostics::{CheckOptions, Policy, Rule, apply_fixes, check};
 
 const SENTENCES: &[(&str, &str)] = &[
@@ -111,54 +114,18 @@ const LEGITIMATE: &[&str] = &[
     "—élan «élan» –à",
 ];
 
-#[derive(Clone, Copy, Debug)]
-enum Chain {
-    Windows1252,
-    Latin1,
-    MacRoman,
-}
-
-/// The text that `bytes` reads as in `chain` (windows-1252's five
-/// undefined bytes as the C1 control of the same value, as "sloppy"
-/// decoders and ftfy have it).
-fn read_as(bytes: &[u8], chain: Chain) -> String {
-    match chain {
-        Chain::Latin1 => bytes.iter().map(|&b| char::from(b)).collect(),
-        Chain::Windows1252 => bytes
-            .iter()
-            .map(|&b| {
-                let one = [b];
-                let (text, errors) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&one);
-                if errors {
-                    char::from(b)
-                } else {
-                    text.chars().next().unwrap()
-                }
-            })
-            .collect(),
-        Chain::MacRoman => encoding_rs::MACINTOSH
-            .decode_without_bom_handling(bytes)
-            .0
-            .into_owned(),
-    }
-}
-
-fn damage(text: &str, chain: Chain, layers: usize) -> String {
-    let mut out = text.to_owned();
-    for _ in 0..layers {
-        out = read_as(out.as_bytes(), chain);
-    }
-    out
-}
-
 fn u008(bytes: &[u8]) -> Vec<utf8lint_diagnostics::Diagnostic> {
+    u008_in(bytes, "a.txt")
+}
+
+fn u008_in(bytes: &[u8], path: &str) -> Vec<utf8lint_diagnostics::Diagnostic> {
     let mut policy = Policy::default();
     policy
         .levels
         .set(Rule::Mojibake, utf8lint_diagnostics::Level::Warn);
     check(
         bytes,
-        CheckOptions::new(Path::new("a.txt"), &policy).keeping(utf8lint_diagnostics::Keep::Every),
+        CheckOptions::new(Path::new(path), &policy).keeping(utf8lint_diagnostics::Keep::Every),
     )
     .into_iter()
     .filter(|d| d.rule == Rule::Mojibake)
@@ -330,4 +297,136 @@ fn the_explanation_holds() {
         rows += 1;
     }
     assert!(rows >= 7, "{rows} rows of damage");
+}
+
+const LONE: &str = include_str!("fixtures/lone_mojibake.tsv");
+
+/// A fixture line with its `[[...]]` parts damaged through `chain`
+/// `layers` times, and the line as it was.
+fn damaged_line(line: &str, chain: Chain, layers: usize) -> (String, String) {
+    let (mut damaged, mut clean) = (String::new(), String::new());
+    let mut rest = line;
+    while let Some(at) = rest.find("[[") {
+        let end = rest[at..]
+            .find("]]")
+            .map(|e| at + e)
+            .expect("a closed [[...]]");
+        let part = &rest[at + 2..end];
+        damaged.push_str(&rest[..at]);
+        clean.push_str(&rest[..at]);
+        damaged.push_str(&damage(part, chain, layers));
+        clean.push_str(part);
+        rest = &rest[end + 2..];
+    }
+    damaged.push_str(rest);
+    clean.push_str(rest);
+    (damaged, clean)
+}
+
+/// Lone runs, each the only damage on its line, in the shapes real
+/// mojibake-fix commits show: found and repaired exactly in one fix run
+/// (all of them), and the same lines undamaged give no finding.
+#[test]
+fn lone_runs_are_found_by_their_own_evidence() {
+    let (mut lines, mut found, mut exact) = (0, 0, 0);
+    let mut missed = Vec::new();
+    for row in LONE
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (chain, line) = row.split_once('\t').expect("chain<TAB>line");
+        let (name, layers) = match chain.strip_suffix(" twice") {
+            Some(name) => (name, 2),
+            None => (chain, 1),
+        };
+        let chain = Chain::named(name).expect("a chain's name");
+        let (damaged, clean) = damaged_line(line, chain, layers);
+        let (damaged, clean) = (format!("{damaged}\n"), format!("{clean}\n"));
+        lines += 1;
+        assert!(u008(clean.as_bytes()).is_empty(), "clean: {clean:?}");
+        let ds = u008(damaged.as_bytes());
+        if ds.is_empty() {
+            missed.push(format!("not found: {damaged:?}"));
+            continue;
+        }
+        found += 1;
+        let fixed = apply_fixes(damaged.as_bytes(), ds.iter().filter_map(|d| d.fix.as_ref()));
+        if fixed.bytes == clean.as_bytes() {
+            exact += 1;
+        } else {
+            missed.push(format!(
+                "{damaged:?} repaired to {:?}",
+                String::from_utf8_lossy(&fixed.bytes)
+            ));
+        }
+    }
+    println!(
+        "| lone runs | found | repaired exactly |\n|---|---|---|\n| {lines} | {found} | {exact} |"
+    );
+    for line in &missed {
+        println!("  {line}");
+    }
+    // One is left on purpose: `Parse → validate â†’ render` holds its own
+    // repair as text, which reads as a table of repairs.
+    assert!(exact + 1 >= lines, "{missed:#?}");
+}
+
+/// Mojibake quoted on purpose in documentation (inline code, a fenced
+/// block, a quotation of the damage alone) is not reported; the same
+/// damage in the file's prose, or in a file that is no documentation, is.
+#[test]
+fn quoted_mojibake_in_documentation_is_not_reported() {
+    let changelog = "## 1.2.0\n\n- Titles no longer show `Ã©` for `é`.\n- Quotes showed \"â€™\" instead of ’.\n\n```text\ncafÃ© au lait\n```\n\nThanks to JosÃ© for the report.\n";
+    for path in ["CHANGELOG.md", "NEWS", "docs/encoding.rst"] {
+        let ds = u008_in(changelog.as_bytes(), path);
+        let runs: Vec<&str> = ds.iter().map(|d| &changelog[d.span.clone()]).collect();
+        assert_eq!(runs, ["Ã©"], "{path}: only the prose's run");
+        assert!(changelog[..ds[0].span.start].ends_with("Jos"), "{path}");
+    }
+    // Elsewhere the fenced run and the prose's are reported (the first two
+    // lines hold their own repairs, a table of repairs, as anywhere).
+    assert_eq!(u008_in(changelog.as_bytes(), "src/lib.rs").len(), 2);
+}
+
+/// A line whose damage is partly lost (windows-1252's five undefined
+/// bytes written as `?` or as U+FFFD) is settled by one fix run: every run
+/// repaired, every lost character U+FFFD, nothing of the damage left for
+/// a second run, in every sentence of a script with no Latin-1 letters.
+/// Where the bytes were dropped the table counts, with no floor.
+#[test]
+fn lines_with_lost_bytes_are_settled_in_one_run() {
+    let scripts = ["Greek", "Russian", "Japanese", "Hebrew", "Arabic", "Hindi"];
+    println!("| loss | sentences | settled in one run |\n|---|---|---|");
+    for (loss, with) in [("?", "?"), ("U+FFFD", "\u{FFFD}"), ("dropped", "")] {
+        let mut settled = 0;
+        for (language, sentence) in SENTENCES.iter().filter(|(l, _)| scripts.contains(l)) {
+            let damaged: String = damage(sentence, Chain::Windows1252, 1)
+                .chars()
+                .map(|c| match c {
+                    '\u{80}'..='\u{9F}' => with.to_owned(),
+                    c => c.to_string(),
+                })
+                .collect();
+            let line = format!("{damaged}\n");
+            let ds = u008(line.as_bytes());
+            let fixed = apply_fixes(line.as_bytes(), ds.iter().filter_map(|d| d.fix.as_ref()));
+            let text = String::from_utf8_lossy(&fixed.bytes).into_owned();
+            let left = u008(text.as_bytes());
+            // What the damage is made of: windows-1252's characters.
+            let damage_left = text.chars().any(|c| {
+                ('\u{80}'..='\u{2FF}').contains(&c) || "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ".contains(c)
+            });
+            if left.is_empty() && !damage_left {
+                settled += 1;
+            } else {
+                println!("  {loss}, {language}: {text:?}");
+            }
+        }
+        println!("| {loss} | {} | {settled} |", scripts.len());
+        // A dropped byte leaves no mark: where it was a two-byte
+        // sequence's (`ÏÎ`), nothing shows that a byte is missing.
+        if !with.is_empty() {
+            assert_eq!(settled, scripts.len(), "{loss}");
+        }
+    }
 }

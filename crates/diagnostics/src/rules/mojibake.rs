@@ -38,6 +38,11 @@ use std::ops::Range;
 
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
+mod common;
+mod quoted;
+
+pub(crate) use quoted::{Quoting, is_quoted};
+
 /// Messages show at most this many characters of a run and of its repair
 /// (the fix holds all of it).
 const MAX_SHOWN_CHARS: usize = 64;
@@ -78,6 +83,10 @@ pub(crate) struct Found {
     pub chain: Chain,
     /// 1, or 2 when it was damaged twice (`ÃƒÂ©`).
     pub layers: u8,
+    /// Whether some of the run's bytes were lost (`ã?®`: a decoder wrote
+    /// `?` or U+FFFD for a byte it had no character for): the repair is
+    /// U+FFFD, what a decoder writes for a character it cannot read.
+    pub lost: bool,
 }
 
 /// windows-1252's characters for `80`..`9F` (U+FFFD where it has none:
@@ -134,7 +143,9 @@ fn byte_in(c: char, chain: Chain) -> Option<(u8, bool)> {
 /// (An inner layer may hold C1 controls: `Ã„Â\u{8D}` is `Ä\u{8D}` is `č`.)
 fn admissible(c: char) -> bool {
     let v = u32::from(c);
-    !(matches!(v, 0x80..=0x9F | 0xE000..=0xF8FF | 0xF0000..) || crate::text::is_noncharacter(v))
+    !(matches!(v, 0x80..=0x9F | 0xE000..=0xF8FF | 0xF0000..)
+        || crate::text::is_noncharacter(v)
+        || common::is_unassigned(c))
 }
 
 /// The next UTF-8 sequence that the characters of `chars` stand for in
@@ -580,9 +591,22 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
         odd,
     } = reading;
     let end = offset + used;
+    let line = line_of(stretch, offset);
+    let line_start = line.as_ptr() as usize - stretch.as_ptr() as usize;
+    let line_end = line_start + line.len();
+    let (line_before, line_after) = (
+        &stretch[line_start..offset],
+        stretch.get(end..line_end).unwrap_or(""),
+    );
     // The repair must read better than what is there: text that is
-    // ordinary as it stands (`Brontë…”`, `5×£35`) is left alone.
-    if gain == 0 && !(damaged && odd == 0) {
+    // ordinary as it stands (`Brontë…”`, `5×£35`) is left alone, unless
+    // the repair is common text that fits its place (`âœ…` for `✅`,
+    // `ZURÃœCK` for `ZURÜCK`): such a run is its own evidence.
+    let alone = || {
+        common::is_common(&repaired)
+            && common::fits_alone(line_before, &text[..used], &repaired, line_after)
+    };
+    if gain == 0 && !(damaged && odd == 0) && !alone() {
         return Some((end, None));
     }
     let before = stretch[..offset].chars().next_back();
@@ -591,7 +615,15 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
     // non-ASCII and no part of it is text in its own right, and the pair is
     // chance (random or mixed-script text).
     let foreign = |c: Option<char>| c.is_some_and(|c| !c.is_ascii() && c.is_alphabetic());
-    if foreign(before) || foreign(after) {
+    // (A character whose bytes were lost right after a run is damage, not
+    // a letter: one a decoder marked with `?` or U+FFFD, or one cut short
+    // after a run of several characters, `æ—¥æœ¬èªžã®æ` with the `81` of
+    // `の` dropped.)
+    let lost_after = || {
+        lost_at(&text[used..], damaged)
+            .is_some_and(|(_, marked)| marked || repaired.chars().nth(1).is_some())
+    };
+    if foreign(before) || (foreign(after) && !lost_after()) {
         return Some((end, None));
     }
     if chain == Chain::MacRoman
@@ -605,18 +637,31 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
             return Some((end, None));
         }
     }
-    let line = line_of(stretch, offset);
     if stands_alone_on(line, &repaired) {
         return Some((end, None));
     }
+    // The repair writes letters of the line's scripts only: a Han letter
+    // in an English sentence is a chance reading, not the text it was.
+    if !common::scripts_fit(line_before, &repaired, line_after, damaged) {
+        return Some((end, None));
+    }
     // A line holding characters no chain's byte reads as (`ξ`, `я`, `中`)
-    // is text of other scripts, among which a pair like `Ð¢` is chance.
+    // is text of other scripts, among which a pair like `Ð¢` is chance;
+    // but not a word of that script made of several pairs (`æ—¥æœ¬` in
+    // Japanese text, the part of a line a repair left): those characters
+    // are the line's own script, not the chance of random text. (Nor is
+    // U+FFFD, a byte a decoder or a repair lost.)
+    let word_of_script = |c: char| common::shares_script_with_word(c, &repaired);
     let unexplained = line
         .chars()
         .filter(|&c| !c.is_ascii() && latin_byte(c).is_none() && mac_byte(c).is_none())
+        .filter(|&c| !word_of_script(c) && !is_lost_byte(c))
         .take(MAX_OTHER_SCRIPT_CHARS)
         .count();
-    if unexplained >= MAX_OTHER_SCRIPT_CHARS {
+    // (Characters of three or four bytes, `ã€‚` for `。`, are no chance
+    // of random text either: three characters must line up for one.)
+    let long_sequences = repaired.chars().all(|c| c.len_utf8() >= 3);
+    if unexplained >= MAX_OTHER_SCRIPT_CHARS && !long_sequences {
         return Some((end, None));
     }
     Some((
@@ -626,6 +671,7 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
             repaired,
             chain,
             layers,
+            lost: false,
         }),
     ))
 }
@@ -652,6 +698,7 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
         repaired,
         chain,
         layers,
+        lost,
     } = found;
     let shorten = |text: &str| match text.char_indices().nth(MAX_SHOWN_CHARS) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
@@ -685,6 +732,23 @@ pub(crate) fn diagnostic(bytes: &[u8], found: Found, level: Level) -> Diagnostic
         return d.with_fix(Fix::unsafe_(
             format!("delete `{damaged}`"),
             vec![Edit::delete(span)],
+        ));
+    }
+    if lost {
+        return Diagnostic::new(
+            Rule::Mojibake,
+            level,
+            span.clone(),
+            format!("mojibake with bytes lost: `{damaged}` was one character {how}"),
+        )
+        .with_label("some of this character's bytes did not survive")
+        .with_note(
+            "a decoder wrote `?` or U+FFFD for a byte it had no character for: the character cannot be known from the text",
+        )
+        .with_help("the fix writes U+FFFD in its place, which `replacement_character` reports until someone writes the character back")
+        .with_fix(Fix::unsafe_(
+            format!("replace `{damaged}` with U+FFFD"),
+            vec![Edit::replace(span, full_repair.into_bytes())],
         ));
     }
     Diagnostic::new(
@@ -934,7 +998,19 @@ fn every_char(
             continue;
         }
         match run_from(bytes, stretch, k, true) {
-            Candidate::Nothing => k += 1,
+            Candidate::Nothing => match lost_in(bytes, k, range.end) {
+                Some(end) => {
+                    found.push(Found {
+                        span: k..end,
+                        repaired: "\u{FFFD}".into(),
+                        chain: Chain::Windows1252,
+                        layers: 1,
+                        lost: true,
+                    });
+                    k = end;
+                }
+                None => k += 1,
+            },
             Candidate::LeftAlone(end) => k = end,
             Candidate::Damage(run) if run.span.end <= range.end => {
                 k = run.span.end;
@@ -944,6 +1020,66 @@ fn every_char(
         }
     }
     k
+}
+
+/// What a decoder writes for a byte it has no character for: `?`,
+/// U+FFFD, or SUB (`1A`, what some write for U+FFFD in a single-byte
+/// code page).
+fn is_lost_byte(c: char) -> bool {
+    matches!(c, '?' | '\u{FFFD}' | '\u{1A}')
+}
+
+/// The bytes of a sequence at the start of `text` whose bytes were partly
+/// lost, read in windows-1252: a lead character, then as many characters
+/// as the sequence has bytes left, each a continuation byte's character
+/// or a lost byte, one at least lost (`ã?®` for `の`, `â€?` for `”`). A
+/// `?` counts as lost after a two-byte lead only for `Â` and `Ã` (`C2`,
+/// `C3`), or on a line already known to be `damaged` (`Ï?` for the `ρ` of
+/// Greek): elsewhere it is a question mark after a capital. A sequence of three or
+/// four bytes cut short right before another whole sequence (`ã®æ–‡`:
+/// the `81` of `の` dropped) lost a byte too.
+///
+/// Returns the bytes it takes and whether a decoder marked the loss
+/// (`?`, U+FFFD) rather than dropping the byte.
+fn lost_at(text: &str, damaged: bool) -> Option<(usize, bool)> {
+    let mut chars = text.char_indices();
+    let (_, lead) = chars.next()?;
+    let (b, _) = latin_byte(lead)?;
+    let len = match b {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let mut lost = false;
+    for k in 1..len {
+        let before = chars.offset();
+        let (_, c) = chars.next()?;
+        let lost_here =
+            is_lost_byte(c) && (len > 2 || c != '?' || damaged || matches!(b, 0xC2 | 0xC3));
+        let continuation = latin_byte(c).is_some_and(|(b, _)| b <= 0xBF);
+        if !(lost_here || continuation) {
+            // A sequence of three or four bytes cut short after one
+            // continuation byte at least, before the next lead (`ã®æ`):
+            // a decoder dropped a byte it had no character for.
+            // The next lead must start a whole sequence: in a line of
+            // garbled pairs (`ãƒæ’ã‚`) nothing was cut short.
+            let next_run = one_layer(&text[before..], Chain::Windows1252).is_some();
+            return (len > 2 && k >= 2 && next_run).then_some((before, false));
+        }
+        lost |= lost_here;
+    }
+    lost.then(|| (chars.offset(), true))
+}
+
+/// The end of a sequence with lost bytes ([`lost_at`]) starting at `k` of
+/// `bytes` and ending by `end`.
+fn lost_in(bytes: &[u8], k: usize, end: usize) -> Option<usize> {
+    let (base, text) = window(bytes, k, end.min(k + 16));
+    (base == k)
+        .then(|| lost_at(text, true))
+        .flatten()
+        .map(|(used, _)| k + used)
 }
 
 /// The byte `c` stands for in windows-1250 (the Central European code
@@ -1147,6 +1283,73 @@ mod tests {
         }
     }
 
+    /// A run that stands alone on its line is taken on its own evidence:
+    /// its repair is common text that fits its place.
+    #[test]
+    fn lone_runs_are_repaired() {
+        for (text, repaired) in [
+            ("## Build status âœ…", "✅"),
+            ("RUF MICH ZURÃœCK", "Ü"),
+            ("HÃ´tel de Police", "ô"),
+            ("GÃ\u{a0}idhlig", "à"),
+            ("ART TRIP Ã\u{a0} l'office", "à"),
+            ("Price: 12Â\u{a0}EUR", "\u{a0}"),
+            ("Humanized IL2RÎ³cKO mice", "γ"),
+            ("`cargo test`â€” fast", "—"),
+            ("Ã–l und Wasser", "Ö"),
+            ("×‘×”×•×“×¢×”", "בהודעה"),
+        ] {
+            assert_eq!(repair(text).map(|r| r.0), Some(repaired.into()), "{text}");
+        }
+    }
+
+    /// `text` with every run found replaced by its repair.
+    fn every_run_repaired(text: &str) -> String {
+        let mut out = String::new();
+        let mut at = 0;
+        find_in(text.as_bytes(), |f| {
+            out.push_str(&text[at..f.span.start]);
+            out.push_str(&f.repaired);
+            at = f.span.end;
+        });
+        out.push_str(&text[at..]);
+        out
+    }
+
+    /// Every run of a line whose damage is partly lost (a decoder wrote
+    /// `?` for the bytes windows-1252 has no character for) is repaired,
+    /// and each lost character becomes U+FFFD: one run settles the line,
+    /// and what is left is U+FFFD, which `replacement_character` reports.
+    #[test]
+    fn a_line_with_lost_bytes_is_repaired_as_far_as_it_goes() {
+        let text = "æ—¥æœ¬èªžã?®æ–‡ç«\u{a0}ã?¯æ¼¢å\u{ad}—ã?¨ã?²ã‚‰ã?Œã?ªã?§ã?™ã€‚\n";
+        assert_eq!(every_run_repaired(text), "日本語�文章�漢字��ら����。\n");
+    }
+
+    /// Where a decoder dropped the bytes windows-1252 has no character
+    /// for, the sequences cut short are lost characters too.
+    #[test]
+    fn a_line_with_dropped_bytes_is_repaired_as_far_as_it_goes() {
+        let text = "æ—¥æœ¬èªžã®æ–‡ç«\u{a0}ã¯æ¼¢å\u{ad}—\n";
+        assert_eq!(every_run_repaired(text), "日本語�文章�漢字\n");
+    }
+
+    /// A repair writes no code point Unicode has not assigned.
+    #[test]
+    fn no_repair_writes_an_unassigned_code_point() {
+        // `Î‹` is `CE 8B`, U+038B, a hole in the Greek block.
+        assert_eq!(repair("ã?Î‹?ª"), None);
+    }
+
+    /// A repair writes no letter of a script its line does not use.
+    #[test]
+    fn no_repair_writes_a_foreign_script() {
+        // `ÔØî` is `❌` through cp850; read as Mac Roman it would be `ﯔ`.
+        for text in ["a check ÔØî mark", "an English å¢‰ sentence", "Englå¢‰ish"] {
+            assert_eq!(repair(text), None, "{text}");
+        }
+    }
+
     #[test]
     fn legitimate_text_is_left_alone() {
         for text in [
@@ -1170,6 +1373,12 @@ mod tests {
             "Charlotte Brontë…”",
             "radius of 10 Å—",
             "IL Y MARQUÉ…",
+            "SELKÄ\u{A0}EDELLÄ\u{A0}MAAHAN",
+            "MISUTÂ\u{A0}AJIKKO",
+            "There are a lot of Ã’s in mojibake text",
+            "OK??:(   `¬´    ):",
+            "BLÅ… PÅ— IRMÃ— MAÇÃ” MAÇÃ»",
+            "10 Å² and 10 Å—",
         ] {
             assert_eq!(repair(text), None, "{text}");
         }
