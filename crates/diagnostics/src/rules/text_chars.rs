@@ -30,7 +30,9 @@ use std::cell::OnceCell;
 use std::ops::Range;
 use std::path::Path;
 
+use crate::code_syntax::{self, Language, Region};
 use crate::rules::fix_scope::{Lang, scope_character_fix};
+use crate::rules::invisible;
 use crate::shown::Capped;
 use crate::text::{ascii_name, escape_shown, is_noncharacter, windows_1252_char};
 use crate::{Diagnostic, Edit, Fix, Level, Policy, Rule};
@@ -95,6 +97,11 @@ pub(crate) struct Pass<'a> {
     /// The file's language, for where a fix may touch a character
     /// (`fix_scope`), worked out at the first finding.
     lang: OnceCell<Option<Lang>>,
+    /// The stretches of a source file that are strings and comments, for
+    /// whether a character stands in code (`code_syntax`), worked out at
+    /// the first character that asks; `None` for a language it does not
+    /// follow.
+    regions: OnceCell<Option<Vec<(Range<usize>, Region)>>>,
     /// C0 controls are keystrokes here (Vim script): [`is_vim_script`],
     /// also worked out when first asked.
     keystrokes: OnceCell<bool>,
@@ -129,7 +136,7 @@ fn designates_shifted_set(bytes: &[u8]) -> bool {
 
 /// The character at `i` of well-formed `bytes`, and its length; `None` at
 /// the end (a character before the end asks for the one after it).
-fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+pub(crate) fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
     let len = match *bytes.get(i)? {
         0x00..=0x7F => 1,
         0xC0..=0xDF => 2,
@@ -141,7 +148,8 @@ fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
     text.chars().next().map(|c| (c, len))
 }
 
-fn char_before(bytes: &[u8], i: usize) -> Option<char> {
+/// The character that ends at `i` of well-formed `bytes`.
+pub(crate) fn char_before(bytes: &[u8], i: usize) -> Option<char> {
     let start = (i.saturating_sub(4)..i).find(|&s| std::str::from_utf8(&bytes[s..i]).is_ok())?;
     std::str::from_utf8(&bytes[start..i])
         .ok()?
@@ -156,6 +164,7 @@ impl<'a> Pass<'a> {
             path,
             source: OnceCell::new(),
             lang: OnceCell::new(),
+            regions: OnceCell::new(),
             keystrokes: OnceCell::new(),
             iso_2022_escape: false,
             shifts: OnceCell::new(),
@@ -173,6 +182,17 @@ impl<'a> Pass<'a> {
 
     fn lang(&self) -> Option<Lang> {
         *self.lang.get_or_init(|| Lang::of(self.path, self.bytes))
+    }
+
+    /// Whether byte `i` is code (not a string or comment) of a language
+    /// `code_syntax` follows; in other files nothing is code.
+    fn in_code(&self, i: usize) -> bool {
+        let regions = self.regions.get_or_init(|| {
+            Language::of(self.path, self.bytes).map(|l| code_syntax::non_code(self.bytes, l))
+        });
+        let Some(regions) = regions else { return false };
+        let k = regions.partition_point(|(range, _)| range.end <= i);
+        !regions.get(k).is_some_and(|(range, _)| range.start <= i)
     }
 
     /// Looks at the candidate at `i` (a character boundary in `stretch`, a
@@ -246,31 +266,12 @@ impl<'a> Pass<'a> {
                 }
                 len
             }
-            0x200B
-                if [
-                    char_before(self.bytes, i),
-                    char_at(self.bytes, i + len).map(|(c, _)| c),
-                ]
-                .into_iter()
-                .any(|c| c.is_some_and(written_without_spaces)) =>
-            {
-                // Thai, Lao, Khmer, Myanmar and CJK text marks its word
-                // breaks with U+200B: that is what the character is for.
+            _ if invisible::is_judged(c) => {
+                self.judged_invisible(c, span, stretch);
                 len
             }
-            0x200B | 0xAD | 0x180E | 0x115F | 0x1160 | 0x3164 | 0xFFA0 => {
+            0x115F | 0x1160 | 0x3164 | 0xFFA0 => {
                 self.invisible_char(c, span);
-                len
-            }
-            0x200C | 0x200D => {
-                // Scripts (Persian, Hindi) and emoji sequences need them;
-                // between ASCII characters nothing does (`pass\u{200D}word`).
-                let before = char_before(self.bytes, i);
-                let after = char_at(self.bytes, i + len).map(|(c, _)| c);
-                let ascii = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-                if ascii(before) && ascii(after) {
-                    self.invisible_char(c, span);
-                }
                 len
             }
             // Tag characters and variation selectors are `hidden_payload`'s
@@ -374,6 +375,28 @@ impl<'a> Pass<'a> {
             .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
     }
 
+    /// U011 for a character a script or typography may need
+    /// (`invisible`): silent where its neighbours' script needs it, outside
+    /// code, and on a line that names it (a table of characters); a soft
+    /// hyphen inside mojibake is reported for its repair.
+    fn judged_invisible(&mut self, c: char, span: Range<usize>, stretch: &Range<usize>) {
+        if !self.invisible.wants() {
+            return;
+        }
+        let bytes = self.bytes;
+        let i = span.start;
+        if !(c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, i)) {
+            let (before, after) = invisible::neighbours(bytes, i, span.len(), stretch);
+            if !self.in_code(i)
+                && (invisible::needed(c, before, after)
+                    || invisible::line_names(bytes, i, c, name(c).as_deref()))
+            {
+                return;
+            }
+        }
+        self.invisible_char(c, span);
+    }
+
     fn invisible_char(&mut self, c: char, span: Range<usize>) {
         if !self.invisible.wants() {
             return;
@@ -382,16 +405,32 @@ impl<'a> Pass<'a> {
         let mojibake = c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, span.start);
         // Never safe: an invisible character can be data (a string that
         // tests a word break, a table of characters) as much as damage.
-        let fix = Fix::unsafe_(
-            format!("delete {}", code(c)),
-            vec![Edit::delete(span.clone())],
-        );
+        let fix = if c == '\u{2800}' {
+            Fix::unsafe_(
+                format!("replace {} with a space", code(c)),
+                vec![Edit::replace(span.clone(), b" ".to_vec())],
+            )
+        } else {
+            Fix::unsafe_(
+                format!("delete {}", code(c)),
+                vec![Edit::delete(span.clone())],
+            )
+        };
         let why = match c {
             '\u{AD}' => {
                 "a soft hyphen: invisible unless a line breaks there; in source and data it splits words that look whole"
             }
             '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' => {
                 "a Hangul filler: it renders as nothing, and some languages accept it as a letter in identifiers"
+            }
+            '\u{2800}' => {
+                "a blank braille pattern away from braille: it looks like a space, but it is a symbol, not whitespace, and some languages accept it in names"
+            }
+            '\u{180B}'..='\u{180F}' => {
+                "a Mongolian format character away from Mongolian letters: it selects or separates nothing here"
+            }
+            '\u{200B}' | '\u{200C}' | '\u{200D}' if self.in_code(span.start) => {
+                "an invisible character in code: a name or a token that looks the same is a different one"
             }
             _ => {
                 "an invisible character: text that looks the same compares, searches and runs differently"
@@ -433,24 +472,27 @@ impl<'a> Pass<'a> {
         let Ok(text) = std::str::from_utf8(&bytes[line.clone()]) else {
             return 3;
         };
-        // Right-to-left prose (a translation catalogue, a document) embeds
-        // and isolates its left-to-right parts: outside source code, a line
-        // with right-to-left letters whose embeddings and isolates are all
-        // closed, or whose every control stands beside a right-to-left
-        // letter, is that.
-        if !self.is_source()
-            && text.chars().any(is_right_to_left)
-            && (closes_what_it_opens(text)
-                || text
-                    .char_indices()
-                    .filter(|&(_, c)| is_bidi_control(c))
-                    .all(|(k, c)| {
-                        beside_right_to_left(bytes, line.start + k, c.len_utf8(), stretch)
-                    }))
+        // Prose (a translation catalogue, a document) embeds and isolates
+        // its parts of the other direction: outside source code, a line
+        // that closes every embedding and isolate it opens, in order, is
+        // that; an override too, among right-to-left letters. What a line
+        // leaves open reorders whatever follows it (the value a `%s` puts
+        // after it, the next message) wherever it stands.
+        let balance = Balance::of(text);
+        let prose = !self.is_source();
+        if prose
+            && balance.unclosed.is_empty()
+            && balance.stray == 0
+            && (!balance.overrides || text.chars().any(is_right_to_left))
         {
             return 3;
         }
-        let d = bidi_diagnostic(text, line.start, i);
+        let mut d = bidi_diagnostic(text, line.start, i, &balance);
+        if prose {
+            if let Some(fix) = closing_fix(text, line.start, &balance) {
+                d.fix = Some(fix);
+            }
+        }
         let span = d.span.clone();
         self.bidi.push(|level| Diagnostic { level, ..d }, span);
         3
@@ -517,37 +559,137 @@ fn beside_right_to_left(bytes: &[u8], i: usize, len: usize, stretch: &Range<usiz
     before == Some(true) || after == Some(true)
 }
 
-/// A letter of a script written without spaces between words (Thai, Lao,
-/// Tibetan, Myanmar, Khmer, kana and CJK ideographs), where U+200B marks
-/// where a line may break.
-fn written_without_spaces(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x0E00..=0x0EFF | 0x0F00..=0x0FFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x3040..=0x30FF | 0x3400..=0x9FFF
-    )
-}
-
 /// A right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko...).
 fn is_right_to_left(c: char) -> bool {
     use unicode_bidi::BidiClass::{AL, R};
     !c.is_ascii() && matches!(unicode_bidi::bidi_class(c), R | AL)
 }
 
-/// Whether every embedding and isolate `text` opens is closed on it, in
-/// order, and it holds no override (U+202D, U+202E), which prose does not
-/// need.
-fn closes_what_it_opens(text: &str) -> bool {
-    let mut open = Vec::new();
-    for c in text.chars() {
-        match c {
-            '\u{202A}' | '\u{202B}' | '\u{2066}'..='\u{2068}' => open.push(c),
-            '\u{202C}' if matches!(open.pop(), Some('\u{202A}' | '\u{202B}')) => {}
-            '\u{2069}' if matches!(open.pop(), Some('\u{2066}'..='\u{2068}')) => {}
-            '\u{202C}' | '\u{2069}' | '\u{202D}' | '\u{202E}' => return false,
-            _ => {}
+/// What a line's embeddings, overrides and isolates leave open, matched
+/// as the Unicode Bidirectional Algorithm matches them: U+202C closes the
+/// last embedding or override opened inside the current isolate, U+2069
+/// the last isolate (and what was opened inside it).
+struct Balance {
+    /// The controls still open at the line's end (offset in the line and
+    /// the control), outermost first.
+    unclosed: Vec<(usize, char)>,
+    /// How many closers close nothing.
+    stray: usize,
+    /// Whether the line holds an override (U+202D, U+202E).
+    overrides: bool,
+}
+
+impl Balance {
+    fn of(text: &str) -> Balance {
+        let mut open: Vec<(usize, char)> = Vec::new();
+        let mut stray = 0;
+        let mut overrides = false;
+        for (k, c) in text.char_indices() {
+            match c {
+                '\u{202D}' | '\u{202E}' => {
+                    overrides = true;
+                    open.push((k, c));
+                }
+                '\u{202A}' | '\u{202B}' | '\u{2066}'..='\u{2068}' => open.push((k, c)),
+                '\u{202C}' => match open.last() {
+                    Some((_, '\u{202A}'..='\u{202E}')) => {
+                        open.pop();
+                    }
+                    _ => stray += 1,
+                },
+                '\u{2069}' => match open.iter().rposition(|(_, o)| is_isolate(*o)) {
+                    Some(at) => open.truncate(at),
+                    None => stray += 1,
+                },
+                _ => {}
+            }
+        }
+        Balance {
+            unclosed: open,
+            stray,
+            overrides,
         }
     }
-    open.is_empty()
+}
+
+fn is_isolate(c: char) -> bool {
+    matches!(c, '\u{2066}'..='\u{2068}')
+}
+
+/// The closers of `open`, innermost first: U+2069 for an isolate, U+202C
+/// for an embedding or override.
+fn closers(open: &[(usize, char)]) -> String {
+    open.iter()
+        .rev()
+        .map(|&(_, c)| if is_isolate(c) { '\u{2069}' } else { '\u{202C}' })
+        .collect()
+}
+
+/// Where a line (`text`) closes what it leaves open: before the closing
+/// quote of the string it ends with, when the first control left open is
+/// inside that string (a catalogue's `msgstr "..."`, a `.strings` value),
+/// and before the string's trailing `\n` escapes, which end its text's
+/// paragraph; otherwise at the line's end, before trailing whitespace.
+/// Returns the offset and where the text the closers end starts.
+fn closing_point(text: &str, first_open: usize) -> (usize, usize) {
+    let end = text.trim_end().len();
+    let body = text[..end].trim_end_matches([';', ',']);
+    if let Some(quote) = body.strip_suffix('"').map(str::len) {
+        let opening = (0..quote).rev().find(|&k| {
+            text.as_bytes()[k] == b'"'
+                && text.as_bytes()[..k]
+                    .iter()
+                    .rev()
+                    .take_while(|&&b| b == b'\\')
+                    .count()
+                    % 2
+                    == 0
+        });
+        if let Some(opening) = opening.filter(|&o| o < first_open) {
+            let mut at = quote;
+            while text[opening + 1..at].ends_with("\\n")
+                && !text[opening + 1..at - 2].ends_with('\\')
+            {
+                at -= 2;
+            }
+            return (at, opening + 1);
+        }
+    }
+    (end, 0)
+}
+
+/// The fix for a line of prose (`text`, at byte `base`) that leaves an
+/// embedding, override or isolate open: the closers inserted where the
+/// line's text ends ([`closing_point`]), offered when the text then shows
+/// as it did (the algorithm ends every embedding at a paragraph's end, so
+/// closing it there changes nothing a reader sees, and stops it from
+/// reordering what follows). A line with a closer that closes nothing
+/// gets the deletion fix.
+fn closing_fix(text: &str, base: usize, balance: &Balance) -> Option<Fix> {
+    let &(first, _) = balance.unclosed.first()?;
+    if balance.stray > 0 {
+        return None;
+    }
+    let (at, from) = closing_point(text, first);
+    let closers = closers(&balance.unclosed);
+    let shown = |t: &str| -> String {
+        visual_order(t)
+            .chars()
+            .filter(|&c| !is_bidi_control(c))
+            .collect()
+    };
+    let fixed = format!("{}{closers}", &text[from..at]);
+    if shown(&text[from..at]) != shown(&fixed) {
+        return None;
+    }
+    let names: Vec<String> = closers.chars().map(code).collect();
+    Some(Fix::unsafe_(
+        format!(
+            "close what the line leaves open: insert {} where its text ends",
+            names.join(", ")
+        ),
+        vec![Edit::insert(base + at, closers.into_bytes())],
+    ))
 }
 
 /// The line around `i`, at most 4 KiB either side, inside `stretch`.
@@ -574,11 +716,9 @@ fn is_bidi_control(c: char) -> bool {
 
 /// The U010 finding for a line (`text`, starting at byte `base`) whose
 /// first bidi control is at byte `first`.
-fn bidi_diagnostic(text: &str, base: usize, first: usize) -> Diagnostic {
+fn bidi_diagnostic(text: &str, base: usize, first: usize, balance: &Balance) -> Diagnostic {
     let mut controls = Vec::new();
     let mut edits = Vec::new();
-    // The embedding and isolate stack, for what is left open at the end.
-    let mut open: Vec<char> = Vec::new();
     for (k, c) in text.char_indices() {
         if !is_bidi_control(c) {
             continue;
@@ -587,28 +727,6 @@ fn bidi_diagnostic(text: &str, base: usize, first: usize) -> Diagnostic {
             controls.push(c);
         }
         edits.push(Edit::delete(base + k..base + k + c.len_utf8()));
-        match c {
-            '\u{202A}'..='\u{202B}' | '\u{202D}'..='\u{202E}' | '\u{2066}'..='\u{2068}' => {
-                open.push(c)
-            }
-            '\u{202C}' => {
-                if let Some(at) = open
-                    .iter()
-                    .rposition(|o| matches!(o, '\u{202A}'..='\u{202E}'))
-                {
-                    open.truncate(at);
-                }
-            }
-            '\u{2069}' => {
-                if let Some(at) = open
-                    .iter()
-                    .rposition(|o| matches!(o, '\u{2066}'..='\u{2068}'))
-                {
-                    open.truncate(at);
-                }
-            }
-            _ => {}
-        }
     }
     let names: Vec<String> = controls.iter().map(|&c| describe(c)).collect();
     let shown = visual_order(text);
@@ -626,10 +744,10 @@ fn bidi_diagnostic(text: &str, base: usize, first: usize) -> Diagnostic {
     .with_label("this line is shown in another order than it is stored")
     .with_note(format!("as stored: `{}`", escape_shown(text)))
     .with_note(format!("as shown:  `{}`", escape_shown(&shown)));
-    if let Some(unclosed) = open.first() {
+    if let Some(&(_, unclosed)) = balance.unclosed.first() {
         d.notes.push(format!(
-            "{} is not closed before the line ends: everything after it on the line is reordered (the Trojan Source pattern, CVE-2021-42574)",
-            code(*unclosed)
+            "{} is not closed before the line ends: everything after it on the line is reordered, and in a message whatever is shown after it (the Trojan Source pattern, CVE-2021-42574)",
+            code(unclosed)
         ));
     }
     d.help.push(
@@ -863,7 +981,11 @@ fn name(c: char) -> Option<String> {
         0x061C => "ARABIC LETTER MARK",
         0x115F => "HANGUL CHOSEONG FILLER",
         0x1160 => "HANGUL JUNGSEONG FILLER",
+        0x180B => "MONGOLIAN FREE VARIATION SELECTOR ONE",
+        0x180C => "MONGOLIAN FREE VARIATION SELECTOR TWO",
+        0x180D => "MONGOLIAN FREE VARIATION SELECTOR THREE",
         0x180E => "MONGOLIAN VOWEL SEPARATOR",
+        0x180F => "MONGOLIAN FREE VARIATION SELECTOR FOUR",
         0x200B => "ZERO WIDTH SPACE",
         0x200C => "ZERO WIDTH NON-JOINER",
         0x200D => "ZERO WIDTH JOINER",
@@ -889,6 +1011,7 @@ fn name(c: char) -> Option<String> {
         0x2067 => "RIGHT-TO-LEFT ISOLATE",
         0x2068 => "FIRST STRONG ISOLATE",
         0x2069 => "POP DIRECTIONAL ISOLATE",
+        0x2800 => "BRAILLE PATTERN BLANK",
         0x3164 => "HANGUL FILLER",
         0xFFA0 => "HALFWIDTH HANGUL FILLER",
         0xFE00..=0xFE0F => return Some(format!("VARIATION SELECTOR-{}", v - 0xFE00 + 1)),
