@@ -95,8 +95,7 @@ pub(crate) fn needed(c: char, before: Option<char>, after: Option<char>) -> bool
     let either = |test: fn(char) -> bool| before.is_some_and(test) || after.is_some_and(test);
     match c {
         '\u{200C}' | '\u{200D}' => {
-            either(|n| scripts_of(n).iter().any(|&s| joins(s)))
-                || (c == '\u{200D}' && either(is_emoji_part))
+            either(|n| scripts_of(n).iter().any(|&s| joins(s))) || joins_emoji(c, before, after)
         }
         '\u{200B}' => either(|n| scripts_of(n).iter().any(|&s| spaceless(s))),
         '\u{180B}'..='\u{180F}' => either(|n| scripts_of(n).contains(&Script::Mongolian)),
@@ -104,6 +103,12 @@ pub(crate) fn needed(c: char, before: Option<char>, after: Option<char>) -> bool
         '\u{2800}' => either(|n| matches!(n, '\u{2801}'..='\u{28FF}')),
         _ => false,
     }
+}
+
+/// Whether `c` is the U+200D of an emoji ZWJ sequence (`👨\u{200D}👩`):
+/// never a split name, in code or in text.
+pub(crate) fn joins_emoji(c: char, before: Option<char>, after: Option<char>) -> bool {
+    c == '\u{200D}' && (before.is_some_and(is_emoji_part) || after.is_some_and(is_emoji_part))
 }
 
 /// The scripts of `c` (its Script_Extensions), none for the characters
@@ -188,9 +193,16 @@ pub(crate) fn line_names(bytes: &[u8], i: usize, c: char, name: Option<&str>) ->
     let words: Vec<&str> = line
         .split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '+')
         .collect();
-    let hex = [format!("{v:04X}"), format!("U+{v:04X}"), format!("0X{v:X}"), format!("0X{v:04X}")];
+    let hex = [
+        format!("{v:04X}"),
+        format!("U+{v:04X}"),
+        format!("0X{v:X}"),
+        format!("0X{v:04X}"),
+    ];
     let decimal = v.to_string();
-    words.iter().any(|w| hex.iter().any(|h| h == w) || (v > 99 && *w == decimal))
+    words
+        .iter()
+        .any(|w| hex.iter().any(|h| h == w) || (v > 99 && *w == decimal))
         || name.is_some_and(|n| line.contains(n))
 }
 
@@ -248,9 +260,17 @@ mod tests {
             let i = line.find(c).unwrap();
             line_names(line.as_bytes(), i, c, Some(name))
         };
-        assert!(names("\u{AD}\t--\t0xad\t173\tSOFT HYPHEN", '\u{AD}', "SOFT HYPHEN"));
+        assert!(names(
+            "\u{AD}\t--\t0xad\t173\tSOFT HYPHEN",
+            '\u{AD}',
+            "SOFT HYPHEN"
+        ));
         assert!(names("00ad   \u{AD}   x", '\u{AD}', "SOFT HYPHEN"));
-        assert!(names("U+200B \u{200B} ZWSP", '\u{200B}', "ZERO WIDTH SPACE"));
+        assert!(names(
+            "U+200B \u{200B} ZWSP",
+            '\u{200B}',
+            "ZERO WIDTH SPACE"
+        ));
         assert!(!names("Jog\u{AD}jakarta", '\u{AD}', "SOFT HYPHEN"));
         assert!(!names("page 1730 \u{AD}", '\u{AD}', "SOFT HYPHEN"));
     }

@@ -387,10 +387,10 @@ impl<'a> Pass<'a> {
         let i = span.start;
         if !(c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, i)) {
             let (before, after) = invisible::neighbours(bytes, i, span.len(), stretch);
-            if !self.in_code(i)
-                && (invisible::needed(c, before, after)
-                    || invisible::line_names(bytes, i, c, name(c).as_deref()))
-            {
+            if invisible::joins_emoji(c, before, after) {
+                return;
+            }
+            if !self.in_code(i) && invisible::needed(c, before, after) {
                 return;
             }
         }
@@ -402,6 +402,14 @@ impl<'a> Pass<'a> {
             return;
         }
         let bytes = self.bytes;
+        // A line that names the character in text is a table of characters
+        // (`3164;HANGUL FILLER`, `00ad   SOFT HYPHEN`), whose characters
+        // are its data.
+        if !self.in_code(span.start)
+            && invisible::line_names(bytes, span.start, c, name(c).as_deref())
+        {
+            return;
+        }
         let mojibake = c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, span.start);
         // Never safe: an invisible character can be data (a string that
         // tests a word break, a table of characters) as much as damage.
@@ -475,16 +483,17 @@ impl<'a> Pass<'a> {
         // Prose (a translation catalogue, a document) embeds and isolates
         // its parts of the other direction: outside source code, a line
         // that closes every embedding and isolate it opens, in order, is
-        // that; an override too, among right-to-left letters. What a line
-        // leaves open reorders whatever follows it (the value a `%s` puts
-        // after it, the next message) wherever it stands.
+        // that; a closed override too, when it stands beside a
+        // right-to-left letter (an override among Latin text reverses
+        // it). What a line leaves open reorders whatever follows it (the
+        // value a `%s` puts after it, the next message) wherever it stands.
         let balance = Balance::of(text);
-        let prose = !self.is_source();
-        if prose
-            && balance.unclosed.is_empty()
-            && balance.stray == 0
-            && (!balance.overrides || text.chars().any(is_right_to_left))
-        {
+        let prose = !self.is_source()
+            && text
+                .char_indices()
+                .filter(|&(_, c)| matches!(c, '\u{202D}' | '\u{202E}'))
+                .all(|(k, c)| beside_right_to_left(bytes, line.start + k, c.len_utf8(), stretch));
+        if prose && balance.unclosed.is_empty() && balance.stray == 0 {
             return 3;
         }
         let mut d = bidi_diagnostic(text, line.start, i, &balance);
@@ -559,12 +568,6 @@ fn beside_right_to_left(bytes: &[u8], i: usize, len: usize, stretch: &Range<usiz
     before == Some(true) || after == Some(true)
 }
 
-/// A right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko...).
-fn is_right_to_left(c: char) -> bool {
-    use unicode_bidi::BidiClass::{AL, R};
-    !c.is_ascii() && matches!(unicode_bidi::bidi_class(c), R | AL)
-}
-
 /// What a line's embeddings, overrides and isolates leave open, matched
 /// as the Unicode Bidirectional Algorithm matches them: U+202C closes the
 /// last embedding or override opened inside the current isolate, U+2069
@@ -575,22 +578,17 @@ struct Balance {
     unclosed: Vec<(usize, char)>,
     /// How many closers close nothing.
     stray: usize,
-    /// Whether the line holds an override (U+202D, U+202E).
-    overrides: bool,
 }
 
 impl Balance {
     fn of(text: &str) -> Balance {
         let mut open: Vec<(usize, char)> = Vec::new();
         let mut stray = 0;
-        let mut overrides = false;
         for (k, c) in text.char_indices() {
             match c {
-                '\u{202D}' | '\u{202E}' => {
-                    overrides = true;
-                    open.push((k, c));
+                '\u{202A}'..='\u{202B}' | '\u{202D}'..='\u{202E}' | '\u{2066}'..='\u{2068}' => {
+                    open.push((k, c))
                 }
-                '\u{202A}' | '\u{202B}' | '\u{2066}'..='\u{2068}' => open.push((k, c)),
                 '\u{202C}' => match open.last() {
                     Some((_, '\u{202A}'..='\u{202E}')) => {
                         open.pop();
@@ -607,7 +605,6 @@ impl Balance {
         Balance {
             unclosed: open,
             stray,
-            overrides,
         }
     }
 }
@@ -621,7 +618,13 @@ fn is_isolate(c: char) -> bool {
 fn closers(open: &[(usize, char)]) -> String {
     open.iter()
         .rev()
-        .map(|&(_, c)| if is_isolate(c) { '\u{2069}' } else { '\u{202C}' })
+        .map(|&(_, c)| {
+            if is_isolate(c) {
+                '\u{2069}'
+            } else {
+                '\u{202C}'
+            }
+        })
         .collect()
 }
 
@@ -658,8 +661,9 @@ fn closing_point(text: &str, first_open: usize) -> (usize, usize) {
     (end, 0)
 }
 
-/// The fix for a line of prose (`text`, at byte `base`) that leaves an
-/// embedding, override or isolate open: the closers inserted where the
+/// The fix for a line of prose (`text`, at byte `base`; its overrides
+/// stand beside right-to-left letters) that leaves an embedding, override
+/// or isolate open: the closers inserted where the
 /// line's text ends ([`closing_point`]), offered when the text then shows
 /// as it did (the algorithm ends every embedding at a paragraph's end, so
 /// closing it there changes nothing a reader sees, and stops it from
