@@ -26,13 +26,15 @@ fn a_zero_width_character_last_in_the_file_is_checked_without_a_panic() {
         // U+200B after a word, alone, after Thai (which breaks words with
         // it: quiet in text, reported in code outside strings).
         ("word\u{200B}", true, true),
-        ("\u{200B}", true, true),
+        ("\u{200B}", false, true),
         ("\u{0E01}\u{0E32}\u{200B}", false, true),
-        // U+200C and U+200D with no letter of a joining script beside them.
+        // U+200C and U+200D after a word of a script that does not join;
+        // alone in prose (an item of a list of characters) they are quiet,
+        // in code they are not.
         ("pass\u{200C}", true, true),
         ("pass\u{200D}", true, true),
-        ("\u{200C}", true, true),
-        ("\u{200D}", true, true),
+        ("\u{200C}", false, true),
+        ("\u{200D}", false, true),
         // After Persian and Devanagari letters they are the script's.
         ("\u{645}\u{6CC}\u{200C}", false, true),
         ("\u{915}\u{94D}\u{200D}", false, true),

@@ -105,6 +105,16 @@ pub(crate) fn needed(c: char, before: Option<char>, after: Option<char>) -> bool
     }
 }
 
+/// Whether `before` or `after` is part of a word (a letter or digit, or
+/// the `%` of a printf format, which stands for one): an invisible
+/// character with neither stands alone, an item of a list of characters
+/// (a locale's exemplar characters `"\u{200C}\u{200D}"`) rather than a
+/// split word.
+pub(crate) fn attached(before: Option<char>, after: Option<char>) -> bool {
+    before.is_some_and(char::is_alphanumeric)
+        || after.is_some_and(|c| c.is_alphanumeric() || c == '%')
+}
+
 /// Whether `c` is the U+200D of an emoji ZWJ sequence (`👨\u{200D}👩`):
 /// never a split name, in code or in text.
 pub(crate) fn joins_emoji(c: char, before: Option<char>, after: Option<char>) -> bool {
