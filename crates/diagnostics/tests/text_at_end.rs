@@ -28,11 +28,11 @@ fn a_zero_width_character_last_in_the_file_is_checked_without_a_panic() {
         ("word\u{200B}", true, true),
         ("\u{200B}", false, true),
         ("\u{0E01}\u{0E32}\u{200B}", false, true),
-        // U+200C and U+200D after a word of a script that does not join;
-        // alone in prose (an item of a list of characters) they are quiet,
-        // in code they are not.
-        ("pass\u{200C}", true, true),
-        ("pass\u{200D}", true, true),
+        // U+200C and U+200D join: in prose only inside a word of a script
+        // that does not join are they hidden text (not after its last
+        // letter, not alone); in code they always are.
+        ("pass\u{200C}", false, true),
+        ("pass\u{200D}", false, true),
         ("\u{200C}", false, true),
         ("\u{200D}", false, true),
         // After Persian and Devanagari letters they are the script's.

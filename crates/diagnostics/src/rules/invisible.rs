@@ -105,14 +105,24 @@ pub(crate) fn needed(c: char, before: Option<char>, after: Option<char>) -> bool
     }
 }
 
-/// Whether `before` or `after` is part of a word (a letter or digit, or
-/// the `%` of a printf format, which stands for one): an invisible
-/// character with neither stands alone, an item of a list of characters
-/// (a locale's exemplar characters `"\u{200C}\u{200D}"`) rather than a
-/// split word.
-pub(crate) fn attached(before: Option<char>, after: Option<char>) -> bool {
-    before.is_some_and(char::is_alphanumeric)
-        || after.is_some_and(|c| c.is_alphanumeric() || c == '%')
+/// Whether `c` between `before` and `after` hides inside text: beside a
+/// word (a letter or digit, or the `%` of a printf format, which stands
+/// for one), and for ZWNJ and ZWJ, which join, inside one. A character
+/// beside no word is an item of a list of characters (a locale's exemplar
+/// characters `"\u{200C}\u{200D}"`).
+pub(crate) fn in_a_word(c: char, before: Option<char>, after: Option<char>) -> bool {
+    let word = |n: Option<char>| n.is_some_and(|n| n.is_alphanumeric() || n == '%');
+    match c {
+        '\u{200C}' | '\u{200D}' => word(before) && word(after),
+        _ => word(before) || word(after),
+    }
+}
+
+/// Whether a character between `before` and `after` is a range's end in a
+/// character class (`[\u{180B}-\u{180D}]` written out, a table of
+/// identifier characters): data, in a program's string as in prose.
+pub(crate) fn ends_a_range(before: Option<char>, after: Option<char>) -> bool {
+    before == Some('-') || after == Some('-')
 }
 
 /// Whether `c` is the U+200D of an emoji ZWJ sequence (`👨\u{200D}👩`):

@@ -390,13 +390,14 @@ impl<'a> Pass<'a> {
             if invisible::joins_emoji(c, before, after) {
                 return;
             }
-            // In prose and data a character standing alone, beside no
-            // word, is an item of a list of characters; in a program's
-            // string it is a value nobody can see (`'\u{200B}'` written
-            // raw), which the fix spells as its escape.
+            // In prose and data a character outside words is an item of a
+            // list of characters; in a program's string it is a value
+            // nobody can see (`'\u{200B}'` written raw), which the fix
+            // spells as its escape.
             if !self.in_code(i)
                 && (invisible::needed(c, before, after)
-                    || !(self.is_source() || invisible::attached(before, after)))
+                    || invisible::ends_a_range(before, after)
+                    || !(self.is_source() || invisible::in_a_word(c, before, after)))
             {
                 return;
             }
