@@ -184,15 +184,24 @@ impl<'a> Pass<'a> {
         *self.lang.get_or_init(|| Lang::of(self.path, self.bytes))
     }
 
-    /// Whether byte `i` is code (not a string or comment) of a language
-    /// `code_syntax` follows; in other files nothing is code.
-    fn in_code(&self, i: usize) -> bool {
+    /// What byte `i` is in a source file of a language `code_syntax`
+    /// follows (code, a string, a comment); `None` in other files.
+    fn region(&self, i: usize) -> Option<Region> {
         let regions = self.regions.get_or_init(|| {
             Language::of(self.path, self.bytes).map(|l| code_syntax::non_code(self.bytes, l))
         });
-        let Some(regions) = regions else { return false };
+        let regions = regions.as_ref()?;
         let k = regions.partition_point(|(range, _)| range.end <= i);
-        !regions.get(k).is_some_and(|(range, _)| range.start <= i)
+        Some(match regions.get(k) {
+            Some((range, region)) if range.start <= i => *region,
+            _ => Region::Code,
+        })
+    }
+
+    /// Whether byte `i` is code (not a string or comment) of a language
+    /// `code_syntax` follows; in other files nothing is code.
+    fn in_code(&self, i: usize) -> bool {
+        self.region(i) == Some(Region::Code)
     }
 
     /// Looks at the candidate at `i` (a character boundary in `stretch`, a
@@ -391,13 +400,14 @@ impl<'a> Pass<'a> {
                 return;
             }
             // In prose and data a character outside words is an item of a
-            // list of characters; in a program's string it is a value
-            // nobody can see (`'\u{200B}'` written raw), which the fix
-            // spells as its escape.
-            if !self.in_code(i)
+            // list of characters (a keymap's, a locale's); in a program's
+            // string literal it is a value nobody can see (`'\u{200B}'`
+            // written raw), which the fix spells as its escape.
+            let region = self.region(i);
+            if region != Some(Region::Code)
                 && (invisible::needed(c, before, after)
                     || invisible::ends_a_range(before, after)
-                    || !(self.is_source() || invisible::in_a_word(c, before, after)))
+                    || !(region == Some(Region::String) || invisible::in_a_word(c, before, after)))
             {
                 return;
             }
