@@ -511,7 +511,7 @@ impl<'a> Pass<'a> {
                 .char_indices()
                 .filter(|&(_, c)| matches!(c, '\u{202D}' | '\u{202E}'))
                 .all(|(k, c)| beside_right_to_left(bytes, line.start + k, c.len_utf8(), stretch));
-        if prose && balance.unclosed.is_empty() && balance.stray == 0 {
+        if prose && balance.unclosed.is_empty() && balance.stray.is_empty() {
             return 3;
         }
         let mut d = bidi_diagnostic(text, line.start, i, &balance);
@@ -594,14 +594,14 @@ struct Balance {
     /// The controls still open at the line's end (offset in the line and
     /// the control), outermost first.
     unclosed: Vec<(usize, char)>,
-    /// How many closers close nothing.
-    stray: usize,
+    /// The closers that close nothing (offset in the line).
+    stray: Vec<usize>,
 }
 
 impl Balance {
     fn of(text: &str) -> Balance {
         let mut open: Vec<(usize, char)> = Vec::new();
-        let mut stray = 0;
+        let mut stray = Vec::new();
         for (k, c) in text.char_indices() {
             match c {
                 '\u{202A}'..='\u{202B}' | '\u{202D}'..='\u{202E}' | '\u{2066}'..='\u{2068}' => {
@@ -611,11 +611,11 @@ impl Balance {
                     Some((_, '\u{202A}'..='\u{202E}')) => {
                         open.pop();
                     }
-                    _ => stray += 1,
+                    _ => stray.push(k),
                 },
                 '\u{2069}' => match open.iter().rposition(|(_, o)| is_isolate(*o)) {
                     Some(at) => open.truncate(at),
-                    None => stray += 1,
+                    None => stray.push(k),
                 },
                 _ => {}
             }
@@ -681,36 +681,49 @@ fn closing_point(text: &str, first_open: usize) -> (usize, usize) {
 
 /// The fix for a line of prose (`text`, at byte `base`; its overrides
 /// stand beside right-to-left letters) that leaves an embedding, override
-/// or isolate open: the closers inserted where the
-/// line's text ends ([`closing_point`]), offered when the text then shows
-/// as it did (the algorithm ends every embedding at a paragraph's end, so
-/// closing it there changes nothing a reader sees, and stops it from
-/// reordering what follows). A line with a closer that closes nothing
-/// gets the deletion fix.
+/// or isolate open, or holds a closer that closes nothing: the closers
+/// inserted where the line's text ends ([`closing_point`]) and the stray
+/// closers deleted, offered when the text then shows as it did (the
+/// algorithm ends every embedding at a paragraph's end and ignores a
+/// closer with nothing open, so this changes nothing a reader sees, and
+/// stops the embedding from reordering what follows). The line's other
+/// controls, which do their work, are kept.
 fn closing_fix(text: &str, base: usize, balance: &Balance) -> Option<Fix> {
-    let &(first, _) = balance.unclosed.first()?;
-    if balance.stray > 0 {
-        return None;
-    }
-    let (at, from) = closing_point(text, first);
     let closers = closers(&balance.unclosed);
+    let first = balance.unclosed.first().map_or(text.len(), |&(k, _)| k);
+    let (at, from) = closing_point(text, first);
     let shown = |t: &str| -> String {
         visual_order(t)
             .chars()
             .filter(|&c| !is_bidi_control(c))
             .collect()
     };
-    let fixed = format!("{}{closers}", &text[from..at]);
-    if shown(&text[from..at]) != shown(&fixed) {
+    let kept: String = text[from..at]
+        .char_indices()
+        .filter(|(k, _)| !balance.stray.contains(&(from + k)))
+        .map(|(_, c)| c)
+        .collect();
+    if shown(&text[from..at]) != shown(&format!("{kept}{closers}")) {
         return None;
     }
-    let names: Vec<String> = closers.chars().map(code).collect();
+    let mut edits: Vec<Edit> = balance
+        .stray
+        .iter()
+        .map(|&k| Edit::delete(base + k..base + k + 3))
+        .collect();
+    let mut what = Vec::new();
+    if !closers.is_empty() {
+        edits.push(Edit::insert(base + at, closers.clone().into_bytes()));
+        let names: Vec<String> = closers.chars().map(code).collect();
+        what.push(format!("insert {} where its text ends", names.join(", ")));
+    }
+    if !balance.stray.is_empty() {
+        what.push("delete the closers that close nothing".to_owned());
+    }
+    edits.sort_by_key(|e| e.range().start);
     Some(Fix::unsafe_(
-        format!(
-            "close what the line leaves open: insert {} where its text ends",
-            names.join(", ")
-        ),
-        vec![Edit::insert(base + at, closers.into_bytes())],
+        format!("close what the line leaves open: {}", what.join(", ")),
+        edits,
     ))
 }
 
