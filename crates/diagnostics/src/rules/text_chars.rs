@@ -5,16 +5,18 @@
 //!   embeddings, overrides and isolates that reorder how code reads
 //!   (Trojan Source, CVE-2021-42574); one finding per line, showing it as
 //!   stored and as a reader sees it; outside source code, not on a line
-//!   whose every control stands beside a right-to-left letter (the
-//!   formatting of Arabic, Persian, Hebrew prose);
+//!   that closes what it opens ([`Balance`]); what a line of prose leaves
+//!   open gets a fix that closes it where its text ends;
 //! * U011 `invisible_character`: zero-width and invisible characters other
-//!   than U+FEFF (U002's) and other than ZWJ/ZWNJ where a script or an
-//!   emoji sequence needs them (tag characters and variation selectors are
-//!   U018's, `hidden_payload`); and in source code U+200E, U+200F, U+061C
-//!   with no right-to-left letter as the nearest strong character on
-//!   either side (beside one, a mark is what right-to-left text needs);
-//!   a C1 control (U012) or soft hyphen inside mojibake is reported with
-//!   no fix, since U008 repairs the run it belongs to;
+//!   than U+FEFF (U002's); tag characters and variation selectors are
+//!   U018's, `hidden_payload`. The ones a script or typography may need
+//!   (joiners, U+200B, Mongolian selectors, soft hyphens, U+2800) are
+//!   judged by their neighbours' scripts (`invisible`) and their place
+//!   (`code_syntax`); in source code U+200E, U+200F, U+061C with no
+//!   right-to-left letter as the nearest strong character on either side
+//!   (beside one, a mark is what right-to-left text needs); a C1 control
+//!   (U012) or soft hyphen inside mojibake is reported with no fix, since
+//!   U008 repairs the run it belongs to;
 //! * U012 `control_character`: C0 controls other than tab, LF, FF and CR
 //!   (and ESC starting a terminal sequence), DEL, and C1 controls, which in
 //!   UTF-8 text are nearly always windows-1252 read as ISO-8859-1;
@@ -514,7 +516,7 @@ impl<'a> Pass<'a> {
         if prose && balance.unclosed.is_empty() && balance.stray.is_empty() {
             return 3;
         }
-        let mut d = bidi_diagnostic(text, line.start, i, &balance);
+        let mut d = bidi_diagnostic(text, line.start, i, &balance, prose);
         if prose {
             if let Some(fix) = closing_fix(text, line.start, &balance) {
                 d.fix = Some(fix);
@@ -751,7 +753,13 @@ fn is_bidi_control(c: char) -> bool {
 
 /// The U010 finding for a line (`text`, starting at byte `base`) whose
 /// first bidi control is at byte `first`.
-fn bidi_diagnostic(text: &str, base: usize, first: usize, balance: &Balance) -> Diagnostic {
+fn bidi_diagnostic(
+    text: &str,
+    base: usize,
+    first: usize,
+    balance: &Balance,
+    prose: bool,
+) -> Diagnostic {
     let mut controls = Vec::new();
     let mut edits = Vec::new();
     for (k, c) in text.char_indices() {
@@ -780,10 +788,23 @@ fn bidi_diagnostic(text: &str, base: usize, first: usize, balance: &Balance) -> 
     .with_note(format!("as stored: `{}`", escape_shown(text)))
     .with_note(format!("as shown:  `{}`", escape_shown(&shown)));
     if let Some(&(_, unclosed)) = balance.unclosed.first() {
-        d.notes.push(format!(
-            "{} is not closed before the line ends: everything after it on the line is reordered, and in a message whatever is shown after it (the Trojan Source pattern, CVE-2021-42574)",
-            code(unclosed)
-        ));
+        d.notes.push(if prose {
+            format!(
+                "{} is not closed before the line ends: it reorders what is shown after it (a value put in for `%s`, the text that follows the message)",
+                code(unclosed)
+            )
+        } else {
+            format!(
+                "{} is not closed before the line ends: everything after it on the line is reordered (the Trojan Source pattern, CVE-2021-42574)",
+                code(unclosed)
+            )
+        });
+    }
+    if !balance.stray.is_empty() {
+        d.notes.push(
+            "a closer on this line closes nothing: it was meant to close, or to be, an opener"
+                .to_owned(),
+        );
     }
     d.help.push(
         "in right-to-left prose these characters can be meant: allow `bidi_control` for those files (`-A bidi_control`, or `[lints]` in utf8lint.toml)".to_owned(),
