@@ -103,7 +103,7 @@ pub(crate) struct Pass<'a> {
     /// whether a character stands in code (`code_syntax`), worked out at
     /// the first character that asks; `None` for a language it does not
     /// follow.
-    regions: OnceCell<Option<Vec<(Range<usize>, Region)>>>,
+    regions: OnceCell<Option<Regions>>,
     /// C0 controls are keystrokes here (Vim script): [`is_vim_script`],
     /// also worked out when first asked.
     keystrokes: OnceCell<bool>,
@@ -120,6 +120,9 @@ pub(crate) struct Pass<'a> {
     /// U010 reports a line once: the end of the last line reported.
     bidi_line_end: usize,
 }
+
+/// A source file's strings and comments, in order (`code_syntax::non_code`).
+type Regions = Vec<(Range<usize>, Region)>;
 
 /// The ISO-2022 designation of a multi-byte set into G1, G2 or G3 at
 /// `i` (`ESC $ )`, `ESC $ *`, `ESC $ +` and the set's final byte), the
@@ -517,10 +520,8 @@ impl<'a> Pass<'a> {
             return 3;
         }
         let mut d = bidi_diagnostic(text, line.start, i, &balance, prose);
-        if prose {
-            if let Some(fix) = closing_fix(text, line.start, &balance) {
-                d.fix = Some(fix);
-            }
+        if prose && let Some(fix) = closing_fix(text, line.start, &balance) {
+            d.fix = Some(fix);
         }
         let span = d.span.clone();
         self.bidi.push(|level| Diagnostic { level, ..d }, span);
