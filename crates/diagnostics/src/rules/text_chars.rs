@@ -455,7 +455,7 @@ impl<'a> Pass<'a> {
                 "a Hangul filler: it renders as nothing, and some languages accept it as a letter in identifiers"
             }
             '\u{2800}' => {
-                "a blank braille pattern away from braille: it looks like a space, but it is a symbol, not whitespace, and some languages accept it in names"
+                "a blank braille pattern away from braille: it looks like a space but is a symbol, so what looks like two words is one to a search, a parser or a compiler"
             }
             '\u{180B}'..='\u{180F}' => {
                 "a Mongolian format character away from Mongolian letters: it selects or separates nothing here"
