@@ -94,11 +94,9 @@ pub(crate) fn neighbours(
 pub(crate) fn needed(c: char, before: Option<char>, after: Option<char>) -> bool {
     let either = |test: fn(char) -> bool| before.is_some_and(test) || after.is_some_and(test);
     match c {
-        '\u{200C}' | '\u{200D}' => {
-            either(|n| scripts_of(n).iter().any(|&s| joins(s))) || joins_emoji(c, before, after)
-        }
-        '\u{200B}' => either(|n| scripts_of(n).iter().any(|&s| spaceless(s))),
-        '\u{180B}'..='\u{180F}' => either(|n| scripts_of(n).contains(&Script::Mongolian)),
+        '\u{200C}' | '\u{200D}' => either(|n| of_script(n, joins)) || joins_emoji(c, before, after),
+        '\u{200B}' => either(|n| of_script(n, spaceless)),
+        '\u{180B}'..='\u{180F}' => either(|n| of_script(n, |s| s == Script::Mongolian)),
         '\u{AD}' => before.is_some_and(is_letter) && after.is_some_and(is_letter),
         '\u{2800}' => either(|n| matches!(n, '\u{2801}'..='\u{28FF}')),
         _ => false,
@@ -131,15 +129,16 @@ pub(crate) fn joins_emoji(c: char, before: Option<char>, after: Option<char>) ->
     c == '\u{200D}' && (before.is_some_and(is_emoji_part) || after.is_some_and(is_emoji_part))
 }
 
-/// The scripts of `c` (its Script_Extensions), none for the characters
-/// every script shares (spaces, digits, most punctuation) and for marks
-/// that take their base's.
-fn scripts_of(c: char) -> Vec<Script> {
-    let ext: ScriptExtension = c.script_extension();
-    if ext.is_common() || ext.is_inherited() {
-        return Vec::new();
+/// Whether one of the scripts of `c` (its Script_Extensions) passes
+/// `test`; none does for the characters every script shares (spaces,
+/// digits, most punctuation) and for marks that take their base's. ASCII,
+/// most of any text, is answered without the tables.
+fn of_script(c: char, test: fn(Script) -> bool) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic() && test(Script::Latin);
     }
-    ext.iter().collect()
+    let ext: ScriptExtension = c.script_extension();
+    !(ext.is_common() || ext.is_inherited()) && ext.iter().any(test)
 }
 
 /// A letter (or a mark on one): where a soft hyphen marks a break inside
@@ -200,30 +199,59 @@ fn is_emoji_part(c: char) -> bool {
     )
 }
 
-/// Whether the line around `i` names the character `c` (`U+00AD`, `00ad`,
-/// `0xAD`, `173` or its name `SOFT HYPHEN`): a table of characters, whose
-/// characters are its data.
-pub(crate) fn line_names(bytes: &[u8], i: usize, c: char, name: Option<&str>) -> bool {
-    let from = i.saturating_sub(256);
-    let to = (i + 256).min(bytes.len());
-    let start = memchr::memrchr(b'\n', &bytes[from..i]).map_or(from, |k| from + k + 1);
-    let end = memchr::memchr(b'\n', &bytes[i..to]).map_or(to, |k| i + k);
-    let line = String::from_utf8_lossy(&bytes[start..end]).to_ascii_uppercase();
+/// How long a line of a table of characters may be, either side of the
+/// character: tables are short lines, and a longer one is never searched.
+const TABLE_REACH: usize = 256;
+
+/// The line around `i` when it is a short one (its start and end within
+/// [`TABLE_REACH`] bytes of `i`), the only kind [`names`] reads.
+pub(crate) fn short_line(bytes: &[u8], i: usize) -> Option<Range<usize>> {
+    let from = i.saturating_sub(TABLE_REACH);
+    let start = match memchr::memrchr(b'\n', &bytes[from..i]) {
+        Some(k) => from + k + 1,
+        None if from == 0 => 0,
+        None => return None,
+    };
+    let to = (i + TABLE_REACH).min(bytes.len());
+    let end = match memchr::memchr(b'\n', &bytes[i..to]) {
+        Some(k) => i + k,
+        None if to == bytes.len() => to,
+        None => return None,
+    };
+    Some(start..end)
+}
+
+/// Whether `line` names the character `c`: its code point (`U+00AD`,
+/// `00ad`, `0xAD`, or in decimal, `173`) as a word, or its name (`SOFT
+/// HYPHEN`): a table of characters, whose characters are its data.
+pub(crate) fn names(line: &[u8], c: char, name: Option<&str>) -> bool {
     let v = u32::from(c);
-    let words: Vec<&str> = line
-        .split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '+')
-        .collect();
-    let hex = [
-        format!("{v:04X}"),
-        format!("U+{v:04X}"),
-        format!("0X{v:X}"),
-        format!("0X{v:04X}"),
-    ];
-    let decimal = v.to_string();
-    words
-        .iter()
-        .any(|w| hex.iter().any(|h| h == w) || (v > 99 && *w == decimal))
-        || name.is_some_and(|n| line.contains(n))
+    let words = line.split(|b| !(b.is_ascii_alphanumeric() || *b == b'+'));
+    let code_in = |word: &[u8]| -> bool {
+        let (digits, prefixed) = match word {
+            [b'u' | b'U', b'+', rest @ ..] | [b'0', b'x' | b'X', rest @ ..] => (rest, true),
+            _ => (word, false),
+        };
+        let hex = !digits.is_empty()
+            && digits.len() <= 6
+            && (prefixed || digits.len() >= 4)
+            && digits.iter().all(u8::is_ascii_hexdigit)
+            && u32::from_str_radix(std::str::from_utf8(digits).unwrap_or(""), 16) == Ok(v);
+        let decimal = v > 99
+            && !prefixed
+            && digits.len() <= 7
+            && digits.iter().all(u8::is_ascii_digit)
+            && std::str::from_utf8(digits)
+                .ok()
+                .and_then(|d| d.parse().ok())
+                == Some(v);
+        hex || decimal
+    };
+    words.into_iter().any(code_in)
+        || name.is_some_and(|n| {
+            line.windows(n.len())
+                .any(|w| w.eq_ignore_ascii_case(n.as_bytes()))
+        })
 }
 
 #[cfg(test)]
@@ -278,7 +306,8 @@ mod tests {
     fn a_line_that_names_the_character_is_a_table() {
         let names = |line: &str, c: char, name: &str| {
             let i = line.find(c).unwrap();
-            line_names(line.as_bytes(), i, c, Some(name))
+            let range = short_line(line.as_bytes(), i).unwrap();
+            names(&line.as_bytes()[range], c, Some(name))
         };
         assert!(names(
             "\u{AD}\t--\t0xad\t173\tSOFT HYPHEN",
@@ -286,12 +315,16 @@ mod tests {
             "SOFT HYPHEN"
         ));
         assert!(names("00ad   \u{AD}   x", '\u{AD}', "SOFT HYPHEN"));
+        assert!(names("x \u{AD} 173", '\u{AD}', "SOFT HYPHEN"));
         assert!(names(
             "U+200B \u{200B} ZWSP",
             '\u{200B}',
             "ZERO WIDTH SPACE"
         ));
         assert!(!names("Jog\u{AD}jakarta", '\u{AD}', "SOFT HYPHEN"));
-        assert!(!names("page 1730 \u{AD}", '\u{AD}', "SOFT HYPHEN"));
+        assert!(!names("page 1730 \u{AD} ad", '\u{AD}', "SOFT HYPHEN"));
+        // A long line is no table, and is not searched.
+        let long = format!("{}\u{AD} 00AD", "x".repeat(300));
+        assert_eq!(short_line(long.as_bytes(), 300), None);
     }
 }

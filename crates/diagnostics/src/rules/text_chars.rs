@@ -119,6 +119,10 @@ pub(crate) struct Pass<'a> {
     noncharacter: Capped,
     /// U010 reports a line once: the end of the last line reported.
     bidi_line_end: usize,
+    /// The last line asked whether it names a character (a table of
+    /// characters, `invisible::names`), the character and the answer: a
+    /// line of many is read once.
+    table_line: Option<(Range<usize>, char, bool)>,
 }
 
 /// A source file's strings and comments, in order (`code_syntax::non_code`).
@@ -178,6 +182,7 @@ impl<'a> Pass<'a> {
             control: Capped::new(Rule::ControlCharacter, levels.control, shown),
             noncharacter: Capped::new(Rule::Noncharacter, levels.noncharacter, shown),
             bidi_line_end: 0,
+            table_line: None,
         }
     }
 
@@ -389,6 +394,23 @@ impl<'a> Pass<'a> {
             .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
     }
 
+    /// Whether the short line around `i` names `c` ([`invisible::names`]),
+    /// read once for a line and a character.
+    fn names_it(&mut self, c: char, i: usize) -> bool {
+        let Some(line) = invisible::short_line(self.bytes, i) else {
+            return false;
+        };
+        if let Some((cached, k, answer)) = &self.table_line
+            && *cached == line
+            && *k == c
+        {
+            return *answer;
+        }
+        let answer = invisible::names(&self.bytes[line.clone()], c, name(c).as_deref());
+        self.table_line = Some((line, c, answer));
+        answer
+    }
+
     /// U011 for a character a script or typography may need
     /// (`invisible`): silent where its neighbours' script needs it, outside
     /// code, and on a line that names it (a table of characters); a soft
@@ -428,9 +450,7 @@ impl<'a> Pass<'a> {
         // A line that names the character in text is a table of characters
         // (`3164;HANGUL FILLER`, `00ad   SOFT HYPHEN`), whose characters
         // are its data.
-        if !self.in_code(span.start)
-            && invisible::line_names(bytes, span.start, c, name(c).as_deref())
-        {
+        if !self.in_code(span.start) && self.names_it(c, span.start) {
             return;
         }
         let mojibake = c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, span.start);
