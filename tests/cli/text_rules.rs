@@ -109,3 +109,60 @@ fn non_ascii_is_enabled_per_project() {
         "Section 10 of RFC2026.\nplain\n\"quoted\"\n"
     );
 }
+
+/// A Hebrew catalogue that opens embeddings and never closes them (before
+/// `%s`, on an untranslated English message, across a continuation line
+/// whose PDF closes nothing): `--fix --unsafe-fixes` closes each where its
+/// string ends, before the `\n`, deletes the stray closer, keeps the
+/// closed pairs; `msgfmt -c` compiles the same messages' text (the
+/// controls aside) before and after, and a second run finds nothing.
+#[test]
+fn a_catalogues_unclosed_embeddings_are_closed_and_msgfmt_reads_it_alike() {
+    let po = concat!(
+        "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n",
+        "msgid \"%s bytes\"\nmsgstr \"\u{202B}%s בתים\"\n\n",
+        "msgid \"Wanted to read %lu bytes\"\nmsgstr \"\u{202B}Wanted to read %lu bytes\"\n\n",
+        "msgid \"\"\n\"Expecting one fd\\n\"\n\"done\\n\"\nmsgstr \"\"\n",
+        "\"\u{202B}מצפה לאחד\\n\"\n\"\u{202C}\\n\"\n\n",
+        "msgid \"UTF-8 name\"\nmsgstr \"\u{202A}UTF-8\u{202C} שם\"\n",
+    );
+    let dir = tree(&[("he.po", po.as_bytes())]);
+    let found = json_lines(&run(dir.path(), ["check", "--format", "json", "he.po"]));
+    let u010: Vec<_> = found.iter().filter(|d| d["code"] == "U010").collect();
+    assert_eq!(u010.len(), 4, "{found:#?}");
+    // What the program gets: the catalogue compiled (`msgfmt -c` accepts
+    // it) and read back (`msgunfmt`), the controls aside.
+    let have_tools = have("msgfmt") && have("msgunfmt");
+    let compiled = |name: &str| -> String {
+        let o = std::process::Command::new("msgfmt")
+            .args(["-c", "-o", name, "he.po"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = std::process::Command::new("msgunfmt")
+            .arg(name)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout)
+            .chars()
+            .filter(|c| !matches!(c, '\u{202A}'..='\u{202E}'))
+            .collect()
+    };
+    let before = have_tools.then(|| compiled("before.mo"));
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "he.po"]);
+    assert_ne!(code(&o), 2, "{}", stderr(&o));
+    let fixed = String::from_utf8(std::fs::read(dir.path().join("he.po")).unwrap()).unwrap();
+    let want = po
+        .replace("\u{202B}%s בתים\"", "\u{202B}%s בתים\u{202C}\"")
+        .replace("%lu bytes\"\n\n", "%lu bytes\u{202C}\"\n\n")
+        .replace("\u{202B}מצפה לאחד\\n", "\u{202B}מצפה לאחד\u{202C}\\n")
+        .replace("\"\u{202C}\\n\"", "\"\\n\"");
+    assert_eq!(fixed, want);
+    let again = json_lines(&run(dir.path(), ["check", "--format", "json", "he.po"]));
+    assert!(again.iter().all(|d| d["code"] != "U010"), "{again:#?}");
+    if let Some(before) = before {
+        assert_eq!(compiled("after.mo"), before);
+    }
+}

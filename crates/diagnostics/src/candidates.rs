@@ -23,7 +23,7 @@
 //! family as one); the build fails if the patterns outgrow the kernels'
 //! tables (`utf8lint_codec::NIBBLE_BITS` nibble products and
 //! `utf8lint_codec::FAMILIES` families for the patterns that look at the
-//! bytes before their end: these take 13 and 8; `utf8lint_codec::CUR_BITS`
+//! bytes before their end: these take 14 and 8; `utf8lint_codec::CUR_BITS`
 //! for the others: these take 5).
 
 use utf8lint_codec::{ByteSet, Family, Pattern, Patterns};
@@ -112,6 +112,8 @@ const TEXT_FAMILIES: [&[Pattern]; 9] = [
         ),
         // Mac Roman mojibake leads `‚` (`E2 80 9A`) and `√` (`E2 88 9A`).
         Pattern::new(of(&[0xE2]), of(&[0x80, 0x88]), of(&[0x9A])),
+        // U+2800 BRAILLE PATTERN BLANK: `E2 A0 80`.
+        Pattern::new(of(&[0xE2]), of(&[0xA0]), of(&[0x80])),
     ],
     &[
         // U+2060, U+2066..U+2069: `E2 81 A0`, `E2 81 A6`..`A9`.
@@ -205,7 +207,9 @@ mod tests {
             "\u{61C}",
             "\u{115F}",
             "\u{1160}",
+            "\u{180B}",
             "\u{180E}",
+            "\u{180F}",
             "\u{200B}",
             "\u{200F}",
             "\u{202A}",
@@ -213,6 +217,7 @@ mod tests {
             "\u{2060}",
             "\u{2066}",
             "\u{2069}",
+            "\u{2800}",
             "\u{3164}",
             "\u{FDD0}",
             "\u{FDEF}",

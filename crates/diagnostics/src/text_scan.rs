@@ -104,7 +104,8 @@ fn is_candidate(b: u8, b1: u8, b2: u8, b3: u8, characters: bool, mojibake: bool)
     let e1 = (b == 0xE1) & ((b1 == 0x85) | (b1 == 0xA0));
     let general = (b == 0xE2)
         & (((b1 == 0x80) & ((0x8B..=0x8F).contains(&b2) | (0xAA..=0xAE).contains(&b2)))
-            | ((b1 == 0x81) & ((b2 == 0xA0) | (0xA6..=0xA9).contains(&b2))));
+            | ((b1 == 0x81) & ((b2 == 0xA0) | (0xA6..=0xA9).contains(&b2)))
+            | ((b1 == 0xA0) & (b2 == 0x80)));
     let e3 = (b == 0xE3) & (b1 == 0x85);
     let ef = (b == 0xEF) & ((b1 == 0xB7) | (b1 == 0xB8) | (b1 == 0xBE) | (b1 == 0xBF));
     // The planes' noncharacters U+nFFFE, U+nFFFF (`F0`..`F4`, `xF`, `BF`),

@@ -4,6 +4,10 @@
 //! * `UTF8LINT_TROJAN_SOURCE`: a checkout of github.com/nickboucher/trojan-source.
 //!   Every bidi, invisible-character and homoglyph attack is found on its
 //!   line, and nothing else ([`fixtures/trojan_source.tsv`]).
+//! * `UTF8LINT_BIDI_SCANNER`: the fixture directory of a bidi and
+//!   invisible-character scanner (github.com/lirantal/anti-trojan-source,
+//!   `__tests__/__fixtures__`): each of its lines is found by the one rule
+//!   that owns its shape, and nothing else ([`fixtures/bidi_scanner.tsv`]).
 //! * `UTF8LINT_TEXT_TREES`: directories separated by `:` (translation
 //!   catalogues in Arabic, Persian, Hebrew, Russian, Greek...; code and
 //!   documentation in Russian), named in [`fixtures/text_trees.tsv`] with
@@ -25,6 +29,7 @@ use utf8lint_diagnostics::{CheckOptions, Diagnostic, Level, Policy, Rule, check}
 
 const TROJAN: &str = include_str!("fixtures/trojan_source.tsv");
 const TREES: &str = include_str!("fixtures/text_trees.tsv");
+const BIDI_SCANNER: &str = include_str!("fixtures/bidi_scanner.tsv");
 
 /// The directory named by `var`, or `None` after saying so (a failure when
 /// the corpus is required).
@@ -136,6 +141,51 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The bidi scanner's fixtures: the lines of `fixtures/bidi_scanner.tsv`
+/// give exactly these U010, U011 and U018 findings, each line one rule's.
+#[test]
+fn a_bidi_scanners_fixtures_are_found_each_by_one_rule() {
+    let Some(dirs) = data("UTF8LINT_BIDI_SCANNER") else {
+        return;
+    };
+    let root = &dirs[0];
+    let mut expected: BTreeMap<(String, usize), Vec<&str>> = BTreeMap::new();
+    for row in BIDI_SCANNER.lines().filter(|l| !l.starts_with('#')) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let [path, line, code] = cols[..] else {
+            panic!("bad fixture row {row:?}");
+        };
+        expected
+            .entry((path.to_owned(), line.parse().unwrap()))
+            .or_default()
+            .push(code);
+    }
+    let mut paths = Vec::new();
+    files(root, &mut paths);
+    let mut found: BTreeMap<(String, usize), Vec<&str>> = BTreeMap::new();
+    for path in &paths {
+        let bytes = std::fs::read(path).unwrap();
+        let name = path.strip_prefix(root).unwrap().display().to_string();
+        for d in check(&bytes, CheckOptions::new(path, &policy())) {
+            if matches!(
+                d.rule,
+                Rule::BidiControl | Rule::InvisibleCharacter | Rule::HiddenPayload
+            ) {
+                found
+                    .entry((name.clone(), line_of(&bytes, d.span.start)))
+                    .or_default()
+                    .push(d.rule.code());
+            }
+        }
+    }
+    println!(
+        "bidi scanner fixtures: {} lines expected, {} found",
+        expected.len(),
+        expected.keys().filter(|k| found.contains_key(*k)).count()
+    );
+    assert_eq!(found, expected);
+}
+
 #[test]
 fn real_multilingual_trees_give_no_mojibake_and_no_deny() {
     let Some(dirs) = data("UTF8LINT_TEXT_TREES") else {
@@ -150,7 +200,7 @@ fn real_multilingual_trees_give_no_mojibake_and_no_deny() {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
         let cols: Vec<&str> = row.split('\t').collect();
-        let [name, _commit, u016] = cols[..] else {
+        let [name, _commit, u016, u010] = cols[..] else {
             panic!("bad fixture row {row:?}");
         };
         let Some(dir) = dirs
@@ -185,7 +235,13 @@ fn real_multilingual_trees_give_no_mojibake_and_no_deny() {
                     d.rule.code(),
                     d.message
                 );
-                if d.level == Level::Deny && d.rule != Rule::NotUtf8 && d.rule != Rule::InvalidUtf8
+                // U010's findings in prose are what a line leaves open,
+                // counted against the fixture.
+                if d.level == Level::Deny
+                    && !matches!(
+                        d.rule,
+                        Rule::NotUtf8 | Rule::InvalidUtf8 | Rule::BidiControl
+                    )
                 {
                     deny.push(at.clone());
                 }
@@ -220,14 +276,16 @@ fn real_multilingual_trees_give_no_mojibake_and_no_deny() {
             n("U016"),
             u016.parse::<usize>().unwrap(),
             non_ascii,
+            (n("U010"), u010.parse::<usize>().unwrap()),
         ));
     }
     let lines: usize = rows.iter().map(|r| r.5).sum();
     let flagged: usize = rows.iter().map(|r| r.1).sum();
     println!("U008 false positives: {flagged} in {lines} lines holding non-ASCII text");
-    for (name, u008, deny, u016, want, _) in rows {
+    for (name, u008, deny, u016, want, _, (u010, want_u010)) in rows {
         assert_eq!(u008, 0, "{name}: U008 on clean text");
         assert!(deny.is_empty(), "{name}: {deny:#?}");
         assert_eq!(u016, want, "{name}: U016 findings");
+        assert_eq!(u010, want_u010, "{name}: U010 findings");
     }
 }

@@ -21,23 +21,30 @@ fn check_and_fix(bytes: &[u8], name: &str) -> (Vec<Rule>, Vec<u8>) {
 
 #[test]
 fn a_zero_width_character_last_in_the_file_is_checked_without_a_panic() {
-    // (text, whether U011 reports the last character)
-    let cases: &[(&str, bool)] = &[
-        // U+200B after a word, alone, after Thai (which breaks words with it).
-        ("word\u{200B}", true),
-        ("\u{200B}", true),
-        ("\u{0E01}\u{0E32}\u{200B}", false),
-        // U+200C and U+200D: invisible only between two ASCII characters.
-        ("pass\u{200C}", false),
-        ("pass\u{200D}", false),
-        ("\u{200C}", false),
-        ("\u{200D}", false),
+    // (text, whether U011 reports the last character in prose, and in code)
+    let cases: &[(&str, bool, bool)] = &[
+        // U+200B after a word, alone, after Thai (which breaks words with
+        // it: quiet in text, reported in code outside strings).
+        ("word\u{200B}", true, true),
+        ("\u{200B}", false, true),
+        ("\u{0E01}\u{0E32}\u{200B}", false, true),
+        // U+200C and U+200D join: in prose only inside a word of a script
+        // that does not join are they hidden text (not after its last
+        // letter, not alone); in code they always are.
+        ("pass\u{200C}", false, true),
+        ("pass\u{200D}", false, true),
+        ("\u{200C}", false, true),
+        ("\u{200D}", false, true),
+        // After Persian and Devanagari letters they are the script's.
+        ("\u{645}\u{6CC}\u{200C}", false, true),
+        ("\u{915}\u{94D}\u{200D}", false, true),
         // U+2060: a joiner with no word after it joins nothing.
-        ("word\u{2060}", true),
-        ("\u{2060}", true),
+        ("word\u{2060}", true, true),
+        ("\u{2060}", true, true),
     ];
-    for &(text, reported) in cases {
+    for &(text, in_text, in_code) in cases {
         for name in ["a.txt", "a.rs"] {
+            let reported = if name == "a.txt" { in_text } else { in_code };
             let (rules, fixed) = check_and_fix(text.as_bytes(), name);
             assert_eq!(
                 rules.contains(&Rule::InvisibleCharacter),

@@ -121,14 +121,16 @@ fn marks_beside_right_to_left_text_are_silent_and_elsewhere_a_warning() {
 }
 
 /// Right-to-left prose embeds its left-to-right parts (GNOME's Persian and
-/// Hebrew catalogues): outside source code those lines are left alone;
-/// the same controls among Latin text, or in code, are denied.
+/// Uyghur catalogues, glib's Persian time formats): outside source code a
+/// line that closes what it opens is left alone; the same controls in
+/// code are denied, and so is an override among Latin text.
 #[test]
 fn embeddings_in_right_to_left_prose_are_left_alone() {
     let persian = "msgstr \"تانژانت وارون برای مقدارهای i و \u{202A}-i\u{202C} تعریف نشده است\"\n";
-    let hebrew = "msgstr[1] \"\u{202B}%d-סיביות\"\n";
     let uyghur = "msgstr \"\u{202A}UTF-8\u{202C} كودلاش\"\n";
-    for text in [persian, hebrew, uyghur] {
+    let time = "msgstr \"%A %Oe %B %Oy\u{60C} \u{2066}%OH:%OM:%OS\u{2069}\"\n";
+    let closed_override = "msgstr \"\u{202D}%s\u{202C} کد\"\n";
+    for text in [persian, uyghur, time, closed_override] {
         assert!(
             codes(text, "fa.po").is_empty(),
             "{text}: {:?}",
@@ -181,8 +183,8 @@ fn characters_inside_mojibake_are_left_to_its_repair() {
             assert_eq!(String::from_utf8_lossy(&out.bytes), fixed);
         }
     }
-    // A soft hyphen in a word and a lone C1 control keep their fixes.
-    let ds = findings("a soft\u{ad}hyphen and \u{85} here\n", "a.txt");
+    // A lone soft hyphen and a lone C1 control keep their fixes.
+    let ds = findings("a soft\u{ad} hyphen and \u{85} here\n", "a.txt");
     assert_eq!(ds.len(), 2, "{ds:#?}");
     assert!(ds.iter().all(|d| d.fix.is_some()));
 }
@@ -212,7 +214,7 @@ fn joiners_that_scripts_and_emoji_need_are_silent() {
 
 #[test]
 fn invisible_characters_are_named_and_never_fixed_safely() {
-    let text = "let user\u{200B}Name = 1; // soft\u{AD}hyphen and \u{3164} filler\n";
+    let text = "let user\u{200B}Name = soft\u{AD}hyphen; // \u{3164} filler\n";
     let ds: Vec<Diagnostic> = findings(text, "a.rs")
         .into_iter()
         .filter(|d| d.rule == Rule::InvisibleCharacter)
@@ -594,5 +596,210 @@ fn non_ascii_quotes_in_code_are_not_made_straight() {
         fixed(code, "a.txt"),
         "s = \"he said \"hi\" - twice\"\n",
         "in prose the quotes are made straight"
+    );
+}
+
+/// The U011 findings of `text` at `path`, by the character each names.
+fn invisible_in(text: &str, path: &str) -> Vec<Diagnostic> {
+    findings(text, path)
+        .into_iter()
+        .filter(|d| d.rule == Rule::InvisibleCharacter)
+        .collect()
+}
+
+/// What scripts and typography need is quiet in text, in any file: the
+/// soft hyphens translators put at compound boundaries (Dutch, Swedish,
+/// Danish, Armenian), U+200B between Javanese, Balinese, Khmer and Thai
+/// words, the Mongolian vowel separator before a final vowel and the free
+/// variation selectors, ZWNJ in Persian and ZWJ in Devanagari.
+#[test]
+fn invisible_characters_a_script_needs_are_quiet_in_text() {
+    let catalogue = concat!(
+        "msgid \"File manager\"\nmsgstr \"Bestands\u{AD}beheer\"\n",
+        "msgid \"Search settings\"\nmsgstr \"Sök\u{AD}inställningar\"\n",
+        "msgstr \"Jog\u{AD}jakarta\"\nmsgstr \"Նոր\u{AD}ֆոլկ\"\n",
+        "msgstr \"ꦱꦼꦩꦸꦮ\u{200B}ꦮꦺꦴꦁ\u{200B}ꦏꦭꦲꦶꦂꦏꦺ\"\n",
+        "msgstr \"ᬲᬫᬶ\u{200B}ᬫᬦᬸᬲ\"\n",
+        "msgstr \"\u{200B}\u{200B}ស្វាគមន៍\u{200B}មកកាន់\"\n",
+        "msgstr \"ภาษา\u{200B}ไทย\"\n",
+        "msgstr \"ᠬᠠᠷ\u{180E}ᠠ ᠭ\u{180B}ᠠ\"\n",
+        "msgstr \"می\u{200C}خواهم\"\nmsgstr \"क्\u{200D}ष\"\n",
+    );
+    for path in ["nl.po", "README.md", "notes.txt", "strings.xml"] {
+        assert_eq!(invisible_in(catalogue, path), vec![], "{path}");
+    }
+    // In a program's strings and comments too: they are text.
+    let code = "s = 'می\u{200C}خواهم'  # ស្វាគមន៍\u{200B}មកកាន់, Bestands\u{AD}beheer\n";
+    assert_eq!(invisible_in(code, "a.py"), vec![]);
+}
+
+fn invisible_like(c: char) -> bool {
+    matches!(c, '\u{AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}')
+}
+
+/// In code outside strings and comments none of them is needed: a name
+/// with one is a different name that looks the same. No fix there.
+#[test]
+fn invisible_characters_in_code_stay_findings_whatever_the_script() {
+    for (text, path) in [
+        ("نام\u{200C}کاربر = 1\n", "a.py"),
+        ("let ក\u{200B}ខ = 1;\n", "a.rs"),
+        ("const Bestands\u{AD}beheer = 1;\n", "a.js"),
+        ("int ᠬᠠᠷ\u{180E}ᠠ = 1;\n", "a.c"),
+    ] {
+        let ds = invisible_in(text, path);
+        assert_eq!(ds.len(), 1, "{text}: {ds:#?}");
+        assert!(ds[0].fix.is_none(), "{text}: {:?}", ds[0].fix);
+    }
+    // Beside letters of an alphabet that needs none of them, they are
+    // reported in text as well, and the fix deletes them (unsafe).
+    for text in [
+        "user\u{200B}Name\n",
+        "при\u{200C}вет\n",
+        "pass\u{200D}word\n",
+        "a soft\u{AD} hyphen\n",
+        "Error: \u{200B}\u{200B}%s\n",
+        "x\u{180E} y\n",
+    ] {
+        let ds = invisible_in(text, "notes.md");
+        let count = text.chars().filter(|&c| invisible_like(c)).count();
+        assert_eq!(ds.len(), count, "{text:?}: {ds:#?}");
+        assert!(ds.iter().all(|d| d.fix.is_some()), "{text:?}");
+    }
+}
+
+/// A line that names the character it holds (`00ad`, `0xAD`, `U+200B`,
+/// `SOFT HYPHEN`) is a table of characters: its characters are its data.
+#[test]
+fn a_table_of_characters_is_quiet() {
+    for text in [
+        "\u{AD}\t--\t0xad\t173\tSOFT HYPHEN\n",
+        "00ad   \u{AD}   SOFT HYPHEN\n",
+        "U+200B ZERO WIDTH SPACE: [\u{200B}]\n",
+        "3164;HANGUL FILLER;Lo;0;L;;;;;N;;;;; \u{3164}\n",
+    ] {
+        assert_eq!(invisible_in(text, "chars.txt"), vec![], "{text:?}");
+    }
+    // A character standing alone in prose or data, beside no word, is an
+    // item of a list (a locale's exemplar characters); in a program's
+    // string it is a value nobody sees, reported with its escape as fix.
+    let exemplars = "  auxiliary: \"\u{200C}\u{200D} \u{9F2}\"\n  punctuation: \"\u{200B}\"\n";
+    assert_eq!(invisible_in(exemplars, "bn.textproto"), vec![]);
+    assert_eq!(invisible_in("const ZWSP = '\u{200B}';\n", "a.ts").len(), 1);
+}
+
+/// The shapes of a bidi scanner's fixtures, each found by exactly one
+/// rule: variation selectors after identifier letters and VS16 after a
+/// quote are `hidden_payload`'s (U018: they select nothing); U+200B,
+/// a soft hyphen and U+2800 BRAILLE PATTERN BLANK alone in a string are
+/// U011's, whose fix writes the escape.
+#[test]
+fn the_bidi_scanners_shapes_are_each_found_by_one_rule() {
+    for (text, rule) in [
+        ("  const value\u{E0100} = input.trim()\n", "U018"),
+        ("  const final\u{E01EF} = result\n", "U018"),
+        ("const c = 'hello' + '\u{FE0F}' + 'world';\n", "U018"),
+        ("const a = 'hello' + '\u{200B}' + 'world';\n", "U011"),
+        ("const b = 'hello' + '\u{AD}' + 'world';\n", "U011"),
+        ("export const msg = '\u{2800}'\n", "U011"),
+    ] {
+        assert_eq!(codes(text, "a.js"), [rule], "{text:?}");
+    }
+    let ds = findings("export const msg = '\u{2800}'\n", "a.js");
+    assert_eq!(
+        ds[0].message,
+        "invisible character U+2800 BRAILLE PATTERN BLANK"
+    );
+    let fixed = apply_fixes(
+        b"export const msg = '\xE2\xA0\x80'\n",
+        [ds[0].fix.as_ref().unwrap()],
+    );
+    assert_eq!(fixed.bytes, b"export const msg = '\\u{2800}'\n");
+    // Among braille patterns the blank is braille's space; in braille art
+    // a run of blanks between patterns is too. Used as a space in prose it
+    // is reported, and the fix writes a space.
+    for text in ["⠓⠑⠇⠇⠕⠀⠺⠕⠗⠇⠙\n", "⣿⣿⠀⠀⠀⣿⣿\n"] {
+        assert_eq!(codes(text, "a.txt"), Vec::<&str>::new(), "{text}");
+    }
+    let ds = findings("hello\u{2800}world\n", "a.txt");
+    assert_eq!(ds.len(), 1);
+    let fixed = apply_fixes(
+        "hello\u{2800}world\n".as_bytes(),
+        [ds[0].fix.as_ref().unwrap()],
+    );
+    assert_eq!(fixed.bytes, b"hello world\n");
+}
+
+/// An embedding or override that a line never closes is reported wherever
+/// it stands, beside right-to-left letters too (a Hebrew catalogue's
+/// `\u{202B}` before `%s` shows the substituted value in its order); in
+/// prose the fix closes it where the line's text ends (before a
+/// catalogue string's closing quote and its `\n`), which keeps what the
+/// text shows, and the fixed line is quiet. In code the fix deletes.
+#[test]
+fn what_a_line_leaves_open_is_found_and_closed() {
+    for (line, closed) in [
+        (
+            "msgstr[1] \"\u{202B}%d-סיביות\"\n",
+            "msgstr[1] \"\u{202B}%d-סיביות\u{202C}\"\n",
+        ),
+        (
+            "msgstr \"\u{202E}%s קובץ\\n\"\n",
+            "msgstr \"\u{202E}%s קובץ\u{202C}\\n\"\n",
+        ),
+        ("\"\u{2067}ملف %s\"\n", "\"\u{2067}ملف %s\u{2069}\"\n"),
+        (
+            "\u{202B}שלום \u{2066}abc\r\n",
+            "\u{202B}שלום \u{2066}abc\u{2069}\u{202C}\r\n",
+        ),
+        // A closer that closes nothing is deleted; the pair before it,
+        // which does its work, is kept.
+        (
+            "msgstr \"\u{202A}SOCKSv\u{202C} 4\u{202C} مۇلازىمېتىرى\"\n",
+            "msgstr \"\u{202A}SOCKSv\u{202C} 4 مۇلازىمېتىرى\"\n",
+        ),
+        ("\"\u{202C}\\n\"\n", "\"\\n\"\n"),
+    ] {
+        let ds = findings(line, "he.po");
+        assert_eq!(ds.len(), 1, "{line:?}: {ds:#?}");
+        assert_eq!(ds[0].rule, Rule::BidiControl);
+        let fix = ds[0].fix.as_ref().unwrap();
+        assert!(fix.title().starts_with("close what the line leaves open"));
+        let fixed = apply_fixes(line.as_bytes(), [fix]).bytes;
+        assert_eq!(String::from_utf8_lossy(&fixed), closed);
+        assert_eq!(codes(closed, "he.po"), Vec::<&str>::new(), "{closed:?}");
+    }
+    // An override among Latin letters reverses them: closed or not it is
+    // reported, and the fix deletes it (a translation's stray LRO, a name
+    // written with an RLO).
+    for (line, fixed) in [
+        (
+            "msgstr \"Ejetando o dis\u{202D}positivo\"\n",
+            "msgstr \"Ejetando o dispositivo\"\n",
+        ),
+        ("Muha Ajjan\u{202E}\n", "Muha Ajjan\n"),
+        ("\u{202E}rekcäH nitraM\u{202C}\n", "rekcäH nitraM\n"),
+    ] {
+        let ds = findings(line, "AUTHORS.txt");
+        assert_eq!(ds.len(), 1, "{line:?}");
+        let out = apply_fixes(line.as_bytes(), [ds[0].fix.as_ref().unwrap()]).bytes;
+        assert_eq!(String::from_utf8_lossy(&out), fixed);
+    }
+    // In code the attack's controls are deleted, as before.
+    let code = "if (x != \"user\u{202E} \u{2066}// admin\u{2069} \u{2066}\") {\n";
+    let ds = findings(code, "a.js");
+    let fixed = apply_fixes(code.as_bytes(), [ds[0].fix.as_ref().unwrap()]).bytes;
+    assert_eq!(fixed, b"if (x != \"user // admin \") {\n");
+    // A closer that closes nothing is reported (a typo for the opener);
+    // an opener left open says what it reorders.
+    assert_eq!(
+        codes("msgstr \"\u{2069}%Oy/%Om/%Od\u{2069}\"\n", "fa.po"),
+        ["U010"]
+    );
+    let ds = findings("msgstr \"\u{202B}%s קובץ\"\n", "he.po");
+    assert!(
+        ds[0].notes.iter().any(|n| n.contains("is not closed")),
+        "{:?}",
+        ds[0].notes
     );
 }

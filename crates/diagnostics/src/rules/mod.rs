@@ -278,6 +278,7 @@ pub(crate) mod dos_code_pages;
 pub(crate) mod fix_scope;
 pub(crate) mod hidden_payload;
 pub(crate) mod invalid_utf8;
+pub(crate) mod invisible;
 pub(crate) mod lookalike_punctuation;
 pub(crate) mod mojibake;
 pub(crate) mod non_utf8_path;

@@ -5,16 +5,18 @@
 //!   embeddings, overrides and isolates that reorder how code reads
 //!   (Trojan Source, CVE-2021-42574); one finding per line, showing it as
 //!   stored and as a reader sees it; outside source code, not on a line
-//!   whose every control stands beside a right-to-left letter (the
-//!   formatting of Arabic, Persian, Hebrew prose);
+//!   that closes what it opens ([`Balance`]); what a line of prose leaves
+//!   open gets a fix that closes it where its text ends;
 //! * U011 `invisible_character`: zero-width and invisible characters other
-//!   than U+FEFF (U002's) and other than ZWJ/ZWNJ where a script or an
-//!   emoji sequence needs them (tag characters and variation selectors are
-//!   U018's, `hidden_payload`); and in source code U+200E, U+200F, U+061C
-//!   with no right-to-left letter as the nearest strong character on
-//!   either side (beside one, a mark is what right-to-left text needs);
-//!   a C1 control (U012) or soft hyphen inside mojibake is reported with
-//!   no fix, since U008 repairs the run it belongs to;
+//!   than U+FEFF (U002's); tag characters and variation selectors are
+//!   U018's, `hidden_payload`. The ones a script or typography may need
+//!   (joiners, U+200B, Mongolian selectors, soft hyphens, U+2800) are
+//!   judged by their neighbours' scripts (`invisible`) and their place
+//!   (`code_syntax`); in source code U+200E, U+200F, U+061C with no
+//!   right-to-left letter as the nearest strong character on either side
+//!   (beside one, a mark is what right-to-left text needs); a C1 control
+//!   (U012) or soft hyphen inside mojibake is reported with no fix, since
+//!   U008 repairs the run it belongs to;
 //! * U012 `control_character`: C0 controls other than tab, LF, FF and CR
 //!   (and ESC starting a terminal sequence), DEL, and C1 controls, which in
 //!   UTF-8 text are nearly always windows-1252 read as ISO-8859-1;
@@ -30,7 +32,9 @@ use std::cell::OnceCell;
 use std::ops::Range;
 use std::path::Path;
 
+use crate::code_syntax::{self, Language, Region};
 use crate::rules::fix_scope::{Lang, scope_character_fix};
+use crate::rules::invisible;
 use crate::shown::Capped;
 use crate::text::{ascii_name, escape_shown, is_noncharacter, windows_1252_char};
 use crate::{Diagnostic, Edit, Fix, Level, Policy, Rule};
@@ -95,6 +99,11 @@ pub(crate) struct Pass<'a> {
     /// The file's language, for where a fix may touch a character
     /// (`fix_scope`), worked out at the first finding.
     lang: OnceCell<Option<Lang>>,
+    /// The stretches of a source file that are strings and comments, for
+    /// whether a character stands in code (`code_syntax`), worked out at
+    /// the first character that asks; `None` for a language it does not
+    /// follow.
+    regions: OnceCell<Option<Regions>>,
     /// C0 controls are keystrokes here (Vim script): [`is_vim_script`],
     /// also worked out when first asked.
     keystrokes: OnceCell<bool>,
@@ -110,7 +119,14 @@ pub(crate) struct Pass<'a> {
     noncharacter: Capped,
     /// U010 reports a line once: the end of the last line reported.
     bidi_line_end: usize,
+    /// The last line asked whether it names a character (a table of
+    /// characters, `invisible::names`), the character and the answer: a
+    /// line of many is read once.
+    table_line: Option<(Range<usize>, char, bool)>,
 }
+
+/// A source file's strings and comments, in order (`code_syntax::non_code`).
+type Regions = Vec<(Range<usize>, Region)>;
 
 /// The ISO-2022 designation of a multi-byte set into G1, G2 or G3 at
 /// `i` (`ESC $ )`, `ESC $ *`, `ESC $ +` and the set's final byte), the
@@ -129,7 +145,7 @@ fn designates_shifted_set(bytes: &[u8]) -> bool {
 
 /// The character at `i` of well-formed `bytes`, and its length; `None` at
 /// the end (a character before the end asks for the one after it).
-fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+pub(crate) fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
     let len = match *bytes.get(i)? {
         0x00..=0x7F => 1,
         0xC0..=0xDF => 2,
@@ -141,7 +157,8 @@ fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
     text.chars().next().map(|c| (c, len))
 }
 
-fn char_before(bytes: &[u8], i: usize) -> Option<char> {
+/// The character that ends at `i` of well-formed `bytes`.
+pub(crate) fn char_before(bytes: &[u8], i: usize) -> Option<char> {
     let start = (i.saturating_sub(4)..i).find(|&s| std::str::from_utf8(&bytes[s..i]).is_ok())?;
     std::str::from_utf8(&bytes[start..i])
         .ok()?
@@ -156,6 +173,7 @@ impl<'a> Pass<'a> {
             path,
             source: OnceCell::new(),
             lang: OnceCell::new(),
+            regions: OnceCell::new(),
             keystrokes: OnceCell::new(),
             iso_2022_escape: false,
             shifts: OnceCell::new(),
@@ -164,6 +182,7 @@ impl<'a> Pass<'a> {
             control: Capped::new(Rule::ControlCharacter, levels.control, shown),
             noncharacter: Capped::new(Rule::Noncharacter, levels.noncharacter, shown),
             bidi_line_end: 0,
+            table_line: None,
         }
     }
 
@@ -173,6 +192,26 @@ impl<'a> Pass<'a> {
 
     fn lang(&self) -> Option<Lang> {
         *self.lang.get_or_init(|| Lang::of(self.path, self.bytes))
+    }
+
+    /// What byte `i` is in a source file of a language `code_syntax`
+    /// follows (code, a string, a comment); `None` in other files.
+    fn region(&self, i: usize) -> Option<Region> {
+        let regions = self.regions.get_or_init(|| {
+            Language::of(self.path, self.bytes).map(|l| code_syntax::non_code(self.bytes, l))
+        });
+        let regions = regions.as_ref()?;
+        let k = regions.partition_point(|(range, _)| range.end <= i);
+        Some(match regions.get(k) {
+            Some((range, region)) if range.start <= i => *region,
+            _ => Region::Code,
+        })
+    }
+
+    /// Whether byte `i` is code (not a string or comment) of a language
+    /// `code_syntax` follows; in other files nothing is code.
+    fn in_code(&self, i: usize) -> bool {
+        self.region(i) == Some(Region::Code)
     }
 
     /// Looks at the candidate at `i` (a character boundary in `stretch`, a
@@ -246,31 +285,12 @@ impl<'a> Pass<'a> {
                 }
                 len
             }
-            0x200B
-                if [
-                    char_before(self.bytes, i),
-                    char_at(self.bytes, i + len).map(|(c, _)| c),
-                ]
-                .into_iter()
-                .any(|c| c.is_some_and(written_without_spaces)) =>
-            {
-                // Thai, Lao, Khmer, Myanmar and CJK text marks its word
-                // breaks with U+200B: that is what the character is for.
+            _ if invisible::is_judged(c) => {
+                self.judged_invisible(c, span, stretch);
                 len
             }
-            0x200B | 0xAD | 0x180E | 0x115F | 0x1160 | 0x3164 | 0xFFA0 => {
+            0x115F | 0x1160 | 0x3164 | 0xFFA0 => {
                 self.invisible_char(c, span);
-                len
-            }
-            0x200C | 0x200D => {
-                // Scripts (Persian, Hindi) and emoji sequences need them;
-                // between ASCII characters nothing does (`pass\u{200D}word`).
-                let before = char_before(self.bytes, i);
-                let after = char_at(self.bytes, i + len).map(|(c, _)| c);
-                let ascii = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
-                if ascii(before) && ascii(after) {
-                    self.invisible_char(c, span);
-                }
                 len
             }
             // Tag characters and variation selectors are `hidden_payload`'s
@@ -374,24 +394,94 @@ impl<'a> Pass<'a> {
             .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
     }
 
+    /// Whether the short line around `i` names `c` ([`invisible::names`]),
+    /// read once for a line and a character.
+    fn names_it(&mut self, c: char, i: usize) -> bool {
+        let Some(line) = invisible::short_line(self.bytes, i) else {
+            return false;
+        };
+        if let Some((cached, k, answer)) = &self.table_line
+            && *cached == line
+            && *k == c
+        {
+            return *answer;
+        }
+        let answer = invisible::names(&self.bytes[line.clone()], c, name(c).as_deref());
+        self.table_line = Some((line, c, answer));
+        answer
+    }
+
+    /// U011 for a character a script or typography may need
+    /// (`invisible`): silent where its neighbours' script needs it, outside
+    /// code, and on a line that names it (a table of characters); a soft
+    /// hyphen inside mojibake is reported for its repair.
+    fn judged_invisible(&mut self, c: char, span: Range<usize>, stretch: &Range<usize>) {
+        if !self.invisible.wants() {
+            return;
+        }
+        let bytes = self.bytes;
+        let i = span.start;
+        if !(c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, i)) {
+            let (before, after) = invisible::neighbours(bytes, i, span.len(), stretch);
+            if invisible::joins_emoji(c, before, after) {
+                return;
+            }
+            // In prose and data a character outside words is an item of a
+            // list of characters (a keymap's, a locale's); in a program's
+            // string literal it is a value nobody can see (`'\u{200B}'`
+            // written raw), which the fix spells as its escape.
+            let region = self.region(i);
+            if region != Some(Region::Code)
+                && (invisible::needed(c, before, after)
+                    || invisible::ends_a_range(before, after)
+                    || !(region == Some(Region::String) || invisible::in_a_word(c, before, after)))
+            {
+                return;
+            }
+        }
+        self.invisible_char(c, span);
+    }
+
     fn invisible_char(&mut self, c: char, span: Range<usize>) {
         if !self.invisible.wants() {
             return;
         }
         let bytes = self.bytes;
+        // A line that names the character in text is a table of characters
+        // (`3164;HANGUL FILLER`, `00ad   SOFT HYPHEN`), whose characters
+        // are its data.
+        if !self.in_code(span.start) && self.names_it(c, span.start) {
+            return;
+        }
         let mojibake = c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, span.start);
         // Never safe: an invisible character can be data (a string that
         // tests a word break, a table of characters) as much as damage.
-        let fix = Fix::unsafe_(
-            format!("delete {}", code(c)),
-            vec![Edit::delete(span.clone())],
-        );
+        let fix = if c == '\u{2800}' {
+            Fix::unsafe_(
+                format!("replace {} with a space", code(c)),
+                vec![Edit::replace(span.clone(), b" ".to_vec())],
+            )
+        } else {
+            Fix::unsafe_(
+                format!("delete {}", code(c)),
+                vec![Edit::delete(span.clone())],
+            )
+        };
         let why = match c {
             '\u{AD}' => {
                 "a soft hyphen: invisible unless a line breaks there; in source and data it splits words that look whole"
             }
             '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' => {
                 "a Hangul filler: it renders as nothing, and some languages accept it as a letter in identifiers"
+            }
+            '\u{2800}' => {
+                "a blank braille pattern away from braille: it looks like a space but is a symbol, so what looks like two words is one to a search, a parser or a compiler"
+            }
+            '\u{180B}'..='\u{180F}' => {
+                "a Mongolian format character away from Mongolian letters: it selects or separates nothing here"
+            }
+            '\u{200B}' | '\u{200C}' | '\u{200D}' if self.in_code(span.start) => {
+                "an invisible character in code: a name or a token that looks the same is a different one"
             }
             _ => {
                 "an invisible character: text that looks the same compares, searches and runs differently"
@@ -433,24 +523,26 @@ impl<'a> Pass<'a> {
         let Ok(text) = std::str::from_utf8(&bytes[line.clone()]) else {
             return 3;
         };
-        // Right-to-left prose (a translation catalogue, a document) embeds
-        // and isolates its left-to-right parts: outside source code, a line
-        // with right-to-left letters whose embeddings and isolates are all
-        // closed, or whose every control stands beside a right-to-left
-        // letter, is that.
-        if !self.is_source()
-            && text.chars().any(is_right_to_left)
-            && (closes_what_it_opens(text)
-                || text
-                    .char_indices()
-                    .filter(|&(_, c)| is_bidi_control(c))
-                    .all(|(k, c)| {
-                        beside_right_to_left(bytes, line.start + k, c.len_utf8(), stretch)
-                    }))
-        {
+        // Prose (a translation catalogue, a document) embeds and isolates
+        // its parts of the other direction: outside source code, a line
+        // that closes every embedding and isolate it opens, in order, is
+        // that; a closed override too, when it stands beside a
+        // right-to-left letter (an override among Latin text reverses
+        // it). What a line leaves open reorders whatever follows it (the
+        // value a `%s` puts after it, the next message) wherever it stands.
+        let balance = Balance::of(text);
+        let prose = !self.is_source()
+            && text
+                .char_indices()
+                .filter(|&(_, c)| matches!(c, '\u{202D}' | '\u{202E}'))
+                .all(|(k, c)| beside_right_to_left(bytes, line.start + k, c.len_utf8(), stretch));
+        if prose && balance.unclosed.is_empty() && balance.stray.is_empty() {
             return 3;
         }
-        let d = bidi_diagnostic(text, line.start, i);
+        let mut d = bidi_diagnostic(text, line.start, i, &balance, prose);
+        if prose && let Some(fix) = closing_fix(text, line.start, &balance) {
+            d.fix = Some(fix);
+        }
         let span = d.span.clone();
         self.bidi.push(|level| Diagnostic { level, ..d }, span);
         3
@@ -517,37 +609,145 @@ fn beside_right_to_left(bytes: &[u8], i: usize, len: usize, stretch: &Range<usiz
     before == Some(true) || after == Some(true)
 }
 
-/// A letter of a script written without spaces between words (Thai, Lao,
-/// Tibetan, Myanmar, Khmer, kana and CJK ideographs), where U+200B marks
-/// where a line may break.
-fn written_without_spaces(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x0E00..=0x0EFF | 0x0F00..=0x0FFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x3040..=0x30FF | 0x3400..=0x9FFF
-    )
+/// What a line's embeddings, overrides and isolates leave open, matched
+/// as the Unicode Bidirectional Algorithm matches them: U+202C closes the
+/// last embedding or override opened inside the current isolate, U+2069
+/// the last isolate (and what was opened inside it).
+struct Balance {
+    /// The controls still open at the line's end (offset in the line and
+    /// the control), outermost first.
+    unclosed: Vec<(usize, char)>,
+    /// The closers that close nothing (offset in the line).
+    stray: Vec<usize>,
 }
 
-/// A right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko...).
-fn is_right_to_left(c: char) -> bool {
-    use unicode_bidi::BidiClass::{AL, R};
-    !c.is_ascii() && matches!(unicode_bidi::bidi_class(c), R | AL)
-}
-
-/// Whether every embedding and isolate `text` opens is closed on it, in
-/// order, and it holds no override (U+202D, U+202E), which prose does not
-/// need.
-fn closes_what_it_opens(text: &str) -> bool {
-    let mut open = Vec::new();
-    for c in text.chars() {
-        match c {
-            '\u{202A}' | '\u{202B}' | '\u{2066}'..='\u{2068}' => open.push(c),
-            '\u{202C}' if matches!(open.pop(), Some('\u{202A}' | '\u{202B}')) => {}
-            '\u{2069}' if matches!(open.pop(), Some('\u{2066}'..='\u{2068}')) => {}
-            '\u{202C}' | '\u{2069}' | '\u{202D}' | '\u{202E}' => return false,
-            _ => {}
+impl Balance {
+    fn of(text: &str) -> Balance {
+        let mut open: Vec<(usize, char)> = Vec::new();
+        let mut stray = Vec::new();
+        for (k, c) in text.char_indices() {
+            match c {
+                '\u{202A}'..='\u{202B}' | '\u{202D}'..='\u{202E}' | '\u{2066}'..='\u{2068}' => {
+                    open.push((k, c))
+                }
+                '\u{202C}' => match open.last() {
+                    Some((_, '\u{202A}'..='\u{202E}')) => {
+                        open.pop();
+                    }
+                    _ => stray.push(k),
+                },
+                '\u{2069}' => match open.iter().rposition(|(_, o)| is_isolate(*o)) {
+                    Some(at) => open.truncate(at),
+                    None => stray.push(k),
+                },
+                _ => {}
+            }
+        }
+        Balance {
+            unclosed: open,
+            stray,
         }
     }
-    open.is_empty()
+}
+
+fn is_isolate(c: char) -> bool {
+    matches!(c, '\u{2066}'..='\u{2068}')
+}
+
+/// The closers of `open`, innermost first: U+2069 for an isolate, U+202C
+/// for an embedding or override.
+fn closers(open: &[(usize, char)]) -> String {
+    open.iter()
+        .rev()
+        .map(|&(_, c)| {
+            if is_isolate(c) {
+                '\u{2069}'
+            } else {
+                '\u{202C}'
+            }
+        })
+        .collect()
+}
+
+/// Where a line (`text`) closes what it leaves open: before the closing
+/// quote of the string it ends with, when the first control left open is
+/// inside that string (a catalogue's `msgstr "..."`, a `.strings` value),
+/// and before the string's trailing `\n` escapes, which end its text's
+/// paragraph; otherwise at the line's end, before trailing whitespace.
+/// Returns the offset and where the text the closers end starts.
+fn closing_point(text: &str, first_open: usize) -> (usize, usize) {
+    let end = text.trim_end().len();
+    let body = text[..end].trim_end_matches([';', ',']);
+    if let Some(quote) = body.strip_suffix('"').map(str::len) {
+        let opening = (0..quote).rev().find(|&k| {
+            text.as_bytes()[k] == b'"'
+                && text.as_bytes()[..k]
+                    .iter()
+                    .rev()
+                    .take_while(|&&b| b == b'\\')
+                    .count()
+                    % 2
+                    == 0
+        });
+        if let Some(opening) = opening.filter(|&o| o < first_open) {
+            let mut at = quote;
+            while text[opening + 1..at].ends_with("\\n")
+                && !text[opening + 1..at - 2].ends_with('\\')
+            {
+                at -= 2;
+            }
+            return (at, opening + 1);
+        }
+    }
+    (end, 0)
+}
+
+/// The fix for a line of prose (`text`, at byte `base`; its overrides
+/// stand beside right-to-left letters) that leaves an embedding, override
+/// or isolate open, or holds a closer that closes nothing: the closers
+/// inserted where the line's text ends ([`closing_point`]) and the stray
+/// closers deleted, offered when the text then shows as it did (the
+/// algorithm ends every embedding at a paragraph's end and ignores a
+/// closer with nothing open, so this changes nothing a reader sees, and
+/// stops the embedding from reordering what follows). The line's other
+/// controls, which do their work, are kept.
+fn closing_fix(text: &str, base: usize, balance: &Balance) -> Option<Fix> {
+    let closers = closers(&balance.unclosed);
+    let first = balance.unclosed.first().map_or(text.len(), |&(k, _)| k);
+    let (at, from) = closing_point(text, first);
+    let shown = |t: &str| -> String {
+        visual_order(t)
+            .chars()
+            .filter(|&c| !is_bidi_control(c))
+            .collect()
+    };
+    let kept: String = text[from..at]
+        .char_indices()
+        .filter(|(k, _)| !balance.stray.contains(&(from + k)))
+        .map(|(_, c)| c)
+        .collect();
+    if shown(&text[from..at]) != shown(&format!("{kept}{closers}")) {
+        return None;
+    }
+    let mut edits: Vec<Edit> = balance
+        .stray
+        .iter()
+        .map(|&k| Edit::delete(base + k..base + k + 3))
+        .collect();
+    let mut what = Vec::new();
+    if !closers.is_empty() {
+        edits.push(Edit::insert(base + at, closers.clone().into_bytes()));
+        let names: Vec<String> = closers.chars().map(code).collect();
+        what.push(format!("insert {} where its text ends", names.join(", ")));
+    }
+    if !balance.stray.is_empty() {
+        what.push("delete the closers that close nothing".to_owned());
+    }
+    edits.sort_by_key(|e| e.range().start);
+    Some(Fix::unsafe_(
+        format!("close what the line leaves open: {}", what.join(", ")),
+        edits,
+    ))
 }
 
 /// The line around `i`, at most 4 KiB either side, inside `stretch`.
@@ -574,11 +774,15 @@ fn is_bidi_control(c: char) -> bool {
 
 /// The U010 finding for a line (`text`, starting at byte `base`) whose
 /// first bidi control is at byte `first`.
-fn bidi_diagnostic(text: &str, base: usize, first: usize) -> Diagnostic {
+fn bidi_diagnostic(
+    text: &str,
+    base: usize,
+    first: usize,
+    balance: &Balance,
+    prose: bool,
+) -> Diagnostic {
     let mut controls = Vec::new();
     let mut edits = Vec::new();
-    // The embedding and isolate stack, for what is left open at the end.
-    let mut open: Vec<char> = Vec::new();
     for (k, c) in text.char_indices() {
         if !is_bidi_control(c) {
             continue;
@@ -587,28 +791,6 @@ fn bidi_diagnostic(text: &str, base: usize, first: usize) -> Diagnostic {
             controls.push(c);
         }
         edits.push(Edit::delete(base + k..base + k + c.len_utf8()));
-        match c {
-            '\u{202A}'..='\u{202B}' | '\u{202D}'..='\u{202E}' | '\u{2066}'..='\u{2068}' => {
-                open.push(c)
-            }
-            '\u{202C}' => {
-                if let Some(at) = open
-                    .iter()
-                    .rposition(|o| matches!(o, '\u{202A}'..='\u{202E}'))
-                {
-                    open.truncate(at);
-                }
-            }
-            '\u{2069}' => {
-                if let Some(at) = open
-                    .iter()
-                    .rposition(|o| matches!(o, '\u{2066}'..='\u{2068}'))
-                {
-                    open.truncate(at);
-                }
-            }
-            _ => {}
-        }
     }
     let names: Vec<String> = controls.iter().map(|&c| describe(c)).collect();
     let shown = visual_order(text);
@@ -626,11 +808,24 @@ fn bidi_diagnostic(text: &str, base: usize, first: usize) -> Diagnostic {
     .with_label("this line is shown in another order than it is stored")
     .with_note(format!("as stored: `{}`", escape_shown(text)))
     .with_note(format!("as shown:  `{}`", escape_shown(&shown)));
-    if let Some(unclosed) = open.first() {
-        d.notes.push(format!(
-            "{} is not closed before the line ends: everything after it on the line is reordered (the Trojan Source pattern, CVE-2021-42574)",
-            code(*unclosed)
-        ));
+    if let Some(&(_, unclosed)) = balance.unclosed.first() {
+        d.notes.push(if prose {
+            format!(
+                "{} is not closed before the line ends: it reorders what is shown after it (a value put in for `%s`, the text that follows the message)",
+                code(unclosed)
+            )
+        } else {
+            format!(
+                "{} is not closed before the line ends: everything after it on the line is reordered (the Trojan Source pattern, CVE-2021-42574)",
+                code(unclosed)
+            )
+        });
+    }
+    if !balance.stray.is_empty() {
+        d.notes.push(
+            "a closer on this line closes nothing: it was meant to close, or to be, an opener"
+                .to_owned(),
+        );
     }
     d.help.push(
         "in right-to-left prose these characters can be meant: allow `bidi_control` for those files (`-A bidi_control`, or `[lints]` in utf8lint.toml)".to_owned(),
@@ -863,7 +1058,11 @@ fn name(c: char) -> Option<String> {
         0x061C => "ARABIC LETTER MARK",
         0x115F => "HANGUL CHOSEONG FILLER",
         0x1160 => "HANGUL JUNGSEONG FILLER",
+        0x180B => "MONGOLIAN FREE VARIATION SELECTOR ONE",
+        0x180C => "MONGOLIAN FREE VARIATION SELECTOR TWO",
+        0x180D => "MONGOLIAN FREE VARIATION SELECTOR THREE",
         0x180E => "MONGOLIAN VOWEL SEPARATOR",
+        0x180F => "MONGOLIAN FREE VARIATION SELECTOR FOUR",
         0x200B => "ZERO WIDTH SPACE",
         0x200C => "ZERO WIDTH NON-JOINER",
         0x200D => "ZERO WIDTH JOINER",
@@ -889,6 +1088,7 @@ fn name(c: char) -> Option<String> {
         0x2067 => "RIGHT-TO-LEFT ISOLATE",
         0x2068 => "FIRST STRONG ISOLATE",
         0x2069 => "POP DIRECTIONAL ISOLATE",
+        0x2800 => "BRAILLE PATTERN BLANK",
         0x3164 => "HANGUL FILLER",
         0xFFA0 => "HALFWIDTH HANGUL FILLER",
         0xFE00..=0xFE0F => return Some(format!("VARIATION SELECTOR-{}", v - 0xFE00 + 1)),
