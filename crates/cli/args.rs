@@ -156,6 +156,13 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub baseline: Option<PathBuf>,
 
+    /// Report only findings on lines changed since the git revision REV
+    /// (the working tree against REV: staged, unstaged and untracked
+    /// files) and findings about a changed file as a whole; files
+    /// unchanged since REV are not read.
+    #[arg(long, value_name = "REV", conflicts_with_all = ["write_baseline", "files"])]
+    pub diff_base: Option<String>,
+
     /// Record every finding in FILE as the baseline (JSON, paths relative
     /// to FILE's directory) and exit 0; report nothing else.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff"])]

@@ -12,6 +12,7 @@ mod args;
 mod baseline;
 mod check;
 mod diff;
+mod diff_base;
 mod exclude;
 mod files;
 mod fix;
@@ -227,6 +228,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     ctx.statistics = args.statistics;
     ctx.excludes = exclude::overrides(args)?;
     ctx.force_exclude = args.force_exclude;
+    ctx.diff_base = diff_base::DiffBase::for_run(
+        args.diff_base.as_deref(),
+        stdin_count == 1,
+        ctx.cwd.as_deref(),
+    )?;
     if let Some(id) = report_file {
         ctx.leave_out.insert(id);
     }
@@ -421,9 +427,15 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             writeln!(err, "{line}")?;
         }
     }
+    // `--diff` exits as ruff's does: 1 when there is a diff, whatever
+    // findings have no fix.
+    let failed = match fix {
+        FixAction::Diff(_) => stats.diffs.load(Ordering::Relaxed) > 0,
+        _ => errors > 0,
+    };
     Ok(if troubles > 0 {
         2
-    } else if errors > 0 && !args.exit_zero {
+    } else if failed && !args.exit_zero {
         1
     } else {
         0
