@@ -81,6 +81,10 @@ pub(crate) enum Format {
     Sarif,
     /// GitHub Actions workflow commands (`::error file=...`).
     Github,
+    /// GitLab Code Quality (a JSON array of issues with stable fingerprints).
+    Gitlab,
+    /// JUnit XML: one test suite, a failed test case per finding.
+    Junit,
 }
 
 /// `utf8lint rules --format`.

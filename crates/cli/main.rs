@@ -320,12 +320,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     let raw_on_terminal = args.output_file.is_none() && io::stdout().is_terminal();
     let mut sarif_results = Vec::new();
     let mut notifications = Vec::new();
-    // The findings as one JSON array, unless standard output holds a diff,
-    // fixed bytes or the statistics instead.
+    // The findings as one document (a JSON array, a JUnit suite), unless
+    // standard output holds a diff, fixed bytes or the statistics instead.
     let stdin_fixed = args.fix && stdin_count == 1;
-    let mut json_array = (args.format == Format::Json
-        && !(args.statistics || args.diff || stdin_fixed))
-        .then(output::JsonArray::default);
+    let mut document = output::Document::for_format(args.format)
+        .filter(|_| !(args.statistics || args.diff || stdin_fixed));
     for report in reports {
         for t in &report.troubles {
             err.write_all(t.stderr_line().as_bytes())
@@ -335,15 +334,15 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
                     notifications.push(output::sarif::notification(t, ctx.cwd.as_deref()))
                 }
                 Format::Github => out.write_all(output::github::trouble(t).as_bytes())?,
-                _ => {}
+                _ => document.iter_mut().for_each(|doc| doc.trouble(t)),
             }
         }
         if !report.stderr.is_empty() {
             err.write_all(report.stderr.as_bytes())
                 .context("writing to standard error")?;
         }
-        match &mut json_array {
-            Some(array) => array.push(out, &report.stdout)?,
+        match &mut document {
+            Some(doc) => doc.push(out, &report.stdout)?,
             None => out.write_all(report.stdout.as_bytes())?,
         }
         if raw_on_terminal {
@@ -387,8 +386,8 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             )?;
         }
     }
-    if let Some(array) = json_array {
-        array.finish(out)?;
+    if let Some(doc) = document {
+        doc.finish(out)?;
     }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, notifications);
