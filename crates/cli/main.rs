@@ -18,6 +18,7 @@ mod files;
 mod fix;
 mod generate;
 mod habits;
+mod line_changes;
 mod output;
 mod progress;
 mod report;
