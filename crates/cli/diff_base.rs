@@ -351,7 +351,7 @@ fn path_of_diff_line(rest: &[u8]) -> Option<Vec<u8>> {
         let (new, _) = unquote(after.strip_prefix(b" ")?);
         return new.strip_prefix(b"b/").map(<[u8]>::to_vec);
     }
-    if rest.len() % 2 == 0 {
+    if rest.len().is_multiple_of(2) {
         return None;
     }
     let half = rest.len() / 2;
@@ -474,7 +474,7 @@ mod tests {
         let diff = b"diff --git a/old.txt b/new.txt\nsimilarity index 100%\nrename from old.txt\nrename to new.txt\ndiff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\nindex 1..0\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\ndiff --git a/img.png b/img.png\nindex 1..2 100644\nBinary files a/img.png and b/img.png differ\ndiff --git \"a/tab\\there\" \"b/tab\\there\"\nindex 1..2 100644\n--- \"a/tab\\there\"\n+++ \"b/tab\\there\"\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/caf\xC3\xA9 b/caf\xC3\xA9\nnew file mode 100644\n--- /dev/null\n+++ b/caf\xC3\xA9\n@@ -0,0 +1 @@\n+x\n";
         let files = parse_diff(diff);
         assert_eq!(files[&b"new.txt".to_vec()], FileChange::default());
-        assert!(!files.contains_key(&b"gone.txt".to_vec()));
+        assert!(!files.contains_key(b"gone.txt".as_slice()));
         assert!(files[&b"img.png".to_vec()].every_line);
         assert_eq!(files[&b"tab\there".to_vec()].lines, [(1, 2)]);
         assert_eq!(files[&b"caf\xC3\xA9".to_vec()].lines, [(1, 2)]);

@@ -55,7 +55,7 @@ impl<'a> Fingerprints<'a> {
         ];
         *rank += 1;
         let high = fnv1a(&parts);
-        let low = fnv1a(&[&high.to_le_bytes(), &parts[0], &parts[3]]);
+        let low = fnv1a(&[&high.to_le_bytes(), parts[0], parts[3]]);
         format!("{high:016x}{low:016x}")
     }
 }
