@@ -390,6 +390,13 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     if let Some(doc) = document {
         doc.finish(out)?;
     }
+    let errors = stats.errors.load(Ordering::Relaxed);
+    if args.format == Format::Github && !args.diff {
+        let warnings = stats.warnings.load(Ordering::Relaxed);
+        if let Some(notice) = output::github::beyond_the_limit(errors, warnings) {
+            out.write_all(notice.as_bytes())?;
+        }
+    }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, notifications);
         serde_json::to_writer_pretty(&mut *out, &log)?;
@@ -404,7 +411,6 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     }
     sink.finish()?;
 
-    let errors = stats.errors.load(Ordering::Relaxed);
     if !args.quiet {
         let fixed_files = stats.fixed_files.load(Ordering::Relaxed);
         let fixed = stats.fixed_findings.load(Ordering::Relaxed);

@@ -48,6 +48,23 @@ pub(crate) fn trouble(t: &Trouble) -> String {
     format!("::error {props}::{}\n", data(&escape_shown(&t.text())))
 }
 
+/// GitHub annotates at most this many errors, and as many warnings, per
+/// step (and 50 per job); the rest are in the step's log only.
+const ANNOTATED_PER_STEP: u64 = 10;
+
+/// A last notice when GitHub will not annotate every finding: how many
+/// there are and where to see them all.
+pub(crate) fn beyond_the_limit(errors: u64, warnings: u64) -> Option<String> {
+    if errors <= ANNOTATED_PER_STEP && warnings <= ANNOTATED_PER_STEP {
+        return None;
+    }
+    Some(format!(
+        "::notice title=utf8lint::{errors} error{} and {warnings} warning{}: GitHub annotates at most {ANNOTATED_PER_STEP} of each per step; the step's log lists them all, and --format sarif uploaded to code scanning shows every one\n",
+        if errors == 1 { "" } else { "s" },
+        if warnings == 1 { "" } else { "s" },
+    ))
+}
+
 /// Escapes a message (the part after `::`).
 pub(super) fn data(text: &str) -> String {
     text.replace('%', "%25")
@@ -63,6 +80,14 @@ pub(super) fn property(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_notice_says_when_github_shows_only_some() {
+        assert_eq!(beyond_the_limit(10, 10), None);
+        let notice = beyond_the_limit(11, 1).unwrap();
+        assert!(notice.starts_with("::notice title=utf8lint::11 errors and 1 warning: "));
+        assert!(notice.ends_with("shows every one\n"));
+    }
 
     #[test]
     fn escaping() {
