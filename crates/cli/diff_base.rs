@@ -10,8 +10,9 @@
 //! gone; a renamed file is its new path with its changed lines; a file git
 //! calls binary (no line diff) counts as changed everywhere.
 //!
-//! Git is asked for the diff with every setting that changes its shape
-//! pinned (`--no-ext-diff`, `--no-textconv`, `--no-color`, the `a/` and
+//! Git names the files added (every line changed, never printed whole),
+//! then gives the diff of the others with every setting that changes its
+//! shape pinned (`--no-ext-diff`, `--no-textconv`, `--no-color`, the `a/` and
 //! `b/` prefixes, paths from the top, names unquoted where git allows), and
 //! its C-quoted names are read back byte for byte.
 
@@ -119,6 +120,23 @@ impl DiffBase {
             )
         })?;
         let commit = String::from_utf8_lossy(&commit).trim().to_owned();
+        // Added files are every line changed: named only, not printed
+        // whole (a branch that adds a tree would make git print all of it).
+        let added = git(
+            &top,
+            [
+                "diff",
+                "--name-only",
+                "-z",
+                "--no-relative",
+                "-M",
+                "--diff-filter=A",
+                commit.as_str(),
+                "--",
+            ],
+        )
+        .context("listing the files added")?;
+        // The rest, but for deletions, with their changed lines.
         let diff = git(
             &top,
             [
@@ -131,6 +149,7 @@ impl DiffBase {
                 "--no-relative",
                 "--unified=0",
                 "-M",
+                "--diff-filter=ad",
                 "--src-prefix=a/",
                 "--dst-prefix=b/",
                 commit.as_str(),
@@ -141,8 +160,10 @@ impl DiffBase {
         let mut files = parse_diff(&diff);
         let untracked = git(&top, ["ls-files", "-z", "--others", "--exclude-standard"])
             .context("listing untracked files")?;
-        for name in untracked.split(|&b| b == 0).filter(|n| !n.is_empty()) {
-            files.entry(name.to_vec()).or_default().every_line = true;
+        for list in [added, untracked] {
+            for name in list.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+                files.entry(name.to_vec()).or_default().every_line = true;
+            }
         }
         Ok(DiffBase {
             rev: rev.to_owned(),
