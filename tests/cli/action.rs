@@ -117,3 +117,57 @@ fn action_yml_passes_every_input_the_script_reads() {
     }
     assert!(action.contains("uses: github/codeql-action/upload-sarif@"));
 }
+
+#[test]
+fn install_uses_the_binary_on_path_and_refuses_a_version_that_is_no_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let github_path = dir.path().join("github-path");
+    fs::write(&github_path, "").unwrap();
+    let bin_dir = Path::new(bin()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let install = |version: &str, path: &str| {
+        Command::new("bash")
+            .arg(repo().join("scripts/github-action"))
+            .arg("install")
+            .current_dir(dir.path())
+            .env("PATH", path)
+            .env("INPUT_VERSION", version)
+            .env("GITHUB_PATH", &github_path)
+            .env("RUNNER_TEMP", dir.path())
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .output()
+            .unwrap()
+    };
+    let out = install("", &path);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("utf8lint is on PATH: utf8lint "),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(&github_path).unwrap(),
+        "",
+        "PATH is left as it is"
+    );
+    // Without utf8lint on PATH, a version must be a release tag: nothing
+    // else reaches the download's URL.
+    let system = "/usr/bin:/bin";
+    let installed = Command::new("sh")
+        .args(["-c", &format!("PATH={system} command -v utf8lint")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if installed {
+        eprintln!("NOTICE: utf8lint is installed in {system}; skipping the version check");
+        return;
+    }
+    let out = install("v1; touch pwned", system);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).contains("::error title=utf8lint action::version must be a release tag"));
+    assert!(!dir.path().join("pwned").exists());
+}
