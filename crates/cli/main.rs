@@ -390,12 +390,8 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     if let Some(doc) = document {
         doc.finish(out)?;
     }
-    let errors = stats.errors.load(Ordering::Relaxed);
     if args.format == Format::Github && !args.diff {
-        let warnings = stats.warnings.load(Ordering::Relaxed);
-        if let Some(notice) = output::github::beyond_the_limit(errors, warnings) {
-            out.write_all(notice.as_bytes())?;
-        }
+        out.write_all(output::github::beyond_the_limit(stats).as_bytes())?;
     }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, notifications);
@@ -433,19 +429,24 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             writeln!(err, "{line}")?;
         }
     }
-    // `--diff` exits as ruff's does: 1 when there is a diff, whatever
-    // findings have no fix.
+    Ok(exit_code(fix, stats, args.exit_zero))
+}
+
+/// 2 for trouble; else 1 for a deny-level finding, or under `--diff` for a
+/// diff (as ruff's `--diff`: findings without a fix do not count), unless
+/// `--exit-zero`; else 0.
+fn exit_code(fix: FixAction, stats: &check::Stats, exit_zero: bool) -> u8 {
     let failed = match fix {
         FixAction::Diff(_) => stats.diffs.load(Ordering::Relaxed) > 0,
-        _ => errors > 0,
+        _ => stats.errors.load(Ordering::Relaxed) > 0,
     };
-    Ok(if troubles > 0 {
+    if stats.troubles.load(Ordering::Relaxed) > 0 {
         2
-    } else if failed && !args.exit_zero {
+    } else if failed && !exit_zero {
         1
     } else {
         0
-    })
+    }
 }
 
 /// `--files`: the listing instead of a check; trouble with the named paths

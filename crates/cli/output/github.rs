@@ -53,16 +53,24 @@ pub(crate) fn trouble(t: &Trouble) -> String {
 const ANNOTATED_PER_STEP: u64 = 10;
 
 /// A last notice when GitHub will not annotate every finding: how many
-/// there are and where to see them all.
-pub(crate) fn beyond_the_limit(errors: u64, warnings: u64) -> Option<String> {
+/// there are and where to see them all; empty when it will.
+pub(crate) fn beyond_the_limit(stats: &crate::check::Stats) -> String {
+    use std::sync::atomic::Ordering;
+    notice(
+        stats.errors.load(Ordering::Relaxed),
+        stats.warnings.load(Ordering::Relaxed),
+    )
+}
+
+fn notice(errors: u64, warnings: u64) -> String {
     if errors <= ANNOTATED_PER_STEP && warnings <= ANNOTATED_PER_STEP {
-        return None;
+        return String::new();
     }
-    Some(format!(
+    format!(
         "::notice title=utf8lint::{errors} error{} and {warnings} warning{}: GitHub annotates at most {ANNOTATED_PER_STEP} of each per step; the step's log lists them all, and --format sarif uploaded to code scanning shows every one\n",
         if errors == 1 { "" } else { "s" },
         if warnings == 1 { "" } else { "s" },
-    ))
+    )
 }
 
 /// Escapes a message (the part after `::`).
@@ -83,8 +91,8 @@ mod tests {
 
     #[test]
     fn a_notice_says_when_github_shows_only_some() {
-        assert_eq!(beyond_the_limit(10, 10), None);
-        let notice = beyond_the_limit(11, 1).unwrap();
+        assert_eq!(notice(10, 10), "");
+        let notice = notice(11, 1);
         assert!(notice.starts_with("::notice title=utf8lint::11 errors and 1 warning: "));
         assert!(notice.ends_with("shows every one\n"));
     }
