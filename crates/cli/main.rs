@@ -391,7 +391,12 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         doc.finish(out)?;
     }
     if args.format == Format::Github && !args.diff {
-        out.write_all(output::github::beyond_the_limit(stats).as_bytes())?;
+        let (errors, warnings) = (&stats.errors, &stats.warnings);
+        let notice = output::github::notice(
+            errors.load(Ordering::Relaxed),
+            warnings.load(Ordering::Relaxed),
+        );
+        out.write_all(notice.as_bytes())?;
     }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, notifications);

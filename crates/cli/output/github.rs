@@ -52,17 +52,10 @@ pub(crate) fn trouble(t: &Trouble) -> String {
 /// step (and 50 per job); the rest are in the step's log only.
 const ANNOTATED_PER_STEP: u64 = 10;
 
-/// A last notice when GitHub will not annotate every finding: how many
-/// there are and where to see them all; empty when it will.
-pub(crate) fn beyond_the_limit(stats: &crate::check::Stats) -> String {
-    use std::sync::atomic::Ordering;
-    notice(
-        stats.errors.load(Ordering::Relaxed),
-        stats.warnings.load(Ordering::Relaxed),
-    )
-}
-
-fn notice(errors: u64, warnings: u64) -> String {
+/// A last notice when GitHub will not annotate every finding (`errors`
+/// and `warnings`, the run's counts): how many there are and where to see
+/// them all; empty when it will.
+pub(crate) fn notice(errors: u64, warnings: u64) -> String {
     if errors <= ANNOTATED_PER_STEP && warnings <= ANNOTATED_PER_STEP {
         return String::new();
     }
