@@ -81,6 +81,10 @@ pub(crate) enum Format {
     Sarif,
     /// GitHub Actions workflow commands (`::error file=...`).
     Github,
+    /// GitLab Code Quality (a JSON array of issues with stable fingerprints).
+    Gitlab,
+    /// JUnit XML: one test suite, a failed test case per finding.
+    Junit,
 }
 
 /// `utf8lint rules --format`.
@@ -155,6 +159,13 @@ pub(crate) struct CheckArgs {
     /// --write-baseline): a legacy repository fails only on new defects.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub baseline: Option<PathBuf>,
+
+    /// Report only findings on lines changed since the git revision REV
+    /// (the working tree against REV: staged, unstaged and untracked
+    /// files) and findings about a changed file as a whole; files
+    /// unchanged since REV are not read.
+    #[arg(long, value_name = "REV", conflicts_with_all = ["write_baseline", "files"])]
+    pub diff_base: Option<String>,
 
     /// Record every finding in FILE as the baseline (JSON, paths relative
     /// to FILE's directory) and exit 0; report nothing else.

@@ -66,7 +66,7 @@ pub(crate) struct Baseline {
 
 /// FNV-1a, 64 bits: stable across versions and platforms (the standard
 /// library's hasher is not), and plenty for telling a file's findings apart.
-fn fnv1a(parts: &[&[u8]]) -> u64 {
+pub(crate) fn fnv1a(parts: &[&[u8]]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for part in parts {
         for &b in *part {
@@ -84,7 +84,7 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
 /// The hash of a finding at `span` in `bytes`: the span (at most
 /// [`CONTEXT_BYTES`] of it) and its line's bytes around it (at most
 /// [`CONTEXT_BYTES`] either side).
-fn finding_hash(bytes: &[u8], d: &Diagnostic) -> u64 {
+pub(crate) fn finding_hash(bytes: &[u8], d: &Diagnostic) -> u64 {
     let start = d.span.start.min(bytes.len());
     let end = d.span.end.clamp(start, bytes.len());
     let span = &bytes[start..end.min(start + CONTEXT_BYTES)];

@@ -14,6 +14,7 @@ use utf8lint_diagnostics::{
 };
 
 use crate::baseline::Baseline;
+use crate::diff_base::DiffBase;
 use crate::fix::{self, FixMode};
 use crate::output::names::{display_path, uri_of};
 use crate::output::{self, FileName, OutputOptions};
@@ -51,6 +52,8 @@ pub(crate) struct Stats {
     pub warnings: AtomicU64,
     pub fixed_findings: AtomicU64,
     pub fixed_files: AtomicU64,
+    /// `--diff`: the files with a diff.
+    pub diffs: AtomicU64,
     pub troubles: AtomicU64,
 }
 
@@ -66,6 +69,8 @@ pub(crate) struct Context {
     pub stats: Arc<Stats>,
     /// `--baseline` or `--write-baseline`.
     pub baseline: Option<Baseline>,
+    /// `--diff-base`: the lines changed since a revision.
+    pub diff_base: Option<DiffBase>,
     /// `--exclude`, for the walk.
     pub excludes: ignore::overrides::Override,
     /// `--force-exclude`: `exclude` in utf8lint.toml applies to named files.
@@ -96,6 +101,7 @@ impl Context {
             cwd: std::env::current_dir().ok(),
             stats: Arc::new(Stats::default()),
             baseline: None,
+            diff_base: None,
             excludes: ignore::overrides::Override::empty(),
             force_exclude: false,
             leave_out: crate::report::FileSet::default(),
@@ -313,6 +319,21 @@ pub(crate) const MAX_FILE_LEN: u64 = 1 << 30;
 /// `--no-skip-binary`; `exclude` leaves it out only under `--force-exclude`.
 pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
     let name = LazyName::new(ctx, path);
+    // `--diff-base`: a file unchanged since the revision is not read.
+    if let Some(base) = ctx.diff_base.as_ref().filter(|base| !base.changed(path)) {
+        if ctx.verbose {
+            let report = FileReport {
+                stderr: format!(
+                    "utf8lint: skipped {}: unchanged since {}\n",
+                    name.display(),
+                    escape_shown(&base.rev)
+                ),
+                ..FileReport::default()
+            };
+            worker.push(report, &name);
+        }
+        return;
+    }
     let mut report = FileReport::default();
     let options = FileOptions {
         honour_exclude: !explicit || ctx.force_exclude,
@@ -558,9 +579,10 @@ fn fix_stdin(
 }
 
 /// What the check keeps: with a baseline, every finding (a finding
-/// hidden by the cap would have no key), else what a report shows.
+/// hidden by the cap would have no key), as with `--diff-base` (one hidden
+/// may be on a changed line), else what a report shows.
 fn keep(ctx: &Context) -> Keep {
-    if ctx.baseline.is_some() {
+    if ctx.baseline.is_some() || ctx.diff_base.is_some() {
         Keep::Every
     } else {
         Keep::Shown
@@ -576,10 +598,9 @@ fn diagnose(
     settings: &FileSettings,
     keep: Keep,
 ) -> Vec<Diagnostic> {
-    let check_keep = if ctx.baseline.is_some() {
-        Keep::Every
-    } else {
-        keep
+    let check_keep = match self::keep(ctx) {
+        Keep::Every => Keep::Every,
+        _ => keep,
     };
     let found = check(
         bytes,
@@ -611,12 +632,17 @@ fn finish(
     } else {
         diagnostics.extend(found);
     }
-    let Some(baseline) = &ctx.baseline else {
+    if ctx.baseline.is_none() && ctx.diff_base.is_none() {
         return diagnostics;
-    };
-    let cwd = ctx.cwd.as_deref().unwrap_or(Path::new("/"));
-    let key = baseline.key_path(cwd, path);
-    baseline.apply(&key, bytes, &mut diagnostics, keep == Keep::Shown);
+    }
+    if let Some(baseline) = &ctx.baseline {
+        let cwd = ctx.cwd.as_deref().unwrap_or(Path::new("/"));
+        let key = baseline.key_path(cwd, path);
+        baseline.apply(&key, bytes, &mut diagnostics, keep == Keep::Shown);
+    }
+    if let Some(base) = &ctx.diff_base {
+        base.keep_changed(path, bytes, &mut diagnostics);
+    }
     if keep == Keep::Shown {
         cap_new(&mut diagnostics, &settings.policy);
     }
@@ -683,10 +709,14 @@ fn plan_every(
         let cwd = ctx.cwd.as_deref().unwrap_or(Path::new("/"));
         (baseline, baseline.key_path(cwd, path))
     });
-    // A baseline's known findings are not fixed (nor counted again).
+    // A baseline's known findings are not fixed (nor counted again), nor
+    // under `--diff-base` those on lines that did not change.
     let leave_known = |bytes: &[u8], found: &mut Vec<Diagnostic>| {
         if let Some((baseline, key)) = &baseline_key {
             baseline.apply(key, bytes, found, false);
+        }
+        if let Some(base) = &ctx.diff_base {
+            base.keep_changed(path, bytes, found);
         }
     };
     let request = gate::Request {
@@ -694,8 +724,7 @@ fn plan_every(
         policy: &settings.policy,
         select: &select,
         allow_binary: !settings.skip_binary,
-        filter: baseline_key
-            .is_some()
+        filter: (baseline_key.is_some() || ctx.diff_base.is_some())
             .then_some(&leave_known as gate::Filter<'_>),
     };
     let fixed = gate::fix(bytes, &request)?;
@@ -751,6 +780,9 @@ fn report_checked(
             match plan_every(ctx, path, bytes, settings, &diagnostics, mode) {
                 Ok(Some(fixed)) => {
                     report.raw = crate::diff::unified(&name.get().key, bytes, &[&fixed.fix]);
+                    if !report.raw.is_empty() {
+                        ctx.stats.diffs.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
                 Ok(None) => {}
                 Err(why) => refused(report, why),

@@ -11,8 +11,12 @@
 //! Content does: when standard output is a terminal, [`for_terminal`]
 //! escapes each line instead (the diff is then for reading, not applying).
 
+use std::borrow::Cow;
+
 use memchr::memchr_iter;
-use utf8lint_diagnostics::{Fix, escape_lossless};
+use utf8lint_diagnostics::{Fix, escape_lossless, escape_shown};
+
+use crate::line_changes::{self, Change, NewText};
 
 /// Lines of context around each change, as `diff -u` and git use.
 const CONTEXT: usize = 3;
@@ -40,8 +44,10 @@ impl Lines {
         self.starts.partition_point(|&s| s <= at) - 1
     }
 
-    fn last(&self) -> usize {
-        self.starts.len() - 1
+    /// How many lines the file has (a last one without `\n` counts).
+    fn count(&self) -> usize {
+        let last = self.starts[self.starts.len() - 1];
+        self.starts.len() - usize::from(last == self.len)
     }
 
     fn start(&self, line: usize) -> usize {
@@ -54,81 +60,142 @@ impl Lines {
     }
 }
 
-/// How many lines `pieces` (a region, in pieces) hold for a hunk header:
-/// their `\n`s, and one more for a last line without one.
-fn count_lines(pieces: &[&[u8]]) -> usize {
-    let newlines: usize = pieces.iter().map(|p| memchr_iter(b'\n', p).count()).sum();
-    let last = pieces.iter().rev().find_map(|p| p.last());
-    newlines + usize::from(last.is_some_and(|&b| b != b'\n'))
-}
-
 /// The marker `patch` and `git apply` expect after a last line without
 /// `\n` (which gets one).
 const NO_NEWLINE: &[u8] = b"\n\\ No newline at end of file\n";
 
-/// How many bytes [`push_lines`] writes for `pieces`.
-fn lines_len(pieces: &[&[u8]]) -> usize {
-    let bytes: usize = pieces.iter().map(|p| p.len()).sum();
-    let last = pieces.iter().rev().find_map(|p| p.last());
-    let marker = if last.is_some_and(|&b| b != b'\n') {
-        NO_NEWLINE.len()
+/// Where a diff's bytes go: counted first, then written into a buffer of
+/// exactly that size.
+trait Out {
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Out for usize {
+    fn put(&mut self, bytes: &[u8]) {
+        *self += bytes.len();
+    }
+}
+
+impl Out for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// One line after its sign; a last line without `\n` gets one and
+/// [`NO_NEWLINE`]'s marker.
+fn put_line<'s>(out: &mut impl Out, sign: &[u8], segments: impl Iterator<Item = &'s [u8]>) {
+    out.put(sign);
+    let mut last = None;
+    for segment in segments {
+        out.put(segment);
+        last = segment.last().copied().or(last);
+    }
+    if last != Some(b'\n') {
+        out.put(NO_NEWLINE);
+    }
+}
+
+/// A region of whole lines that edits touch: its old lines (indices into
+/// the file's) and its fixed text.
+struct Region<'a> {
+    first: usize,
+    new: NewText<'a>,
+}
+
+/// A change placed in the file: its region and its lines there.
+struct Placed {
+    region: usize,
+    change: Change,
+}
+
+impl Placed {
+    /// The old lines, as indices into the file's.
+    fn old(&self, regions: &[Region<'_>]) -> std::ops::Range<usize> {
+        let first = regions[self.region].first;
+        first + self.change.old.start..first + self.change.old.end
+    }
+}
+
+/// Lines longer than this are not looked at whole to say that only hidden
+/// characters change (the diff stays linear in the file).
+const SHORT_LINE: usize = 4096;
+
+/// Whether every changed line of `changes` looks the same on both sides
+/// once hidden characters and line endings are set aside: a `-`/`+` pair
+/// a reader would take for one line, which the hunk's header says.
+fn only_hidden(lines: &Lines, bytes: &[u8], regions: &[Region<'_>], changes: &[Placed]) -> bool {
+    fn visible(line: &[u8]) -> Option<String> {
+        let text = std::str::from_utf8(line).ok()?;
+        let text = text.trim_end_matches(['\n', '\r']);
+        Some(
+            text.chars()
+                .filter(|c| escape_shown(c.encode_utf8(&mut [0; 4])).len() == c.len_utf8())
+                .collect(),
+        )
+    }
+    changes.iter().all(|placed| {
+        let change = &placed.change;
+        let region = &regions[placed.region];
+        change.old.len() == change.new.len()
+            && placed.old(regions).zip(change.new.clone()).all(|(o, n)| {
+                let old = &bytes[lines.start(o)..lines.end(o)];
+                let new = region.new.short_line(region.new.lines[n], SHORT_LINE);
+                match (old.len() <= SHORT_LINE, new) {
+                    (true, Some(new)) => visible(old).is_some_and(|v| Some(v) == visible(&new)),
+                    _ => false,
+                }
+            })
+    })
+}
+
+/// Writes (or counts) one hunk: `changes`, with the lines between them and
+/// [`CONTEXT`] lines either side; `delta` is the new file's lines minus the
+/// old one's before it.
+fn put_hunk(
+    out: &mut impl Out,
+    bytes: &[u8],
+    lines: &Lines,
+    regions: &[Region<'_>],
+    changes: &[Placed],
+    delta: isize,
+) {
+    let old_lines = lines.count();
+    let first = changes[0].old(regions).start;
+    let last = changes[changes.len() - 1].old(regions).end;
+    let from = first.saturating_sub(CONTEXT);
+    let to = (last + CONTEXT).min(old_lines);
+    let added: usize = changes.iter().map(|c| c.change.new.len()).sum();
+    let removed: usize = changes.iter().map(|c| c.change.old.len()).sum();
+    let old_count = to - from;
+    let new_count = old_count + added - removed;
+    // A side with no lines names the line before it (`-0,0`).
+    let old_start = from + usize::from(old_count > 0);
+    let new_start = (from as isize + delta) as usize + usize::from(new_count > 0);
+    let note = if only_hidden(lines, bytes, regions, changes) {
+        " only invisible characters or line endings change"
     } else {
-        0
+        ""
     };
-    bytes + count_lines(pieces) + marker
-}
-
-/// Appends the lines of `pieces` (one region, in pieces: a line may run
-/// across them), each after `sign`; a last line without `\n` gets one and
-/// [`NO_NEWLINE`]'s marker. The pieces are copied once, into `out`.
-fn push_lines(out: &mut Vec<u8>, sign: u8, pieces: &[&[u8]]) {
-    let mut line_start = true;
-    for piece in pieces {
-        for segment in piece.split_inclusive(|&b| b == b'\n') {
-            if line_start {
-                out.push(sign);
-            }
-            out.extend_from_slice(segment);
-            line_start = segment.ends_with(b"\n");
+    out.put(format!("@@ -{old_start},{old_count} +{new_start},{new_count} @@{note}\n").as_bytes());
+    let old_line = |i: usize| &bytes[lines.start(i)..lines.end(i)];
+    let mut at = from;
+    for placed in changes {
+        let old = placed.old(regions);
+        for i in at..old.start {
+            put_line(out, b" ", std::iter::once(old_line(i)));
         }
+        for i in old.clone() {
+            put_line(out, b"-", std::iter::once(old_line(i)));
+        }
+        let new = &regions[placed.region].new;
+        for n in placed.change.new.clone() {
+            put_line(out, b"+", new.segments(new.lines[n]));
+        }
+        at = old.end;
     }
-    if !line_start {
-        out.extend_from_slice(NO_NEWLINE);
-    }
-}
-
-/// One hunk, planned: its header and its four regions, the new lines as
-/// pieces of the file and the edits' replacements (never gathered into
-/// one copy: a 64 MiB line with one edit is the line twice in the diff,
-/// and nothing more).
-struct Hunk<'a> {
-    header: String,
-    before: &'a [u8],
-    old: &'a [u8],
-    new: Vec<std::borrow::Cow<'a, [u8]>>,
-    after: &'a [u8],
-}
-
-impl Hunk<'_> {
-    fn new_pieces(&self) -> Vec<&[u8]> {
-        self.new.iter().map(|p| &p[..]).collect()
-    }
-
-    /// The bytes it takes in the diff.
-    fn len(&self) -> usize {
-        self.header.len()
-            + lines_len(&[self.before])
-            + lines_len(&[self.old])
-            + lines_len(&self.new_pieces())
-            + lines_len(&[self.after])
-    }
-
-    fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.header.as_bytes());
-        push_lines(out, b' ', &[self.before]);
-        push_lines(out, b'-', &[self.old]);
-        push_lines(out, b'+', &self.new_pieces());
-        push_lines(out, b' ', &[self.after]);
+    for i in at..to {
+        put_line(out, b" ", std::iter::once(old_line(i)));
     }
 }
 
@@ -177,27 +244,66 @@ fn header_name(prefix: &str, name: &[u8]) -> Vec<u8> {
 
 /// The unified diff of `fixes` (planned: sorted, non-overlapping) applied
 /// to `bytes`, the file whose name (as shown, before escaping) is `name`.
-/// Empty when there is nothing to fix. Its size is known before it is
-/// written, and reserved once: the work and the memory are the diff's
-/// bytes, however long its lines.
+/// Only lines whose bytes change are `-`/`+` lines; empty when no line
+/// changes. Its size is known before it is written, and reserved once:
+/// the work and the memory are the diff's bytes, however long its lines.
 pub(crate) fn unified(name: &[u8], bytes: &[u8], fixes: &[&Fix]) -> Vec<u8> {
     let edits: Vec<_> = fixes.iter().flat_map(|f| f.edits()).collect();
     if edits.is_empty() {
         return Vec::new();
     }
     let lines = Lines::new(bytes);
-    // Each edit's lines, merged into hunks whose context would touch.
+    // The edits by the lines they touch, merged where they share one.
     let mut spans: Vec<(usize, usize, std::ops::Range<usize>)> = Vec::new();
     for (i, edit) in edits.iter().enumerate() {
         let range = edit.range();
         let first = lines.of(range.start);
         let last = lines.of(range.end.saturating_sub(1).max(range.start));
         match spans.last_mut() {
-            Some((_, span_last, members)) if first <= *span_last + 2 * CONTEXT + 1 => {
+            Some((_, span_last, members)) if first <= *span_last => {
                 *span_last = (*span_last).max(last);
                 members.end = i + 1;
             }
             _ => spans.push((first, last, i..i + 1)),
+        }
+    }
+    let mut regions = Vec::with_capacity(spans.len());
+    let mut changes = Vec::new();
+    for (first, last, members) in spans {
+        let region = lines.start(first)..lines.end(last);
+        let mut pieces = Vec::with_capacity(2 * members.len() + 1);
+        let mut cursor = region.start;
+        for edit in &edits[members] {
+            pieces.push(Cow::Borrowed(&bytes[cursor..edit.range().start]));
+            pieces.push(edit.replacement(bytes));
+            cursor = edit.range().end;
+        }
+        pieces.push(Cow::Borrowed(&bytes[cursor..region.end]));
+        let old: Vec<&[u8]> = bytes[region].split_inclusive(|&b| b == b'\n').collect();
+        let new = NewText::new(pieces);
+        let index = regions.len();
+        changes.extend(
+            line_changes::changes(&old, &new)
+                .into_iter()
+                .map(|change| Placed {
+                    region: index,
+                    change,
+                }),
+        );
+        regions.push(Region { first, new });
+    }
+    if changes.is_empty() {
+        return Vec::new();
+    }
+    // Changes whose context would touch share a hunk.
+    let mut hunks: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, placed) in changes.iter().enumerate() {
+        let start = placed.old(&regions).start;
+        match hunks.last_mut() {
+            Some(hunk) if start <= changes[hunk.end - 1].old(&regions).end + 2 * CONTEXT => {
+                hunk.end = i + 1
+            }
+            _ => hunks.push(i..i + 1),
         }
     }
     let mut head = b"--- ".to_vec();
@@ -205,48 +311,21 @@ pub(crate) fn unified(name: &[u8], bytes: &[u8], fixes: &[&Fix]) -> Vec<u8> {
     head.extend_from_slice(b"\n+++ ");
     head.extend_from_slice(&header_name("b/", name));
     head.push(b'\n');
-    // New-file lines minus old-file lines so far.
-    let mut delta: isize = 0;
-    let mut hunks = Vec::with_capacity(spans.len());
-    for (first, last, members) in spans {
-        let from = first.saturating_sub(CONTEXT);
-        let to = (last + CONTEXT).min(lines.last());
-        let before = &bytes[lines.start(from)..lines.start(first)];
-        let changed = lines.start(first)..lines.end(last);
-        let after = &bytes[changed.end..lines.end(to)];
-        let old = &bytes[changed.clone()];
-        let mut new = Vec::with_capacity(2 * members.len() + 1);
-        let mut cursor = changed.start;
-        for edit in &edits[members] {
-            new.push(std::borrow::Cow::Borrowed(
-                &bytes[cursor..edit.range().start],
-            ));
-            new.push(edit.replacement(bytes));
-            cursor = edit.range().end;
+    let write = |out: &mut dyn FnMut(&[Placed], isize)| {
+        let mut delta: isize = 0;
+        for hunk in &hunks {
+            let members = &changes[hunk.clone()];
+            out(members, delta);
+            for placed in members {
+                delta += placed.change.new.len() as isize - placed.change.old.len() as isize;
+            }
         }
-        new.push(std::borrow::Cow::Borrowed(&bytes[cursor..changed.end]));
-        let new_pieces: Vec<&[u8]> = new.iter().map(|p| &p[..]).collect();
-        let context = count_lines(&[before]) + count_lines(&[after]);
-        let old_count = context + count_lines(&[old]);
-        let new_count = context + count_lines(&new_pieces);
-        // A side with no lines names the line before it (`-0,0`).
-        let old_start = from + usize::from(old_count > 0);
-        let new_start = (from as isize + delta) as usize + usize::from(new_count > 0);
-        delta += new_count as isize - old_count as isize;
-        hunks.push(Hunk {
-            header: format!("@@ -{old_start},{old_count} +{new_start},{new_count} @@\n"),
-            before,
-            old,
-            new,
-            after,
-        });
-    }
-    let size = head.len() + hunks.iter().map(Hunk::len).sum::<usize>();
+    };
+    let mut size = head.len();
+    write(&mut |members, delta| put_hunk(&mut size, bytes, &lines, &regions, members, delta));
     let mut out = Vec::with_capacity(size);
     out.extend_from_slice(&head);
-    for hunk in &hunks {
-        hunk.write(&mut out);
-    }
+    write(&mut |members, delta| put_hunk(&mut out, bytes, &lines, &regions, members, delta));
     debug_assert_eq!(
         out.len(),
         size,
@@ -276,9 +355,10 @@ mod tests {
     use super::*;
     use utf8lint_diagnostics::Edit;
 
+    /// The diff, its invalid bytes read as `?`.
     fn diff(bytes: &[u8], edits: Vec<Edit>) -> String {
         let fix = Fix::safe("test", edits);
-        String::from_utf8(unified(b"x.txt", bytes, &[&fix])).unwrap()
+        String::from_utf8_lossy(&unified(b"x.txt", bytes, &[&fix])).replace('\u{FFFD}', "?")
     }
 
     #[test]
@@ -320,7 +400,7 @@ mod tests {
     fn missing_newline_and_empty_sides_are_marked() {
         assert_eq!(
             diff(b"\xEF\xBB\xBF{}", vec![Edit::delete(0..3)]),
-            "--- a/x.txt\n+++ b/x.txt\n@@ -1,1 +1,1 @@\n-\u{FEFF}{}\n\\ No newline at end of file\n+{}\n\\ No newline at end of file\n"
+            "--- a/x.txt\n+++ b/x.txt\n@@ -1,1 +1,1 @@ only invisible characters or line endings change\n-\u{FEFF}{}\n\\ No newline at end of file\n+{}\n\\ No newline at end of file\n"
         );
         assert_eq!(
             diff(b"\xEF\xBB\xBF", vec![Edit::delete(0..3)]),
@@ -329,6 +409,38 @@ mod tests {
         assert_eq!(
             diff(b"", vec![Edit::insert(0, b"\xEF\xBB\xBF".to_vec())]),
             "--- a/x.txt\n+++ b/x.txt\n@@ -0,0 +1,1 @@\n+\u{FEFF}\n\\ No newline at end of file\n"
+        );
+    }
+
+    /// An edit whose lines are mostly the same (a conversion of the whole
+    /// file, which leaves ASCII lines as they are) shows only the lines
+    /// whose bytes change, in hunks of their own when far apart; an edit
+    /// that changes no byte shows nothing.
+    #[test]
+    fn only_lines_that_change_are_shown() {
+        let mut text = b"h\xE9\n".to_vec();
+        for i in 2..=12 {
+            text.extend_from_slice(format!("{i}\n").as_bytes());
+        }
+        text.extend_from_slice(b"\xE0\n");
+        let mut converted = "hé\n".as_bytes().to_vec();
+        converted.extend_from_slice(&text[3..text.len() - 2]);
+        converted.extend_from_slice("à\n".as_bytes());
+        let whole = Edit::replace(0..text.len(), converted);
+        assert_eq!(
+            diff(&text, vec![whole]),
+            "--- a/x.txt\n+++ b/x.txt\n@@ -1,4 +1,4 @@\n-h\u{FFFD}\n+hé\n 2\n 3\n 4\n@@ -10,4 +10,4 @@\n 10\n 11\n 12\n-\u{FFFD}\n+à\n"
+                .replace('\u{FFFD}', "?"),
+            "as a test prints it: the old bytes read lossily"
+        );
+        assert!(diff(b"a\nb\n", vec![Edit::replace(0..4, b"a\nb\n".to_vec())]).is_empty());
+        // An empty line next to a changed one is context, not a pair.
+        assert_eq!(
+            diff(
+                b"\xEF\xBB\xBF#\n\nx\n",
+                vec![Edit::replace(0..6, b"#\n\n".to_vec())]
+            ),
+            "--- a/x.txt\n+++ b/x.txt\n@@ -1,3 +1,3 @@ only invisible characters or line endings change\n-\u{FEFF}#\n+#\n \n x\n"
         );
     }
 

@@ -12,11 +12,13 @@ mod args;
 mod baseline;
 mod check;
 mod diff;
+mod diff_base;
 mod exclude;
 mod files;
 mod fix;
 mod generate;
 mod habits;
+mod line_changes;
 mod output;
 mod progress;
 mod report;
@@ -227,6 +229,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     ctx.statistics = args.statistics;
     ctx.excludes = exclude::overrides(args)?;
     ctx.force_exclude = args.force_exclude;
+    ctx.diff_base = diff_base::DiffBase::for_run(
+        args.diff_base.as_deref(),
+        stdin_count == 1,
+        ctx.cwd.as_deref(),
+    )?;
     if let Some(id) = report_file {
         ctx.leave_out.insert(id);
     }
@@ -314,12 +321,11 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     let raw_on_terminal = args.output_file.is_none() && io::stdout().is_terminal();
     let mut sarif_results = Vec::new();
     let mut notifications = Vec::new();
-    // The findings as one JSON array, unless standard output holds a diff,
-    // fixed bytes or the statistics instead.
+    // The findings as one document (a JSON array, a JUnit suite), unless
+    // standard output holds a diff, fixed bytes or the statistics instead.
     let stdin_fixed = args.fix && stdin_count == 1;
     let findings_on_stdout = !(args.statistics || args.diff || stdin_fixed);
-    let mut json_array =
-        (args.format == Format::Json && findings_on_stdout).then(output::JsonArray::default);
+    let mut document = output::Document::for_format(args.format).filter(|_| findings_on_stdout);
     for mut report in reports {
         for t in &report.troubles {
             err.write_all(t.stderr_line().as_bytes())
@@ -332,15 +338,15 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
                 Format::Json | Format::JsonLines if findings_on_stdout => {
                     report.stdout.push_str(&output::json::trouble(t))
                 }
-                _ => {}
+                _ => document.iter_mut().for_each(|doc| doc.trouble(t)),
             }
         }
         if !report.stderr.is_empty() {
             err.write_all(report.stderr.as_bytes())
                 .context("writing to standard error")?;
         }
-        match &mut json_array {
-            Some(array) => array.push(out, &report.stdout)?,
+        match &mut document {
+            Some(doc) => doc.push(out, &report.stdout)?,
             None => out.write_all(report.stdout.as_bytes())?,
         }
         if raw_on_terminal {
@@ -384,8 +390,16 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             )?;
         }
     }
-    if let Some(array) = json_array {
-        array.finish(out)?;
+    if let Some(doc) = document {
+        doc.finish(out)?;
+    }
+    if args.format == Format::Github && !args.diff {
+        let (errors, warnings) = (&stats.errors, &stats.warnings);
+        let notice = output::github::notice(
+            errors.load(Ordering::Relaxed),
+            warnings.load(Ordering::Relaxed),
+        );
+        out.write_all(notice.as_bytes())?;
     }
     if args.format == Format::Sarif {
         let log = output::sarif::log(sarif_results, troubles == 0, notifications);
@@ -401,7 +415,6 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
     }
     sink.finish()?;
 
-    let errors = stats.errors.load(Ordering::Relaxed);
     if !args.quiet {
         let fixed_files = stats.fixed_files.load(Ordering::Relaxed);
         let fixed = stats.fixed_findings.load(Ordering::Relaxed);
@@ -424,13 +437,24 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             writeln!(err, "{line}")?;
         }
     }
-    Ok(if troubles > 0 {
+    Ok(exit_code(fix, stats, args.exit_zero))
+}
+
+/// 2 for trouble; else 1 for a deny-level finding, or under `--diff` for a
+/// diff (as ruff's `--diff`: findings without a fix do not count), unless
+/// `--exit-zero`; else 0.
+fn exit_code(fix: FixAction, stats: &check::Stats, exit_zero: bool) -> u8 {
+    let failed = match fix {
+        FixAction::Diff(_) => stats.diffs.load(Ordering::Relaxed) > 0,
+        _ => stats.errors.load(Ordering::Relaxed) > 0,
+    };
+    if stats.troubles.load(Ordering::Relaxed) > 0 {
         2
-    } else if errors > 0 && !args.exit_zero {
+    } else if failed && !exit_zero {
         1
     } else {
         0
-    })
+    }
 }
 
 /// `--files`: the listing instead of a check; trouble with the named paths

@@ -153,9 +153,9 @@ fn diff_is_a_unified_diff_of_the_bytes_and_writes_nothing() {
     let out = run(dir.path(), ["check", "--diff"]);
     assert_eq!(
         out.stdout,
-        b"--- a/a.json\n+++ b/a.json\n@@ -1,1 +1,1 @@\n-\xEF\xBB\xBF{\"k\": 1}\n+{\"k\": 1}\n"
+        b"--- a/a.json\n+++ b/a.json\n@@ -1,1 +1,1 @@ only invisible characters or line endings change\n-\xEF\xBB\xBF{\"k\": 1}\n+{\"k\": 1}\n"
     );
-    assert_eq!(code(&out), 1, "the findings are still there");
+    assert_eq!(code(&out), 1, "there is a diff");
     let out = run(dir.path(), ["check", "--diff", "--unsafe-fixes"]);
     let mut want = b"--- a/c.txt\n+++ b/c.txt\n@@ -1,1 +1,1 @@\n-".to_vec();
     want.extend_from_slice(BAD_TXT);

@@ -2,11 +2,13 @@
 //! a tree built in a temporary directory or on the committed byte fixtures
 //! under `tests/fixtures/`.
 
+mod action;
 mod announced_edits;
 mod big_repo;
 mod binary_named;
 mod bom_consumers;
 mod bom_require;
+mod ci_reports;
 mod common;
 
 mod config;
@@ -16,6 +18,8 @@ mod corpus;
 mod cost;
 mod declarations;
 mod diff;
+mod diff_base;
+mod diff_changed_lines;
 mod diff_long_line;
 mod exclude;
 mod explain;

@@ -48,6 +48,24 @@ pub(crate) fn trouble(t: &Trouble) -> String {
     format!("::error {props}::{}\n", data(&escape_shown(&t.text())))
 }
 
+/// GitHub annotates at most this many errors, and as many warnings, per
+/// step (and 50 per job); the rest are in the step's log only.
+const ANNOTATED_PER_STEP: u64 = 10;
+
+/// A last notice when GitHub will not annotate every finding (`errors`
+/// and `warnings`, the run's counts): how many there are and where to see
+/// them all; empty when it will.
+pub(crate) fn notice(errors: u64, warnings: u64) -> String {
+    if errors <= ANNOTATED_PER_STEP && warnings <= ANNOTATED_PER_STEP {
+        return String::new();
+    }
+    format!(
+        "::notice title=utf8lint::{errors} error{} and {warnings} warning{}: GitHub annotates at most {ANNOTATED_PER_STEP} of each per step; the step's log lists them all, and --format sarif uploaded to code scanning shows every one\n",
+        if errors == 1 { "" } else { "s" },
+        if warnings == 1 { "" } else { "s" },
+    )
+}
+
 /// Escapes a message (the part after `::`).
 pub(super) fn data(text: &str) -> String {
     text.replace('%', "%25")
@@ -63,6 +81,14 @@ pub(super) fn property(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_notice_says_when_github_shows_only_some() {
+        assert_eq!(notice(10, 10), "");
+        let notice = notice(11, 1);
+        assert!(notice.starts_with("::notice title=utf8lint::11 errors and 1 warning: "));
+        assert!(notice.ends_with("shows every one\n"));
+    }
 
     #[test]
     fn escaping() {

@@ -3,7 +3,9 @@
 //! the files are printed in path order.
 
 pub(crate) mod github;
+mod gitlab;
 pub(crate) mod json;
+pub(crate) mod junit;
 pub(crate) mod names;
 pub(crate) use names::FileName;
 mod not_shown;
@@ -75,6 +77,9 @@ pub(crate) fn render_file(
                 out.sarif_notes.push(not_shown::sarif(name, d));
             }
         }
+        // Reports of findings only: the note is no finding (the summary
+        // on standard error counts what it stands for).
+        Format::Gitlab | Format::Junit => {}
     }
 }
 
@@ -102,6 +107,7 @@ fn render_findings(
     let mut starts = Locator::new(bytes);
     let mut ends = Locator::new(bytes);
     let mut json_lines = Vec::new();
+    let mut fingerprints = gitlab::Fingerprints::new(name.exact);
     for d in diagnostics {
         let region = Region {
             start: starts.locate(d.span.start),
@@ -122,6 +128,15 @@ fn render_findings(
                 text.push('\n');
             }
             Format::Sarif => out.sarif_results.push(sarif::result(d, name.uri, &region)),
+            Format::Gitlab => {
+                let fingerprint = fingerprints.next(bytes, d);
+                text.push_str(&gitlab::line(d, name.exact, &region, fingerprint));
+                text.push('\n');
+            }
+            Format::Junit => {
+                text.push_str(&junit::case(d, name.display, &region));
+                text.push('\n');
+            }
         }
     }
     json::finish(json_lines, text);
@@ -172,5 +187,47 @@ impl JsonArray {
     /// Closes the array.
     pub(crate) fn finish(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         out.write_all(if self.started { b"\n]\n" } else { b"[]\n" })
+    }
+}
+
+/// The formats written as one document once every file is in: the JSON
+/// arrays of `json` and `gitlab`, the test suite of `junit`.
+pub(crate) enum Document {
+    Array(JsonArray),
+    Junit(junit::Suite),
+}
+
+impl Document {
+    pub(crate) fn for_format(format: Format) -> Option<Document> {
+        match format {
+            Format::Json | Format::Gitlab => Some(Document::Array(JsonArray::default())),
+            Format::Junit => Some(Document::Junit(junit::Suite::default())),
+            _ => None,
+        }
+    }
+
+    /// One file's rendering.
+    pub(crate) fn push(&mut self, out: &mut dyn std::io::Write, text: &str) -> std::io::Result<()> {
+        match self {
+            Document::Array(array) => array.push(out, text),
+            Document::Junit(suite) => {
+                suite.push(text);
+                Ok(())
+            }
+        }
+    }
+
+    /// A trouble, where the format has a place for it (JUnit's errors).
+    pub(crate) fn trouble(&mut self, t: &crate::trouble::Trouble) {
+        if let Document::Junit(suite) = self {
+            suite.trouble(t);
+        }
+    }
+
+    pub(crate) fn finish(self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            Document::Array(array) => array.finish(out),
+            Document::Junit(suite) => suite.finish(out),
+        }
     }
 }
