@@ -5,7 +5,10 @@ use encoding_rs::Encoding;
 use utf8lint_codec::{Subpart, Utf8Chunks};
 
 use super::detector::Detector;
-use super::languages::{LATIN_READINGS, fits_a_language, latin_readings};
+use super::languages::{
+    LATIN_READINGS, MIN_NAMING_LETTERS, fits_a_language, latin_readings, reads_as_letters,
+    reads_quotes_as_letters, thin_latin,
+};
 use super::reading::{Reading, Support};
 use super::sample::{LEGACY_SCAN_BYTES, non_ascii_lines};
 use super::sniff::{
@@ -222,6 +225,16 @@ pub(crate) fn legacy_verdict(
         };
     }
 
+    // Thin evidence: too few different letters to tell one encoding from
+    // another (a Latin reading the others dispute, `±Inf` and `±Nan` as
+    // ISO-8859-2 `ąInf`; one EUC-JP character repeated, `日`, as windows-1251
+    // `Жь`): not named (below), and with less than enough text to say so,
+    // a handful of bytes, U001 each with its readings.
+    let thin = if LATIN_READINGS.contains(&encoding) {
+        thin_latin(encoding, &sample)
+    } else {
+        different_letters(&text) < MIN_NAMING_LETTERS
+    };
     // Running text is judged on the lines that are not UTF-8 already: a
     // mostly legacy file's UTF-8 lines read in the legacy encoding are
     // mojibake (`cafÃ©`), not the legacy text.
@@ -239,7 +252,10 @@ pub(crate) fn legacy_verdict(
     // A Latin reading whose words have letters of no one language is text
     // in another encoding read in a neighbour's (DOS German `qu\x84lt` is
     // windows-1250 `qu„lt`, Maltese `ħ` in ISO-8859-3 windows-1252 `±`).
-    let of_a_language = fits_a_language(encoding, &sample);
+    // Nor is a reading that glues letters to words where another reads
+    // quotation marks (Italian `«La` as ISO-8859-2 `ŤLa`).
+    let of_a_language =
+        fits_a_language(encoding, &sample) && !reads_quotes_as_letters(encoding, &sample);
     let support = if running && of_a_language && !mostly_rare_han(encoding, &sample) {
         match detector.support(guess, &sample, &text) {
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
@@ -262,6 +278,13 @@ pub(crate) fn legacy_verdict(
         // Letters, but not text of their script: an encoding the detector
         // does not know, read in a neighbour's (no conversion is offered).
         Support::OtherScript
+    };
+    let support = match support {
+        Support::Identified if thin => match unclaimed_rival(encoding, &sample) {
+            Some(rival) => Support::Unclaimed { rival },
+            None => Support::Unidentified { rival: None },
+        },
+        support => support,
     };
     // Saying that the text does not identify its encoding needs enough text
     // that is clearly not UTF-8: fewer, in fewer places, are a handful of
@@ -342,11 +365,22 @@ fn by_language(
     sample: &[u8],
     min_letters: usize,
 ) -> Option<LegacyVerdict> {
+    // A text whose letters are glued quotation marks is no text
+    // (`reads_quotes_as_letters`).
     let readings: Vec<_> = latin_readings(sample, min_letters)
         .into_iter()
         .map(|(readers, _)| readers)
+        .filter(|readers| !readers.iter().any(|&e| reads_quotes_as_letters(e, sample)))
         .collect();
     let encoding = detector.choose(guess, &readings)?;
+    // The alphabets overrule the detector's guess only with enough letters
+    // (`MIN_NAMING_LETTERS`): a language missing from them (Breton `ñ ù`,
+    // which chardetng reads as windows-1252) is no evidence for the one
+    // whose letters another reading happens to spell (windows-1257's
+    // Polish `ń ł`), nor is one symbol (`±Inf`, ISO-8859-4 `ąInf`).
+    if encoding != guess && thin_latin(encoding, sample) {
+        return None;
+    }
     Some(LegacyVerdict {
         encoding,
         // One of the readings' Latin encodings, whose names need no text
@@ -354,6 +388,39 @@ fn by_language(
         name: family_name(encoding, sample, ""),
         support: Support::Identified,
     })
+}
+
+/// How many different non-ASCII letters `text` has, counted up to
+/// [`MIN_NAMING_LETTERS`].
+fn different_letters(text: &str) -> usize {
+    let mut seen: Vec<char> = Vec::with_capacity(MIN_NAMING_LETTERS);
+    for c in text.chars().filter(|c| !c.is_ascii() && c.is_alphabetic()) {
+        if seen.len() >= MIN_NAMING_LETTERS {
+            break;
+        }
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen.len()
+}
+
+/// Whether `encoding`'s reading of `bytes` (the lines the verdict samples)
+/// is text of its script: for a Latin encoding, letters in words or alone,
+/// no symbol inside a word and no quotation mark read as a letter
+/// (Esperanto `Mesaĝoj` in ISO-8859-3, a table of Spanish vowels `"á"`:
+/// text, whether or not its language is among the alphabets); for another,
+/// letters of one script in words that are running text. A declaration
+/// whose reading is such text is what the file says it is: a detector's
+/// other guess does not contradict it (U009).
+pub(crate) fn reads_as_text(encoding: &'static Encoding, bytes: &[u8]) -> bool {
+    let (sample, _) = non_ascii_lines(bytes);
+    if let Some(letters) = reads_as_letters(encoding, &sample) {
+        return letters && !reads_quotes_as_letters(encoding, &sample);
+    }
+    let text = encoding.decode_without_bom_handling(&sample).0;
+    let reading = Reading::of(&text);
+    reading.plausible_words() && reading.running_text()
 }
 
 /// Whether the ill-formed sequences of `bytes`, a file the verdict left to
@@ -805,12 +872,19 @@ mod tests {
     fn short_text_is_pinned_from_both_sides() {
         assert_eq!(MIN_SHORT_TEXT_SEQUENCES, 2);
         let short = |b: &[u8]| short_text(b, true, &IllFormed::of(b)).map(|v| v.encoding);
-        // Lithuanian `ū ų` in ISO-8859-13 (windows-1257 reads it alike):
-        // two letters are a verdict, one is not.
+        // Lithuanian `ū ų` in ISO-8859-13 (windows-1257 reads it alike),
+        // where the detector guesses windows-1257 too: two letters are a
+        // verdict, one is not.
         let two = b"Prancuzija ir Prancu\xFBzija, oland\xF8 kalba\n";
         let one = b"Prancuzija ir Prancu\xFBzija, olandu kalba\n";
         assert_eq!(short(two), Some(encoding_rs::WINDOWS_1257));
         assert_eq!(short(one), None);
+        // Breton `ñ ù`, which the detector reads as windows-1252 and
+        // windows-1257 as Polish `ń ł`: two letters do not overrule the
+        // detector (`MIN_NAMING_LETTERS`), three do (Croatian above).
+        assert_eq!(MIN_NAMING_LETTERS, 3);
+        let breton = b"Emzivad anezha\xf1, ema\xf1 Harry Potter o chom e ti e eontr, pa'z eo pedet da vont da Gerambreo\xf9, ar Skol.\n";
+        assert_eq!(short(breton), None);
         // Croatian `č ć ž` in windows-1250: windows-1252 reads `è æ ž`.
         let croatian = b"bjelogori\xE8na stabla, drve\xE6a u ju\x9Enoj Hrvatskoj\n";
         assert_eq!(short(croatian), Some(encoding_rs::WINDOWS_1250));
@@ -823,6 +897,9 @@ mod tests {
         assert_eq!(short(repeated), None);
         let asm = b"# returns \xB1Inf on overflow\n# and \xB1Inf when x is \xB1Inf\n\tret\n";
         assert_eq!(short(asm), None);
+        // Two different words of one letter (`±Inf`, `±Nan`: ISO-8859-4
+        // `ąInf`, `ąNan`) are one letter, too few.
+        assert_eq!(short(b"; \xB1Inf and \xB1Nan\n"), None);
     }
 
     #[test]

@@ -1,0 +1,134 @@
+//! Verdicts on text no threshold was tuned on: a language missing from the
+//! alphabets is never evidence for another, too few letters to tell the
+//! encodings apart stay U001, quotation marks are punctuation, and a
+//! declaration whose reading is text is not contradicted.
+
+use std::path::Path;
+
+use utf8lint_diagnostics::{CheckOptions, Diagnostic, Policy, Rule, check};
+
+fn run_as(name: &str, bytes: &[u8]) -> Vec<Diagnostic> {
+    check(
+        bytes,
+        CheckOptions::new(Path::new(name), &Policy::default()),
+    )
+}
+
+fn rules(name: &str, bytes: &[u8]) -> Vec<Rule> {
+    let mut rules: Vec<Rule> = run_as(name, bytes).iter().map(|d| d.rule).collect();
+    rules.dedup();
+    rules
+}
+
+fn u005(name: &str, bytes: &[u8]) -> Option<Diagnostic> {
+    run_as(name, bytes)
+        .into_iter()
+        .find(|d| d.rule == Rule::NotUtf8)
+}
+
+fn encode(encoding: &'static encoding_rs::Encoding, text: &str) -> Vec<u8> {
+    let (bytes, _, unmappable) = encoding.encode(text);
+    assert!(!unmappable, "{text}");
+    bytes.into_owned()
+}
+
+/// Thin evidence names no encoding and converts nothing: one `±` byte
+/// value (ISO-8859-4 `ąInf`), one EUC-JP character repeated (windows-1251
+/// `Жь`), Shift_JIS with no ASCII letter beside it (windows-1250
+/// `“ú–{ŚÍ`), two letters a missing language writes (Breton `ñ ù`,
+/// windows-1257 `ń ł`). Below enough text to say "not identified", each
+/// sequence is a U001 with its readings.
+#[test]
+fn too_few_letters_to_tell_the_encodings_apart_name_nothing() {
+    let euc_jp = encode(encoding_rs::EUC_JP, "# 日 a\n# 日 b\n# 日 c\n");
+    let shift_jis = encode(encoding_rs::SHIFT_JIS, "/* 日本語 */\nint x;\n");
+    let cases: [(&str, &[u8]); 6] = [
+        ("asm.s", b"; returns \xB1Inf\n; and \xB1Nan\n\tret\n"),
+        ("asm.s", b"; \xB1Inf\n; \xB1Inf\n; \xB1Nan\n; \xB1Zero\n"),
+        ("a.c", &euc_jp),
+        ("a.c", &shift_jis),
+        (
+            "br.txt",
+            b"Emzivad anezha\xf1, ema\xf1 Harry Potter o chom e ti e eontr, pa'z eo pedet da vont da Gerambreo\xf9, ar Skol.\n",
+        ),
+        (
+            "br.txt",
+            b"Emzivad anezha\xf1, ema\xf1 Harry Potter. Bema\xf1 e ranko deski\xf1 an holl dra\xf9, Gerambreo\xf9.\n",
+        ),
+    ];
+    for (i, (name, bytes)) in cases.into_iter().enumerate() {
+        let found = run_as(name, bytes);
+        let shown = bytes.escape_ascii();
+        assert!(
+            found
+                .iter()
+                .all(|d| d.fix.as_ref().is_none_or(|f| f.transcoded_from().is_none())),
+            "{shown}"
+        );
+        for d in found.iter().filter(|d| d.rule == Rule::NotUtf8) {
+            assert!(
+                d.message.ends_with("does not identify"),
+                "{shown}: {}",
+                d.message
+            );
+        }
+        // The short ones are U001 alone.
+        if [0, 1, 3, 4].contains(&i) {
+            assert_eq!(rules(name, bytes), [Rule::InvalidUtf8], "{shown}");
+        }
+    }
+}
+
+/// Enough letters on the other side of the line are named and converted:
+/// Croatian `č ć ž` in windows-1250, a longer EUC-JP comment.
+#[test]
+fn three_different_letters_name_the_encoding() {
+    let croatian = b"bjelogori\xE8na stabla, drve\xE6a u ju\x9Enoj Hrvatskoj\n";
+    let d = u005("hr.txt", croatian).expect("a U005");
+    assert!(d.message.contains("windows-1250"), "{}", d.message);
+    assert!(d.fix.is_some());
+    let japanese = encode(
+        encoding_rs::EUC_JP,
+        "/* 東京の天気は晴れです。明日は雨が降るでしょう。 */\nint weather;\n/* 今日は寒いので、暖かい服を着てください。 */\n",
+    );
+    let d = u005("a.c", &japanese).expect("a U005");
+    assert!(d.message.contains("EUC-JP"), "{}", d.message);
+}
+
+/// A guillemet glued to a word is a quotation mark: Italian `«La ... Zeno»`
+/// is windows-1252, not ISO-8859-2 `ŤLa ... Zenoť`.
+#[test]
+fn a_guillemet_before_a_word_is_punctuation() {
+    let italian = encode(
+        encoding_rs::WINDOWS_1252,
+        "Il libro si intitola «La coscienza di Zeno» ed è stato scritto da Italo Svevo. «Non è così» disse lui, «perché la città è là e più in là c'è un caffè». Però è vero.\n",
+    );
+    let d = u005("it.txt", &italian).expect("a U005");
+    assert!(d.message.contains("windows-1252"), "{}", d.message);
+    // Two letters (`è ì`) where the detector reads windows-1252 too.
+    let short = encode(
+        encoding_rs::WINDOWS_1252,
+        "Il libro si intitola «La coscienza di Zeno» ed è stato scritto da Italo Svevo. «Non è così» disse lui.\n",
+    );
+    let d = u005("it.txt", &short).expect("a U005");
+    assert!(d.message.contains("windows-1252"), "{}", d.message);
+}
+
+/// A declaration whose reading is text of its script is no contradiction,
+/// whatever the detector guesses: Esperanto in ISO-8859-3 (a language
+/// missing from the alphabets) and a PEP 263 table of Spanish vowels.
+/// A declared reading that is not text still is (windows-1251 Russian
+/// declared ISO-8859-1 reads `Ïðèâåò`).
+#[test]
+fn u009_only_for_a_declared_reading_that_is_not_text() {
+    let po = "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=ISO-8859-3\\n\"\n\nmsgid \"Messages\"\nmsgstr \"Mesaĝoj\"\n\nmsgid \"Search\"\nmsgstr \"Serĉi\"\n\nmsgid \"Change\"\nmsgstr \"Ŝanĝi\"\n";
+    let esperanto = encode(encoding_rs::ISO_8859_3, po);
+    assert_eq!(rules("eo.po", &esperanto), [Rule::NotUtf8]);
+    let python = "# -*- coding: iso-8859-1 -*-\n\"\"\"Tabla de vocales.\"\"\"\nVOCALES = {\"a\": \"á\", \"e\": \"é\", \"i\": \"í\", \"o\": \"ó\", \"u\": \"ú\"}\n";
+    let spanish = encode(encoding_rs::WINDOWS_1252, python);
+    assert_eq!(rules("vocales.py", &spanish), [Rule::NotUtf8]);
+    let russian = "# -*- coding: iso-8859-1 -*-\n# Привет, мир! Это пример текста на русском языке.\n# Съешь же ещё этих мягких французских булок, да выпей чаю.\n";
+    let cyrillic = encode(encoding_rs::WINDOWS_1251, russian);
+    let found = rules("ru.py", &cyrillic);
+    assert!(found.contains(&Rule::CharsetMismatch), "{found:?}");
+}
