@@ -132,3 +132,39 @@ fn u009_only_for_a_declared_reading_that_is_not_text() {
     let found = rules("ru.py", &cyrillic);
     assert!(found.contains(&Rule::CharsetMismatch), "{found:?}");
 }
+
+/// A Korean EUC-KR text with one line of KS X 1001 syllables composed from
+/// jamo (`A4 D4` and three jamo: hiragana `ぴ...` in EUC-JP) is named and
+/// converted as EUC-KR: the whole file's characters decide, not one line.
+#[test]
+fn one_line_of_composed_jamo_keeps_korean_korean() {
+    let korean = "대한민국은 동아시아의 한반도 남부에 위치한 민주공화국이다. 수도는 서울특별시이며, 국기는 태극기, 국가는 애국가, 공용어는 한국어이다.\n한국의 역사는 고조선으로부터 시작되었으며, 삼국 시대와 남북국 시대를 거쳐 고려와 조선으로 이어졌다.\n오늘날 대한민국은 세계적인 경제 대국으로 성장하였으며, 반도체와 자동차, 조선 산업이 발달하였다.\n서울은 한강을 중심으로 발전한 도시로, 많은 사람들이 살고 있으며 교통과 문화의 중심지이다.\n";
+    let initials = [0xA1u8, 0xA4, 0xA7, 0xA9, 0xB1, 0xB2, 0xB5, 0xB7, 0xB8, 0xBA];
+    let mut line = b"# ".to_vec();
+    for k in 0..40 {
+        let initial = initials[k % initials.len()];
+        let medial = 0xBF + (k * 7 % 21) as u8;
+        let last = if k % 3 == 0 {
+            0xD4
+        } else {
+            initials[(k * 3) % initials.len()]
+        };
+        line.extend([0xA4, 0xD4, 0xA4, initial, 0xA4, medial, 0xA4, last]);
+        if k % 4 == 3 {
+            line.push(b' ');
+        }
+    }
+    line.push(b'\n');
+    let body = encode(encoding_rs::EUC_KR, korean);
+    let cut = body.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let mut bytes = body[..cut].to_vec();
+    bytes.extend(&line);
+    bytes.extend(&body[cut..]);
+    let d = u005("ko.txt", &bytes).expect("a U005");
+    assert!(d.message.contains("EUC-KR"), "{}", d.message);
+    let fix = d.fix.as_ref().expect("a conversion");
+    assert_eq!(fix.transcoded_from(), Some("EUC-KR"));
+    let converted = utf8lint_diagnostics::apply_fixes(&bytes, [fix]).bytes;
+    let want = encoding_rs::EUC_KR.decode_without_bom_handling(&bytes).0;
+    assert_eq!(converted, want.as_bytes());
+}

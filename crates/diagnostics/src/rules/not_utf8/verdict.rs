@@ -176,7 +176,22 @@ pub(crate) fn legacy_verdict(
     if guess == encoding_rs::UTF_8 {
         return no_reading();
     }
-    let encoding = guess;
+    // A CJK guess is weighed by the whole file (its first
+    // `LEGACY_SCAN_BYTES`), not the sample's lines: one line of KS X 1001
+    // jamo compositions (`A4D4 A4B6 ...`, hiragana in EUC-JP) makes
+    // chardetng read Korean as Japanese.
+    let scan = &bytes[..bytes.len().min(LEGACY_SCAN_BYTES)];
+    // Whole characters only: a cut scan ends at its last ASCII byte.
+    let scan = if scan.len() < bytes.len() {
+        &scan[..scan.iter().rposition(u8::is_ascii).map_or(0, |at| at + 1)]
+    } else {
+        scan
+    };
+    let by_file = cjk_by_the_whole_file(guess, scan);
+    let encoding = match by_file {
+        WholeFile::Reads(encoding) => encoding,
+        WholeFile::Agrees | WholeFile::NotItsLanguage => guess,
+    };
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut text =
         String::with_capacity(decoder.max_utf8_buffer_length_without_replacement(sample.len())?);
@@ -256,8 +271,16 @@ pub(crate) fn legacy_verdict(
     // quotation marks (Italian `«La` as ISO-8859-2 `ŤLa`).
     let of_a_language =
         fits_a_language(encoding, &sample) && !reads_quotes_as_letters(encoding, &sample);
-    let support = if running && of_a_language && !mostly_rare_han(encoding, &sample) {
-        match detector.support(guess, &sample, &text) {
+    let cjk_text = by_file != WholeFile::NotItsLanguage;
+    let support = if running && of_a_language && cjk_text && !mostly_rare_han(encoding, &sample) {
+        // The whole file's characters named it over the detector's guess,
+        // which they showed is not its language's text.
+        let support = if encoding == guess {
+            detector.support(guess, &sample, &text)
+        } else {
+            Support::Identified
+        };
+        match support {
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
             // as a symbol out of its place: either may be meant.
             Support::Identified
@@ -761,6 +784,127 @@ fn mostly_rare_han(encoding: &'static Encoding, sample: &[u8]) -> bool {
     han >= 20 && rare * 100 > MAX_RARE_HAN_PERCENT * han
 }
 
+/// A Japanese reading (EUC-JP, Shift_JIS) needs at least this share
+/// (percent) of its double-byte characters to be kana: Japanese writes its
+/// grammar in them (34% and more in every Japanese file of chardet's
+/// corpus), while Korean and Chinese text read as Japanese has almost none
+/// (at most 1%: KS X 1001 and GB2312 hold kana at the rows JIS X 0208 does,
+/// and Korean uses that row only for jamo).
+pub(crate) const MIN_KANA_PERCENT: usize = 10;
+
+/// A Korean reading (EUC-KR) needs at least this share (percent) of its
+/// EUC pairs in the rows of KS X 1001's Hangul syllables (lead bytes `B0`
+/// to `C8`): Korean text has 91% and more there in chardet's corpus, while
+/// Chinese has at most 58% (GB2312, the same rows of its level 1), Big5
+/// 63% and Japanese 29%.
+pub(crate) const MIN_HANGUL_PERCENT: usize = 80;
+
+/// The whole file's counts are asked only over at least this many
+/// double-byte characters; fewer are left to the detector.
+const MIN_CJK_CHARACTERS: usize = 20;
+
+/// What the whole file says of a CJK guess ([`cjk_by_the_whole_file`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WholeFile {
+    /// The guess reads the file as its language's text, or is not CJK, or
+    /// the file has too few double-byte characters to tell.
+    Agrees,
+    /// Another encoding does (Korean read as EUC-JP: EUC-KR).
+    Reads(&'static Encoding),
+    /// The guess is not its language's text, and no other encoding's is.
+    NotItsLanguage,
+}
+
+/// Whether the characters of the whole file `scan` (its first
+/// `LEGACY_SCAN_BYTES`) are those of the language of `guess`, told by
+/// what each language's text is mostly made of: kana for Japanese
+/// ([`MIN_KANA_PERCENT`]), Hangul syllables for Korean
+/// ([`MIN_HANGUL_PERCENT`]). EUC-JP, EUC-KR and GBK share one byte
+/// structure (pairs of `A1`-`FE`), so a guess among them that fails is
+/// replaced by the one whose language the file is when one is; Chinese
+/// (GBK, Big5) is told by neither and keeps the detector's word.
+fn cjk_by_the_whole_file(guess: &'static Encoding, scan: &[u8]) -> WholeFile {
+    use encoding_rs::{EUC_JP, EUC_KR, GB18030, GBK, SHIFT_JIS};
+    let euc = guess == EUC_JP || guess == EUC_KR || guess == GBK || guess == GB18030;
+    if !euc && guess != SHIFT_JIS {
+        return WholeFile::Agrees;
+    }
+    let (mut pairs, mut kana, mut hangul) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i + 1 < scan.len() {
+        let (lead, trail) = (scan[i], scan[i + 1]);
+        if lead < 0x80 {
+            i += 1;
+            continue;
+        }
+        if guess == SHIFT_JIS {
+            pairs += 1;
+            kana += usize::from(
+                lead == 0x82 && (0x9F..=0xF1).contains(&trail)
+                    || lead == 0x83 && (0x40..=0x96).contains(&trail),
+            );
+        } else if composed_syllable(&scan[i..]) {
+            // KS X 1001's composition of a syllable from its jamo: the
+            // filler `A4D4` and three jamo, one Hangul syllable (in EUC-JP,
+            // four kana that form no word: `ぴざちぇ`).
+            pairs += 1;
+            hangul += 1;
+            i += 8;
+            continue;
+        } else if (0xA1..=0xFE).contains(&lead) && (0xA1..=0xFE).contains(&trail) {
+            pairs += 1;
+            kana += usize::from(lead == 0xA4 || lead == 0xA5);
+            hangul += usize::from((0xB0..=0xC8).contains(&lead));
+        }
+        i += 2;
+    }
+    if pairs < MIN_CJK_CHARACTERS {
+        return WholeFile::Agrees;
+    }
+    let japanese = kana * 100 >= MIN_KANA_PERCENT * pairs;
+    let korean = hangul * 100 >= MIN_HANGUL_PERCENT * pairs;
+    let decodes = |e: &'static Encoding| {
+        e.decode_without_bom_handling_and_without_replacement(scan)
+            .is_some()
+    };
+    let its_language = if guess == EUC_KR {
+        korean
+    } else if guess == EUC_JP || guess == SHIFT_JIS {
+        japanese
+    } else {
+        // Chinese: not Korean, not Japanese.
+        !korean && !japanese
+    };
+    if its_language {
+        return WholeFile::Agrees;
+    }
+    if !euc {
+        return WholeFile::NotItsLanguage;
+    }
+    if korean && !japanese && decodes(EUC_KR) {
+        WholeFile::Reads(EUC_KR)
+    } else if japanese && !korean && decodes(EUC_JP) {
+        WholeFile::Reads(EUC_JP)
+    } else {
+        WholeFile::NotItsLanguage
+    }
+}
+
+/// Whether `bytes` start with a KS X 1001 composed syllable: the Hangul
+/// filler `A4 D4`, then an initial, a medial and a final jamo (`A4 A1` to
+/// `A4 D3`; the filler again for no final).
+fn composed_syllable(bytes: &[u8]) -> bool {
+    let jamo = |at: usize, filler: bool| {
+        bytes[at] == 0xA4
+            && ((0xA1..=0xD3).contains(&bytes[at + 1]) || filler && bytes[at + 1] == 0xD4)
+    };
+    bytes.len() >= 8
+        && bytes[..2] == [0xA4, 0xD4]
+        && jamo(2, true)
+        && jamo(4, true)
+        && jamo(6, true)
+}
+
 /// The name users know the family by, where encoding_rs's name is one of
 /// several the bytes cannot tell apart.
 fn family_name(encoding: &'static Encoding, sample: &[u8], text: &str) -> &'static str {
@@ -803,6 +947,42 @@ mod tests {
         assert!(mostly_rare_han(encoding_rs::GBK, &gbk(20, 0)));
         // Single-byte encodings have no levels.
         assert!(!mostly_rare_han(encoding_rs::WINDOWS_1252, &gbk(20, 0)));
+    }
+
+    #[test]
+    fn the_whole_files_kana_and_hangul_are_pinned_from_both_sides() {
+        use encoding_rs::{EUC_JP, EUC_KR, GBK};
+        assert_eq!((MIN_KANA_PERCENT, MIN_HANGUL_PERCENT), (10, 80));
+        // `A4 A2` is hiragana `あ` (jamo `ㄲ` in KS X 1001), `B0 A1` a
+        // Hangul syllable (a level-1 kanji in JIS X 0208), `D0 A1` neither.
+        let file = |kana: usize, hangul: usize, other: usize| {
+            let mut b = b"\xA4\xA2 ".repeat(kana);
+            b.extend(b"\xB0\xA1 ".repeat(hangul));
+            b.extend(b"\xD0\xA1 ".repeat(other));
+            b
+        };
+        // Korean with a few kana-row pairs, guessed Japanese: Korean.
+        let whole = cjk_by_the_whole_file;
+        assert_eq!(whole(EUC_JP, &file(9, 91, 0)), WholeFile::Reads(EUC_KR));
+        assert_eq!(whole(GBK, &file(9, 91, 0)), WholeFile::Reads(EUC_KR));
+        assert_eq!(whole(EUC_JP, &file(10, 90, 0)), WholeFile::Agrees);
+        // Korean needs 80% in the Hangul rows.
+        assert_eq!(whole(EUC_KR, &file(0, 80, 20)), WholeFile::Agrees);
+        assert_eq!(whole(EUC_KR, &file(0, 79, 21)), WholeFile::NotItsLanguage);
+        // Japanese read as Korean: Japanese.
+        assert_eq!(whole(EUC_KR, &file(40, 30, 30)), WholeFile::Reads(EUC_JP));
+        // A composed syllable (`A4 D4` and three jamo) is one Hangul
+        // syllable, no kana: Korean with a line of them stays Korean.
+        let mut composed = b"\xA4\xD4\xA4\xB6\xA4\xC1\xA4\xD4 ".repeat(30);
+        composed.extend(file(0, 60, 0));
+        assert_eq!(whole(EUC_JP, &composed), WholeFile::Reads(EUC_KR));
+        assert_eq!(whole(EUC_KR, &composed), WholeFile::Agrees);
+        // Fewer than 20 characters are left to the detector.
+        assert_eq!(whole(EUC_JP, &file(0, 19, 0)), WholeFile::Agrees);
+        assert_eq!(
+            whole(encoding_rs::WINDOWS_1252, &file(0, 99, 0)),
+            WholeFile::Agrees
+        );
     }
 
     #[test]
