@@ -168,3 +168,23 @@ fn one_line_of_composed_jamo_keeps_korean_korean() {
     let want = encoding_rs::EUC_KR.decode_without_bom_handling(&bytes).0;
     assert_eq!(converted, want.as_bytes());
 }
+
+/// A windows-1252 symbol whose ISO-8859-15 letter the text's language does
+/// not write leaves no doubt: French `¨Symbole` (ISO-8859-15 `šSymbole`) is
+/// named windows-1252; Danish `eurotegnet (¤)` (`(€)`) still leaves it open.
+#[test]
+fn a_latin9_letter_foreign_to_the_language_is_no_rival() {
+    let french = "Le café était fermé, alors nous avons marché jusqu'à la brasserie.\nÀ l'été, les élèves préfèrent les crêpes garnies de crème fraîche.\n¨Symbole « %s » est inconnu, dit le garçon près de la fenêtre.\n";
+    let d = u005("fr.txt", &encode(encoding_rs::WINDOWS_1252, french)).expect("a U005");
+    assert!(d.message.contains("windows-1252"), "{}", d.message);
+    assert!(d.fix.is_some());
+    let danish = "Prisen er angivet i euro, eurotegnet (¤) står efter beløbet.\nDet kræver både øl og æbler på bordet, sagde han på dansk i går.\nBørnene løb ud i haven, hvor æbletræerne stod i blomst.\n";
+    let d = u005(
+        "da.txt",
+        &encoding_rs::ISO_8859_15
+            .encode(danish.replace('¤', "€").as_str())
+            .0,
+    )
+    .expect("a U005");
+    assert!(d.fix.is_none(), "{}", d.message);
+}

@@ -6,8 +6,8 @@ use utf8lint_codec::{Subpart, Utf8Chunks};
 
 use super::detector::Detector;
 use super::languages::{
-    LATIN_READINGS, MIN_NAMING_LETTERS, fits_a_language, latin_readings, reads_as_letters,
-    reads_quotes_as_letters, thin_latin,
+    LATIN_READINGS, MIN_NAMING_LETTERS, alphabet_holds, fits_a_language, language_of,
+    latin_readings, reads_as_letters, reads_quotes_as_letters, thin_latin,
 };
 use super::reading::{Reading, Support};
 use super::sample::{LEGACY_SCAN_BYTES, non_ascii_lines};
@@ -284,7 +284,11 @@ pub(crate) fn legacy_verdict(
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
             // as a symbol out of its place: either may be meant.
             Support::Identified
-                if encoding == encoding_rs::WINDOWS_1252 && latin9_undecided(&text) =>
+                if encoding == encoding_rs::WINDOWS_1252
+                    && latin9_undecided(&text, |letter| {
+                        language_of(encoding, &sample)
+                            .is_none_or(|(language, _)| alphabet_holds(language, letter))
+                    }) =>
             {
                 Support::Unidentified {
                     rival: Some(encoding_rs::ISO_8859_15.name()),
@@ -693,22 +697,41 @@ fn iso_8859_15_letters(text: &str) -> bool {
 /// that is not a windows-1252 symbol in its place: a fraction after a
 /// digit (`1½`, `2 ¾`), `´` beside a letter or another `´` (an apostrophe,
 /// a quote: `don´t`, `lá´´`). Danish `eurotegnet (¤)` is `(€)`; nothing
-/// says which encoding is meant, so neither is named.
-fn latin9_undecided(text: &str) -> bool {
+/// says which encoding is meant, so neither is named. A letter ISO-8859-15
+/// would read there that the text's language does not write (`fits`
+/// false: French `¨Symbole` as `šSymbole`, Danish `trema (¨)` as `(š)`) is
+/// no evidence for it: the symbol stays windows-1252's.
+fn latin9_undecided(text: &str, fits: impl Fn(char) -> bool) -> bool {
     let chars: Vec<char> = text.chars().collect();
     let at = |i: Option<usize>| i.and_then(|i| chars.get(i)).copied().unwrap_or(' ');
     (0..chars.len()).any(|i| {
         let (before, after) = (at(i.checked_sub(1)), at(Some(i + 1)));
         let digit_before =
             before.is_ascii_digit() || before == ' ' && at(i.checked_sub(2)).is_ascii_digit();
-        match chars[i] {
+        let out_of_place = match chars[i] {
             '¼' | '½' | '¾' => !digit_before,
             '´' => {
                 !(before.is_alphabetic() || after.is_alphabetic() || before == '´' || after == '´')
             }
             '¤' | '¦' | '¨' | '¸' => true,
             _ => false,
-        }
+        };
+        out_of_place && (chars[i] == '¤' || latin9_letter(chars[i]).is_some_and(&fits))
+    })
+}
+
+/// The letter ISO-8859-15 has at the byte of windows-1252's `c`, one of
+/// the seven it changed from symbols to letters.
+fn latin9_letter(c: char) -> Option<char> {
+    Some(match c {
+        '¦' => 'Š',
+        '¨' => 'š',
+        '´' => 'Ž',
+        '¸' => 'ž',
+        '¼' => 'Œ',
+        '½' => 'œ',
+        '¾' => 'Ÿ',
+        _ => return None,
     })
 }
 
@@ -998,10 +1021,14 @@ mod tests {
     #[test]
     fn latin9_symbols_out_of_place_leave_the_encoding_open() {
         for text in ["eurotegnet (¤)", "c¨ur", "¸e", "Œuvre ¦"] {
-            assert!(latin9_undecided(text), "{text}");
+            assert!(latin9_undecided(text, |_| true), "{text}");
         }
         for text in ["1½ tasse", "2 ¾ cup", "don´t", "lá´´", "plain café"] {
-            assert!(!latin9_undecided(text), "{text}");
+            assert!(!latin9_undecided(text, |_| true), "{text}");
+        }
+        // A letter foreign to the text's language is no evidence.
+        for text in ["¨Symbole", "trema (¨)"] {
+            assert!(!latin9_undecided(text, |c| c != 'š'), "{text}");
         }
     }
 
