@@ -188,3 +188,30 @@ fn a_latin9_letter_foreign_to_the_language_is_no_rival() {
     .expect("a U005");
     assert!(d.fix.is_none(), "{}", d.message);
 }
+
+/// Lines of words in an encoding no reading identifies, left to U001 (here
+/// among enough UTF-8 text to be UTF-8 with defects): no U+FFFD over them,
+/// which would destroy the text. A handful of bytes still gets it.
+#[test]
+fn text_no_reading_identifies_gets_no_fffd() {
+    let mut bytes = Vec::new();
+    while bytes.len() < 3000 {
+        for i in 0..16u8 {
+            bytes.extend_from_slice(&[b'w', 0x81 + i, b'a', b' ']);
+        }
+        bytes.push(b'\n');
+    }
+    let errors = bytes.iter().filter(|&&b| b >= 0x80).count();
+    for _ in 0..=errors / 8 {
+        bytes.extend_from_slice("é ".as_bytes());
+    }
+    let found = run_as("notes.txt", &bytes);
+    let u001: Vec<_> = found
+        .iter()
+        .filter(|d| d.rule == Rule::InvalidUtf8)
+        .collect();
+    assert!(!u001.is_empty(), "{found:#?}");
+    assert!(u001.iter().all(|d| d.fix.is_none()), "{:#?}", u001[0]);
+    let handful = run_as("notes.txt", b"abc \xFF def\n");
+    assert!(handful.iter().all(|d| d.fix.is_some()));
+}

@@ -450,21 +450,41 @@ pub(crate) fn reads_as_text(encoding: &'static Encoding, bytes: &[u8]) -> bool {
     reading.plausible_words() && reading.running_text()
 }
 
-/// Whether the ill-formed sequences of `bytes`, a file the verdict left to
-/// U001, are a handful of impossible bytes in text (too few, in too few
-/// places, to be text in another encoding: [`IllFormed::enough_text`]),
-/// where U001 may offer the reading every Latin encoding agrees on. False
-/// for binary data and for a file of many such sequences (UTF-8 with many
-/// defects, or an encoding no reading explains): no reading of theirs is
-/// identified, and each is only replaced by U+FFFD.
-pub(crate) fn a_handful_of_bytes(bytes: &[u8]) -> bool {
+/// What the ill-formed sequences of a file the verdict left to U001 are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StrayBytes {
+    /// A handful of impossible bytes in text (too few, in too few places,
+    /// to be text in another encoding: [`IllFormed::enough_text`]): U001
+    /// notes the reading every Latin encoding agrees on, or their readings,
+    /// and offers U+FFFD.
+    Handful,
+    /// Text in lines of words that no reading identified
+    /// ([`IllFormed::unexplained_text`]: Johab, a DOS code page, JIS X
+    /// 0213 read as none of the claimed encodings): U+FFFD over it would
+    /// destroy the text, so U001 offers no fix (the file's fix is a
+    /// conversion from its real encoding, or nothing).
+    Text,
+    /// Binary data, or many defects that are not lines of words: U+FFFD.
+    Other,
+}
+
+/// [`StrayBytes`] for `bytes`, from the lines the verdict samples.
+pub(crate) fn stray_bytes(bytes: &[u8]) -> StrayBytes {
     if binary_signature(bytes).is_some()
         || control_percent(&bytes[..bytes.len().min(BINARY_SNIFF_BYTES)])
             >= MIN_BINARY_CONTROL_PERCENT
     {
-        return false;
+        return StrayBytes::Other;
     }
-    !IllFormed::of(&non_ascii_lines(bytes).0).enough_text()
+    let sample = non_ascii_lines(bytes).0;
+    let ill_formed = IllFormed::of(&sample);
+    if !ill_formed.enough_text() {
+        StrayBytes::Handful
+    } else if ill_formed.unexplained_text(&sample) {
+        StrayBytes::Text
+    } else {
+        StrayBytes::Other
+    }
 }
 
 /// Share (percent) of the ill-formed sequences with a UTF-8-like reading
