@@ -333,7 +333,7 @@ impl Counts {
     /// or small letters alone (Spanish `"á"`, a vowel in quotes). A
     /// language missing from [`ALPHABETS`] (Esperanto `Mesaĝoj`, Breton
     /// `emañ`) is such text; Cyrillic read as windows-1252 (`Ïðèâåò`,
-    /// words with no ASCII letter) and broken UTF-8 (`cafÃ©`) are not.
+    /// words with no ASCII letter) and UTF-8 read as windows-1252 (`é` as `\u{C3}\u{A9}`) are not.
     fn letters(&self) -> bool {
         let letters = self.in_words + self.alone;
         letters > 0 && self.symbols_in_words == 0 && letters * 2 >= self.non_ascii
