@@ -239,7 +239,7 @@ struct Runs<'a> {
     bytes: &'a [u8],
     /// Whether U001 may offer legacy readings of this file's bytes, asked
     /// when the first run is reported.
-    readings: Option<bool>,
+    readings: Option<crate::rules::not_utf8::StrayBytes>,
     run: Vec<Subpart>,
     out: Capped,
     errors: Errors,
@@ -271,7 +271,7 @@ impl Runs<'_> {
             let bytes = self.bytes;
             let readings = *self
                 .readings
-                .get_or_insert_with(|| crate::rules::not_utf8::a_handful_of_bytes(bytes));
+                .get_or_insert_with(|| crate::rules::not_utf8::stray_bytes(bytes));
             invalid_utf8::run_diagnostics(
                 self.bytes,
                 &self.run,

@@ -14,7 +14,7 @@ use super::declared::{
     Declaration, declarations, declared_legacy_encoding, is_html_page, meta_charset_offset,
 };
 use super::not_utf8::{Script, script_of};
-use crate::rules::not_utf8::{LegacyVerdict, Support};
+use crate::rules::not_utf8::{LegacyVerdict, Support, reads_as_text};
 use crate::{Edit, Fix};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -38,8 +38,12 @@ pub(crate) fn weigh<'a>(
     let Some((declaration, encoding)) = declared_legacy_encoding(bytes, path) else {
         return detected.map(|v| (v, None, None));
     };
+    // A declared reading that is text of its script is not contradicted
+    // by the detector's other guess (a table of Spanish vowels that
+    // windows-1255 also reads as letters); one that is not text is.
     let rival = detected
         .filter(|v| v.support == Support::Identified && v.encoding != encoding)
+        .filter(|_| !reads_as_text(encoding, bytes))
         .map(|v| v.encoding);
     // The family's name when the detector read the same encoding
     // ("ISO-8859-1 or windows-1252"), else the declared encoding's.

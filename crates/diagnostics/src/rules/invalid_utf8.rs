@@ -4,6 +4,7 @@
 use utf8lint_codec::{ErrorKind, Interpretation, Subpart, encode_utf8, interpret};
 
 use crate::rules::dos_code_pages::{self, DOS_CODE_PAGES};
+use crate::rules::not_utf8::StrayBytes;
 use crate::text::{describe_code_point, escape_bytes, escape_shown};
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
@@ -16,14 +17,15 @@ const LABEL_BYTES: usize = 12;
 
 /// Turns one run of adjacent subparts into diagnostics: one per
 /// interpretation found in it, one per stretch of bytes with none.
-/// `readings` says whether the file's ill-formed bytes are a handful in
-/// text (`not_utf8::a_handful_of_bytes`, asked once per file), where a
-/// byte's readings in the candidate code pages are noted.
+/// `readings` says what the file's ill-formed bytes are (`not_utf8::
+/// stray_bytes`, asked once per file): a handful in text, where a byte's
+/// readings in the candidate code pages are noted, or text no reading
+/// identified, where no U+FFFD is offered.
 pub(crate) fn run_diagnostics(
     bytes: &[u8],
     run: &[Subpart],
     level: Level,
-    readings: bool,
+    readings: StrayBytes,
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(last) = run.last() else { return };
@@ -184,7 +186,7 @@ fn announced_len(lead: u8) -> usize {
     }
 }
 
-fn plain(bytes: &[u8], parts: &[Subpart], level: Level, readings: bool) -> Diagnostic {
+fn plain(bytes: &[u8], parts: &[Subpart], level: Level, readings: StrayBytes) -> Diagnostic {
     let span = span_of(parts);
     let total = span.len();
     let all = |kind: ErrorKind| parts.iter().all(|s| s.kind == kind);
@@ -310,14 +312,24 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level, readings: bool) -> Diagn
     }
     // A lone high byte between ASCII is the signature of a legacy 8-bit
     // file: what it reads as, in the code pages, is a note, never the fix.
-    if readings && total == 1 && lead >= 0x80 {
+    if readings == StrayBytes::Handful && total == 1 && lead >= 0x80 {
         d.notes.push(readings_note(lead));
         d.help.push(
             "if the file was saved in a legacy encoding, convert it rather than patch bytes"
                 .to_owned(),
         );
     }
-    d.fix = Some(replace_with_fffd(parts));
+    // Lines of words in an encoding no verdict identified (Johab, a DOS
+    // code page, JIS X 0213): U+FFFD over them would destroy the text;
+    // the file's fix is a conversion from its real encoding, or nothing.
+    if readings == StrayBytes::Text {
+        d.help.push(
+            "no fix: these bytes are text in an encoding that no reading identified, which U+FFFD would destroy: find the encoding and convert the file (`iconv -f ENCODING -t UTF-8`)"
+                .to_owned(),
+        );
+    } else {
+        d.fix = Some(replace_with_fffd(parts));
+    }
     d
 }
 
@@ -400,7 +412,7 @@ mod tests {
             len: 1,
             kind: ErrorKind::InvalidLeadByte,
         }];
-        run_diagnostics(text, &run, Level::Deny, true, &mut out);
+        run_diagnostics(text, &run, Level::Deny, StrayBytes::Handful, &mut out);
         let d = &out[0];
         let fixed = crate::apply_fixes(text, [d.fix.as_ref().unwrap()]).bytes;
         assert_eq!(fixed, "Gerhard Schr\u{FFFD}der\n".as_bytes());

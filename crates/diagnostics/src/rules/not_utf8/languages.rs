@@ -132,6 +132,14 @@ const COMBINING: u8 = 1 << 3;
 const APOSTROPHE: u8 = 1 << 4;
 /// `char::is_lowercase`.
 const LOWERCASE: u8 = 1 << 5;
+/// A guillemet (`«`, `»`, `‹`, `›`): a quotation mark, neither a letter
+/// nor evidence against the text's letters.
+const GUILLEMET: u8 = 1 << 6;
+
+/// The guillemets ([`GUILLEMET`]).
+fn is_guillemet(c: char) -> bool {
+    matches!(c, '«' | '»' | '‹' | '›')
+}
 
 impl Letter {
     fn of(c: char) -> Letter {
@@ -141,7 +149,8 @@ impl Letter {
             | flag(c.is_ascii_alphabetic(), ASCII_ALPHABETIC)
             | flag(('\u{300}'..='\u{36F}').contains(&c), COMBINING)
             | flag(c == '\u{2019}', APOSTROPHE)
-            | flag(c.is_lowercase(), LOWERCASE);
+            | flag(c.is_lowercase(), LOWERCASE)
+            | flag(is_guillemet(c), GUILLEMET);
         let (lowered, alphabets) = if c == 'İ' {
             (0, 0)
         } else {
@@ -226,12 +235,15 @@ struct Counts {
     in_words: usize,
     /// How many of those each of the [`ALPHABETS`] holds.
     native: [usize; ALPHABETS.len()],
-    /// Non-ASCII characters.
+    /// Non-ASCII characters but guillemets.
     non_ascii: usize,
     /// Non-ASCII small letters with no letter on either side: one-letter
     /// words (Italian `è`), where a capital alone mid-sentence is a
     /// misread letter (DOS Italian `è` is windows-1250 `Š`).
     alone: usize,
+    /// Characters in words that are no letters (`¨` in `ma¨gi`): a text
+    /// whose words hold none is letters, whatever its language.
+    symbols_in_words: usize,
 }
 
 impl Counts {
@@ -241,6 +253,7 @@ impl Counts {
             native: [0; ALPHABETS.len()],
             non_ascii: 0,
             alone: 0,
+            symbols_in_words: 0,
         }
     }
 
@@ -272,6 +285,8 @@ impl Counts {
             }
             for c in (start..i).map(&at).filter(|c| !c.is(ASCII)) {
                 self.in_words += times * usize::from(c.lowered);
+                let symbol = !c.is(ALPHABETIC) && !c.is(COMBINING);
+                self.symbols_in_words += times * usize::from(symbol);
                 let mut alphabets = c.alphabets;
                 while alphabets != 0 {
                     self.native[alphabets.trailing_zeros() as usize] += times;
@@ -281,7 +296,8 @@ impl Counts {
         }
         for i in 0..len {
             let c = at(i);
-            if !c.is(ASCII) {
+            // Quotation marks go with text (`«La coscienza di Zeno»`).
+            if !c.is(ASCII) && !c.is(GUILLEMET) {
                 self.non_ascii += times;
                 let alone = c.is(LOWERCASE) && !(i > 0 && letter(i - 1)) && !letter(i + 1);
                 self.alone += times * usize::from(alone);
@@ -310,6 +326,17 @@ impl Counts {
             .min()
             .filter(|&(foreign, _)| foreign * 100 <= MAX_FOREIGN_PERCENT * count)
             .map(|(foreign, name)| (name, foreign))
+    }
+
+    /// Whether the text is letters, whatever its language: its words hold
+    /// no symbol, and its non-ASCII characters are mostly letters in words
+    /// or small letters alone (Spanish `"á"`, a vowel in quotes). A
+    /// language missing from [`ALPHABETS`] (Esperanto `Mesaĝoj`, Breton
+    /// `emañ`) is such text; Cyrillic read as windows-1252 (`Ïðèâåò`,
+    /// words with no ASCII letter) and UTF-8 read as windows-1252 (`é` as `\u{C3}\u{A9}`) are not.
+    fn letters(&self) -> bool {
+        let letters = self.in_words + self.alone;
+        letters > 0 && self.symbols_in_words == 0 && letters * 2 >= self.non_ascii
     }
 }
 
@@ -420,6 +447,110 @@ pub(super) fn language_of(
     Words::of(sample)
         .counts(&byte_readings()[k])
         .language_and_foreign(1)
+}
+
+/// Whether `encoding`'s reading of `sample` is letters, whatever their
+/// language ([`Counts::letters`]): `None` when `encoding` is not one of
+/// the [`JUDGED`].
+pub(super) fn reads_as_letters(encoding: &'static Encoding, sample: &[u8]) -> Option<bool> {
+    let k = JUDGED.iter().position(|&e| e == encoding)?;
+    Some(Words::of(sample).counts(&byte_readings()[k]).letters())
+}
+
+/// A Latin reading names its encoding only with at least this many
+/// different non-ASCII letters in words (beside an ASCII letter) when the
+/// Latin readings disagree on the sample's bytes: two letters fit some
+/// language's alphabet in almost any reading (Breton `emañ`, `Gerambreoù`
+/// read as windows-1257 are Polish-looking `emań`, `Gerambreoł`; French
+/// `è é` are Czech `č é` in windows-1250; Latin-1 `±Inf` is Lithuanian
+/// `ąInf` in ISO-8859-4), three of one alphabet seldom do (`bjelogori\xE8na
+/// drve\xE6a ju\x9Enoj`: Croatian `č ć ž` in windows-1250). Readings that
+/// agree (Finnish `ä`, German `ä ö ü`: every Latin encoding has them at
+/// the same bytes) need none: the conversion is the same whichever is
+/// meant.
+pub(crate) const MIN_NAMING_LETTERS: usize = 3;
+
+/// Whether `encoding`'s reading of `sample` is too thin to name it
+/// ([`MIN_NAMING_LETTERS`]): fewer different letters in words, and another
+/// of the [`LATIN_READINGS`] reads the sample's bytes otherwise. False for
+/// encodings that are not Latin readings.
+pub(super) fn thin_latin(encoding: &'static Encoding, sample: &[u8]) -> bool {
+    let tables = byte_readings();
+    let Some(k) = LATIN_READINGS.iter().position(|&e| e == encoding) else {
+        return false;
+    };
+    let table = &tables[k];
+    let words = Words::of(sample);
+    let (mut present, mut lettered) = ([false; 256], [false; 256]);
+    let mut start = 0;
+    for &(end, _) in &words.ends {
+        let word = &words.bytes[start..end];
+        // ASCII letters are `a` in the words: a word of a Latin language.
+        let beside_ascii = word.contains(&b'a');
+        for &b in word.iter().filter(|b| !b.is_ascii()) {
+            present[usize::from(b)] = true;
+            lettered[usize::from(b)] |= beside_ascii;
+        }
+        start = end;
+    }
+    let letters = (0..256)
+        .filter(|&b| lettered[b] && table[b].letter.is(ALPHABETIC))
+        .count();
+    if letters >= MIN_NAMING_LETTERS {
+        return false;
+    }
+    let differs =
+        |other: &[ByteReading; 256]| (0..256).any(|b| present[b] && other[b].char != table[b].char);
+    tables[..LATIN_READINGS.len()].iter().any(differs)
+}
+
+/// The bytes of the guillemets `«` and `»` in the Latin encodings that
+/// have them (windows-1252, windows-1250, ISO-8859-1 and -15, ...), which
+/// ISO-8859-2 reads as `Ť` and `ť`, ISO-8859-4 as `Ģ` and `ģ`.
+const GUILLEMETS: [u8; 2] = [0xAB, 0xBB];
+
+/// Whether the sample's guillemet bytes are quotation marks: both stand in
+/// it, neither ever between two letters (ASCII, or any non-ASCII byte),
+/// and at least one glued to a word's edge (`«La coscienza di Zeno»`). A
+/// reading with letters there glues a letter to a word where another
+/// reading has the quotation marks a text puts there (Italian `«La` read
+/// as ISO-8859-2 is `ŤLa`): punctuation, not a letter.
+fn glued_quotes(sample: &[u8]) -> bool {
+    let of_a_word = |b: Option<&u8>| {
+        b.is_some_and(|&b| b.is_ascii_alphabetic() || !b.is_ascii() && !GUILLEMETS.contains(&b))
+    };
+    let mut glued = false;
+    for quote in GUILLEMETS {
+        let mut found = false;
+        for at in memchr::memchr_iter(quote, sample) {
+            let before = of_a_word(at.checked_sub(1).and_then(|i| sample.get(i)));
+            let after = of_a_word(sample.get(at + 1));
+            if before && after {
+                return false;
+            }
+            found = true;
+            glued |= before || after;
+        }
+        if !found {
+            return false;
+        }
+    }
+    glued
+}
+
+/// Whether `encoding` reads the sample's guillemets, glued to words as
+/// quotation marks ([`glued_quotes`]), as letters: its reading is not the
+/// text (ISO-8859-2 `ŤLa coscienza di Zenoť` for Italian `«La coscienza di
+/// Zeno»`). False for an encoding that is not one of the [`JUDGED`].
+pub(super) fn reads_quotes_as_letters(encoding: &'static Encoding, sample: &[u8]) -> bool {
+    let Some(k) = JUDGED.iter().position(|&e| e == encoding) else {
+        return false;
+    };
+    let table = &byte_readings()[k];
+    GUILLEMETS
+        .iter()
+        .any(|&b| table[usize::from(b)].letter.is(ALPHABETIC))
+        && glued_quotes(sample)
 }
 
 /// Whether `c` (in any case) is a letter of `language` (one of the
@@ -736,7 +867,10 @@ mod tests {
             min_letters: usize,
         ) -> Option<(&'static str, usize)> {
             let chars = word_characters(text);
-            let non_ascii = text.chars().filter(|c| !c.is_ascii()).count();
+            let non_ascii = text
+                .chars()
+                .filter(|&c| !c.is_ascii() && !super::super::is_guillemet(c))
+                .count();
             let all: Vec<char> = text.chars().collect();
             let letter = |j: Option<usize>| {
                 j.and_then(|j| all.get(j))

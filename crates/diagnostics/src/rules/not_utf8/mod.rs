@@ -18,7 +18,9 @@ pub(crate) use self::reading::{Script, script_of};
 pub(crate) use self::sample::MIN_LEGACY_NON_ASCII;
 pub use self::sniff::{BinaryEvidence, Sniff, Wide, WideForm, sniff};
 pub(crate) use self::sniff::{wide, wrong_bom};
-pub(crate) use self::verdict::{LegacyVerdict, a_handful_of_bytes, legacy_verdict};
+pub(crate) use self::verdict::{
+    LegacyVerdict, StrayBytes, legacy_verdict, reads_as_text, stray_bytes,
+};
 #[cfg(feature = "testing")]
 pub(crate) use self::{
     detector::{MIN_DETECTOR_MARGIN_PERCENT, MIN_DETECTOR_SCORE, detector_identifies},

@@ -5,7 +5,10 @@ use encoding_rs::Encoding;
 use utf8lint_codec::{Subpart, Utf8Chunks};
 
 use super::detector::Detector;
-use super::languages::{LATIN_READINGS, fits_a_language, latin_readings};
+use super::languages::{
+    LATIN_READINGS, MIN_NAMING_LETTERS, alphabet_holds, fits_a_language, language_of,
+    latin_readings, reads_as_letters, reads_quotes_as_letters, thin_latin,
+};
 use super::reading::{Reading, Support};
 use super::sample::{LEGACY_SCAN_BYTES, non_ascii_lines};
 use super::sniff::{
@@ -173,7 +176,22 @@ pub(crate) fn legacy_verdict(
     if guess == encoding_rs::UTF_8 {
         return no_reading();
     }
-    let encoding = guess;
+    // A CJK guess is weighed by the whole file (its first
+    // `LEGACY_SCAN_BYTES`), not the sample's lines: one line of KS X 1001
+    // jamo compositions (`A4D4 A4B6 ...`, hiragana in EUC-JP) makes
+    // chardetng read Korean as Japanese.
+    let scan = &bytes[..bytes.len().min(LEGACY_SCAN_BYTES)];
+    // Whole characters only: a cut scan ends at its last ASCII byte.
+    let scan = if scan.len() < bytes.len() {
+        &scan[..scan.iter().rposition(u8::is_ascii).map_or(0, |at| at + 1)]
+    } else {
+        scan
+    };
+    let by_file = cjk_by_the_whole_file(guess, scan);
+    let encoding = match by_file {
+        WholeFile::Reads(encoding) => encoding,
+        WholeFile::Agrees | WholeFile::NotItsLanguage => guess,
+    };
     let mut decoder = encoding.new_decoder_without_bom_handling();
     let mut text =
         String::with_capacity(decoder.max_utf8_buffer_length_without_replacement(sample.len())?);
@@ -222,6 +240,16 @@ pub(crate) fn legacy_verdict(
         };
     }
 
+    // Thin evidence: too few different letters to tell one encoding from
+    // another (a Latin reading the others dispute, `±Inf` and `±Nan` as
+    // ISO-8859-2 `ąInf`; one EUC-JP character repeated, `日`, as windows-1251
+    // `Жь`): not named (below), and with less than enough text to say so,
+    // a handful of bytes, U001 each with its readings.
+    let thin = if LATIN_READINGS.contains(&encoding) {
+        thin_latin(encoding, &sample)
+    } else {
+        different_letters(&text) < MIN_NAMING_LETTERS
+    };
     // Running text is judged on the lines that are not UTF-8 already: a
     // mostly legacy file's UTF-8 lines read in the legacy encoding are
     // mojibake (`cafÃ©`), not the legacy text.
@@ -239,13 +267,28 @@ pub(crate) fn legacy_verdict(
     // A Latin reading whose words have letters of no one language is text
     // in another encoding read in a neighbour's (DOS German `qu\x84lt` is
     // windows-1250 `qu„lt`, Maltese `ħ` in ISO-8859-3 windows-1252 `±`).
-    let of_a_language = fits_a_language(encoding, &sample);
-    let support = if running && of_a_language && !mostly_rare_han(encoding, &sample) {
-        match detector.support(guess, &sample, &text) {
+    // Nor is a reading that glues letters to words where another reads
+    // quotation marks (Italian `«La` as ISO-8859-2 `ŤLa`).
+    let of_a_language =
+        fits_a_language(encoding, &sample) && !reads_quotes_as_letters(encoding, &sample);
+    let cjk_text = by_file != WholeFile::NotItsLanguage;
+    let support = if running && of_a_language && cjk_text && !mostly_rare_han(encoding, &sample) {
+        // The whole file's characters named it over the detector's guess,
+        // which they showed is not its language's text.
+        let support = if encoding == guess {
+            detector.support(guess, &sample, &text)
+        } else {
+            Support::Identified
+        };
+        match support {
             // A byte ISO-8859-15 reads as a letter or `€` and windows-1252
             // as a symbol out of its place: either may be meant.
             Support::Identified
-                if encoding == encoding_rs::WINDOWS_1252 && latin9_undecided(&text) =>
+                if encoding == encoding_rs::WINDOWS_1252
+                    && latin9_undecided(&text, |letter| {
+                        language_of(encoding, &sample)
+                            .is_none_or(|(language, _)| alphabet_holds(language, letter))
+                    }) =>
             {
                 Support::Unidentified {
                     rival: Some(encoding_rs::ISO_8859_15.name()),
@@ -262,6 +305,13 @@ pub(crate) fn legacy_verdict(
         // Letters, but not text of their script: an encoding the detector
         // does not know, read in a neighbour's (no conversion is offered).
         Support::OtherScript
+    };
+    let support = match support {
+        Support::Identified if thin => match unclaimed_rival(encoding, &sample) {
+            Some(rival) => Support::Unclaimed { rival },
+            None => Support::Unidentified { rival: None },
+        },
+        support => support,
     };
     // Saying that the text does not identify its encoding needs enough text
     // that is clearly not UTF-8: fewer, in fewer places, are a handful of
@@ -342,11 +392,22 @@ fn by_language(
     sample: &[u8],
     min_letters: usize,
 ) -> Option<LegacyVerdict> {
+    // A text whose letters are glued quotation marks is no text
+    // (`reads_quotes_as_letters`).
     let readings: Vec<_> = latin_readings(sample, min_letters)
         .into_iter()
         .map(|(readers, _)| readers)
+        .filter(|readers| !readers.iter().any(|&e| reads_quotes_as_letters(e, sample)))
         .collect();
     let encoding = detector.choose(guess, &readings)?;
+    // The alphabets overrule the detector's guess only with enough letters
+    // (`MIN_NAMING_LETTERS`): a language missing from them (Breton `ñ ù`,
+    // which chardetng reads as windows-1252) is no evidence for the one
+    // whose letters another reading happens to spell (windows-1257's
+    // Polish `ń ł`), nor is one symbol (`±Inf`, ISO-8859-4 `ąInf`).
+    if encoding != guess && thin_latin(encoding, sample) {
+        return None;
+    }
     Some(LegacyVerdict {
         encoding,
         // One of the readings' Latin encodings, whose names need no text
@@ -356,21 +417,74 @@ fn by_language(
     })
 }
 
-/// Whether the ill-formed sequences of `bytes`, a file the verdict left to
-/// U001, are a handful of impossible bytes in text (too few, in too few
-/// places, to be text in another encoding: [`IllFormed::enough_text`]),
-/// where U001 may offer the reading every Latin encoding agrees on. False
-/// for binary data and for a file of many such sequences (UTF-8 with many
-/// defects, or an encoding no reading explains): no reading of theirs is
-/// identified, and each is only replaced by U+FFFD.
-pub(crate) fn a_handful_of_bytes(bytes: &[u8]) -> bool {
+/// How many different non-ASCII letters `text` has, counted up to
+/// [`MIN_NAMING_LETTERS`].
+fn different_letters(text: &str) -> usize {
+    let mut seen: Vec<char> = Vec::with_capacity(MIN_NAMING_LETTERS);
+    for c in text.chars().filter(|c| !c.is_ascii() && c.is_alphabetic()) {
+        if seen.len() >= MIN_NAMING_LETTERS {
+            break;
+        }
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen.len()
+}
+
+/// Whether `encoding`'s reading of `bytes` (the lines the verdict samples)
+/// is text of its script: for a Latin encoding, letters in words or alone,
+/// no symbol inside a word and no quotation mark read as a letter
+/// (Esperanto `Mesaĝoj` in ISO-8859-3, a table of Spanish vowels `"á"`:
+/// text, whether or not its language is among the alphabets); for another,
+/// letters of one script in words that are running text. A declaration
+/// whose reading is such text is what the file says it is: a detector's
+/// other guess does not contradict it (U009).
+pub(crate) fn reads_as_text(encoding: &'static Encoding, bytes: &[u8]) -> bool {
+    let (sample, _) = non_ascii_lines(bytes);
+    if let Some(letters) = reads_as_letters(encoding, &sample) {
+        return letters && !reads_quotes_as_letters(encoding, &sample);
+    }
+    let text = encoding.decode_without_bom_handling(&sample).0;
+    let reading = Reading::of(&text);
+    reading.plausible_words() && reading.running_text()
+}
+
+/// What the ill-formed sequences of a file the verdict left to U001 are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StrayBytes {
+    /// A handful of impossible bytes in text (too few, in too few places,
+    /// to be text in another encoding: [`IllFormed::enough_text`]): U001
+    /// notes the reading every Latin encoding agrees on, or their readings,
+    /// and offers U+FFFD.
+    Handful,
+    /// Text in lines of words that no reading identified
+    /// ([`IllFormed::unexplained_text`]: Johab, a DOS code page, JIS X
+    /// 0213 read as none of the claimed encodings): U+FFFD over it would
+    /// destroy the text, so U001 offers no fix (the file's fix is a
+    /// conversion from its real encoding, or nothing).
+    Text,
+    /// Binary data, or many defects that are not lines of words: U+FFFD.
+    Other,
+}
+
+/// [`StrayBytes`] for `bytes`, from the lines the verdict samples.
+pub(crate) fn stray_bytes(bytes: &[u8]) -> StrayBytes {
     if binary_signature(bytes).is_some()
         || control_percent(&bytes[..bytes.len().min(BINARY_SNIFF_BYTES)])
             >= MIN_BINARY_CONTROL_PERCENT
     {
-        return false;
+        return StrayBytes::Other;
     }
-    !IllFormed::of(&non_ascii_lines(bytes).0).enough_text()
+    let sample = non_ascii_lines(bytes).0;
+    let ill_formed = IllFormed::of(&sample);
+    if !ill_formed.enough_text() {
+        StrayBytes::Handful
+    } else if ill_formed.unexplained_text(&sample) {
+        StrayBytes::Text
+    } else {
+        StrayBytes::Other
+    }
 }
 
 /// Share (percent) of the ill-formed sequences with a UTF-8-like reading
@@ -603,22 +717,41 @@ fn iso_8859_15_letters(text: &str) -> bool {
 /// that is not a windows-1252 symbol in its place: a fraction after a
 /// digit (`1½`, `2 ¾`), `´` beside a letter or another `´` (an apostrophe,
 /// a quote: `don´t`, `lá´´`). Danish `eurotegnet (¤)` is `(€)`; nothing
-/// says which encoding is meant, so neither is named.
-fn latin9_undecided(text: &str) -> bool {
+/// says which encoding is meant, so neither is named. A letter ISO-8859-15
+/// would read there that the text's language does not write (`fits`
+/// false: French `¨Symbole` as `šSymbole`, Danish `trema (¨)` as `(š)`) is
+/// no evidence for it: the symbol stays windows-1252's.
+fn latin9_undecided(text: &str, fits: impl Fn(char) -> bool) -> bool {
     let chars: Vec<char> = text.chars().collect();
     let at = |i: Option<usize>| i.and_then(|i| chars.get(i)).copied().unwrap_or(' ');
     (0..chars.len()).any(|i| {
         let (before, after) = (at(i.checked_sub(1)), at(Some(i + 1)));
         let digit_before =
             before.is_ascii_digit() || before == ' ' && at(i.checked_sub(2)).is_ascii_digit();
-        match chars[i] {
+        let out_of_place = match chars[i] {
             '¼' | '½' | '¾' => !digit_before,
             '´' => {
                 !(before.is_alphabetic() || after.is_alphabetic() || before == '´' || after == '´')
             }
             '¤' | '¦' | '¨' | '¸' => true,
             _ => false,
-        }
+        };
+        out_of_place && (chars[i] == '¤' || latin9_letter(chars[i]).is_some_and(&fits))
+    })
+}
+
+/// The letter ISO-8859-15 has at the byte of windows-1252's `c`, one of
+/// the seven it changed from symbols to letters.
+fn latin9_letter(c: char) -> Option<char> {
+    Some(match c {
+        '¦' => 'Š',
+        '¨' => 'š',
+        '´' => 'Ž',
+        '¸' => 'ž',
+        '¼' => 'Œ',
+        '½' => 'œ',
+        '¾' => 'Ÿ',
+        _ => return None,
     })
 }
 
@@ -694,6 +827,127 @@ fn mostly_rare_han(encoding: &'static Encoding, sample: &[u8]) -> bool {
     han >= 20 && rare * 100 > MAX_RARE_HAN_PERCENT * han
 }
 
+/// A Japanese reading (EUC-JP, Shift_JIS) needs at least this share
+/// (percent) of its double-byte characters to be kana: Japanese writes its
+/// grammar in them (34% and more in every Japanese file of chardet's
+/// corpus), while Korean and Chinese text read as Japanese has almost none
+/// (at most 1%: KS X 1001 and GB2312 hold kana at the rows JIS X 0208 does,
+/// and Korean uses that row only for jamo).
+pub(crate) const MIN_KANA_PERCENT: usize = 10;
+
+/// A Korean reading (EUC-KR) needs at least this share (percent) of its
+/// EUC pairs in the rows of KS X 1001's Hangul syllables (lead bytes `B0`
+/// to `C8`): Korean text has 91% and more there in chardet's corpus, while
+/// Chinese has at most 58% (GB2312, the same rows of its level 1), Big5
+/// 63% and Japanese 29%.
+pub(crate) const MIN_HANGUL_PERCENT: usize = 80;
+
+/// The whole file's counts are asked only over at least this many
+/// double-byte characters; fewer are left to the detector.
+const MIN_CJK_CHARACTERS: usize = 20;
+
+/// What the whole file says of a CJK guess ([`cjk_by_the_whole_file`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WholeFile {
+    /// The guess reads the file as its language's text, or is not CJK, or
+    /// the file has too few double-byte characters to tell.
+    Agrees,
+    /// Another encoding does (Korean read as EUC-JP: EUC-KR).
+    Reads(&'static Encoding),
+    /// The guess is not its language's text, and no other encoding's is.
+    NotItsLanguage,
+}
+
+/// Whether the characters of the whole file `scan` (its first
+/// `LEGACY_SCAN_BYTES`) are those of the language of `guess`, told by
+/// what each language's text is mostly made of: kana for Japanese
+/// ([`MIN_KANA_PERCENT`]), Hangul syllables for Korean
+/// ([`MIN_HANGUL_PERCENT`]). EUC-JP, EUC-KR and GBK share one byte
+/// structure (pairs of `A1`-`FE`), so a guess among them that fails is
+/// replaced by the one whose language the file is when one is; Chinese
+/// (GBK, Big5) is told by neither and keeps the detector's word.
+fn cjk_by_the_whole_file(guess: &'static Encoding, scan: &[u8]) -> WholeFile {
+    use encoding_rs::{EUC_JP, EUC_KR, GB18030, GBK, SHIFT_JIS};
+    let euc = guess == EUC_JP || guess == EUC_KR || guess == GBK || guess == GB18030;
+    if !euc && guess != SHIFT_JIS {
+        return WholeFile::Agrees;
+    }
+    let (mut pairs, mut kana, mut hangul) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i + 1 < scan.len() {
+        let (lead, trail) = (scan[i], scan[i + 1]);
+        if lead < 0x80 {
+            i += 1;
+            continue;
+        }
+        if guess == SHIFT_JIS {
+            pairs += 1;
+            kana += usize::from(
+                lead == 0x82 && (0x9F..=0xF1).contains(&trail)
+                    || lead == 0x83 && (0x40..=0x96).contains(&trail),
+            );
+        } else if composed_syllable(&scan[i..]) {
+            // KS X 1001's composition of a syllable from its jamo: the
+            // filler `A4D4` and three jamo, one Hangul syllable (in EUC-JP,
+            // four kana that form no word: `ぴざちぇ`).
+            pairs += 1;
+            hangul += 1;
+            i += 8;
+            continue;
+        } else if (0xA1..=0xFE).contains(&lead) && (0xA1..=0xFE).contains(&trail) {
+            pairs += 1;
+            kana += usize::from(lead == 0xA4 || lead == 0xA5);
+            hangul += usize::from((0xB0..=0xC8).contains(&lead));
+        }
+        i += 2;
+    }
+    if pairs < MIN_CJK_CHARACTERS {
+        return WholeFile::Agrees;
+    }
+    let japanese = kana * 100 >= MIN_KANA_PERCENT * pairs;
+    let korean = hangul * 100 >= MIN_HANGUL_PERCENT * pairs;
+    let decodes = |e: &'static Encoding| {
+        e.decode_without_bom_handling_and_without_replacement(scan)
+            .is_some()
+    };
+    let its_language = if guess == EUC_KR {
+        korean
+    } else if guess == EUC_JP || guess == SHIFT_JIS {
+        japanese
+    } else {
+        // Chinese: not Korean, not Japanese.
+        !korean && !japanese
+    };
+    if its_language {
+        return WholeFile::Agrees;
+    }
+    if !euc {
+        return WholeFile::NotItsLanguage;
+    }
+    if korean && !japanese && decodes(EUC_KR) {
+        WholeFile::Reads(EUC_KR)
+    } else if japanese && !korean && decodes(EUC_JP) {
+        WholeFile::Reads(EUC_JP)
+    } else {
+        WholeFile::NotItsLanguage
+    }
+}
+
+/// Whether `bytes` start with a KS X 1001 composed syllable: the Hangul
+/// filler `A4 D4`, then an initial, a medial and a final jamo (`A4 A1` to
+/// `A4 D3`; the filler again for no final).
+fn composed_syllable(bytes: &[u8]) -> bool {
+    let jamo = |at: usize, filler: bool| {
+        bytes[at] == 0xA4
+            && ((0xA1..=0xD3).contains(&bytes[at + 1]) || filler && bytes[at + 1] == 0xD4)
+    };
+    bytes.len() >= 8
+        && bytes[..2] == [0xA4, 0xD4]
+        && jamo(2, true)
+        && jamo(4, true)
+        && jamo(6, true)
+}
+
 /// The name users know the family by, where encoding_rs's name is one of
 /// several the bytes cannot tell apart.
 fn family_name(encoding: &'static Encoding, sample: &[u8], text: &str) -> &'static str {
@@ -739,6 +993,42 @@ mod tests {
     }
 
     #[test]
+    fn the_whole_files_kana_and_hangul_are_pinned_from_both_sides() {
+        use encoding_rs::{EUC_JP, EUC_KR, GBK};
+        assert_eq!((MIN_KANA_PERCENT, MIN_HANGUL_PERCENT), (10, 80));
+        // `A4 A2` is hiragana `あ` (jamo `ㄲ` in KS X 1001), `B0 A1` a
+        // Hangul syllable (a level-1 kanji in JIS X 0208), `D0 A1` neither.
+        let file = |kana: usize, hangul: usize, other: usize| {
+            let mut b = b"\xA4\xA2 ".repeat(kana);
+            b.extend(b"\xB0\xA1 ".repeat(hangul));
+            b.extend(b"\xD0\xA1 ".repeat(other));
+            b
+        };
+        // Korean with a few kana-row pairs, guessed Japanese: Korean.
+        let whole = cjk_by_the_whole_file;
+        assert_eq!(whole(EUC_JP, &file(9, 91, 0)), WholeFile::Reads(EUC_KR));
+        assert_eq!(whole(GBK, &file(9, 91, 0)), WholeFile::Reads(EUC_KR));
+        assert_eq!(whole(EUC_JP, &file(10, 90, 0)), WholeFile::Agrees);
+        // Korean needs 80% in the Hangul rows.
+        assert_eq!(whole(EUC_KR, &file(0, 80, 20)), WholeFile::Agrees);
+        assert_eq!(whole(EUC_KR, &file(0, 79, 21)), WholeFile::NotItsLanguage);
+        // Japanese read as Korean: Japanese.
+        assert_eq!(whole(EUC_KR, &file(40, 30, 30)), WholeFile::Reads(EUC_JP));
+        // A composed syllable (`A4 D4` and three jamo) is one Hangul
+        // syllable, no kana: Korean with a line of them stays Korean.
+        let mut composed = b"\xA4\xD4\xA4\xB6\xA4\xC1\xA4\xD4 ".repeat(30);
+        composed.extend(file(0, 60, 0));
+        assert_eq!(whole(EUC_JP, &composed), WholeFile::Reads(EUC_KR));
+        assert_eq!(whole(EUC_KR, &composed), WholeFile::Agrees);
+        // Fewer than 20 characters are left to the detector.
+        assert_eq!(whole(EUC_JP, &file(0, 19, 0)), WholeFile::Agrees);
+        assert_eq!(
+            whole(encoding_rs::WINDOWS_1252, &file(0, 99, 0)),
+            WholeFile::Agrees
+        );
+    }
+
+    #[test]
     fn latin9_letters_are_told_in_their_places() {
         for text in ["c½ur", "½uvre", "¼uvre", "ma¨ina", "5 ¤", "¤10", "prix: 3¤"] {
             assert!(iso_8859_15_letters(text), "{text}");
@@ -751,10 +1041,14 @@ mod tests {
     #[test]
     fn latin9_symbols_out_of_place_leave_the_encoding_open() {
         for text in ["eurotegnet (¤)", "c¨ur", "¸e", "Œuvre ¦"] {
-            assert!(latin9_undecided(text), "{text}");
+            assert!(latin9_undecided(text, |_| true), "{text}");
         }
         for text in ["1½ tasse", "2 ¾ cup", "don´t", "lá´´", "plain café"] {
-            assert!(!latin9_undecided(text), "{text}");
+            assert!(!latin9_undecided(text, |_| true), "{text}");
+        }
+        // A letter foreign to the text's language is no evidence.
+        for text in ["¨Symbole", "trema (¨)"] {
+            assert!(!latin9_undecided(text, |c| c != 'š'), "{text}");
         }
     }
 
@@ -805,12 +1099,19 @@ mod tests {
     fn short_text_is_pinned_from_both_sides() {
         assert_eq!(MIN_SHORT_TEXT_SEQUENCES, 2);
         let short = |b: &[u8]| short_text(b, true, &IllFormed::of(b)).map(|v| v.encoding);
-        // Lithuanian `ū ų` in ISO-8859-13 (windows-1257 reads it alike):
-        // two letters are a verdict, one is not.
+        // Lithuanian `ū ų` in ISO-8859-13 (windows-1257 reads it alike),
+        // where the detector guesses windows-1257 too: two letters are a
+        // verdict, one is not.
         let two = b"Prancuzija ir Prancu\xFBzija, oland\xF8 kalba\n";
         let one = b"Prancuzija ir Prancu\xFBzija, olandu kalba\n";
         assert_eq!(short(two), Some(encoding_rs::WINDOWS_1257));
         assert_eq!(short(one), None);
+        // Breton `ñ ù`, which the detector reads as windows-1252 and
+        // windows-1257 as Polish `ń ł`: two letters do not overrule the
+        // detector (`MIN_NAMING_LETTERS`), three do (Croatian above).
+        assert_eq!(MIN_NAMING_LETTERS, 3);
+        let breton = b"Emzivad anezha\xf1, ema\xf1 Harry Potter o chom e ti e eontr, pa'z eo pedet da vont da Gerambreo\xf9, ar Skol.\n";
+        assert_eq!(short(breton), None);
         // Croatian `č ć ž` in windows-1250: windows-1252 reads `è æ ž`.
         let croatian = b"bjelogori\xE8na stabla, drve\xE6a u ju\x9Enoj Hrvatskoj\n";
         assert_eq!(short(croatian), Some(encoding_rs::WINDOWS_1250));
@@ -823,6 +1124,9 @@ mod tests {
         assert_eq!(short(repeated), None);
         let asm = b"# returns \xB1Inf on overflow\n# and \xB1Inf when x is \xB1Inf\n\tret\n";
         assert_eq!(short(asm), None);
+        // Two different words of one letter (`±Inf`, `±Nan`: ISO-8859-4
+        // `ąInf`, `ąNan`) are one letter, too few.
+        assert_eq!(short(b"; \xB1Inf and \xB1Nan\n"), None);
     }
 
     #[test]
