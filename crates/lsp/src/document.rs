@@ -77,9 +77,7 @@ impl DiskView {
 
     /// Moves everything placed in the text through one edit.
     pub(crate) fn shift(&mut self, shift: &Shift) {
-        for placed in &mut self.findings {
-            placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
-        }
+        shift_placed(&mut self.findings, shift);
         self.first_invalid = self.first_invalid.as_ref().and_then(|r| shift.range(r));
         self.raw
             .retain_mut(|(at, _)| match shift.range(&(*at..*at + 1)) {
@@ -89,6 +87,13 @@ impl DiskView {
                 }
                 None => false,
             });
+    }
+}
+
+/// Moves findings through one edit; those it went over lose their place.
+pub(crate) fn shift_placed(findings: &mut [Placed], shift: &Shift) {
+    for placed in findings {
+        placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
     }
 }
 
@@ -153,6 +158,8 @@ pub(crate) struct Work {
     pub disk: bool,
     /// Scan the whole text for marks.
     pub scan: bool,
+    /// Check the text with the character rules (buffer.rs).
+    pub lint: bool,
     /// Rebuild and publish the diagnostics.
     pub publish: bool,
 }
@@ -177,6 +184,12 @@ pub(crate) struct Document {
     pub suppressions: Vec<usize>,
     /// What the file on disk holds, placed in the text.
     pub disk: Option<DiskView>,
+    /// What the character rules found in the text when it was last
+    /// checked (buffer.rs), placed and kept in step with every edit since.
+    pub text_findings: Vec<Placed>,
+    /// The text was checked at least once: `text_findings` stand for the
+    /// character rules.
+    pub text_checked: bool,
     /// Edited since the last open, save or reload.
     pub dirty: bool,
     /// The transport replaced this many invalid sequences in the text the
@@ -195,6 +208,11 @@ pub(crate) struct Document {
     pub since_base: Vec<Shift>,
     /// The worker's state.
     pub work: Work,
+    /// The diagnostics of the last publish, kept for a client that pulls
+    /// them (pull.rs).
+    pub report: Option<crate::pull::Report>,
+    /// The version and result id of the last report a pull answered with.
+    pub answered: Option<(i32, String)>,
     /// Which `didOpen` made this document: a worker's result is installed
     /// only into the document of the generation it was computed for, never
     /// into one closed and reopened meanwhile.
@@ -222,12 +240,16 @@ impl Document {
             marks_ready: false,
             suppressions: find_suppressions(text, 0),
             disk: None,
+            text_findings: Vec::new(),
+            text_checked: false,
             dirty: false,
             raw_from_client: 0,
             log: Vec::new(),
             logging: false,
             since_base: Vec::new(),
             work: Work::default(),
+            report: None,
+            answered: None,
             generation: 0,
         }
     }
@@ -252,6 +274,7 @@ impl Document {
         if let Some(disk) = &mut self.disk {
             disk.shift(&shift);
         }
+        shift_placed(&mut self.text_findings, &shift);
         if self.base.is_some() {
             if self.since_base.len() >= MAX_SINCE_BASE {
                 self.base = None;

@@ -10,7 +10,8 @@
 //! * `server.rs`: the thin `LanguageServer` impl; `session.rs` the state and
 //!   the per-document workers; `document.rs` the rope and what is placed in
 //!   it; `convert.rs` positions; `mapping.rs` disk bytes ↔ editor text;
-//!   `publish.rs` LSP diagnostics; `actions.rs` code actions, commands,
+//!   `buffer.rs` the character rules on the text as typed and their
+//!   fixes as edits; `publish.rs` LSP diagnostics; `actions.rs` code actions, commands,
 //!   hovers; `data.rs` the typed `Diagnostic.data` and command arguments;
 //!   `disk.rs` reading a file and placing its findings in a text;
 //!   `workspace.rs` the start-up scan; `config.rs` the settings.
@@ -21,6 +22,7 @@
 mod actions;
 mod allow;
 mod allow_on_disk;
+mod buffer;
 mod config;
 mod convert;
 mod data;
@@ -31,6 +33,7 @@ mod log;
 mod mapping;
 mod memory;
 mod publish;
+mod pull;
 mod server;
 mod session;
 mod transport;

@@ -1,0 +1,240 @@
+//! Pull diagnostics (LSP 3.17): `textDocument/diagnostic` and
+//! `workspace/diagnostic`, beside the push of `publishDiagnostics`.
+//!
+//! A client gets each open document's diagnostics one way: by pull when it
+//! says it can (`textDocument.diagnostic` in its capabilities), else by
+//! push. Both at once would show every finding twice, as editors keep the
+//! two apart (Neovim in two namespaces, VS Code in two collections). Files
+//! nobody has open (the workspace scan) are always pushed.
+//!
+//! The worker builds a document's diagnostics as for a push and keeps them
+//! as its report, under a result id that changes only when they do. A pull
+//! waits (at most [`PULL_WAIT`]) for the report of the version the client
+//! holds, so a pull right after `didOpen` or `didChange` gets the disk's
+//! findings and the text's. A report that changes under a version the
+//! client already pulled (a save, a file changed on disk, new settings) is
+//! announced with `workspace/diagnostic/refresh`, when the client takes it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tower_lsp::lsp_types::{
+    self as lsp, DocumentDiagnosticReport, DocumentDiagnosticReportResult,
+    FullDocumentDiagnosticReport, RelatedFullDocumentDiagnosticReport,
+    RelatedUnchangedDocumentDiagnosticReport, UnchangedDocumentDiagnosticReport, Url,
+    WorkspaceDiagnosticReport, WorkspaceDiagnosticReportResult, WorkspaceDocumentDiagnosticReport,
+    WorkspaceFullDocumentDiagnosticReport, WorkspaceUnchangedDocumentDiagnosticReport,
+};
+
+use crate::session::Session;
+
+/// How long a pull waits for the report of the document's version.
+pub(crate) const PULL_WAIT: Duration = Duration::from_secs(2);
+
+/// A document's diagnostics, as the last publish would have sent them.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Report {
+    /// The version they are for.
+    pub version: i32,
+    /// Their result id: the same diagnostics keep it.
+    pub id: String,
+    pub diagnostics: Vec<lsp::Diagnostic>,
+}
+
+/// Keeps `diagnostics` as the report of `uri`'s `version` (its worker's
+/// `generation`); wakes the pulls waiting for it, and asks the client to
+/// pull again if it holds an older report of this very version.
+pub(crate) fn keep(
+    session: &Arc<Session>,
+    uri: &Url,
+    generation: u64,
+    version: i32,
+    diagnostics: Vec<lsp::Diagnostic>,
+) {
+    let refresh = {
+        let mut state = session.lock();
+        state.last_report += 1;
+        let fresh = state.last_report.to_string();
+        let refresh_support = state.features.pull_refresh;
+        let Some(doc) = state
+            .docs
+            .get_mut(uri)
+            .filter(|d| d.generation == generation)
+        else {
+            return;
+        };
+        let id = match &doc.report {
+            Some(r) if r.diagnostics == diagnostics => r.id.clone(),
+            _ => fresh,
+        };
+        let stale_answer = doc
+            .answered
+            .as_ref()
+            .is_some_and(|(v, answered)| *v == version && *answered != id);
+        doc.report = Some(Report {
+            version,
+            id,
+            diagnostics,
+        });
+        refresh_support && stale_answer
+    };
+    session.reports.send_modify(|n| *n += 1);
+    if refresh {
+        let client = session.client.clone();
+        tokio::spawn(async move {
+            if let Err(e) = client.workspace_diagnostic_refresh().await {
+                tracing::debug!("workspace/diagnostic/refresh: {e}");
+            }
+        });
+    }
+}
+
+/// `textDocument/diagnostic`.
+pub(crate) async fn document(
+    session: &Arc<Session>,
+    uri: Url,
+    previous: Option<String>,
+) -> DocumentDiagnosticReportResult {
+    let deadline = tokio::time::Instant::now() + PULL_WAIT;
+    let report = loop {
+        let mut reports = session.reports.subscribe();
+        let (report, open) = {
+            let state = session.lock();
+            if !state.features.pull {
+                // Pushed already: a pull is answered with the same, at once.
+                drop(state);
+                break now(session, &uri);
+            }
+            match state.docs.get(&uri) {
+                Some(doc) => (doc.report.clone().filter(|r| r.version == doc.version), true),
+                None => (None, false),
+            }
+        };
+        if !open {
+            break not_open(session, &uri).await;
+        }
+        if let Some(report) = report {
+            break report;
+        }
+        if tokio::time::timeout_at(deadline, reports.changed())
+            .await
+            .is_err()
+        {
+            // The worker is slow (a huge file, settings not in yet): what
+            // is known now, under an id that a later report will not match.
+            break now(session, &uri);
+        }
+    };
+    if let Some(doc) = session.lock().docs.get_mut(&uri) {
+        doc.answered = Some((report.version, report.id.clone()));
+    }
+    let report = if previous.as_deref() == Some(report.id.as_str()) {
+        DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
+            related_documents: None,
+            unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                result_id: report.id,
+            },
+        })
+    } else {
+        DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                result_id: Some(report.id),
+                items: report.diagnostics,
+            },
+        })
+    };
+    DocumentDiagnosticReportResult::Report(report)
+}
+
+/// The diagnostics of an open document as they stand, before its worker
+/// has a report of its version.
+fn now(session: &Arc<Session>, uri: &Url) -> Report {
+    let snapshot = {
+        let state = session.lock();
+        state.docs.get(uri).map(|doc| {
+            let policy = state.settings.policy_for(doc.path.as_deref());
+            crate::publish::Snapshot::of(doc, state.encoding, policy)
+        })
+    };
+    match snapshot {
+        Some(s) => Report {
+            version: s.version,
+            id: format!("partial-{}", s.version),
+            diagnostics: crate::publish::diagnostics(&s),
+        },
+        None => Report {
+            version: 0,
+            id: "closed".into(),
+            diagnostics: Vec::new(),
+        },
+    }
+}
+
+/// The report of a file nobody has open: checked on disk as the workspace
+/// scan checks it (nothing for what is not a file).
+async fn not_open(session: &Arc<Session>, uri: &Url) -> Report {
+    let (settings, encoding) = {
+        let state = session.lock();
+        (state.settings.clone(), state.encoding)
+    };
+    let diagnostics = match uri.to_file_path() {
+        Ok(path) if uri.scheme() == "file" => tokio::task::spawn_blocking(move || {
+            crate::disk::check_file(&path, &settings, encoding, &mut Default::default())
+        })
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    Report {
+        version: 0,
+        id: format!("disk-{}", diagnostics.len()),
+        diagnostics,
+    }
+}
+
+/// `workspace/diagnostic`: the reports of the open documents (files nobody
+/// has open are pushed by the workspace scan, never reported twice), each
+/// `unchanged` when the client holds it already. For a client that gets
+/// pushes, nothing: it has them.
+pub(crate) fn workspace(
+    session: &Arc<Session>,
+    previous: Vec<lsp::PreviousResultId>,
+) -> WorkspaceDiagnosticReportResult {
+    let state = session.lock();
+    let mut items = Vec::new();
+    if state.features.pull {
+        for (uri, doc) in &state.docs {
+            let Some(report) = &doc.report else {
+                continue;
+            };
+            let version = Some(i64::from(report.version));
+            let held = previous
+                .iter()
+                .any(|p| p.uri == *uri && p.value == report.id);
+            items.push(if held {
+                WorkspaceDocumentDiagnosticReport::Unchanged(
+                    WorkspaceUnchangedDocumentDiagnosticReport {
+                        uri: uri.clone(),
+                        version,
+                        unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                            result_id: report.id.clone(),
+                        },
+                    },
+                )
+            } else {
+                WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+                    uri: uri.clone(),
+                    version,
+                    full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                        result_id: Some(report.id.clone()),
+                        items: report.diagnostics.clone(),
+                    },
+                })
+            });
+        }
+    }
+    WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport { items })
+}
