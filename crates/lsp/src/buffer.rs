@@ -161,13 +161,39 @@ pub(crate) fn fix_text(
     if fixed.is_empty() {
         return Ok(None);
     }
-    fixed
+    let changes = fixed
         .fix
         .edits()
         .iter()
         .map(|edit| text_change(bytes, edit))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(bounded(bytes, changes)))
+}
+
+/// At most this many edits go to the client in one action; more become
+/// one edit over their stretch, so that the message grows with the text,
+/// never with the number of findings.
+pub(crate) const MAX_EDITS: usize = 100;
+
+/// `changes` (sorted, apart), or past [`MAX_EDITS`] one change from the
+/// first's start to the last's end, with the text between them kept.
+fn bounded(bytes: &[u8], changes: Vec<TextChange>) -> Vec<TextChange> {
+    let (Some(first), Some(last)) = (changes.first(), changes.last()) else {
+        return changes;
+    };
+    if changes.len() <= MAX_EDITS {
+        return changes;
+    }
+    let span = first.0.start..last.0.end;
+    let mut text = String::with_capacity(span.len());
+    let mut at = span.start;
+    for (range, new) in &changes {
+        // Between two edits the text is whole characters of valid UTF-8.
+        text.push_str(&String::from_utf8_lossy(&bytes[at..range.start]));
+        text.push_str(new);
+        at = range.end;
+    }
+    vec![(span, text)]
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -244,6 +270,20 @@ mod tests {
             fixed.replace_range(range.clone(), new);
         }
         assert!(!fixed.contains('\u{202E}'), "{fixed:?}");
+    }
+
+    #[test]
+    fn many_edits_become_one_over_their_stretch() {
+        let text = "a\u{FEFF}b\n".repeat(MAX_EDITS + 1);
+        let changes: Vec<TextChange> = (0..=MAX_EDITS)
+            .map(|k| (k * 6 + 1..k * 6 + 4, String::new()))
+            .collect();
+        let one = bounded(text.as_bytes(), changes);
+        assert_eq!(one.len(), 1);
+        let (range, new) = &one[0];
+        let mut fixed = text.clone();
+        fixed.replace_range(range.clone(), new);
+        assert_eq!(fixed, "ab\n".repeat(MAX_EDITS + 1));
     }
 
     #[test]

@@ -124,13 +124,17 @@ impl Snapshot {
 }
 
 /// A U+FFFD the text check found where the editor decoded an ill-formed
-/// sequence on disk: the disk's U001 reports those bytes, never U007.
+/// sequence on disk (the disk's U001 reports those bytes, never U007), or,
+/// with no file, where the client sent raw bytes (the marks say so).
 fn editors_own_fffd(doc: &Document, p: &Placed) -> bool {
-    p.diag.rule == Rule::ReplacementCharacter
-        && p.range
-            .as_ref()
-            .zip(doc.disk.as_ref())
-            .is_some_and(|(r, disk)| disk.decoded_fffd(r.start))
+    if p.diag.rule != Rule::ReplacementCharacter {
+        return false;
+    }
+    match (&doc.disk, &p.range) {
+        (None, _) => doc.raw_from_client > 0,
+        (Some(disk), Some(r)) => disk.decoded_fffd(r.start),
+        (Some(_), None) => false,
+    }
 }
 
 /// The character ranges the disk findings cover, asked about in increasing
