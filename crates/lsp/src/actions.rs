@@ -83,7 +83,7 @@ struct Planned {
 
 /// A code action as the request builds it: ready, or planned by the gate.
 enum Slot {
-    Ready(CodeAction),
+    Ready(Box<CodeAction>),
     Planned(Box<Planned>),
 }
 
@@ -127,7 +127,7 @@ pub(crate) async fn code_actions(
                     fix.safe,
                 );
                 action.diagnostics = Some(vec![d.clone()]);
-                out.push(Slot::Ready(action));
+                out.push(Slot::Ready(Box::new(action)));
             }
             let rule = data.rule.as_deref().and_then(Rule::find);
             if let (Some(rule), Some([start, end]), true) =
@@ -162,7 +162,7 @@ pub(crate) async fn code_actions(
                     span,
                     title: fix.title.clone(),
                 };
-                out.push(Slot::Ready(CodeAction {
+                out.push(Slot::Ready(Box::new(CodeAction {
                     title: disk_fix_title(&fix.title),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![d.clone()]),
@@ -172,7 +172,7 @@ pub(crate) async fn code_actions(
                         Some(vec![to_value(&args)]),
                     )),
                     ..CodeAction::default()
-                }));
+                })));
             }
         }
     }
@@ -211,11 +211,13 @@ async fn resolve(session: &Session, uri: &Url, slots: Vec<Slot>) -> Vec<CodeActi
         .flatten();
     let uri = uri.clone();
     let resolved = tokio::task::spawn_blocking(move || {
-        let bytes = snapshot.as_ref().map(|(s, _)| crate::buffer::text_bytes(&s.rope));
+        let bytes = snapshot
+            .as_ref()
+            .map(|(s, _)| crate::buffer::text_bytes(&s.rope));
         slots
             .into_iter()
             .filter_map(|slot| match slot {
-                Slot::Ready(action) => Some(action),
+                Slot::Ready(action) => Some(*action),
                 Slot::Planned(p) => {
                     let ((snapshot, path), bytes) = (snapshot.as_ref()?, bytes.as_deref()?);
                     plan(&uri, snapshot, path.as_deref(), bytes, *p)
@@ -336,7 +338,7 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<Slot> {
         })
     };
     if edit_safe == 0 {
-        return fallback.map(Slot::Ready);
+        return fallback.map(|a| Slot::Ready(Box::new(a)));
     }
     let rules = if snapshot.text_is_the_bytes {
         Rules::All
@@ -959,7 +961,7 @@ impl AllowActions {
                 select: gate::Select::Rule(rule),
                 fallback,
             }))),
-            None => fallback.map(Slot::Ready),
+            None => fallback.map(|a| Slot::Ready(Box::new(a))),
         }
     }
 
@@ -968,7 +970,7 @@ impl AllowActions {
         self.lines
             .into_iter()
             .chain(self.files)
-            .map(Slot::Ready)
+            .map(|a| Slot::Ready(Box::new(a)))
             .chain(self.fix_alls)
     }
 }

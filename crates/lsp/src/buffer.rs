@@ -15,6 +15,7 @@
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use ropey::Rope;
 use utf8lint_diagnostics::{CheckOptions, Edit, Fix, Level, Policy, Reads, Rule, check};
@@ -66,8 +67,7 @@ pub(crate) fn text_is_the_bytes(doc: &Document) -> bool {
         && doc.disk.as_ref().is_some_and(|d| {
             d.invalid_bytes == 0
                 && d.unreadable.is_none()
-                && d.matched
-                    .is_some_and(|m| !m.bom_stripped && !m.crlf_as_lf)
+                && d.matched.is_some_and(|m| !m.bom_stripped && !m.crlf_as_lf)
         })
 }
 
@@ -100,10 +100,20 @@ pub(crate) fn check_path(path: Option<&Path>) -> &Path {
     path.unwrap_or(Path::new("untitled"))
 }
 
+/// Bytes of editors' text checked so far, in this process: what a test
+/// counts to see that an edit costs one pass over the text, not more.
+static CHECKED: AtomicU64 = AtomicU64::new(0);
+
+/// See [`CHECKED`].
+pub fn text_bytes_checked() -> u64 {
+    CHECKED.load(Ordering::Relaxed)
+}
+
 /// The character rules' findings in the text under `policy` (the file's),
 /// placed: character ranges of the rope.
 pub(crate) fn check_text(rope: &Rope, path: Option<&Path>, policy: &Policy) -> Vec<Placed> {
     let bytes = text_bytes(rope);
+    CHECKED.fetch_add(bytes.len() as u64, Ordering::Relaxed);
     let policy = text_policy(policy);
     let found = check(&bytes, CheckOptions::new(check_path(path), &policy));
     let len = bytes.len();
@@ -228,7 +238,8 @@ fn text_change(bytes: &[u8], edit: &Edit) -> Result<TextChange, String> {
     if !on_boundaries {
         return Err("the edit splits a character".into());
     }
-    let text = std::str::from_utf8(literal).map_err(|_| "the edit writes bytes that are not UTF-8")?;
+    let text =
+        std::str::from_utf8(literal).map_err(|_| "the edit writes bytes that are not UTF-8")?;
     Ok((range, text.to_owned()))
 }
 
@@ -248,7 +259,10 @@ mod tests {
         assert!(rules.contains(&Rule::BidiControl), "{rules:?}");
         assert!(rules.contains(&Rule::ReplacementCharacter), "{rules:?}");
         assert!(rules.iter().all(|r| r.reads() == Reads::Characters));
-        let bidi = found.iter().find(|p| p.diag.rule == Rule::BidiControl).unwrap();
+        let bidi = found
+            .iter()
+            .find(|p| p.diag.rule == Rule::BidiControl)
+            .unwrap();
         assert_eq!(bidi.range, Some(2..3));
     }
 

@@ -17,7 +17,7 @@
 //!   `workspace.rs` the start-up scan; `config.rs` the settings.
 
 // Private: the crate's interface is `serve`, `run`, `tune_allocator`,
-// `Ending`, `Server` and `RepairLog`; everything else may change with the
+// `Ending`, `Server`, `RepairLog` (and a counter for tests); everything else may change with the
 // server.
 mod actions;
 mod allow;
@@ -43,6 +43,11 @@ pub use lifecycle::Ending;
 pub use memory::tune_allocator;
 pub use server::Server;
 pub use transport::RepairLog;
+
+/// Bytes of editors' text the character rules have read in this process
+/// (for tests that count what an edit costs).
+#[doc(hidden)]
+pub use buffer::text_bytes_checked;
 
 use std::sync::Arc;
 

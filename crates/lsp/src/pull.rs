@@ -106,7 +106,10 @@ pub(crate) async fn document(
                 break now(session, &uri);
             }
             match state.docs.get(&uri) {
-                Some(doc) => (doc.report.clone().filter(|r| r.version == doc.version), true),
+                Some(doc) => (
+                    doc.report.clone().filter(|r| r.version == doc.version),
+                    true,
+                ),
                 None => (None, false),
             }
         };

@@ -24,7 +24,10 @@ fn no_scan() -> Value {
 /// `text` with LSP `edits` (UTF-16 positions, one line each here) applied.
 fn apply(text: &str, edits: &[Value]) -> String {
     let offset = |p: &Value| {
-        let (line, ch) = (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap());
+        let (line, ch) = (
+            p["line"].as_u64().unwrap(),
+            p["character"].as_u64().unwrap(),
+        );
         let start: usize = text
             .split_inclusive('\n')
             .take(line as usize)
@@ -69,12 +72,14 @@ async fn a_typed_bidi_control_is_published_without_a_save_and_fixed_by_an_edit()
     let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
     c.open(&uri, text).await;
     assert!(c.diagnostics_for(&uri, 1).await.is_empty());
-    c.notify(
-        "textDocument/didChange",
-        change(&uri, 2, 1, 19, "\u{202E}"),
-    )
-    .await;
-    let typed = apply(text, &[json!({"range": {"start": {"line": 1, "character": 19}, "end": {"line": 1, "character": 19}}, "newText": "\u{202E}"})]);
+    c.notify("textDocument/didChange", change(&uri, 2, 1, 19, "\u{202E}"))
+        .await;
+    let typed = apply(
+        text,
+        &[
+            json!({"range": {"start": {"line": 1, "character": 19}, "end": {"line": 1, "character": 19}}, "newText": "\u{202E}"}),
+        ],
+    );
     let diags = c.diagnostics_for(&uri, 2).await;
     assert_eq!(codes(&diags), ["U010"], "{diags:?}");
     assert_eq!(range_of(&diags[0]), ((1, 19), (1, 20)));
@@ -113,12 +118,12 @@ async fn a_byte_rule_says_as_saved_while_the_buffer_is_dirty() {
     c.open(&uri, text).await;
     let clean = c.diagnostics_for(&uri, 1).await;
     let u001 = clean.iter().find(|d| d["code"] == "U001").unwrap();
-    assert!(!u001["message"].as_str().unwrap().contains("as saved"), "{u001}");
-    c.notify(
-        "textDocument/didChange",
-        change(&uri, 2, 1, 0, "\u{200B}"),
-    )
-    .await;
+    assert!(
+        !u001["message"].as_str().unwrap().contains("as saved"),
+        "{u001}"
+    );
+    c.notify("textDocument/didChange", change(&uri, 2, 1, 0, "\u{200B}"))
+        .await;
     let dirty = c.diagnostics_for(&uri, 2).await;
     let u001: Vec<&Value> = dirty
         .iter()
@@ -126,7 +131,10 @@ async fn a_byte_rule_says_as_saved_while_the_buffer_is_dirty() {
         .collect();
     assert!(!u001.is_empty(), "{dirty:?}");
     for d in u001 {
-        assert!(d["message"].as_str().unwrap().ends_with("(as saved)"), "{d}");
+        assert!(
+            d["message"].as_str().unwrap().ends_with("(as saved)"),
+            "{d}"
+        );
         assert_eq!(d["data"]["origin"], "disk");
     }
     // The editor's own U+FFFD is never U007; the typed U+200B is the text's.
@@ -184,7 +192,9 @@ async fn fix_all_is_an_edit_the_client_applies() {
         .await;
     let action = &source_fix_all["result"][0];
     assert!(action.get("command").is_none(), "{source_fix_all}");
-    let edits = action["edit"]["documentChanges"][0]["edits"].as_array().unwrap();
+    let edits = action["edit"]["documentChanges"][0]["edits"]
+        .as_array()
+        .unwrap();
     assert_eq!(apply(text, edits), fixed);
 }
 
@@ -204,7 +214,10 @@ async fn pull_diagnostics_for_documents_and_the_workspace() {
     );
     c.open(&uri, text).await;
     let pulled = c
-        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
         .await;
     let report = &pulled["result"];
     assert_eq!(report["kind"], "full", "{pulled}");
@@ -217,7 +230,10 @@ async fn pull_diagnostics_for_documents_and_the_workspace() {
             json!({"textDocument": {"uri": uri}, "previousResultId": id}),
         )
         .await;
-    assert_eq!(again["result"], json!({"kind": "unchanged", "resultId": id}));
+    assert_eq!(
+        again["result"],
+        json!({"kind": "unchanged", "resultId": id})
+    );
     // An edit: the next pull has the typed character's finding.
     c.notify("textDocument/didChange", change(&uri, 2, 0, 0, "\u{200B}"))
         .await;
@@ -234,7 +250,10 @@ async fn pull_diagnostics_for_documents_and_the_workspace() {
     let new_id = edited["result"]["resultId"].as_str().unwrap().to_owned();
     assert_ne!(new_id, id);
     let workspace = c
-        .request("workspace/diagnostic", json!({"previousResultIds": [{"uri": uri, "value": new_id}]}))
+        .request(
+            "workspace/diagnostic",
+            json!({"previousResultIds": [{"uri": uri, "value": new_id}]}),
+        )
         .await;
     assert_eq!(
         workspace["result"]["items"],
@@ -244,7 +263,10 @@ async fn pull_diagnostics_for_documents_and_the_workspace() {
     let workspace = c
         .request("workspace/diagnostic", json!({"previousResultIds": []}))
         .await;
-    assert_eq!(workspace["result"]["items"][0]["kind"], "full", "{workspace}");
+    assert_eq!(
+        workspace["result"]["items"][0]["kind"], "full",
+        "{workspace}"
+    );
     // Nothing for this document was pushed as well.
     let pushed = c
         .collect("textDocument/publishDiagnostics", std::time::Duration::ZERO)

@@ -871,7 +871,8 @@ async fn text_rule_findings_and_their_fixes_reach_the_editor() {
     // the buffer), never a rewrite of the file behind it.
     let list = actions["result"].as_array().unwrap();
     assert!(
-        list.iter().all(|a| a["command"]["command"] != "utf8lint.applyFix"),
+        list.iter()
+            .all(|a| a["command"]["command"] != "utf8lint.applyFix"),
         "{actions}"
     );
     let fix = list

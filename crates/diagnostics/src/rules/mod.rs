@@ -341,6 +341,9 @@ mod tests {
             .filter(|r| r.reads() == Reads::Bytes)
             .map(|r| r.code())
             .collect();
-        assert_eq!(bytes, ["U001", "U003", "U004", "U005", "U006", "U009", "U015"]);
+        assert_eq!(
+            bytes,
+            ["U001", "U003", "U004", "U005", "U006", "U009", "U015"]
+        );
     }
 }
