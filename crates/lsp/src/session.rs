@@ -152,10 +152,18 @@ impl Session {
                 .text_document
                 .as_ref()
                 .is_some_and(|t| t.diagnostic.is_some()),
-            pull_refresh: ws
-                .and_then(|w| w.diagnostic.as_ref())
-                .and_then(|d| d.refresh_support)
-                .unwrap_or(false),
+            // lsp-types 0.94 reads `workspace.diagnostic`, where the
+            // protocol says `workspace.diagnostics`: what clients send is
+            // lost, so a client that pulls is taken to take refreshes (VS
+            // Code's and Neovim's do; another answers with an error).
+            pull_refresh: caps
+                .text_document
+                .as_ref()
+                .is_some_and(|t| t.diagnostic.is_some())
+                || ws
+                    .and_then(|w| w.diagnostic.as_ref())
+                    .and_then(|d| d.refresh_support)
+                    .unwrap_or(false),
         };
         state.settings = settings;
         encoding
@@ -244,14 +252,23 @@ impl Session {
     /// `didOpen`.
     pub(crate) fn open(self: &Arc<Self>, uri: Url, version: i32, text: &str) {
         let raw = self.repairs.take(uri.as_str()).unwrap_or(0);
-        {
+        let pushed_by_scan = {
             let mut state = self.lock();
             let mut doc = Document::new(uri.clone(), version, text);
             doc.raw_from_client = raw;
             state.last_generation += 1;
             doc.generation = state.last_generation;
-            state.scanned.remove(&uri);
+            let scanned = state.scanned.remove(&uri);
             state.docs.insert(uri.clone(), doc);
+            scanned && state.features.pull
+        };
+        if pushed_by_scan {
+            // The workspace scan pushed this file's findings; a client that
+            // pulls gets the open document's by pull: the push is cleared,
+            // or both would show.
+            let client = self.client.clone();
+            let uri = uri.clone();
+            tokio::spawn(async move { client.publish_diagnostics(uri, Vec::new(), None).await });
         }
         self.schedule(&uri, |w| {
             w.disk = true;

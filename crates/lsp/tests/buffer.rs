@@ -276,3 +276,58 @@ async fn pull_diagnostics_for_documents_and_the_workspace() {
         "{pushed:?}"
     );
 }
+
+/// A report that changes under the version the client pulled (the file
+/// changed on disk) is announced with `workspace/diagnostic/refresh`; the
+/// next pull has it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_on_disk_asks_a_pulling_client_to_pull_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, uri) = write(dir.path(), "data.json", b"\xEF\xBB\xBF{\"a\": 1}\n");
+    let mut c = Client::start_pulling(Some(dir.path()), no_scan()).await;
+    c.open(&uri, "{\"a\": 1}\n").await;
+    let pulled = c
+        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .await;
+    assert_eq!(codes(pulled["result"]["items"].as_array().unwrap()), ["U003"], "{pulled}");
+    std::fs::write(&path, b"{\"a\": 1}\n").unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 2}]}),
+    )
+    .await;
+    let mut refreshed = false;
+    for _ in 0..100 {
+        let asked = c
+            .collect("workspace/diagnostic/refresh", std::time::Duration::from_millis(50))
+            .await;
+        if !asked.is_empty() {
+            refreshed = true;
+            break;
+        }
+    }
+    assert!(refreshed, "no workspace/diagnostic/refresh");
+    let again = c
+        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .await;
+    assert_eq!(again["result"]["kind"], "full", "{again}");
+    assert!(again["result"]["items"].as_array().unwrap().is_empty(), "{again}");
+}
+
+/// A file the workspace scan pushed findings for, then opened by a client
+/// that pulls: the push is cleared, so the client does not show both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opening_a_scanned_file_clears_its_push_for_a_pulling_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, uri) = write(dir.path(), "seen.txt", "a \u{202E}b\n".as_bytes());
+    let mut c = Client::start_pulling(Some(dir.path()), json!({"workspace-scan": true})).await;
+    let scanned = c.diagnostics_where(&uri, |p| !p["diagnostics"].as_array().unwrap().is_empty()).await;
+    assert_eq!(codes(scanned["diagnostics"].as_array().unwrap()), ["U010"]);
+    c.open(&uri, "a \u{202E}b\n").await;
+    let cleared = c.diagnostics_where(&uri, |p| p["diagnostics"].as_array().unwrap().is_empty()).await;
+    assert!(cleared["version"].is_null(), "{cleared}");
+    let pulled = c
+        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .await;
+    assert_eq!(codes(pulled["result"]["items"].as_array().unwrap()), ["U010"], "{pulled}");
+}

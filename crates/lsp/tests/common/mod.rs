@@ -124,7 +124,7 @@ impl Client {
         });
         if pull {
             capabilities["textDocument"]["diagnostic"] = json!({"dynamicRegistration": false});
-            capabilities["workspace"]["diagnostic"] = json!({"refreshSupport": true});
+            capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
         }
         let init = client
             .request(
