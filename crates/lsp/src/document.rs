@@ -213,6 +213,8 @@ pub(crate) struct Document {
     pub report: Option<crate::pull::Report>,
     /// The version and result id of the last report a pull answered with.
     pub answered: Option<(i32, String)>,
+    /// Pulls of this document waiting for its report.
+    pub pulls_waiting: u32,
     /// Which `didOpen` made this document: a worker's result is installed
     /// only into the document of the generation it was computed for, never
     /// into one closed and reopened meanwhile.
@@ -250,6 +252,7 @@ impl Document {
             work: Work::default(),
             report: None,
             answered: None,
+            pulls_waiting: 0,
             generation: 0,
         }
     }

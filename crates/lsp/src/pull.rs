@@ -11,9 +11,11 @@
 //! as its report, under a result id that changes only when they do. A pull
 //! waits (at most [`PULL_WAIT`]) for the report of the version the client
 //! holds, so a pull right after `didOpen` or `didChange` gets the disk's
-//! findings and the text's. A report that changes under a version the
-//! client already pulled (a save, a file changed on disk, new settings) is
-//! announced with `workspace/diagnostic/refresh`, when the client takes it.
+//! findings and the text's. A report that differs from the one the client
+//! last pulled, while no pull of the document waits (a save, a file changed
+//! on disk, new settings; an edit, for a client that pulls only on open and
+//! on refresh, as VS Code's does by default), is announced with
+//! `workspace/diagnostic/refresh`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -67,10 +69,14 @@ pub(crate) fn keep(
             Some(r) if r.diagnostics == diagnostics => r.id.clone(),
             _ => fresh,
         };
-        let stale_answer = doc
-            .answered
-            .as_ref()
-            .is_some_and(|(v, answered)| *v == version && *answered != id);
+        // The client holds another report than this one and is not
+        // waiting for this one (VS Code's client pulls on open and on
+        // refresh only, not on each change): it is asked to pull again.
+        let stale_answer = doc.pulls_waiting == 0
+            && doc
+                .answered
+                .as_ref()
+                .is_some_and(|(_, answered)| *answered != id);
         doc.report = Some(Report {
             version,
             id,
@@ -96,6 +102,9 @@ pub(crate) async fn document(
     previous: Option<String>,
 ) -> DocumentDiagnosticReportResult {
     let deadline = tokio::time::Instant::now() + PULL_WAIT;
+    if let Some(doc) = session.lock().docs.get_mut(&uri) {
+        doc.pulls_waiting += 1;
+    }
     let report = loop {
         let mut reports = session.reports.subscribe();
         let (report, open) = {
@@ -129,6 +138,7 @@ pub(crate) async fn document(
         }
     };
     if let Some(doc) = session.lock().docs.get_mut(&uri) {
+        doc.pulls_waiting = doc.pulls_waiting.saturating_sub(1);
         doc.answered = Some((report.version, report.id.clone()));
     }
     let report = if previous.as_deref() == Some(report.id.as_str()) {

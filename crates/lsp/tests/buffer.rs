@@ -331,3 +331,87 @@ async fn opening_a_scanned_file_clears_its_push_for_a_pulling_client() {
         .await;
     assert_eq!(codes(pulled["result"]["items"].as_array().unwrap()), ["U010"], "{pulled}");
 }
+
+/// A byte rule's fix that the text can hold (a declaration that the bytes
+/// contradict, rewritten) is an edit of the buffer too, where the buffer is
+/// the file's bytes; removing a byte-order mark stays on disk.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declaration_fix_is_an_edit_and_a_bom_fix_stays_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>caf\u{e9}</a>\n";
+    let (path, uri) = write(dir.path(), "d.xml", text.as_bytes());
+    let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
+    c.open(&uri, text).await;
+    let diags = c.diagnostics_for(&uri, 1).await;
+    let u009 = diags
+        .iter()
+        .find(|d| d["code"] == "U009")
+        .unwrap_or_else(|| panic!("{diags:?}"))
+        .clone();
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": u009["range"], "context": {"diagnostics": [u009]}}),
+        )
+        .await;
+    let list = actions["result"].as_array().unwrap();
+    let fix = list
+        .iter()
+        .find(|a| a.get("edit").is_some() && a["diagnostics"][0]["code"] == "U009" && !a["title"].as_str().unwrap().starts_with("Allow") && !a["title"].as_str().unwrap().starts_with("Fix all"))
+        .unwrap_or_else(|| panic!("{actions}"));
+    let fixed = apply(text, fix["edit"]["documentChanges"][0]["edits"].as_array().unwrap());
+    assert!(fixed.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"), "{fixed}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+
+    let (_, json_uri) = write(dir.path(), "b.json", b"\xEF\xBB\xBF{}\n");
+    c.open(&json_uri, "{}\n").await;
+    let diags = c.diagnostics_for(&json_uri, 1).await;
+    let u003 = diags.iter().find(|d| d["code"] == "U003").unwrap().clone();
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": json_uri}, "range": u003["range"], "context": {"diagnostics": [u003]}}),
+        )
+        .await;
+    let list = actions["result"].as_array().unwrap();
+    assert!(
+        list.iter().any(|a| a["command"]["command"] == "utf8lint.applyFix"),
+        "{actions}"
+    );
+    assert!(
+        list.iter().filter(|a| a["title"].as_str().unwrap().contains("byte-order mark")).all(|a| a.get("edit").is_none()),
+        "{actions}"
+    );
+}
+
+/// A client that pulls on open and on refresh only (VS Code's, by default):
+/// an edit that changes the findings is announced with a refresh.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_asks_a_client_that_pulls_only_on_open_to_pull_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "plain text\n";
+    let (_, uri) = write(dir.path(), "t.md", text.as_bytes());
+    let mut c = Client::start_pulling(Some(dir.path()), no_scan()).await;
+    c.open(&uri, text).await;
+    let pulled = c
+        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .await;
+    assert!(pulled["result"]["items"].as_array().unwrap().is_empty(), "{pulled}");
+    c.notify("textDocument/didChange", change(&uri, 2, 0, 5, "\u{202E}"))
+        .await;
+    let mut refreshed = false;
+    for _ in 0..100 {
+        let asked = c
+            .collect("workspace/diagnostic/refresh", std::time::Duration::from_millis(50))
+            .await;
+        if !asked.is_empty() {
+            refreshed = true;
+            break;
+        }
+    }
+    assert!(refreshed, "no workspace/diagnostic/refresh after the edit");
+    let again = c
+        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .await;
+    assert_eq!(codes(again["result"]["items"].as_array().unwrap()), ["U010"], "{again}");
+}
