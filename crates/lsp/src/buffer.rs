@@ -71,6 +71,51 @@ pub(crate) fn text_is_the_bytes(doc: &Document) -> bool {
         })
 }
 
+/// Whether an edit can leave every character rule's finding as it was
+/// (moved, never changed): it wrote (and, `deleted_plain`, removed) only
+/// ASCII letters, digits and spaces, between ASCII characters, after the
+/// first two lines (a `#!` line or a coding cookie can name the file's
+/// language), on a line that holds no suppression and no letter of the
+/// scripts U016 weighs (Greek to Hebrew), and went over no finding. Such
+/// an edit starts no string or comment, joins no mojibake, makes or
+/// breaks no word of mixed scripts and touches no control: the text need
+/// not be checked again. Costs the edit and its line.
+pub(crate) fn edit_keeps_findings(
+    rope: &Rope,
+    start: usize,
+    inserted: &str,
+    deleted_plain: bool,
+    suppressions: &[usize],
+) -> bool {
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == ' ';
+    if !deleted_plain || !inserted.chars().all(plain) {
+        return false;
+    }
+    let len = rope.len_chars();
+    let end = start + inserted.chars().count();
+    if start > len || end > len {
+        return false;
+    }
+    let ascii_at = |at: usize| at >= len || rope.char(at).is_ascii();
+    if (start > 0 && !ascii_at(start - 1)) || !ascii_at(end) {
+        return false;
+    }
+    let line = rope.char_to_line(start);
+    if line < 2 {
+        return false;
+    }
+    let line_start = rope.line_to_char(line);
+    let line_end = line_start + rope.line(line).len_chars();
+    let first = suppressions.partition_point(|&m| m < line_start);
+    if suppressions.get(first).is_some_and(|&m| m < line_end) {
+        return false;
+    }
+    !rope
+        .line(line)
+        .chars()
+        .any(|c| ('\u{0340}'..='\u{05FF}').contains(&c))
+}
+
 /// The policy the text is checked under: the character rules at their
 /// levels, every byte rule allowed (the text has no bytes of the file's
 /// own, and U015 weighs the disk's findings too).
@@ -284,6 +329,104 @@ mod tests {
             fixed.replace_range(range.clone(), new);
         }
         assert!(!fixed.contains('\u{202E}'), "{fixed:?}");
+    }
+
+    /// xorshift64*: small, seeded, reproducible.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
+        }
+    }
+
+    fn seen(found: &[Placed]) -> Vec<(Rule, Option<Range<usize>>, String)> {
+        let mut out: Vec<_> = found
+            .iter()
+            .map(|p| (p.diag.rule, p.range.clone(), p.diag.message.clone()))
+            .collect();
+        out.sort_by(|a, b| {
+            (a.1.as_ref().map(|r| (r.start, r.end)), a.0)
+                .cmp(&(b.1.as_ref().map(|r| (r.start, r.end)), b.0))
+        });
+        out
+    }
+
+    /// Random edits over text made of what the character rules look at:
+    /// after every edit the check is skipped for, the findings moved
+    /// through it are those a check of the new text makes.
+    #[test]
+    fn an_edit_the_check_is_skipped_for_changes_no_finding() {
+        const PIECES: [&str; 20] = [
+            "word",
+            " ",
+            "x",
+            "42",
+            "\n",
+            "\u{e9}",
+            "\u{430}",
+            "\u{202E}",
+            "\u{FEFF}",
+            "\"",
+            "'",
+            "#",
+            "//",
+            "\u{201C}hi\u{201D}",
+            "\u{C3}\u{A9}",
+            "# utf8lint: allow(U010)",
+            "\u{200B}",
+            "\u{FE0F}\u{FE0F}",
+            "\u{A0}",
+            "\t",
+        ];
+        let policy = policy();
+        let path = Path::new("/w/a.py");
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut skipped, mut checked) = (0, 0);
+        for round in 0..80 {
+            let mut text = String::from("#!/usr/bin/env python3\n# header\n");
+            for _ in 0..rng.below(60) {
+                text.push_str(PIECES[rng.below(PIECES.len())]);
+            }
+            let mut doc = Document::new("file:///w/a.py".parse().unwrap(), 1, &text);
+            doc.text_findings = check_text(&doc.rope, Some(path), &policy);
+            doc.text_checked = true;
+            doc.text_stale = false;
+            for step in 0..40 {
+                let len = doc.rope.len_chars();
+                let start = rng.below(len + 1);
+                let end = (start + rng.below(3)).min(len);
+                // Mostly what typing a word does, now and then anything.
+                let new = if rng.below(3) == 0 {
+                    PIECES[rng.below(PIECES.len())].to_owned()
+                } else {
+                    ["a", "b", " ", "7", ""][rng.below(5)].to_owned()
+                };
+                doc.edit(start, end, &new);
+                let fresh = check_text(&doc.rope, Some(path), &policy);
+                if doc.text_stale {
+                    checked += 1;
+                    doc.text_findings = fresh;
+                    doc.text_stale = false;
+                } else {
+                    skipped += 1;
+                    assert_eq!(
+                        seen(&doc.text_findings),
+                        seen(&fresh),
+                        "round {round} step {step}: {:?}",
+                        doc.rope.to_string()
+                    );
+                }
+            }
+        }
+        // Both paths were taken, the skip often.
+        assert!(
+            skipped > 100 && checked > 200,
+            "{skipped} skipped, {checked} checked"
+        );
     }
 
     #[test]

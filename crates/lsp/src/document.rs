@@ -190,6 +190,9 @@ pub(crate) struct Document {
     /// The text was checked at least once: `text_findings` stand for the
     /// character rules.
     pub text_checked: bool,
+    /// An edit since the last check may have changed what the character
+    /// rules find (`buffer::edit_keeps_findings`): the text is checked again.
+    pub text_stale: bool,
     /// Edited since the last open, save or reload.
     pub dirty: bool,
     /// The transport replaced this many invalid sequences in the text the
@@ -244,6 +247,7 @@ impl Document {
             disk: None,
             text_findings: Vec::new(),
             text_checked: false,
+            text_stale: true,
             dirty: false,
             raw_from_client: 0,
             log: Vec::new(),
@@ -263,6 +267,11 @@ impl Document {
     pub(crate) fn edit(&mut self, start: usize, end: usize, text: &str) {
         let len = self.rope.len_chars();
         let (start, end) = (start.min(len), end.min(len).max(start.min(len)));
+        let deleted_plain = self
+            .rope
+            .slice(start..end)
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == ' ');
         if start < end {
             self.rope.remove(start..end);
         }
@@ -270,14 +279,37 @@ impl Document {
             self.rope.insert(start, text);
         }
         let shift = Shift::new(start, end, text);
-        self.shift_suppressions(&shift);
+        let markers_changed = self.shift_suppressions(&shift);
         if self.marks_ready {
             shift.marks(&mut self.marks);
         }
         if let Some(disk) = &mut self.disk {
             disk.shift(&shift);
         }
+        let placed = self
+            .text_findings
+            .iter()
+            .filter(|p| p.range.is_some())
+            .count();
         shift_placed(&mut self.text_findings, &shift);
+        let kept = self
+            .text_findings
+            .iter()
+            .filter(|p| p.range.is_some())
+            .count()
+            == placed;
+        if !(kept
+            && !markers_changed
+            && crate::buffer::edit_keeps_findings(
+                &self.rope,
+                start,
+                text,
+                deleted_plain,
+                &self.suppressions,
+            ))
+        {
+            self.text_stale = true;
+        }
         if self.base.is_some() {
             if self.since_base.len() >= MAX_SINCE_BASE {
                 self.base = None;
@@ -296,7 +328,8 @@ impl Document {
     /// the rope): those the edit touched are dropped, those after it moved,
     /// and the edited stretch, widened by a marker's length less one on
     /// each side, is searched again (an edit can complete or split one).
-    fn shift_suppressions(&mut self, shift: &Shift) {
+    /// Returns whether a marker was made or broken.
+    fn shift_suppressions(&mut self, shift: &Shift) -> bool {
         const REACH: usize = SUPPRESSION_MARKER.len() - 1;
         let found = &mut self.suppressions;
         let lo = found.partition_point(|&m| m + SUPPRESSION_MARKER.len() <= shift.start);
@@ -307,7 +340,10 @@ impl Document {
         let from = shift.start.saturating_sub(REACH);
         let to = (shift.start + shift.new_len + REACH).min(self.rope.len_chars());
         let window = self.rope.slice(from..to).to_string();
-        found.splice(lo..hi, find_suppressions(&window, from));
+        let again = find_suppressions(&window, from);
+        let changed = again.len() != hi - lo;
+        found.splice(lo..hi, again);
+        changed
     }
 
     /// The raw-byte corrections for positions, when the client holds raw

@@ -289,6 +289,7 @@ impl Session {
     ) {
         let raw = self.repairs.take(uri.as_str());
         let mut stale = None;
+        let lint;
         let (mut clamped, mut first_clamped) = (0usize, None);
         {
             let mut state = self.lock();
@@ -321,6 +322,7 @@ impl Session {
             if let Some(n) = raw {
                 doc.raw_from_client += n;
             }
+            lint = doc.text_stale;
         }
         if let Some(before) = stale {
             tracing::warn!("didChange for {uri}: version {version} after {before}");
@@ -334,8 +336,10 @@ impl Session {
                 "didChange for {uri}: range {range:?}{more} is outside the text, clamped"
             );
         }
+        // An edit that cannot change a character finding (typing a word)
+        // only moves them: no check of the whole text for it.
         self.schedule(uri, |w| {
-            w.lint = true;
+            w.lint |= lint;
             w.publish = true;
         });
     }
@@ -435,6 +439,7 @@ impl Session {
                 } else if doc.work.lint && crate::buffer::reads_text(doc) {
                     doc.work.lint = false;
                     doc.work.publish = true;
+                    doc.text_stale = false;
                     doc.logging = true;
                     doc.log.clear();
                     Job::Lint(Box::new(LintJob {

@@ -287,9 +287,16 @@ async fn a_change_on_disk_asks_a_pulling_client_to_pull_again() {
     let mut c = Client::start_pulling(Some(dir.path()), no_scan()).await;
     c.open(&uri, "{\"a\": 1}\n").await;
     let pulled = c
-        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
         .await;
-    assert_eq!(codes(pulled["result"]["items"].as_array().unwrap()), ["U003"], "{pulled}");
+    assert_eq!(
+        codes(pulled["result"]["items"].as_array().unwrap()),
+        ["U003"],
+        "{pulled}"
+    );
     std::fs::write(&path, b"{\"a\": 1}\n").unwrap();
     c.notify(
         "workspace/didChangeWatchedFiles",
@@ -299,7 +306,10 @@ async fn a_change_on_disk_asks_a_pulling_client_to_pull_again() {
     let mut refreshed = false;
     for _ in 0..100 {
         let asked = c
-            .collect("workspace/diagnostic/refresh", std::time::Duration::from_millis(50))
+            .collect(
+                "workspace/diagnostic/refresh",
+                std::time::Duration::from_millis(50),
+            )
             .await;
         if !asked.is_empty() {
             refreshed = true;
@@ -308,10 +318,16 @@ async fn a_change_on_disk_asks_a_pulling_client_to_pull_again() {
     }
     assert!(refreshed, "no workspace/diagnostic/refresh");
     let again = c
-        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
         .await;
     assert_eq!(again["result"]["kind"], "full", "{again}");
-    assert!(again["result"]["items"].as_array().unwrap().is_empty(), "{again}");
+    assert!(
+        again["result"]["items"].as_array().unwrap().is_empty(),
+        "{again}"
+    );
 }
 
 /// A file the workspace scan pushed findings for, then opened by a client
@@ -321,15 +337,26 @@ async fn opening_a_scanned_file_clears_its_push_for_a_pulling_client() {
     let dir = tempfile::tempdir().unwrap();
     let (_, uri) = write(dir.path(), "seen.txt", "a \u{202E}b\n".as_bytes());
     let mut c = Client::start_pulling(Some(dir.path()), json!({"workspace-scan": true})).await;
-    let scanned = c.diagnostics_where(&uri, |p| !p["diagnostics"].as_array().unwrap().is_empty()).await;
+    let scanned = c
+        .diagnostics_where(&uri, |p| !p["diagnostics"].as_array().unwrap().is_empty())
+        .await;
     assert_eq!(codes(scanned["diagnostics"].as_array().unwrap()), ["U010"]);
     c.open(&uri, "a \u{202E}b\n").await;
-    let cleared = c.diagnostics_where(&uri, |p| p["diagnostics"].as_array().unwrap().is_empty()).await;
+    let cleared = c
+        .diagnostics_where(&uri, |p| p["diagnostics"].as_array().unwrap().is_empty())
+        .await;
     assert!(cleared["version"].is_null(), "{cleared}");
     let pulled = c
-        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
         .await;
-    assert_eq!(codes(pulled["result"]["items"].as_array().unwrap()), ["U010"], "{pulled}");
+    assert_eq!(
+        codes(pulled["result"]["items"].as_array().unwrap()),
+        ["U010"],
+        "{pulled}"
+    );
 }
 
 /// A byte rule's fix that the text can hold (a declaration that the bytes
@@ -357,10 +384,23 @@ async fn a_declaration_fix_is_an_edit_and_a_bom_fix_stays_on_disk() {
     let list = actions["result"].as_array().unwrap();
     let fix = list
         .iter()
-        .find(|a| a.get("edit").is_some() && a["diagnostics"][0]["code"] == "U009" && !a["title"].as_str().unwrap().starts_with("Allow") && !a["title"].as_str().unwrap().starts_with("Fix all"))
+        .find(|a| {
+            a.get("edit").is_some()
+                && a["diagnostics"][0]["code"] == "U009"
+                && !a["title"].as_str().unwrap().starts_with("Allow")
+                && !a["title"].as_str().unwrap().starts_with("Fix all")
+        })
         .unwrap_or_else(|| panic!("{actions}"));
-    let fixed = apply(text, fix["edit"]["documentChanges"][0]["edits"].as_array().unwrap());
-    assert!(fixed.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"), "{fixed}");
+    let fixed = apply(
+        text,
+        fix["edit"]["documentChanges"][0]["edits"]
+            .as_array()
+            .unwrap(),
+    );
+    assert!(
+        fixed.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"),
+        "{fixed}"
+    );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 
     let (_, json_uri) = write(dir.path(), "b.json", b"\xEF\xBB\xBF{}\n");
@@ -375,11 +415,14 @@ async fn a_declaration_fix_is_an_edit_and_a_bom_fix_stays_on_disk() {
         .await;
     let list = actions["result"].as_array().unwrap();
     assert!(
-        list.iter().any(|a| a["command"]["command"] == "utf8lint.applyFix"),
+        list.iter()
+            .any(|a| a["command"]["command"] == "utf8lint.applyFix"),
         "{actions}"
     );
     assert!(
-        list.iter().filter(|a| a["title"].as_str().unwrap().contains("byte-order mark")).all(|a| a.get("edit").is_none()),
+        list.iter()
+            .filter(|a| a["title"].as_str().unwrap().contains("byte-order mark"))
+            .all(|a| a.get("edit").is_none()),
         "{actions}"
     );
 }
@@ -394,15 +437,24 @@ async fn an_edit_asks_a_client_that_pulls_only_on_open_to_pull_again() {
     let mut c = Client::start_pulling(Some(dir.path()), no_scan()).await;
     c.open(&uri, text).await;
     let pulled = c
-        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
         .await;
-    assert!(pulled["result"]["items"].as_array().unwrap().is_empty(), "{pulled}");
+    assert!(
+        pulled["result"]["items"].as_array().unwrap().is_empty(),
+        "{pulled}"
+    );
     c.notify("textDocument/didChange", change(&uri, 2, 0, 5, "\u{202E}"))
         .await;
     let mut refreshed = false;
     for _ in 0..100 {
         let asked = c
-            .collect("workspace/diagnostic/refresh", std::time::Duration::from_millis(50))
+            .collect(
+                "workspace/diagnostic/refresh",
+                std::time::Duration::from_millis(50),
+            )
             .await;
         if !asked.is_empty() {
             refreshed = true;
@@ -411,7 +463,14 @@ async fn an_edit_asks_a_client_that_pulls_only_on_open_to_pull_again() {
     }
     assert!(refreshed, "no workspace/diagnostic/refresh after the edit");
     let again = c
-        .request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}))
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}}),
+        )
         .await;
-    assert_eq!(codes(again["result"]["items"].as_array().unwrap()), ["U010"], "{again}");
+    assert_eq!(
+        codes(again["result"]["items"].as_array().unwrap()),
+        ["U010"],
+        "{again}"
+    );
 }
