@@ -21,17 +21,17 @@ use ropey::Rope;
 use utf8lint_diagnostics::{CheckOptions, Edit, Fix, Level, Policy, Reads, Rule, check};
 use utf8lint_workspace::gate;
 
-use crate::allow_on_disk::editor_cannot_hold;
-use crate::disk::MAX_READ;
 use crate::document::{DiskView, Document, Placed};
 use crate::mapping::Decoding;
+
+/// The largest text checked (16 MiB): as a file over the server's read
+/// limit (disk.rs) is not read, a text over it is not checked whole.
+const MAX_TEXT: usize = 16 << 20;
 
 /// Whether the editor's text shows the file's characters: decoded as
 /// UTF-8 (or there is no file), not binary, not another encoding.
 fn shows_characters(doc: &Document) -> bool {
-    if doc.rope.len_bytes() as u64 > MAX_READ {
-        // As a file over the limit is not read, a text over it is not
-        // checked whole on every edit.
+    if doc.rope.len_bytes() > MAX_TEXT {
         return false;
     }
     match &doc.disk {
@@ -55,7 +55,8 @@ fn utf8_text(disk: &DiskView) -> bool {
 /// Whether the character rules' findings come from the editor's text
 /// rather than from the disk (see the module's words).
 pub(crate) fn reads_text(doc: &Document) -> bool {
-    shows_characters(doc) && (doc.dirty || !doc.disk.as_ref().is_some_and(editor_cannot_hold))
+    shows_characters(doc)
+        && (doc.dirty || !doc.disk.as_ref().is_some_and(DiskView::editor_cannot_hold))
 }
 
 /// Whether the text is the file's bytes exactly (valid UTF-8, nothing
@@ -69,51 +70,6 @@ pub(crate) fn text_is_the_bytes(doc: &Document) -> bool {
                 && d.unreadable.is_none()
                 && d.matched.is_some_and(|m| !m.bom_stripped && !m.crlf_as_lf)
         })
-}
-
-/// Whether an edit can leave every character rule's finding as it was
-/// (moved, never changed): it wrote (and, `deleted_plain`, removed) only
-/// ASCII letters, digits and spaces, between ASCII characters, after the
-/// first two lines (a `#!` line or a coding cookie can name the file's
-/// language), on a line that holds no suppression and no letter of the
-/// scripts U016 weighs (Greek to Hebrew), and went over no finding. Such
-/// an edit starts no string or comment, joins no mojibake, makes or
-/// breaks no word of mixed scripts and touches no control: the text need
-/// not be checked again. Costs the edit and its line.
-pub(crate) fn edit_keeps_findings(
-    rope: &Rope,
-    start: usize,
-    inserted: &str,
-    deleted_plain: bool,
-    suppressions: &[usize],
-) -> bool {
-    let plain = |c: char| c.is_ascii_alphanumeric() || c == ' ';
-    if !deleted_plain || !inserted.chars().all(plain) {
-        return false;
-    }
-    let len = rope.len_chars();
-    let end = start + inserted.chars().count();
-    if start > len || end > len {
-        return false;
-    }
-    let ascii_at = |at: usize| at >= len || rope.char(at).is_ascii();
-    if (start > 0 && !ascii_at(start - 1)) || !ascii_at(end) {
-        return false;
-    }
-    let line = rope.char_to_line(start);
-    if line < 2 {
-        return false;
-    }
-    let line_start = rope.line_to_char(line);
-    let line_end = line_start + rope.line(line).len_chars();
-    let first = suppressions.partition_point(|&m| m < line_start);
-    if suppressions.get(first).is_some_and(|&m| m < line_end) {
-        return false;
-    }
-    !rope
-        .line(line)
-        .chars()
-        .any(|c| ('\u{0340}'..='\u{05FF}').contains(&c))
 }
 
 /// The policy the text is checked under: the character rules at their

@@ -75,6 +75,13 @@ impl DiskView {
         self.raw.binary_search_by_key(&at, |&(pos, _)| pos).is_ok()
     }
 
+    /// Whether an edit of the editor's text would lose bytes when saved:
+    /// the file is not UTF-8, or starts with a byte-order mark the text
+    /// lacks.
+    pub(crate) fn editor_cannot_hold(&self) -> bool {
+        self.invalid_bytes > 0 || self.matched.is_some_and(|m| m.bom_stripped)
+    }
+
     /// Moves everything placed in the text through one edit.
     pub(crate) fn shift(&mut self, shift: &Shift) {
         shift_placed(&mut self.findings, shift);
@@ -191,7 +198,7 @@ pub(crate) struct Document {
     /// character rules.
     pub text_checked: bool,
     /// An edit since the last check may have changed what the character
-    /// rules find (`buffer::edit_keeps_findings`): the text is checked again.
+    /// rules find (`quiet_edit::edit_keeps_findings`): the text is checked again.
     pub text_stale: bool,
     /// Edited since the last open, save or reload.
     pub dirty: bool,
@@ -213,7 +220,7 @@ pub(crate) struct Document {
     pub work: Work,
     /// The diagnostics of the last publish, kept for a client that pulls
     /// them (pull.rs).
-    pub report: Option<crate::pull::Report>,
+    pub report: Option<Report>,
     /// The version and result id of the last report a pull answered with.
     pub answered: Option<(i32, String)>,
     /// Pulls of this document waiting for its report.
@@ -300,7 +307,7 @@ impl Document {
             == placed;
         if !(kept
             && !markers_changed
-            && crate::buffer::edit_keeps_findings(
+            && crate::quiet_edit::edit_keeps_findings(
                 &self.rope,
                 start,
                 text,
@@ -360,6 +367,16 @@ impl Document {
         let len = self.rope.len_chars();
         self.edit(0, len, text);
     }
+}
+
+/// A document's diagnostics, as the last publish would have sent them.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Report {
+    /// The version they are for.
+    pub version: i32,
+    /// Their result id: the same diagnostics keep it.
+    pub id: String,
+    pub diagnostics: Vec<tower_lsp::lsp_types::Diagnostic>,
 }
 
 /// What every inline suppression starts with.

@@ -11,7 +11,7 @@
 //!   the per-document workers; `document.rs` the rope and what is placed in
 //!   it; `convert.rs` positions; `mapping.rs` disk bytes ↔ editor text;
 //!   `buffer.rs` the character rules on the text as typed and their
-//!   fixes as edits; `publish.rs` LSP diagnostics; `actions.rs` code actions, commands,
+//!   fixes as edits (`quiet_edit.rs`: which edits need no new check); `publish.rs` LSP diagnostics; `actions.rs` code actions, commands,
 //!   hovers; `data.rs` the typed `Diagnostic.data` and command arguments;
 //!   `disk.rs` reading a file and placing its findings in a text;
 //!   `workspace.rs` the start-up scan; `config.rs` the settings.
@@ -34,6 +34,7 @@ mod mapping;
 mod memory;
 mod publish;
 mod pull;
+mod quiet_edit;
 mod server;
 mod session;
 mod transport;

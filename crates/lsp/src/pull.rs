@@ -28,72 +28,11 @@ use tower_lsp::lsp_types::{
     WorkspaceFullDocumentDiagnosticReport, WorkspaceUnchangedDocumentDiagnosticReport,
 };
 
+use crate::document::Report;
 use crate::session::Session;
 
 /// How long a pull waits for the report of the document's version.
 pub(crate) const PULL_WAIT: Duration = Duration::from_secs(2);
-
-/// A document's diagnostics, as the last publish would have sent them.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Report {
-    /// The version they are for.
-    pub version: i32,
-    /// Their result id: the same diagnostics keep it.
-    pub id: String,
-    pub diagnostics: Vec<lsp::Diagnostic>,
-}
-
-/// Keeps `diagnostics` as the report of `uri`'s `version` (its worker's
-/// `generation`); wakes the pulls waiting for it, and asks the client to
-/// pull again if it holds an older report of this very version.
-pub(crate) fn keep(
-    session: &Arc<Session>,
-    uri: &Url,
-    generation: u64,
-    version: i32,
-    diagnostics: Vec<lsp::Diagnostic>,
-) {
-    let refresh = {
-        let mut state = session.lock();
-        state.last_report += 1;
-        let fresh = state.last_report.to_string();
-        let refresh_support = state.features.pull_refresh;
-        let Some(doc) = state
-            .docs
-            .get_mut(uri)
-            .filter(|d| d.generation == generation)
-        else {
-            return;
-        };
-        let id = match &doc.report {
-            Some(r) if r.diagnostics == diagnostics => r.id.clone(),
-            _ => fresh,
-        };
-        // The client holds another report than this one and is not
-        // waiting for this one (VS Code's client pulls on open and on
-        // refresh only, not on each change): it is asked to pull again.
-        let stale_answer = doc.pulls_waiting == 0
-            && doc
-                .answered
-                .as_ref()
-                .is_some_and(|(_, answered)| *answered != id);
-        doc.report = Some(Report {
-            version,
-            id,
-            diagnostics,
-        });
-        refresh_support && stale_answer
-    };
-    session.reports.send_modify(|n| *n += 1);
-    if refresh {
-        let client = session.client.clone();
-        tokio::spawn(async move {
-            if let Err(e) = client.workspace_diagnostic_refresh().await {
-                tracing::debug!("workspace/diagnostic/refresh: {e}");
-            }
-        });
-    }
-}
 
 /// `textDocument/diagnostic`.
 pub(crate) async fn document(

@@ -537,7 +537,7 @@ impl Session {
                         _ => return, // closed or reopened: its own worker publishes
                     }
                     if self.lock().features.pull {
-                        crate::pull::keep(&self, &uri, generation, version, diagnostics);
+                        keep_report(&self, &uri, generation, version, diagnostics);
                     } else {
                         self.client
                             .publish_diagnostics(uri.clone(), diagnostics, Some(version))
@@ -689,5 +689,57 @@ impl FullResult {
             }
         }
         doc.disk = Some(disk);
+    }
+}
+
+/// Keeps `diagnostics` as the report of `uri`'s `version` (its worker's
+/// `generation`); wakes the pulls waiting for it, and asks the client to
+/// pull again if it holds an older report of this very version.
+pub(crate) fn keep_report(
+    session: &Arc<Session>,
+    uri: &Url,
+    generation: u64,
+    version: i32,
+    diagnostics: Vec<tower_lsp::lsp_types::Diagnostic>,
+) {
+    let refresh = {
+        let mut state = session.lock();
+        state.last_report += 1;
+        let fresh = state.last_report.to_string();
+        let refresh_support = state.features.pull_refresh;
+        let Some(doc) = state
+            .docs
+            .get_mut(uri)
+            .filter(|d| d.generation == generation)
+        else {
+            return;
+        };
+        let id = match &doc.report {
+            Some(r) if r.diagnostics == diagnostics => r.id.clone(),
+            _ => fresh,
+        };
+        // The client holds another report than this one and is not
+        // waiting for this one (VS Code's client pulls on open and on
+        // refresh only, not on each change): it is asked to pull again.
+        let stale_answer = doc.pulls_waiting == 0
+            && doc
+                .answered
+                .as_ref()
+                .is_some_and(|(_, answered)| *answered != id);
+        doc.report = Some(crate::document::Report {
+            version,
+            id,
+            diagnostics,
+        });
+        refresh_support && stale_answer
+    };
+    session.reports.send_modify(|n| *n += 1);
+    if refresh {
+        let client = session.client.clone();
+        tokio::spawn(async move {
+            if let Err(e) = client.workspace_diagnostic_refresh().await {
+                tracing::debug!("workspace/diagnostic/refresh: {e}");
+            }
+        });
     }
 }
