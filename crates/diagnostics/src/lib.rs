@@ -34,7 +34,7 @@ pub use rules::non_utf8_path::check_path;
 pub use rules::not_utf8::{BinaryEvidence, NoText, Sniff, Wide, WideForm, sniff};
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
-pub use rules::{FixSafety, Fixability, Rule, Status};
+pub use rules::{FixSafety, Fixability, Reads, Rule, Status};
 pub use shown::{Keep, shown_per_rule};
 pub use suppress::FILE_ALLOW_LINES;
 pub use text::{escape_lossless, escape_shown, windows_1252_char};

@@ -15,12 +15,13 @@ use tower_lsp::lsp_types::{
     OptionalVersionedTextDocumentIdentifier, Range, ResourceOp, TextDocumentEdit, TextEdit, Url,
     WorkspaceEdit,
 };
-use utf8lint_diagnostics::Rule;
+use utf8lint_diagnostics::{Reads, Rule};
 use utf8lint_workspace::gate;
 
+use crate::buffer::Rules;
 use crate::data::{
     AllowArgs, AllowScope, ApplyFixArgs, DidRewriteFile, FindingData, FixAllArgs, FixResult,
-    RewriteParams,
+    Origin, RewriteParams,
 };
 use crate::publish::{self, Snapshot};
 use crate::session::Session;
@@ -67,8 +68,27 @@ fn text_edit_action(
     }
 }
 
+/// An action whose edit the gate plans on the editor's text when the
+/// request is answered (off the message loop): offered only if the gate
+/// accepts it and the text can hold the result; else `fallback`, if any.
+struct Planned {
+    title: String,
+    kind: CodeActionKind,
+    preferred: bool,
+    diagnostic: Option<Diagnostic>,
+    rules: Rules,
+    select: gate::Select,
+    fallback: Option<CodeAction>,
+}
+
+/// A code action as the request builds it: ready, or planned by the gate.
+enum Slot {
+    Ready(Box<CodeAction>),
+    Planned(Box<Planned>),
+}
+
 /// `textDocument/codeAction`.
-pub(crate) fn code_actions(
+pub(crate) async fn code_actions(
     session: &Session,
     params: CodeActionParams,
 ) -> Vec<CodeActionOrCommand> {
@@ -82,6 +102,7 @@ pub(crate) fn code_actions(
             !doc.dirty || doc.base.as_ref().is_some_and(|base| *base == doc.rope)
         });
     let mut allow = AllowActions::new(session, &uri);
+    let version = allow.doc.as_ref().map(|d| d.version);
     if wants(only, &CodeActionKind::QUICKFIX) {
         for d in &params.context.diagnostics {
             if d.source.as_deref() != Some("utf8lint") {
@@ -106,11 +127,34 @@ pub(crate) fn code_actions(
                     fix.safe,
                 );
                 action.diagnostics = Some(vec![d.clone()]);
-                out.push(CodeActionOrCommand::CodeAction(action));
+                out.push(Slot::Ready(Box::new(action)));
+            }
+            let rule = data.rule.as_deref().and_then(Rule::find);
+            if let (Some(rule), Some([start, end]), true) =
+                (rule, data.span, version == Some(data.version))
+            {
+                for fix in &data.edit_fixes {
+                    out.push(Slot::Planned(Box::new(Planned {
+                        title: fix.title.clone(),
+                        kind: CodeActionKind::QUICKFIX,
+                        preferred: fix.safe,
+                        diagnostic: Some(d.clone()),
+                        rules: rules_of(data.origin),
+                        select: gate::Select::One {
+                            rule,
+                            span: start..end,
+                            title: fix.title.clone(),
+                        },
+                        fallback: None,
+                    })));
+                }
             }
             let (Some(rule), Some(span), true) = (&data.rule, data.span, disk_fixes_apply) else {
                 continue;
             };
+            if data.origin != Origin::Disk {
+                continue;
+            }
             for fix in &data.disk_fixes {
                 let args = ApplyFixArgs {
                     uri: uri.clone(),
@@ -118,7 +162,7 @@ pub(crate) fn code_actions(
                     span,
                     title: fix.title.clone(),
                 };
-                out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                out.push(Slot::Ready(Box::new(CodeAction {
                     title: disk_fix_title(&fix.title),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![d.clone()]),
@@ -128,7 +172,7 @@ pub(crate) fn code_actions(
                         Some(vec![to_value(&args)]),
                     )),
                     ..CodeAction::default()
-                }));
+                })));
             }
         }
     }
@@ -136,16 +180,101 @@ pub(crate) fn code_actions(
     let fix_all = CodeActionKind::new(FIX_ALL_KIND);
     if only.is_some()
         && wants(only, &fix_all)
-        && let Some(action) = fix_all_action(session, &uri)
+        && let Some(slot) = fix_all_action(session, &uri)
     {
-        out.push(CodeActionOrCommand::CodeAction(action));
+        out.push(slot);
     }
-    out
+    resolve(session, &uri, out).await
 }
 
-/// `source.fixAll.utf8lint`: the safe text fixes as one edit; when there
-/// are none and the buffer is clean, the safe disk fixes as a command.
-fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
+/// Which rules a finding's fixes are planned with: those of the text for
+/// its findings, every rule for a disk finding (the text is then the
+/// file's bytes).
+fn rules_of(origin: Origin) -> Rules {
+    match origin {
+        Origin::Disk => Rules::All,
+        _ => Rules::Characters,
+    }
+}
+
+/// The slots' actions, the planned ones through the gate in one blocking
+/// task over one copy of the text.
+async fn resolve(session: &Session, uri: &Url, slots: Vec<Slot>) -> Vec<CodeActionOrCommand> {
+    let any_planned = slots.iter().any(|s| matches!(s, Slot::Planned(_)));
+    let snapshot = any_planned
+        .then(|| {
+            let state = session.lock();
+            let doc = state.docs.get(uri)?;
+            let policy = state.settings.policy_for(doc.path.as_deref());
+            Some((Snapshot::of(doc, state.encoding, policy), doc.path.clone()))
+        })
+        .flatten();
+    let uri = uri.clone();
+    let resolved = tokio::task::spawn_blocking(move || {
+        let bytes = snapshot
+            .as_ref()
+            .map(|(s, _)| crate::buffer::text_bytes(&s.rope));
+        slots
+            .into_iter()
+            .filter_map(|slot| match slot {
+                Slot::Ready(action) => Some(*action),
+                Slot::Planned(p) => {
+                    let ((snapshot, path), bytes) = (snapshot.as_ref()?, bytes.as_deref()?);
+                    plan(&uri, snapshot, path.as_deref(), bytes, *p)
+                }
+            })
+            .map(CodeActionOrCommand::CodeAction)
+            .collect::<Vec<_>>()
+    })
+    .await;
+    resolved.unwrap_or_default()
+}
+
+/// A planned action: the gate's edits of the text, or its fallback.
+fn plan(
+    uri: &Url,
+    s: &Snapshot,
+    path: Option<&std::path::Path>,
+    bytes: &[u8],
+    p: Planned,
+) -> Option<CodeAction> {
+    match crate::buffer::fix_text(bytes, path, &s.policy, p.rules, &p.select) {
+        Ok(Some(changes)) => {
+            let edits = text_edits(s, changes);
+            let mut action =
+                text_edit_action(uri, Some(s.version), p.title, edits, p.kind, p.preferred);
+            action.diagnostics = p.diagnostic.map(|d| vec![d]);
+            Some(action)
+        }
+        Ok(None) => p.fallback,
+        Err(why) => {
+            tracing::debug!("{}: not offered as an edit: {why}", p.title);
+            p.fallback
+        }
+    }
+}
+
+/// The gate's changes (byte ranges of the text) as LSP text edits.
+fn text_edits(s: &Snapshot, changes: Vec<crate::buffer::TextChange>) -> Vec<TextEdit> {
+    changes
+        .into_iter()
+        .map(|(range, new_text)| {
+            let start = s.rope.byte_to_char(range.start);
+            let end = s.rope.byte_to_char(range.end);
+            TextEdit::new(
+                crate::convert::range_in(&s.rope, start, end, s.encoding, &s.raw),
+                new_text,
+            )
+        })
+        .collect()
+}
+
+/// `source.fixAll.utf8lint`: every safe fix the gate plans on the text
+/// (the character rules', or every rule's when the text is the file's
+/// bytes) as one edit; else the safe edits of the text's own U+FEFF and
+/// U+FFFD; when there are none and the buffer is clean, the safe disk
+/// fixes as a command.
+fn fix_all_action(session: &Session, uri: &Url) -> Option<Slot> {
     let (snapshot, dirty) = {
         let state = session.lock();
         let doc = state.docs.get(uri)?;
@@ -155,6 +284,7 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
     let items = publish::items(&snapshot);
     let mut edits = Vec::new();
     let mut disk_safe = 0;
+    let mut edit_safe = 0;
     for item in &items {
         let Some(data) = &item.data else {
             continue;
@@ -173,38 +303,59 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<CodeAction> {
             }
         }
         disk_safe += data.disk_fixes.iter().filter(|f| f.safe).count();
+        edit_safe += data.edit_fixes.iter().filter(|f| f.safe).count();
     }
     let kind = CodeActionKind::new(FIX_ALL_KIND);
-    if !edits.is_empty() {
+    let title = |n: usize, place: &str| {
+        format!(
+            "utf8lint: apply {n} safe fix{}{place}",
+            if n == 1 { "" } else { "es" }
+        )
+    };
+    let fallback = if !edits.is_empty() {
         let n = edits.len();
-        return Some(text_edit_action(
+        Some(text_edit_action(
             uri,
             Some(snapshot.version),
-            format!(
-                "utf8lint: apply {n} safe fix{}",
-                if n == 1 { "" } else { "es" }
-            ),
+            title(n, ""),
             edits,
-            kind,
+            kind.clone(),
             false,
-        ));
+        ))
+    } else {
+        (disk_safe > 0 && !dirty).then(|| CodeAction {
+            title: title(disk_safe, " on disk"),
+            kind: Some(kind.clone()),
+            command: Some(Command::new(
+                "utf8lint: fix all on disk".into(),
+                FIX_ALL.into(),
+                Some(vec![to_value(&FixAllArgs {
+                    uri: uri.clone(),
+                    rule: None,
+                })]),
+            )),
+            ..CodeAction::default()
+        })
+    };
+    if edit_safe == 0 {
+        return fallback.map(|a| Slot::Ready(Box::new(a)));
     }
-    (disk_safe > 0 && !dirty).then(|| CodeAction {
-        title: format!(
-            "utf8lint: apply {disk_safe} safe fix{} on disk",
-            if disk_safe == 1 { "" } else { "es" }
-        ),
-        kind: Some(kind),
-        command: Some(Command::new(
-            "utf8lint: fix all on disk".into(),
-            FIX_ALL.into(),
-            Some(vec![to_value(&FixAllArgs {
-                uri: uri.clone(),
-                rule: None,
-            })]),
-        )),
-        ..CodeAction::default()
-    })
+    let rules = if snapshot.text_is_the_bytes {
+        Rules::All
+    } else {
+        Rules::Characters
+    };
+    Some(Slot::Planned(Box::new(Planned {
+        title: title(edit_safe, ""),
+        kind,
+        preferred: false,
+        diagnostic: None,
+        rules,
+        select: gate::Select::Applicable {
+            unsafe_fixes: false,
+        },
+        fallback,
+    })))
 }
 
 fn invalid_params(message: impl Into<String>) -> Error {
@@ -254,6 +405,11 @@ pub(crate) async fn execute(
         }
         (args.uri, None)
     };
+    if wanted.is_none()
+        && let Some(result) = fix_all_as_edit(session, &uri, only_rule).await
+    {
+        return Ok(Some(to_value(&result)));
+    }
     let path = (uri.scheme() == "file")
         .then(|| uri.to_file_path().ok())
         .flatten()
@@ -358,6 +514,89 @@ pub(crate) async fn execute(
     })))
 }
 
+/// `utf8lint.fixAll` where the editor's text can hold the result: the
+/// gate's edits of the text, sent to the client as `workspace/applyEdit`
+/// (so that the buffer, not the file behind it, changes), in a task of its
+/// own (no handler waits for the client). `None`: the fixes are not edits
+/// of the text (none planned, or only a disk rewrite can make them).
+async fn fix_all_as_edit(
+    session: &Arc<Session>,
+    uri: &Url,
+    only_rule: Option<Rule>,
+) -> Option<FixResult> {
+    let (snapshot, path) = {
+        let state = session.lock();
+        let doc = state.docs.get(uri)?;
+        let policy = state.settings.policy_for(doc.path.as_deref());
+        (Snapshot::of(doc, state.encoding, policy), doc.path.clone())
+    };
+    let rules = if snapshot.text_is_the_bytes {
+        Rules::All
+    } else if snapshot.reads_text && only_rule.is_none_or(|r| r.reads() == Reads::Characters) {
+        Rules::Characters
+    } else {
+        return None;
+    };
+    let select = match only_rule {
+        Some(rule) => gate::Select::Rule(rule),
+        None => gate::Select::Applicable {
+            unsafe_fixes: false,
+        },
+    };
+    let planned = tokio::task::spawn_blocking(move || {
+        let bytes = crate::buffer::text_bytes(&snapshot.rope);
+        let changes =
+            crate::buffer::fix_text(&bytes, path.as_deref(), &snapshot.policy, rules, &select);
+        (snapshot, bytes.len(), changes)
+    })
+    .await
+    .ok()?;
+    let (snapshot, len, changes) = planned;
+    let changes = match changes {
+        Ok(Some(changes)) => changes,
+        Ok(None) => return None,
+        Err(why) => {
+            tracing::debug!("utf8lint.fixAll of {uri}: not an edit of the text: {why}");
+            return None;
+        }
+    };
+    let size = changes
+        .iter()
+        .fold(len, |n, (range, new)| n - range.len() + new.len());
+    let applied = changes.len();
+    let edit = WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier {
+                uri: uri.clone(),
+                version: Some(snapshot.version),
+            },
+            edits: text_edits(&snapshot, changes)
+                .into_iter()
+                .map(OneOf::Left)
+                .collect(),
+        }])),
+        ..WorkspaceEdit::default()
+    };
+    let client = session.client.clone();
+    tokio::spawn(async move {
+        match client.apply_edit(edit).await {
+            Ok(answer) if !answer.applied => tracing::info!(
+                "the client did not apply utf8lint's fixes: {}",
+                answer.failure_reason.unwrap_or_default()
+            ),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("workspace/applyEdit failed: {e}"),
+        }
+    });
+    Some(FixResult {
+        path: uri
+            .to_file_path()
+            .map_or_else(|_| uri.to_string(), |p| p.display().to_string()),
+        applied,
+        size,
+    })
+}
+
 /// Hover text for the finding under `pos`, if any.
 pub(crate) fn hover(
     session: &Session,
@@ -401,7 +640,7 @@ struct AllowActions {
     /// The line actions so far, then the file-level ones, then fix-all.
     lines: Vec<CodeAction>,
     files: Vec<CodeAction>,
-    fix_alls: Vec<CodeAction>,
+    fix_alls: Vec<Slot>,
     seen: std::collections::HashSet<String>,
     items: Option<Vec<publish::Item>>,
 }
@@ -537,10 +776,18 @@ impl AllowActions {
             }
         }
         if self.seen.insert(format!("fix {name}"))
-            && let Some(mut action) = self.fix_all(rule, disk_fixes_apply)
+            && let Some(mut slot) = self.fix_all(rule, disk_fixes_apply)
         {
-            action.diagnostics = Some(vec![d.clone()]);
-            self.fix_alls.push(action);
+            match &mut slot {
+                Slot::Ready(action) => action.diagnostics = Some(vec![d.clone()]),
+                Slot::Planned(p) => {
+                    p.diagnostic = Some(d.clone());
+                    if let Some(action) = &mut p.fallback {
+                        action.diagnostics = Some(vec![d.clone()]);
+                    }
+                }
+            }
+            self.fix_alls.push(slot);
         }
     }
 
@@ -642,18 +889,24 @@ impl AllowActions {
         })
     }
 
-    /// "Fix all `rule` findings in this file": each finding's first text
-    /// fix (its safe one, if it has one) as one edit; when none has one
-    /// and the buffer matches the disk, the fixes on disk as a command.
-    fn fix_all(&mut self, rule: Rule, disk_fixes_apply: bool) -> Option<CodeAction> {
+    /// "Fix all `rule` findings in this file": the rule's fixes the gate
+    /// plans on the text, as one edit, when its findings have fixes the
+    /// text can hold; else each finding's first text fix (its safe one, if
+    /// it has one) as one edit; when none has one and the buffer matches
+    /// the disk, the fixes on disk as a command.
+    fn fix_all(&mut self, rule: Rule, disk_fixes_apply: bool) -> Option<Slot> {
         let doc = self.doc.as_ref()?;
         let items = self.items.get_or_insert_with(|| publish::items(doc));
         let mut edits = Vec::new();
         let mut on_disk = 0;
+        let mut planned = None;
         for item in items.iter().filter(|i| i.rule == Some(rule)) {
             let Some(data) = &item.data else {
                 continue;
             };
+            if !data.edit_fixes.is_empty() {
+                planned.get_or_insert(rules_of(data.origin));
+            }
             let fix = data
                 .text_fixes
                 .iter()
@@ -673,38 +926,52 @@ impl AllowActions {
             }
         }
         let name = rule.name();
-        if !edits.is_empty() {
-            return Some(text_edit_action(
+        let title = format!("Fix all `{name}` findings in this file");
+        let fallback = if !edits.is_empty() {
+            Some(text_edit_action(
                 &self.uri,
                 Some(doc.version),
-                format!("Fix all `{name}` findings in this file"),
+                title.clone(),
                 edits,
                 CodeActionKind::QUICKFIX,
                 false,
-            ));
+            ))
+        } else {
+            (on_disk > 0 && disk_fixes_apply).then(|| CodeAction {
+                title: format!("{title} (rewrites the file on disk)"),
+                kind: Some(CodeActionKind::QUICKFIX),
+                command: Some(Command::new(
+                    format!("utf8lint: fix all `{name}` findings on disk"),
+                    FIX_ALL.into(),
+                    Some(vec![to_value(&FixAllArgs {
+                        uri: self.uri.clone(),
+                        rule: Some(rule.code().to_owned()),
+                    })]),
+                )),
+                ..CodeAction::default()
+            })
+        };
+        match planned {
+            Some(rules) => Some(Slot::Planned(Box::new(Planned {
+                title,
+                kind: CodeActionKind::QUICKFIX,
+                preferred: false,
+                diagnostic: None,
+                rules,
+                select: gate::Select::Rule(rule),
+                fallback,
+            }))),
+            None => fallback.map(|a| Slot::Ready(Box::new(a))),
         }
-        (on_disk > 0 && disk_fixes_apply).then(|| CodeAction {
-            title: format!("Fix all `{name}` findings in this file (rewrites the file on disk)"),
-            kind: Some(CodeActionKind::QUICKFIX),
-            command: Some(Command::new(
-                format!("utf8lint: fix all `{name}` findings on disk"),
-                FIX_ALL.into(),
-                Some(vec![to_value(&FixAllArgs {
-                    uri: self.uri.clone(),
-                    rule: Some(rule.code().to_owned()),
-                })]),
-            )),
-            ..CodeAction::default()
-        })
     }
 
     /// The actions, the fixes' order after: line, file, fix-all.
-    fn finish(self) -> impl Iterator<Item = CodeActionOrCommand> {
+    fn finish(self) -> impl Iterator<Item = Slot> {
         self.lines
             .into_iter()
             .chain(self.files)
+            .map(|a| Slot::Ready(Box::new(a)))
             .chain(self.fix_alls)
-            .map(CodeActionOrCommand::CodeAction)
     }
 }
 

@@ -33,7 +33,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Whether an edit of the editor's text would lose bytes when saved: the
 /// file is not UTF-8, or starts with a byte-order mark the text lacks.
 pub(crate) fn editor_cannot_hold(disk: &DiskView) -> bool {
-    disk.invalid_bytes > 0 || disk.matched.is_some_and(|m| m.bom_stripped)
+    disk.editor_cannot_hold()
 }
 
 /// `bytes` with the allow comment for `rule` written in: on `line`

@@ -19,16 +19,20 @@ pub(crate) struct FindingData {
     /// The rule's code (`U001`), when the finding is a rule's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) rule: Option<String>,
-    /// The finding's byte span in the file on disk (disk findings only):
-    /// `utf8lint.applyFix` finds the finding again by rule, span and title.
+    /// The finding's byte span: in the file on disk for a disk finding
+    /// (`utf8lint.applyFix` finds it again by rule, span and title), in
+    /// the editor's text (as UTF-8) for a finding of the text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) span: Option<[usize; 2]>,
     /// Fixes the editor can make as text edits over the diagnostic's range.
     #[serde(default)]
     pub(crate) text_fixes: Vec<TextFix>,
+    /// Fixes the gate plans on the editor's text, offered as edits of it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) edit_fixes: Vec<FixChoice>,
     /// Fixes only a rewrite of the file on disk can make.
     #[serde(default)]
-    pub(crate) disk_fixes: Vec<DiskFix>,
+    pub(crate) disk_fixes: Vec<FixChoice>,
 }
 
 /// Where a finding comes from.
@@ -52,9 +56,10 @@ pub(crate) struct TextFix {
     pub(crate) safe: bool,
 }
 
-/// A fix the `utf8lint.applyFix` command makes on disk.
+/// One of a finding's fixes, by its title: made through the gate, as an
+/// edit of the text or by `utf8lint.applyFix` on disk.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct DiskFix {
+pub(crate) struct FixChoice {
     pub(crate) title: String,
     pub(crate) safe: bool,
 }
@@ -138,6 +143,7 @@ impl FindingData {
             rule: Some(rule.to_owned()),
             span: None,
             text_fixes,
+            edit_fixes: Vec::new(),
             disk_fixes: Vec::new(),
         }
     }
@@ -159,7 +165,7 @@ mod tests {
         let data = FindingData {
             span: Some([0, 3]),
             origin: Origin::Disk,
-            disk_fixes: vec![DiskFix {
+            disk_fixes: vec![FixChoice {
                 title: "remove the BOM".into(),
                 safe: true,
             }],

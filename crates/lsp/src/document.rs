@@ -75,11 +75,16 @@ impl DiskView {
         self.raw.binary_search_by_key(&at, |&(pos, _)| pos).is_ok()
     }
 
+    /// Whether an edit of the editor's text would lose bytes when saved:
+    /// the file is not UTF-8, or starts with a byte-order mark the text
+    /// lacks.
+    pub(crate) fn editor_cannot_hold(&self) -> bool {
+        self.invalid_bytes > 0 || self.matched.is_some_and(|m| m.bom_stripped)
+    }
+
     /// Moves everything placed in the text through one edit.
     pub(crate) fn shift(&mut self, shift: &Shift) {
-        for placed in &mut self.findings {
-            placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
-        }
+        shift_placed(&mut self.findings, shift);
         self.first_invalid = self.first_invalid.as_ref().and_then(|r| shift.range(r));
         self.raw
             .retain_mut(|(at, _)| match shift.range(&(*at..*at + 1)) {
@@ -89,6 +94,13 @@ impl DiskView {
                 }
                 None => false,
             });
+    }
+}
+
+/// Moves findings through one edit; those it went over lose their place.
+pub(crate) fn shift_placed(findings: &mut [Placed], shift: &Shift) {
+    for placed in findings {
+        placed.range = placed.range.as_ref().and_then(|r| shift.range(r));
     }
 }
 
@@ -153,6 +165,8 @@ pub(crate) struct Work {
     pub disk: bool,
     /// Scan the whole text for marks.
     pub scan: bool,
+    /// Check the text with the character rules (buffer.rs).
+    pub lint: bool,
     /// Rebuild and publish the diagnostics.
     pub publish: bool,
 }
@@ -177,6 +191,15 @@ pub(crate) struct Document {
     pub suppressions: Vec<usize>,
     /// What the file on disk holds, placed in the text.
     pub disk: Option<DiskView>,
+    /// What the character rules found in the text when it was last
+    /// checked (buffer.rs), placed and kept in step with every edit since.
+    pub text_findings: Vec<Placed>,
+    /// The text was checked at least once: `text_findings` stand for the
+    /// character rules.
+    pub text_checked: bool,
+    /// An edit since the last check may have changed what the character
+    /// rules find (`quiet_edit::edit_keeps_findings`): the text is checked again.
+    pub text_stale: bool,
     /// Edited since the last open, save or reload.
     pub dirty: bool,
     /// The transport replaced this many invalid sequences in the text the
@@ -195,6 +218,13 @@ pub(crate) struct Document {
     pub since_base: Vec<Shift>,
     /// The worker's state.
     pub work: Work,
+    /// The diagnostics of the last publish, kept for a client that pulls
+    /// them (pull.rs).
+    pub report: Option<Report>,
+    /// The version and result id of the last report a pull answered with.
+    pub answered: Option<(i32, String)>,
+    /// Pulls of this document waiting for its report.
+    pub pulls_waiting: u32,
     /// Which `didOpen` made this document: a worker's result is installed
     /// only into the document of the generation it was computed for, never
     /// into one closed and reopened meanwhile.
@@ -222,12 +252,18 @@ impl Document {
             marks_ready: false,
             suppressions: find_suppressions(text, 0),
             disk: None,
+            text_findings: Vec::new(),
+            text_checked: false,
+            text_stale: true,
             dirty: false,
             raw_from_client: 0,
             log: Vec::new(),
             logging: false,
             since_base: Vec::new(),
             work: Work::default(),
+            report: None,
+            answered: None,
+            pulls_waiting: 0,
             generation: 0,
         }
     }
@@ -238,6 +274,11 @@ impl Document {
     pub(crate) fn edit(&mut self, start: usize, end: usize, text: &str) {
         let len = self.rope.len_chars();
         let (start, end) = (start.min(len), end.min(len).max(start.min(len)));
+        let deleted_plain = self
+            .rope
+            .slice(start..end)
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == ' ');
         if start < end {
             self.rope.remove(start..end);
         }
@@ -245,12 +286,36 @@ impl Document {
             self.rope.insert(start, text);
         }
         let shift = Shift::new(start, end, text);
-        self.shift_suppressions(&shift);
+        let markers_changed = self.shift_suppressions(&shift);
         if self.marks_ready {
             shift.marks(&mut self.marks);
         }
         if let Some(disk) = &mut self.disk {
             disk.shift(&shift);
+        }
+        let placed = self
+            .text_findings
+            .iter()
+            .filter(|p| p.range.is_some())
+            .count();
+        shift_placed(&mut self.text_findings, &shift);
+        let kept = self
+            .text_findings
+            .iter()
+            .filter(|p| p.range.is_some())
+            .count()
+            == placed;
+        if !(kept
+            && !markers_changed
+            && crate::quiet_edit::edit_keeps_findings(
+                &self.rope,
+                start,
+                text,
+                deleted_plain,
+                &self.suppressions,
+            ))
+        {
+            self.text_stale = true;
         }
         if self.base.is_some() {
             if self.since_base.len() >= MAX_SINCE_BASE {
@@ -270,7 +335,8 @@ impl Document {
     /// the rope): those the edit touched are dropped, those after it moved,
     /// and the edited stretch, widened by a marker's length less one on
     /// each side, is searched again (an edit can complete or split one).
-    fn shift_suppressions(&mut self, shift: &Shift) {
+    /// Returns whether a marker was made or broken.
+    fn shift_suppressions(&mut self, shift: &Shift) -> bool {
         const REACH: usize = SUPPRESSION_MARKER.len() - 1;
         let found = &mut self.suppressions;
         let lo = found.partition_point(|&m| m + SUPPRESSION_MARKER.len() <= shift.start);
@@ -281,7 +347,10 @@ impl Document {
         let from = shift.start.saturating_sub(REACH);
         let to = (shift.start + shift.new_len + REACH).min(self.rope.len_chars());
         let window = self.rope.slice(from..to).to_string();
-        found.splice(lo..hi, find_suppressions(&window, from));
+        let again = find_suppressions(&window, from);
+        let changed = again.len() != hi - lo;
+        found.splice(lo..hi, again);
+        changed
     }
 
     /// The raw-byte corrections for positions, when the client holds raw
@@ -298,6 +367,16 @@ impl Document {
         let len = self.rope.len_chars();
         self.edit(0, len, text);
     }
+}
+
+/// A document's diagnostics, as the last publish would have sent them.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Report {
+    /// The version they are for.
+    pub version: i32,
+    /// Their result id: the same diagnostics keep it.
+    pub id: String,
+    pub diagnostics: Vec<tower_lsp::lsp_types::Diagnostic>,
 }
 
 /// What every inline suppression starts with.

@@ -10,17 +10,19 @@
 //! * `server.rs`: the thin `LanguageServer` impl; `session.rs` the state and
 //!   the per-document workers; `document.rs` the rope and what is placed in
 //!   it; `convert.rs` positions; `mapping.rs` disk bytes ↔ editor text;
-//!   `publish.rs` LSP diagnostics; `actions.rs` code actions, commands,
+//!   `buffer.rs` the character rules on the text as typed and their
+//!   fixes as edits (`quiet_edit.rs`: which edits need no new check); `publish.rs` LSP diagnostics; `actions.rs` code actions, commands,
 //!   hovers; `data.rs` the typed `Diagnostic.data` and command arguments;
 //!   `disk.rs` reading a file and placing its findings in a text;
 //!   `workspace.rs` the start-up scan; `config.rs` the settings.
 
 // Private: the crate's interface is `serve`, `run`, `tune_allocator`,
-// `Ending`, `Server` and `RepairLog`; everything else may change with the
+// `Ending`, `Server`, `RepairLog` (and a counter for tests); everything else may change with the
 // server.
 mod actions;
 mod allow;
 mod allow_on_disk;
+mod buffer;
 mod config;
 mod convert;
 mod data;
@@ -31,6 +33,8 @@ mod log;
 mod mapping;
 mod memory;
 mod publish;
+mod pull;
+mod quiet_edit;
 mod server;
 mod session;
 mod transport;
@@ -40,6 +44,11 @@ pub use lifecycle::Ending;
 pub use memory::tune_allocator;
 pub use server::Server;
 pub use transport::RepairLog;
+
+/// Bytes of editors' text the character rules have read in this process
+/// (for tests that count what an edit costs).
+#[doc(hidden)]
+pub use buffer::text_bytes_checked;
 
 use std::sync::Arc;
 

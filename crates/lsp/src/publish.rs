@@ -7,10 +7,12 @@ use std::sync::Arc;
 
 use ropey::Rope;
 use tower_lsp::lsp_types::{self as lsp, CodeDescription, DiagnosticSeverity, NumberOrString, Url};
-use utf8lint_diagnostics::{Applicability, Diagnostic, FILE_ALLOW_LINES, Level, Policy, Rule};
+use utf8lint_diagnostics::{
+    Applicability, Diagnostic, FILE_ALLOW_LINES, Level, Policy, Reads, Rule,
+};
 
 use crate::convert::{self, Encoding};
-use crate::data::{DiskFix, FindingData, Origin, TextFix};
+use crate::data::{FindingData, FixChoice, Origin, TextFix};
 use crate::document::{DiskView, Document, Mark, Placed};
 use crate::mapping::{Decoding, Match};
 
@@ -40,15 +42,40 @@ pub(crate) struct Snapshot {
     pub raw: Vec<(usize, u8)>,
     /// Where the text holds a suppression marker (character offsets).
     pub suppressions: Vec<usize>,
+    /// The character rules' findings come from the text (buffer.rs):
+    /// those of the disk are left out.
+    pub reads_text: bool,
+    /// The character rules' findings in the text, placed (when
+    /// `reads_text`; the editor's own U+FFFD for invalid bytes left out).
+    pub text: Vec<Placed>,
+    /// The text has edits the file does not: the disk's findings are "as
+    /// saved".
+    pub dirty: bool,
+    /// The text is the file's bytes exactly (buffer.rs): a disk finding's
+    /// fix is an edit of the text too, where the text can hold it.
+    pub text_is_the_bytes: bool,
 }
 
 impl Snapshot {
     /// Copies what is needed out of `doc`.
     pub(crate) fn of(doc: &Document, encoding: Encoding, policy: Policy) -> Snapshot {
+        let reads_text = crate::buffer::reads_text(doc) && doc.text_checked;
+        let text: Vec<Placed> = if reads_text {
+            doc.text_findings
+                .iter()
+                .filter(|p| !editors_own_fffd(doc, p))
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let shown_from_disk = |p: &&Placed| !reads_text || p.diag.rule.reads() == Reads::Bytes;
         let mut covered = Covered::new(
             doc.disk
                 .iter()
-                .flat_map(|d| d.findings.iter().filter_map(|p| p.range.clone())),
+                .flat_map(|d| d.findings.iter().filter(shown_from_disk))
+                .chain(&text)
+                .filter_map(|p| p.range.clone()),
         );
         // The cap and the absolute ceiling the disk findings have, so that
         // `max-per-file = 0` cannot make a keystroke cost the whole text.
@@ -88,7 +115,25 @@ impl Snapshot {
             in_editor: true,
             raw: doc.raw().to_vec(),
             suppressions: doc.suppressions.clone(),
+            reads_text,
+            text,
+            dirty: doc.dirty,
+            text_is_the_bytes: crate::buffer::text_is_the_bytes(doc),
         }
+    }
+}
+
+/// A U+FFFD the text check found where the editor decoded an ill-formed
+/// sequence on disk (the disk's U001 reports those bytes, never U007), or,
+/// with no file, where the client sent raw bytes (the marks say so).
+fn editors_own_fffd(doc: &Document, p: &Placed) -> bool {
+    if p.diag.rule != Rule::ReplacementCharacter {
+        return false;
+    }
+    match (&doc.disk, &p.range) {
+        (None, _) => doc.raw_from_client > 0,
+        (Some(disk), Some(r)) => disk.decoded_fffd(r.start),
+        (Some(_), None) => false,
     }
 }
 
@@ -258,6 +303,7 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
         out.extend(
             disk.findings
                 .iter()
+                .filter(|p| !s.reads_text || p.diag.rule.reads() == Reads::Bytes)
                 .filter_map(|placed| disk_item(s, disk.matched, placed)),
         );
         let shown = out.len() - before;
@@ -302,6 +348,7 @@ pub(crate) fn items(s: &Snapshot) -> Vec<Item> {
                 });
         }
     }
+    out.extend(s.text.iter().filter_map(|placed| text_item(s, placed)));
     out.extend(s.marks.iter().filter_map(|m| mark_item(s, *m)));
     let mut out = unsuppressed(&s.rope, &s.suppressions, out);
     out.sort_by_key(|i| (i.range.start, i.range.end));
@@ -581,23 +628,36 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
     let bom_on_disk = matched.is_none_or(|m| m.bom_stripped)
         && d.span == (0..3)
         && matches!(d.rule, Rule::ForbiddenBom);
-    let message = disk_headline(d, bom_on_disk);
+    let mut message = disk_headline(d, bom_on_disk);
+    if s.dirty {
+        // The buffer has edits of its own: this is what the file says.
+        message.push_str(" (as saved)");
+    }
     let mut text_fixes = Vec::new();
+    let mut edit_fixes = Vec::new();
     let mut disk_fixes = Vec::new();
     // The repair and its alternatives (`\xE9` as `é`, or U+FFFD): each
-    // its own code action.
+    // its own code action; an edit of the text where the text is the
+    // file's bytes and can hold what the fix writes.
     for fix in d.fix.iter().chain(&d.alternatives) {
-        if fix.applicability() != Applicability::DisplayOnly {
-            disk_fixes.push(DiskFix {
-                title: fix.title().to_owned(),
-                safe: fix.applicability() == Applicability::Safe,
-            });
+        if fix.applicability() == Applicability::DisplayOnly {
+            continue;
+        }
+        let choice = FixChoice {
+            title: fix.title().to_owned(),
+            safe: fix.applicability() == Applicability::Safe,
+        };
+        if s.text_is_the_bytes && crate::buffer::may_hold(d.rule, fix) {
+            edit_fixes.push(choice);
+        } else {
+            disk_fixes.push(choice);
         }
     }
     if let Some(fix) = &d.fix {
         let safe = fix.applicability() == Applicability::Safe;
         // U+FEFF lives in the editor's text: the editor can delete or replace it.
         if d.rule == Rule::StrayFeff
+            && edit_fixes.is_empty()
             && matched.is_some()
             && !range.is_empty()
             && let [edit] = fix.edits()
@@ -617,8 +677,49 @@ fn disk_item(s: &Snapshot, matched: Option<Match>, placed: &Placed) -> Option<It
         data: Some(FindingData {
             origin: Origin::Disk,
             span: Some([d.span.start, d.span.end]),
+            edit_fixes,
             disk_fixes,
             ..FindingData::text(&s.uri, s.version, d.rule.code(), text_fixes)
+        }),
+    })
+}
+
+/// A character rule's finding in the editor's text (buffer.rs): its fixes
+/// are edits of the text, planned by the gate when asked for.
+fn text_item(s: &Snapshot, placed: &Placed) -> Option<Item> {
+    let d = &placed.diag;
+    let range = placed.range.clone()?;
+    if range.end > s.rope.len_chars() {
+        return None;
+    }
+    let message = disk_headline(d, false);
+    let edit_fixes = d
+        .fix
+        .iter()
+        .chain(&d.alternatives)
+        .filter(|f| f.applicability() != Applicability::DisplayOnly)
+        .map(|f| FixChoice {
+            title: f.title().to_owned(),
+            safe: f.applicability() == Applicability::Safe,
+        })
+        .collect();
+    // The span where the text is now: edits before it since the check
+    // moved it, and the gate finds it again there.
+    let span = [
+        s.rope.char_to_byte(range.start),
+        s.rope.char_to_byte(range.end),
+    ];
+    Some(Item {
+        range,
+        rule: Some(d.rule),
+        severity: severity(d.level),
+        hover: hover_text(d, &message, false),
+        detail: (message != d.message).then(|| d.message.clone()),
+        message,
+        data: Some(FindingData {
+            span: Some(span),
+            edit_fixes,
+            ..FindingData::text(&s.uri, s.version, d.rule.code(), Vec::new())
         }),
     })
 }

@@ -168,6 +168,14 @@ impl LanguageServer for Server {
                     ..ExecuteCommandOptions::default()
                 }),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                diagnostic_provider: Some(DiagnosticServerCapabilities::Options(
+                    DiagnosticOptions {
+                        identifier: Some("utf8lint".into()),
+                        inter_file_dependencies: false,
+                        workspace_diagnostics: true,
+                        ..DiagnosticOptions::default()
+                    },
+                )),
                 ..ServerCapabilities::default()
             },
         })
@@ -247,7 +255,29 @@ impl LanguageServer for Server {
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        Ok(Some(actions::code_actions(&self.session, params)))
+        Ok(Some(actions::code_actions(&self.session, params).await))
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        Ok(crate::pull::document(
+            &self.session,
+            params.text_document.uri,
+            params.previous_result_id,
+        )
+        .await)
+    }
+
+    async fn workspace_diagnostic(
+        &self,
+        params: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        Ok(crate::pull::workspace(
+            &self.session,
+            params.previous_result_ids,
+        ))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

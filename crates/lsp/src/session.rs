@@ -20,7 +20,7 @@ use tower_lsp::lsp_types::{
 
 use crate::config::Settings;
 use crate::convert::{self, Encoding};
-use crate::document::{DiskView, Document, Shift, scan_rope};
+use crate::document::{DiskView, Document, Placed, Shift, scan_rope, shift_placed};
 use crate::publish::{self, Snapshot};
 use crate::transport::RepairLog;
 
@@ -33,6 +33,11 @@ pub(crate) struct ClientFeatures {
     pub watch_dynamic: bool,
     /// `window/workDoneProgress`.
     pub progress: bool,
+    /// Pull diagnostics (`textDocument.diagnostic`): open documents' are
+    /// pulled, never pushed (pull.rs).
+    pub pull: bool,
+    /// `workspace/diagnostic/refresh`.
+    pub pull_refresh: bool,
 }
 
 /// Everything behind the lock.
@@ -54,6 +59,8 @@ pub(crate) struct State {
     pub last_generation: u64,
     /// Where the request for the client's settings stands.
     pub refresh: Refresh,
+    /// The last pull report's number (result ids).
+    pub last_report: u64,
 }
 
 /// The request for the client's settings: one at a time, so that a client
@@ -77,6 +84,9 @@ pub(crate) struct Session {
     /// workers wait for it so that nothing is published under defaults the
     /// client is about to override.
     ready: tokio::sync::watch::Sender<bool>,
+    /// Bumped whenever a document's pull report is kept: pulls waiting for
+    /// one look again.
+    pub reports: tokio::sync::watch::Sender<u64>,
 }
 
 /// Up to this many findings, diagnostics are built on the worker task.
@@ -93,6 +103,7 @@ impl Session {
             state: Mutex::new(State::default()),
             repairs,
             ready: tokio::sync::watch::Sender::new(false),
+            reports: tokio::sync::watch::Sender::new(0),
         }
     }
 
@@ -137,6 +148,22 @@ impl Session {
                 .as_ref()
                 .and_then(|w| w.work_done_progress)
                 .unwrap_or(false),
+            pull: caps
+                .text_document
+                .as_ref()
+                .is_some_and(|t| t.diagnostic.is_some()),
+            // lsp-types 0.94 reads `workspace.diagnostic`, where the
+            // protocol says `workspace.diagnostics`: what clients send is
+            // lost, so a client that pulls is taken to take refreshes (VS
+            // Code's and Neovim's do; another answers with an error).
+            pull_refresh: caps
+                .text_document
+                .as_ref()
+                .is_some_and(|t| t.diagnostic.is_some())
+                || ws
+                    .and_then(|w| w.diagnostic.as_ref())
+                    .and_then(|d| d.refresh_support)
+                    .unwrap_or(false),
         };
         state.settings = settings;
         encoding
@@ -216,6 +243,7 @@ impl Session {
         for uri in uris {
             self.schedule(&uri, |w| {
                 w.disk = true;
+                w.lint = true;
                 w.publish = true;
             });
         }
@@ -224,18 +252,28 @@ impl Session {
     /// `didOpen`.
     pub(crate) fn open(self: &Arc<Self>, uri: Url, version: i32, text: &str) {
         let raw = self.repairs.take(uri.as_str()).unwrap_or(0);
-        {
+        let pushed_by_scan = {
             let mut state = self.lock();
             let mut doc = Document::new(uri.clone(), version, text);
             doc.raw_from_client = raw;
             state.last_generation += 1;
             doc.generation = state.last_generation;
-            state.scanned.remove(&uri);
+            let scanned = state.scanned.remove(&uri);
             state.docs.insert(uri.clone(), doc);
+            scanned && state.features.pull
+        };
+        if pushed_by_scan {
+            // The workspace scan pushed this file's findings; a client that
+            // pulls gets the open document's by pull: the push is cleared,
+            // or both would show.
+            let client = self.client.clone();
+            let uri = uri.clone();
+            tokio::spawn(async move { client.publish_diagnostics(uri, Vec::new(), None).await });
         }
         self.schedule(&uri, |w| {
             w.disk = true;
             w.scan = true;
+            w.lint = true;
             w.publish = true;
         });
     }
@@ -251,6 +289,7 @@ impl Session {
     ) {
         let raw = self.repairs.take(uri.as_str());
         let mut stale = None;
+        let lint;
         let (mut clamped, mut first_clamped) = (0usize, None);
         {
             let mut state = self.lock();
@@ -283,6 +322,7 @@ impl Session {
             if let Some(n) = raw {
                 doc.raw_from_client += n;
             }
+            lint = doc.text_stale;
         }
         if let Some(before) = stale {
             tracing::warn!("didChange for {uri}: version {version} after {before}");
@@ -296,7 +336,12 @@ impl Session {
                 "didChange for {uri}: range {range:?}{more} is outside the text, clamped"
             );
         }
-        self.schedule(uri, |w| w.publish = true);
+        // An edit that cannot change a character finding (typing a word)
+        // only moves them: no check of the whole text for it.
+        self.schedule(uri, |w| {
+            w.lint |= lint;
+            w.publish = true;
+        });
     }
 
     /// `didSave`: the file changed on disk.
@@ -310,10 +355,17 @@ impl Session {
         });
     }
 
-    /// `didClose`: forget the document, clear its diagnostics.
+    /// `didClose`: forget the document, clear its diagnostics (a client
+    /// that pulls them forgets them itself).
     pub(crate) async fn close(self: &Arc<Self>, uri: Url) {
-        self.lock().docs.remove(&uri);
-        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        let pull = {
+            let mut state = self.lock();
+            state.docs.remove(&uri);
+            state.features.pull
+        };
+        if !pull {
+            self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
     }
 
     /// Marks work for `uri` and starts its worker if none runs.
@@ -348,6 +400,7 @@ impl Session {
         loop {
             enum Job {
                 Full(Box<FullJob>),
+                Lint(Box<LintJob>),
                 Publish(Box<Snapshot>),
             }
             let job = {
@@ -376,11 +429,26 @@ impl Session {
                     };
                     doc.work.disk = false;
                     doc.work.scan = false;
+                    // What the disk says decides whether the text is
+                    // checked (buffer.rs): checked after it.
+                    doc.work.lint = true;
                     doc.work.publish = true;
                     doc.logging = true;
                     doc.log.clear();
                     Job::Full(Box::new(job))
-                } else if doc.work.publish {
+                } else if doc.work.lint && crate::buffer::reads_text(doc) {
+                    doc.work.lint = false;
+                    doc.work.publish = true;
+                    doc.text_stale = false;
+                    doc.logging = true;
+                    doc.log.clear();
+                    Job::Lint(Box::new(LintJob {
+                        rope: doc.rope.clone(),
+                        policy: settings.policy_for(doc.path.as_deref()),
+                        path: doc.path.clone(),
+                    }))
+                } else if doc.work.publish || doc.work.lint {
+                    doc.work.lint = false;
                     doc.work.publish = false;
                     let policy = settings.policy_for(doc.path.as_deref());
                     Job::Publish(Box::new(Snapshot::of(doc, encoding, policy)))
@@ -414,6 +482,32 @@ impl Session {
                         }
                     }
                 }
+                Job::Lint(job) => {
+                    let result = tokio::task::spawn_blocking(move || job.run()).await;
+                    let mut state = self.lock();
+                    let Some(doc) = state
+                        .docs
+                        .get_mut(&uri)
+                        .filter(|d| d.generation == generation)
+                    else {
+                        return;
+                    };
+                    doc.logging = false;
+                    let log = std::mem::take(&mut doc.log);
+                    match result {
+                        Ok(mut found) => {
+                            for shift in &log {
+                                shift_placed(&mut found, shift);
+                            }
+                            doc.text_findings = found;
+                            doc.text_checked = true;
+                        }
+                        Err(e) => {
+                            drop(state);
+                            tracing::error!("check of the text of {uri} failed: {e}");
+                        }
+                    }
+                }
                 Job::Publish(snapshot) => {
                     let version = snapshot.version;
                     // A few hundred findings take microseconds: build them
@@ -442,9 +536,13 @@ impl Session {
                         Some((g, _)) if g == generation => continue, // a newer version is queued
                         _ => return, // closed or reopened: its own worker publishes
                     }
-                    self.client
-                        .publish_diagnostics(uri.clone(), diagnostics, Some(version))
-                        .await;
+                    if self.lock().features.pull {
+                        keep_report(&self, &uri, generation, version, diagnostics);
+                    } else {
+                        self.client
+                            .publish_diagnostics(uri.clone(), diagnostics, Some(version))
+                            .await;
+                    }
                 }
             }
         }
@@ -504,6 +602,19 @@ struct FullJob {
     /// The settings the file is checked under (resolved on the blocking
     /// thread: resolving may read configuration files).
     settings: Settings,
+}
+
+/// The character rules over the text (buffer.rs).
+struct LintJob {
+    rope: ropey::Rope,
+    path: Option<PathBuf>,
+    policy: utf8lint_diagnostics::Policy,
+}
+
+impl LintJob {
+    fn run(self) -> Vec<Placed> {
+        crate::buffer::check_text(&self.rope, self.path.as_deref(), &self.policy)
+    }
 }
 
 /// Which text a disk view's ranges are in.
@@ -578,5 +689,57 @@ impl FullResult {
             }
         }
         doc.disk = Some(disk);
+    }
+}
+
+/// Keeps `diagnostics` as the report of `uri`'s `version` (its worker's
+/// `generation`); wakes the pulls waiting for it, and asks the client to
+/// pull again if it holds an older report of this very version.
+pub(crate) fn keep_report(
+    session: &Arc<Session>,
+    uri: &Url,
+    generation: u64,
+    version: i32,
+    diagnostics: Vec<tower_lsp::lsp_types::Diagnostic>,
+) {
+    let refresh = {
+        let mut state = session.lock();
+        state.last_report += 1;
+        let fresh = state.last_report.to_string();
+        let refresh_support = state.features.pull_refresh;
+        let Some(doc) = state
+            .docs
+            .get_mut(uri)
+            .filter(|d| d.generation == generation)
+        else {
+            return;
+        };
+        let id = match &doc.report {
+            Some(r) if r.diagnostics == diagnostics => r.id.clone(),
+            _ => fresh,
+        };
+        // The client holds another report than this one and is not
+        // waiting for this one (VS Code's client pulls on open and on
+        // refresh only, not on each change): it is asked to pull again.
+        let stale_answer = doc.pulls_waiting == 0
+            && doc
+                .answered
+                .as_ref()
+                .is_some_and(|(_, answered)| *answered != id);
+        doc.report = Some(crate::document::Report {
+            version,
+            id,
+            diagnostics,
+        });
+        refresh_support && stale_answer
+    };
+    session.reports.send_modify(|n| *n += 1);
+    if refresh {
+        let client = session.client.clone();
+        tokio::spawn(async move {
+            if let Err(e) = client.workspace_diagnostic_refresh().await {
+                tracing::debug!("workspace/diagnostic/refresh: {e}");
+            }
+        });
     }
 }

@@ -38,9 +38,10 @@
 --- })
 --- ```
 
---- After the server rewrites a file on disk (the `utf8lint.applyFix` and
---- `utf8lint.fixAll` code actions: a BOM removed, a file converted to
---- UTF-8), it sends `utf8lint/didRewriteFile`. Each unmodified buffer of that
+--- Fixes of what the buffer holds are edits of the buffer. After the server
+--- rewrites a file on disk (the fixes only the bytes can take, through
+--- `utf8lint.applyFix` and `utf8lint.fixAll`: a BOM removed, a file
+--- converted to UTF-8), it sends `utf8lint/didRewriteFile`. Each unmodified buffer of that
 --- file is then re-read with `:edit`, so that 'bomb' and 'fileencoding'
 --- follow the file: otherwise the next `:w` would write the old BOM or the
 --- old encoding back and undo the fix. A modified buffer is left alone (the

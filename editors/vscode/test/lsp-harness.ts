@@ -2,7 +2,10 @@
 // to the real `utf8lint lsp` through vscode-jsonrpc (the transport VS Code's
 // client is built on), sends the capabilities vscode-languageclient itself
 // computes, answers the server's requests as VS Code would, and records every
-// `textDocument/publishDiagnostics`.
+// `textDocument/publishDiagnostics`, or, as vscode-languageclient does with a
+// server that offers them, the pulled diagnostics (`textDocument/diagnostic`
+// after each open and change, and for every open document on
+// `workspace/diagnostic/refresh`) in the same list.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,6 +21,7 @@ import {
 import type {
   ClientCapabilities,
   Diagnostic,
+  DocumentDiagnosticReport,
   InitializeResult,
   PublishDiagnosticsParams,
   TextDocumentContentChangeEvent,
@@ -77,6 +81,8 @@ export class VsCodeLikeClient {
   stderr = "";
   exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private waiters: (() => void)[] = [];
+  /** Pulled diagnostics: the last result id and items per document. */
+  private readonly pulled = new Map<string, { resultId?: string; items: Diagnostic[] }>();
 
   /** `settings` is what `workspace.getConfiguration('utf8lint')` would return. */
   constructor(
@@ -119,6 +125,10 @@ export class VsCodeLikeClient {
         answerConfigurationItem(item.section, item.section === "utf8lint" ? this.settings : null),
       );
     });
+    this.connection.onRequest("workspace/diagnostic/refresh", () => {
+      for (const uri of this.docs.keys()) this.pull(uri);
+      return null;
+    });
     this.connection.onRequest("workspace/applyEdit", (params: { edit: WorkspaceEdit }) => {
       this.applyWorkspaceEdit(params.edit);
       return { applied: true };
@@ -127,6 +137,35 @@ export class VsCodeLikeClient {
     // window/showMessageRequest, */refresh: accepted as VS Code does.
     this.connection.onRequest(() => null);
     this.connection.listen();
+  }
+
+  /** Whether the server offers pull diagnostics (the client then pulls, as VS Code's does). */
+  get pulls(): boolean {
+    return this.initializeResult?.capabilities.diagnosticProvider !== undefined;
+  }
+
+  /** Pulls `uri`'s diagnostics, recorded as a publish of the version it was asked for. */
+  private pull(uri: string): void {
+    const doc = this.docs.get(uri);
+    if (!this.pulls || !doc) return;
+    const version = doc.version;
+    const previous = this.pulled.get(uri);
+    this.connection
+      .sendRequest<DocumentDiagnosticReport>("textDocument/diagnostic", {
+        textDocument: { uri },
+        previousResultId: previous?.resultId,
+      })
+      .then(
+        (report) => {
+          const items = report.kind === "full" ? report.items : (previous?.items ?? []);
+          this.pulled.set(uri, { resultId: report.resultId, items });
+          const list = this.published.get(uri) ?? [];
+          list.push({ version, diagnostics: items });
+          this.published.set(uri, list);
+          this.wake();
+        },
+        () => undefined,
+      );
   }
 
   private wake(): void {
@@ -173,10 +212,18 @@ export class VsCodeLikeClient {
     await this.connection.sendNotification("textDocument/didOpen", {
       textDocument: { uri, languageId, version: 1, text },
     });
+    this.pull(uri);
   }
 
   async close(uri: string): Promise<void> {
     this.docs.delete(uri);
+    if (this.pulled.delete(uri)) {
+      // vscode-languageclient forgets a closed document's pulled diagnostics.
+      const list = this.published.get(uri) ?? [];
+      list.push({ version: undefined, diagnostics: [] });
+      this.published.set(uri, list);
+      this.wake();
+    }
     await this.connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
   }
 
@@ -204,6 +251,7 @@ export class VsCodeLikeClient {
       textDocument: { uri, version },
       contentChanges,
     });
+    this.pull(uri);
     return next;
   }
 

@@ -234,6 +234,48 @@ declare_rules! {
     HiddenPayload = "U018", "hidden_payload", Deny, "variation selectors that select nothing or come in runs (GlassWorm payloads), tag characters outside emoji flags, private-use characters in code and agent instructions (deny there, warn elsewhere)";
 }
 
+/// What a rule's findings are read from: the file's bytes, or the
+/// characters they decode to. The language server checks the editor's
+/// text (unsaved edits included) for the rules that read characters, and
+/// takes the others from the file on disk, which only the bytes can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reads {
+    /// The bytes as stored: their form (ill-formed sequences, a byte-order
+    /// mark, another encoding, a declaration the bytes contradict, a file
+    /// name) is not in any decoded text.
+    Bytes,
+    /// Decoded characters, which an editor's text holds as well.
+    Characters,
+}
+
+impl Rule {
+    /// What the rule's findings are read from. U015 weighs suppressions
+    /// against every rule's findings, the byte rules' included: it reads
+    /// the bytes.
+    pub const fn reads(self) -> Reads {
+        match self {
+            Rule::InvalidUtf8
+            | Rule::ForbiddenBom
+            | Rule::MissingBom
+            | Rule::NotUtf8
+            | Rule::NonUtf8Path
+            | Rule::CharsetMismatch
+            | Rule::UnusedSuppression => Reads::Bytes,
+            Rule::StrayFeff
+            | Rule::ReplacementCharacter
+            | Rule::Mojibake
+            | Rule::BidiControl
+            | Rule::InvisibleCharacter
+            | Rule::ControlCharacter
+            | Rule::Noncharacter
+            | Rule::NonAscii
+            | Rule::MixedScriptConfusable
+            | Rule::LookalikePunctuation
+            | Rule::HiddenPayload => Reads::Characters,
+        }
+    }
+}
+
 /// Where the explanations are published; `code_url` appends `U001.md`.
 pub(crate) const EXPLANATIONS_URL: &str =
     "https://github.com/utf8lint/utf8lint/blob/main/crates/diagnostics/explanations/";
@@ -286,3 +328,23 @@ pub(crate) mod not_utf8;
 pub(crate) mod replacement_character;
 pub(crate) mod stray_feff;
 pub(crate) mod text_chars;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rules an editor's text cannot tell are those of the bytes' form
+    /// (and U015, which weighs every rule's findings).
+    #[test]
+    fn the_byte_rules_are_those_of_the_bytes_form() {
+        let bytes: Vec<&str> = Rule::ALL
+            .iter()
+            .filter(|r| r.reads() == Reads::Bytes)
+            .map(|r| r.code())
+            .collect();
+        assert_eq!(
+            bytes,
+            ["U001", "U003", "U004", "U005", "U006", "U009", "U015"]
+        );
+    }
+}

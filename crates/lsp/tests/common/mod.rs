@@ -75,6 +75,21 @@ impl Client {
         root: Option<&Path>,
         settings: Value,
     ) -> Client {
+        Client::start_as(encodings, root, settings, false).await
+    }
+
+    /// A client that pulls diagnostics (`textDocument.diagnostic`, and
+    /// `workspace/diagnostic/refresh`).
+    pub(crate) async fn start_pulling(root: Option<&Path>, settings: Value) -> Client {
+        Client::start_as(Some(&["utf-16"]), root, settings, true).await
+    }
+
+    async fn start_as(
+        encodings: Option<&[&str]>,
+        root: Option<&Path>,
+        settings: Value,
+        pull: bool,
+    ) -> Client {
         let (client_end, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
         let (client_read, client_write) = tokio::io::split(client_end);
@@ -101,6 +116,16 @@ impl Client {
         let folders = root_uri
             .as_ref()
             .map(|u| json!([{"uri": u, "name": "root"}]));
+        let mut capabilities = json!({
+            "general": general,
+            "workspace": {"configuration": true, "didChangeWatchedFiles": {"dynamicRegistration": true}},
+            "window": {"workDoneProgress": true},
+            "textDocument": {"publishDiagnostics": {"versionSupport": true, "dataSupport": true}}
+        });
+        if pull {
+            capabilities["textDocument"]["diagnostic"] = json!({"dynamicRegistration": false});
+            capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
+        }
         let init = client
             .request(
                 "initialize",
@@ -108,12 +133,7 @@ impl Client {
                     "processId": null,
                     "rootUri": root_uri,
                     "workspaceFolders": folders,
-                    "capabilities": {
-                        "general": general,
-                        "workspace": {"configuration": true, "didChangeWatchedFiles": {"dynamicRegistration": true}},
-                        "window": {"workDoneProgress": true},
-                        "textDocument": {"publishDiagnostics": {"versionSupport": true, "dataSupport": true}}
-                    }
+                    "capabilities": capabilities,
                 }),
             )
             .await;
