@@ -300,6 +300,29 @@ pub fn windows_1252_char(byte: u8) -> Option<char> {
     (!had_errors && !c.is_control()).then_some(c)
 }
 
+/// The character at `i` of well-formed `bytes`, and its length; `None` at
+/// the end (a character before the end asks for the one after it).
+pub(crate) fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
+    let len = match *bytes.get(i)? {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => return None,
+    };
+    let text = std::str::from_utf8(bytes.get(i..i + len)?).ok()?;
+    text.chars().next().map(|c| (c, len))
+}
+
+/// The character that ends at `i` of well-formed `bytes`.
+pub(crate) fn char_before(bytes: &[u8], i: usize) -> Option<char> {
+    let start = (i.saturating_sub(4)..i).find(|&s| std::str::from_utf8(&bytes[s..i]).is_ok())?;
+    std::str::from_utf8(&bytes[start..i])
+        .ok()?
+        .chars()
+        .next_back()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

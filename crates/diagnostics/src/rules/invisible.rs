@@ -28,7 +28,7 @@ use std::ops::Range;
 
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 
-use crate::rules::text_chars::{char_at, char_before};
+use crate::text::{char_at, char_before};
 
 /// How far either side the neighbours of an invisible character are looked
 /// for, in bytes, past other invisible characters.

@@ -36,7 +36,9 @@ use crate::code_syntax::{self, Language, Region};
 use crate::rules::fix_scope::{Lang, scope_character_fix};
 use crate::rules::invisible;
 use crate::shown::Capped;
-use crate::text::{ascii_name, escape_shown, is_noncharacter, windows_1252_char};
+use crate::text::{
+    ascii_name, char_at, char_before, escape_shown, is_noncharacter, windows_1252_char,
+};
 use crate::{Diagnostic, Edit, Fix, Level, Policy, Rule};
 
 /// The levels of the four character rules for a file, and `not_utf8`'s.
@@ -141,29 +143,6 @@ fn designation_at(bytes: &[u8], i: usize) -> Option<&[u8]> {
 /// Whether `bytes` designate a multi-byte set anywhere ([`designation_at`]).
 fn designates_shifted_set(bytes: &[u8]) -> bool {
     memchr::memchr_iter(0x1B, bytes).any(|i| designation_at(bytes, i).is_some())
-}
-
-/// The character at `i` of well-formed `bytes`, and its length; `None` at
-/// the end (a character before the end asks for the one after it).
-pub(crate) fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
-    let len = match *bytes.get(i)? {
-        0x00..=0x7F => 1,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF7 => 4,
-        _ => return None,
-    };
-    let text = std::str::from_utf8(bytes.get(i..i + len)?).ok()?;
-    text.chars().next().map(|c| (c, len))
-}
-
-/// The character that ends at `i` of well-formed `bytes`.
-pub(crate) fn char_before(bytes: &[u8], i: usize) -> Option<char> {
-    let start = (i.saturating_sub(4)..i).find(|&s| std::str::from_utf8(&bytes[s..i]).is_ok())?;
-    std::str::from_utf8(&bytes[start..i])
-        .ok()?
-        .chars()
-        .next_back()
 }
 
 impl<'a> Pass<'a> {

@@ -116,7 +116,7 @@ pub(super) fn shares_script_with_word(c: char, repaired: &str) -> bool {
 /// byte `80`..`FF` as (`Ã`, `Î`, `Ð`, `×`). A line's own script is
 /// judged on its other letters.
 fn may_be_damage(c: char) -> bool {
-    super::latin_byte(c).is_some() || super::mac_byte(c).is_some()
+    super::high_bytes::latin_byte(c).is_some() || super::high_bytes::mac_byte(c).is_some()
 }
 
 /// Whether the letters of `repaired`, between `before` and `after` on its

@@ -206,7 +206,7 @@ pub(crate) fn is_quoted(
     // A quotation is short: its quotes are read near the run.
     let from = line.start.max(span.start.saturating_sub(8));
     let to = line.end.min(span.end + 8);
-    let (base, near) = super::window(bytes, from, to);
+    let (base, near) = super::high_bytes::window(bytes, from, to);
     span.start
         .checked_sub(base)
         .is_some_and(|at| near.is_char_boundary(at) && near.len() >= at + span.len())
