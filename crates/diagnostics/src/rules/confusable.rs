@@ -29,44 +29,166 @@
 //! otherwise it is split into words, and a word of one script below
 //! U+0800 ([`CharTable`]) skips the UTS #39 lookups.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::ops::Range;
 
 use unicode_security::mixed_script::AugmentedScriptSet;
-use unicode_security::{
-    GeneralSecurityProfile, MixedScript, is_potential_mixed_script_confusable_char, skeleton,
-};
+use unicode_security::{GeneralSecurityProfile, skeleton};
 
+mod word;
+
+use crate::Diagnostic;
 use crate::shown::Capped;
-use crate::{Diagnostic, Level, Rule};
 
 /// Bytes per step of the byte test.
 const CHUNK: usize = 64;
 
-/// The lead bytes of the two-byte letters of Greek (`CD`..`CF`), Cyrillic
-/// (`D0`..`D4`), Armenian (`D4`..`D6`) and Hebrew (`D6`, `D7`): the
-/// scripts whose letters UTS #39 lists as confusable with Latin ones.
+/// The lead bytes of the characters U016 looks for, and their second
+/// bytes: every two-byte letter of Greek, Cyrillic, Armenian and Hebrew
+/// (`CD`..`D7`, any second byte), and the blocks of the other look-alikes
+/// of Latin letters in UTS #39's confusables (`confusables.txt`): Latin
+/// Extended-B and IPA (`C6`..`CA`), NKo letters shaped like `o` or `l`,
+/// Cherokee (`E1 8E`, `E1 8F`, `EA AD`, `EA AE`), Canadian
+/// syllabics, phonetic extensions, letterlike symbols and Roman numerals
+/// (`E2 84`, `E2 85`), Coptic (`E2 B2`, `E2 B3`), Lisu (`EA 93`),
+/// fullwidth forms (`EF BC`, `EF BD`), and the four-byte mathematical
+/// alphanumerics (`F0 9D`) and historic scripts (`F0 90`, `F0 91`,
+/// `F0 96`). Arabic letters like `o` and `l` (`ه`, `ا`: nearly every
+/// Arabic word holds one, so every Arabic line would be read), Indic
+/// digits (`E0`) and CJK strokes (`E3`, `E4`) are not looked for. Pairs, not whole leads, so that the dashes and
+/// quotes of `E2 80`, CJK punctuation (`EF BC 8C`) and accented Latin
+/// (`C3`, `C4`, `C5`) keep a line out.
+const PAIRS: [[u8; 2]; 82] = [
+    [0xC6, 0x84],
+    [0xC6, 0x8D],
+    [0xC6, 0x92],
+    [0xC6, 0x96],
+    [0xC6, 0xA6],
+    [0xC6, 0xBD],
+    [0xC6, 0xBF],
+    [0xC7, 0x80],
+    [0xC8, 0xB7],
+    [0xC9, 0x8C],
+    [0xC9, 0x91],
+    [0xC9, 0xA1],
+    [0xC9, 0xA3],
+    [0xC9, 0xA9],
+    [0xC9, 0xAA],
+    [0xC9, 0xAF],
+    [0xCA, 0x84],
+    [0xCA, 0x8B],
+    [0xCA, 0x8F],
+    [0xDF, 0x80],
+    [0xDF, 0x8A],
+    [0xDF, 0x8B],
+    [0xDF, 0x8C],
+    [0xDF, 0x93],
+    [0xDF, 0x95],
+    [0xDF, 0xA0],
+    [0xE1, 0x80],
+    [0xE1, 0x81],
+    [0xE1, 0x82],
+    [0xE1, 0x83],
+    [0xE1, 0x84],
+    [0xE1, 0x86],
+    [0xE1, 0x88],
+    [0xE1, 0x8B],
+    [0xE1, 0x8E],
+    [0xE1, 0x8F],
+    [0xE1, 0x90],
+    [0xE1, 0x91],
+    [0xE1, 0x92],
+    [0xE1, 0x95],
+    [0xE1, 0x96],
+    [0xE1, 0x97],
+    [0xE1, 0x9A],
+    [0xE1, 0x9B],
+    [0xE1, 0x9D],
+    [0xE1, 0x9F],
+    [0xE1, 0xA9],
+    [0xE1, 0xAA],
+    [0xE1, 0xAF],
+    [0xE1, 0xB2],
+    [0xE1, 0xB3],
+    [0xE1, 0xB4],
+    [0xE1, 0xB6],
+    [0xE1, 0xBE],
+    [0xE2, 0x84],
+    [0xE2, 0x85],
+    [0xE2, 0x93],
+    [0xE2, 0xB1],
+    [0xE2, 0xB2],
+    [0xE2, 0xB3],
+    [0xE2, 0xB4],
+    [0xE2, 0xB5],
+    [0xEA, 0x93],
+    [0xEA, 0x94],
+    [0xEA, 0x95],
+    [0xEA, 0x97],
+    [0xEA, 0x99],
+    [0xEA, 0x9B],
+    [0xEA, 0x9C],
+    [0xEA, 0x9E],
+    [0xEA, 0x9F],
+    [0xEA, 0xAC],
+    [0xEA, 0xAD],
+    [0xEA, 0xAE],
+    [0xEF, 0xBC],
+    [0xEF, 0xBD],
+    [0xF0, 0x90],
+    [0xF0, 0x91],
+    [0xF0, 0x96],
+    [0xF0, 0x9C],
+    [0xF0, 0x9D],
+    [0xF0, 0x9E],
+];
+
+/// [`PAIRS`] and the Greek to Hebrew leads as bits: for each lead byte
+/// `C0`..`FF`, the low six bits of the second bytes that follow it.
+const PAIR_BITS: [u64; 64] = {
+    let mut bits = [0u64; 64];
+    let mut lead = 0xCD;
+    while lead <= 0xD7 {
+        bits[lead - 0xC0] = u64::MAX;
+        lead += 1;
+    }
+    let mut k = 0;
+    while k < PAIRS.len() {
+        let [lead, second] = PAIRS[k];
+        bits[(lead - 0xC0) as usize] |= 1 << (second & 0x3F);
+        k += 1;
+    }
+    bits
+};
+
+/// Whether `b` then `b1` (`None` past the end of what is searched) start a
+/// character U016 looks for.
 #[inline(always)]
-fn is_lead(b: u8) -> bool {
-    b.wrapping_sub(0xCD) <= 0xD7 - 0xCD
+fn is_lead(b: u8, b1: Option<u8>) -> bool {
+    b >= 0xC0 && PAIR_BITS[usize::from(b - 0xC0)] & b1.map_or(u64::MAX, |b1| 1 << (b1 & 0x3F)) != 0
 }
 
-/// The first offset at or after `from` of a line holding a lead byte.
+/// The first offset at or after `from` of a character U016 looks for
+/// ([`is_lead`]): one branch-free test per 64-byte chunk for a byte from
+/// `C6` up, then the pair test at each such byte of a chunk that has one.
 fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
-    let mut chunks = rest.chunks_exact(CHUNK);
     let mut base = from;
-    for chunk in &mut chunks {
-        if chunk.iter().fold(false, |any, &b| any | is_lead(b)) {
-            return chunk.iter().position(|&b| is_lead(b)).map(|k| base + k);
+    for chunk in rest.chunks(CHUNK) {
+        let mut mask = chunk
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, &b)| m | (u64::from(b >= 0xC6) << i));
+        while mask != 0 {
+            let at = base + mask.trailing_zeros() as usize;
+            if is_lead(bytes[at], bytes.get(at + 1).copied()) {
+                return Some(at);
+            }
+            mask &= mask - 1;
         }
-        base += CHUNK;
+        base += chunk.len();
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| is_lead(b))
-        .map(|k| base + k)
+    None
 }
 
 /// U016 over `bytes`: each line holding a lead byte, split into words.
@@ -352,7 +474,8 @@ fn is_letter(c: char) -> bool {
 /// the same functions the slow path calls: whether it belongs in a word
 /// ([`IN_WORD`]) and its script as UTS #39 resolves it: [`NEUTRAL`]
 /// (Common or Inherited: digits, `_`, combining marks), [`MIXED`] (more
-/// than one script), or a number per script.
+/// than one script, or restricted in identifiers: for the word's
+/// judgement to look at), or a number per script.
 ///
 /// Translation catalogues hold a line of Cyrillic or Greek letters for
 /// every line of English; looking up each character's script extensions
@@ -374,9 +497,12 @@ fn char_table() -> &'static CharTable {
                 continue;
             };
             let set = AugmentedScriptSet::for_char(c);
-            let script = if set.is_all() {
+            // A character UTS #39 restricts in identifiers is for the slow
+            // path to judge, whatever its script.
+            let restricted = !c.is_ascii() && !c.identifier_allowed();
+            let script = if set.is_all() && !restricted {
                 NEUTRAL
-            } else if set.base.len() != 1 || set.hanb || set.jpan || set.kore {
+            } else if restricted || set.base.len() != 1 || set.hanb || set.jpan || set.kore {
                 MIXED
             } else if let Some(k) = scripts.iter().position(|&s| s == set.base) {
                 k as u8 + 1
@@ -399,8 +525,9 @@ impl CharTable {
     }
 
     /// Whether `word` is certainly single-script: every character is in
-    /// the table, and all those with a script have the same one. Then
-    /// [`confusable`] would find nothing; otherwise it decides.
+    /// the table, allowed in identifiers, and all those with a script have
+    /// the same one. Then [`word::judge`] would find nothing; otherwise it
+    /// decides.
     fn single_script(&self, word: &str) -> bool {
         let mut seen = NEUTRAL;
         for c in word.chars() {
@@ -419,11 +546,21 @@ impl CharTable {
     }
 }
 
+/// U016 on each word of `line` (at byte `base` of the file). A word is a
+/// run of [`in_word`] characters, with the accelerator markers `&` and `~`
+/// before or between them (`Р&eгулярний`, `~Oткрыть`) but not an HTML
+/// entity (`&nbsp;`).
 fn line_words(line: &str, base: usize, out: &mut Capped) {
     let table = char_table();
     let mut word_start = None;
-    for (k, c) in line.char_indices().chain([(line.len(), ' ')]) {
-        match (table.in_word(c), word_start) {
+    let mut chars = line.char_indices().peekable();
+    loop {
+        let (k, c) = chars.next().unwrap_or((line.len(), ' '));
+        let next = chars.peek().map(|&(_, n)| n);
+        let joins = matches!(c, '&' | '~')
+            && next.is_some_and(|n| n != '_' && table.in_word(n))
+            && !is_entity(&line[k..]);
+        match (joins || table.in_word(c), word_start) {
             (true, None) => word_start = Some(k),
             (false, Some(mut s)) => {
                 word_start = None;
@@ -431,8 +568,7 @@ fn line_words(line: &str, base: usize, out: &mut Capped) {
                 let word = &line[s..k];
                 if !word.is_ascii()
                     && !table.single_script(word)
-                    && let Some(d) = confusable(word, base + s)
-                    && !many_scripts(line)
+                    && let Some(d) = word::judge(word, base + s)
                 {
                     let span = d.span.clone();
                     out.push(|level| Diagnostic { level, ..d }, span);
@@ -440,21 +576,41 @@ fn line_words(line: &str, base: usize, out: &mut Capped) {
             }
             _ => {}
         }
+        if k == line.len() {
+            return;
+        }
     }
 }
 
+/// Whether `rest` starts with an HTML or XML character reference:
+/// `&nbsp;`, `&#171;`, `&#xAB;`.
+fn is_entity(rest: &str) -> bool {
+    let Some(body) = rest.strip_prefix('&') else {
+        return false;
+    };
+    let name = body
+        .strip_prefix("#x")
+        .or_else(|| body.strip_prefix('#'))
+        .unwrap_or(body);
+    let len = name
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    len > 0 && name.as_bytes().get(len) == Some(&b';')
+}
+
 /// How much of the start of `word` belongs to an escape or a format
-/// that `before` opens: `\nΤο` and troff's `\fIНОМЕР` (the letters after
-/// a backslash), printf's `%sδεν` and `%5ldБ` (flags, width, length and
-/// conversion after a `%`).
+/// that `before` opens: `\nΤο`, troff's `\fIНОМЕР` and TeX's `\LaTeXу`
+/// (the ASCII letters after a backslash), troff's `\(lqтупых` and
+/// `\*(lq` (two characters after `\(`), printf's `%sδεν` and `%5ldБ`
+/// (flags, width, length and conversion after a `%`).
 fn escape_len(before: &str, word: &str) -> usize {
     let bytes = word.as_bytes();
+    if before.ends_with("\\(") || before.ends_with("\\*(") {
+        return word.char_indices().nth(2).map_or(word.len(), |(k, _)| k);
+    }
     match before.chars().next_back() {
-        Some('\\') => match bytes {
-            [b'f', b'B' | b'I' | b'R' | b'P', ..] => 2,
-            [b, ..] if b.is_ascii_alphabetic() => 1,
-            _ => 0,
-        },
+        Some('\\') => bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count(),
         Some('%') => {
             let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
             let length = bytes[digits..]
@@ -469,24 +625,6 @@ fn escape_len(before: &str, word: &str) -> usize {
         }
         _ => 0,
     }
-}
-
-/// Whether `line` holds letters of three or more of the scripts the pass
-/// reads (Latin, Greek, Cyrillic, Armenian, Hebrew): random or sample text
-/// (an encryption test's output), where mixed words are chance.
-fn many_scripts(line: &str) -> bool {
-    let mut seen: Vec<&'static str> = Vec::new();
-    for c in line.chars().filter(|&c| is_letter(c)) {
-        if let Some(script) = script_of(c)
-            && !seen.contains(&script)
-        {
-            seen.push(script);
-            if seen.len() >= 3 {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// The letters of the scripts the pass reads, by script, where a
@@ -515,7 +653,7 @@ fn letters_of(script: &str) -> &'static [std::ops::RangeInclusive<u32>] {
 /// then looks like no word of one script.
 fn looks_like(c: char, main: &str) -> bool {
     let Some(shapes) = shapes_of(main) else {
-        return true;
+        return false;
     };
     let mut buffer = [0u8; 4];
     let shape: String = skeleton(c.encode_utf8(&mut buffer)).collect();
@@ -554,76 +692,11 @@ fn script_of(c: char) -> Option<&'static str> {
     set.iter().next().map(|s| s.full_name())
 }
 
-/// The finding for `word` (at byte `at` of the file), if it is a
-/// mixed-script confusable.
-fn confusable(word: &str, at: usize) -> Option<Diagnostic> {
-    // A word with a character UTS #39 restricts in identifiers (IPA,
-    // obsolete and technical letters: `Μʭʭ` in a highlighter's test) is
-    // exotic as a whole, not a look-alike of an ordinary word.
-    if word.is_single_script() || !word.chars().all(GeneralSecurityProfile::identifier_allowed) {
-        return None;
-    }
-    let mut counts: HashMap<&'static str, usize> = HashMap::new();
-    for c in word.chars().filter(|&c| is_letter(c)) {
-        if let Some(script) = script_of(c) {
-            *counts.entry(script).or_default() += 1;
-        }
-    }
-    // The main script: the most letters, Latin on a tie.
-    // (Then the first by name: a `HashMap`'s order changes from run to run.)
-    let (&main, &letters) = counts
-        .iter()
-        .max_by_key(|&(&script, &n)| (n, script == "Latin", std::cmp::Reverse(script)))?;
-    if letters < 2 || counts.len() < 2 {
-        return None;
-    }
-    let others: Vec<char> = word
-        .chars()
-        .filter(|&c| is_letter(c) && script_of(c).is_some_and(|s| s != main))
-        .collect();
-    if !others
-        .iter()
-        .all(|&c| is_potential_mixed_script_confusable_char(c) && looks_like(c, main))
-    {
-        return None;
-    }
-    let mut scripts: Vec<&str> = counts.keys().copied().filter(|&s| s != main).collect();
-    scripts.sort_unstable();
-    let foreign: Vec<String> = others
-        .iter()
-        .map(|&c| {
-            format!(
-                "U+{:04X} `{c}` ({})",
-                u32::from(c),
-                script_of(c).unwrap_or("")
-            )
-        })
-        .collect();
-    let shown: String = skeleton(word).collect();
-    let span = at..at + word.len();
-    Some(
-        Diagnostic::new(
-            Rule::MixedScriptConfusable,
-            Level::Warn,
-            span,
-            format!(
-                "`{word}` mixes {main} with {}: it looks like `{shown}`",
-                scripts.join(" and ")
-            ),
-        )
-        .with_label(format!("a {main} word with {}", foreign.join(", ")))
-        .with_note(format!(
-            "Unicode Technical Standard #39: `{word}` is a mixed-script confusable; its skeleton, the form every look-alike spelling maps to, is `{shown}`"
-        ))
-        .with_help(format!(
-            "write the word in one script (here {main}); if the mix is meant, allow `mixed_script_confusable` on this line"
-        )),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Level, Rule};
+    use unicode_security::MixedScript;
 
     /// The precomputed skeletons answer as comparing the letter's skeleton
     /// with each letter of the script's ranges does.
@@ -632,7 +705,7 @@ mod tests {
         let searched = |c: char, main: &str| {
             let ranges = letters_of(main);
             if ranges.is_empty() {
-                return true;
+                return false;
             }
             let mut buffer = [0u8; 4];
             let shape: String = skeleton(c.encode_utf8(&mut buffer)).collect();
@@ -862,7 +935,7 @@ mod tests {
         let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
         let mut start = 0;
         for line in bytes.split_inclusive(|&b| b == b'\n') {
-            if line.iter().any(|&b| is_lead(b))
+            if next_lead(line, 0).is_some()
                 && let Ok(text) = std::str::from_utf8(line)
             {
                 line_words(text, start, &mut out);
@@ -974,7 +1047,7 @@ mod tests {
                 assert!(word.is_single_script(), "{word:?}");
             }
         }
-        assert!(single > 100_000, "{single}");
+        assert!(single > 40_000, "{single}");
     }
 
     fn found(line: &str) -> Vec<String> {
@@ -984,31 +1057,80 @@ mod tests {
     }
 
     #[test]
-    fn mixed_script_words_are_found_with_their_skeleton() {
+    fn the_message_names_the_odd_letters_and_their_script() {
         assert_eq!(
             found("if (p\u{430}ypal == 1) {}\n"),
-            ["`pаypal` mixes Latin with Cyrillic: it looks like `paypal`"]
+            ["a Cyrillic `а` (U+0430) in the Latin word `pаypal`"]
+        );
+        assert_eq!(
+            found("\u{430}\u{441}\u{441}ount = 1"),
+            ["a Cyrillic `а` (U+0430) and a Cyrillic `с` (U+0441) in the Latin word `ассount`"]
         );
         assert_eq!(found("void say\u{41D}ello() {}").len(), 1);
         // A Cyrillic word with a Latin `o` in it.
         assert_eq!(found("переменная п\u{6F}езд = 1;").len(), 1);
     }
 
+    /// Look-alikes from the blocks beyond Cyrillic, Greek and Armenian.
     #[test]
-    fn single_script_words_and_scripts_side_by_side_are_left_alone() {
+    fn look_alikes_of_every_block_are_found() {
+        for (text, message) in [
+            (
+                "# \u{FF29}gnore previous instructions",
+                "a fullwidth `Ｉ` (U+FF29) in the Latin word `Ｉgnore`",
+            ),
+            (
+                "def \u{1D41F}etch(): pass",
+                "a mathematical `𝐟` (U+1D41F) in the Latin word `𝐟etch`",
+            ),
+            (
+                "\u{501}eleteUser(id)",
+                "a Cyrillic `ԁ` (U+0501) in the Latin word `ԁeleteUser`",
+            ),
+            (
+                "let \u{13AA}dmin = 1;",
+                "a Cherokee `Ꭺ` (U+13AA) in the Latin word `Ꭺdmin`",
+            ),
+            (
+                "if is\u{410}dmin2 {}",
+                "a Cyrillic `А` (U+0410) in the Latin word `isАdmin2`",
+            ),
+            (
+                "x = \u{A4F2}nput()",
+                "a Lisu `ꓲ` (U+A4F2) in the Latin word `ꓲnput`",
+            ),
+            (
+                "\u{210E}ello()",
+                "a letterlike-symbol `ℎ` (U+210E) in the Latin word `ℎello`",
+            ),
+        ] {
+            assert_eq!(found(text), [message], "{text}");
+        }
+    }
+
+    /// A letter of another script elsewhere on the line hides nothing.
+    #[test]
+    fn letters_elsewhere_on_the_line_change_nothing() {
+        for line in [
+            "if is\u{410}dmin2 {} // Ελληνικά и русский, ararat Հայերեն",
+            "isАdmin2 שלום 日本語 ﻣﺮﺣﺒﺎ",
+        ] {
+            assert_eq!(found(line).len(), 1, "{line}");
+        }
+    }
+
+    /// Mixtures that are meant: template placeholders and `_`-joined
+    /// identifiers, scientific names, accelerators, markup escapes.
+    #[test]
+    fn meant_mixtures_are_left_alone() {
         for text in [
-            "Съешь же ещё этих мягких французских булок",
-            "Η γρήγορη καφέ αλεπού, API-ключ, Windows и Linux",
-            "let Δx = 2.0; // 5 μs, αβγ, Ω",
-            "שלום עולם hello",
-            "plain ASCII only",
-            "кВт·ч, мкм, Qt-библиотека",
-            "msgstr \"\\nΤο έργο %sδεν\"",
-            "a\u{591}\u{316}\u{59A}b a\u{5B0}\u{5B1}b",
-            ".B \\fIНОМЕР\\fR, %5ldБ and %sδεν",
-            "int \u{39C}\u{2AD}\u{2AD} = 1;",
-            "\u{3B1}Ò\u{4AF}B Ҧ\u{470}\u{3A5} random sample",
-            "call s:Test('ππbbππ', 'Sαβγ')",
+            "msgstr \"Адрес {{ip_адрес}} и {{user_имя}}\"",
+            "TNFα, IFNγ, NFκB and ρ_air, Aβ42",
+            "msgstr \"Р&eгулярний вираз\"",
+            "msgstr \"Р_eгулярний ~Oткрыть\"",
+            ".B \\(lqтупых\\(rq and \\*(lqтупых",
+            "\\textbfжирный и \\LaTeXу",
+            "Привет&nbsp;мир&laquo;текст&#171;слово",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }

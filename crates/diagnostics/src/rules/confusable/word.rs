@@ -1,0 +1,233 @@
+//! U016's judgement of one word: which of its letters are look-alikes
+//! foreign to it, and the finding that names them.
+//!
+//! A word is split at `_` into parts, each judged alone (`{{ip_адрес}}`,
+//! `ρ_air`). In a part, a letter is *odd* when it is of a script other
+//! than the part's main one (the script of most of its ordinary letters,
+//! Latin on a tie), or when UTS #39 restricts it in identifiers (fullwidth
+//! `Ｉ`, mathematical `𝐟`, Cherokee, obsolete Cyrillic `ԁ`). The part is
+//! reported when its main script has at least two ordinary letters and
+//! every odd letter has the skeleton of a letter of the main script: it
+//! reads as a word of that script and is not one. Two kinds of mixture
+//! are meant and stay quiet: lowercase Greek letters standing whole
+//! beside Latin capitals or digits (`TNFα`, `NFκB`: scientific names),
+//! and the ASCII letter a translator marks as a menu accelerator in a word
+//! of another script (`Р&eгулярний`, `Р_eгулярний`).
+
+use unicode_security::{GeneralSecurityProfile, skeleton};
+
+use super::{is_letter, looks_like, script_of};
+use crate::{Diagnostic, Level, Rule};
+
+/// Characters that mark the next letter as a menu accelerator in
+/// translation catalogues (GTK `_`, Qt and Windows `&`, KDE's and others'
+/// `~`): the letter is the key, typed on purpose in the keyboard's script.
+pub(super) fn is_accelerator(c: char) -> bool {
+    matches!(c, '&' | '~' | '_')
+}
+
+/// A letter of a part, as the judgement sees it.
+struct Letter {
+    c: char,
+    /// Its one script, if it has one (not Common or Inherited).
+    script: Option<&'static str>,
+    /// Whether UTS #39 restricts it in identifiers.
+    restricted: bool,
+    /// Whether an accelerator marker stands right before it.
+    key: bool,
+    /// The characters around it in the part (`None` at its ends).
+    before: Option<char>,
+    after: Option<char>,
+}
+
+/// The finding for `word` (at byte `at` of the file), if one of its parts
+/// is a look-alike.
+pub(super) fn judge(word: &str, at: usize) -> Option<Diagnostic> {
+    let mut start = 0;
+    for part in word.split('_') {
+        let after_marker = start > 0;
+        if !part.is_ascii()
+            && let Some(odd) = odd_letters(part, after_marker)
+        {
+            return Some(finding(word, at, &odd));
+        }
+        start += part.len() + 1;
+    }
+    None
+}
+
+/// What was found in a part: its main script and its odd letters.
+struct Odd {
+    main: &'static str,
+    letters: Vec<Letter>,
+}
+
+fn letters(part: &str, after_marker: bool) -> Vec<Letter> {
+    let chars: Vec<char> = part.chars().collect();
+    let mut out = Vec::new();
+    for (k, &c) in chars.iter().enumerate() {
+        if !is_letter(c) {
+            continue;
+        }
+        let key = match k.checked_sub(1) {
+            Some(p) => is_accelerator(chars[p]),
+            None => after_marker,
+        };
+        out.push(Letter {
+            c,
+            script: script_of(c),
+            restricted: !c.is_ascii() && !c.identifier_allowed(),
+            key,
+            before: k.checked_sub(1).map(|p| chars[p]),
+            after: chars.get(k + 1).copied(),
+        });
+    }
+    out
+}
+
+fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
+    let letters = letters(part, after_marker);
+    // The main script: the most ordinary letters, Latin on a tie (then the
+    // first by name, so the answer never depends on an order of hashing).
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for l in letters.iter().filter(|l| !l.restricted) {
+        let Some(script) = l.script else { continue };
+        match counts.iter_mut().find(|(s, _)| *s == script) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((script, 1)),
+        }
+    }
+    let &(main, ordinary) = counts
+        .iter()
+        .max_by_key(|&&(s, n)| (n, s == "Latin", std::cmp::Reverse(s)))?;
+    if ordinary < 2 {
+        return None;
+    }
+    let foreign = |l: &Letter| l.script.is_some_and(|s| s != main);
+    let odd: Vec<Letter> = letters
+        .into_iter()
+        // Restricted letters count in Latin words alone: Cyrillic, Greek
+        // and Armenian words keep their historic and accented letters.
+        .filter(|l| foreign(l) || (l.restricted && main == "Latin"))
+        // The accelerator key of a translated word, typed in ASCII.
+        .filter(|l| !(l.key && l.c.is_ascii() && main != "Latin"))
+        .collect();
+    // A foreign letter must look like one of the main script; a restricted
+    // one of its own script or of none (fullwidth, mathematical), like
+    // ASCII: an IPA or obsolete letter that looks like itself is exotic,
+    // not a disguise.
+    let disguised = |l: &Letter| {
+        if foreign(l) {
+            looks_like(l.c, main)
+        } else {
+            let mut buffer = [0u8; 4];
+            skeleton(l.c.encode_utf8(&mut buffer)).all(|d| d.is_ascii_alphanumeric())
+        }
+    };
+    if odd.is_empty() || !odd.iter().all(disguised) {
+        return None;
+    }
+    if main == "Latin" && odd.iter().all(is_scientific_greek) {
+        return None;
+    }
+    Some(Odd { main, letters: odd })
+}
+
+/// A lowercase Greek letter standing whole beside Latin capitals, digits,
+/// other Greek letters or the part's ends: `TNFα`, `IFNγ`, `NFκB`, `Aβ42`.
+/// An attack writes a look-alike inside a lowercase word (`pаypal`) or a
+/// capital among capitals (`ΡAYPAL`), neither of which this is.
+fn is_scientific_greek(l: &Letter) -> bool {
+    let beside = |c: Option<char>| match c {
+        None => true,
+        Some(c) => c.is_ascii_uppercase() || c.is_ascii_digit() || script_of(c) == Some("Greek"),
+    };
+    l.script == Some("Greek") && l.c.is_lowercase() && beside(l.before) && beside(l.after)
+}
+
+/// What a reader is told a letter is: its script, or for a restricted
+/// letter of the word's own script or of none, its kind.
+fn kind_of(l: &Letter, main: &str) -> String {
+    let u = u32::from(l.c);
+    let kind = match u {
+        0xFF00..=0xFFEF => "fullwidth",
+        0x1D400..=0x1D7FF => "mathematical",
+        0x2100..=0x214F => "letterlike-symbol",
+        0x2160..=0x218F => "Roman-numeral",
+        0x1D00..=0x1DBF => "phonetic",
+        0x24B6..=0x24E9 | 0x1F130..=0x1F189 => "enclosed",
+        _ => "",
+    };
+    match (kind, l.script) {
+        ("", Some(s)) if s != main => s.to_string(),
+        ("", _) => format!("restricted {main}"),
+        (kind, Some(s)) if s != main => format!("{kind} {s}"),
+        (kind, _) => kind.to_string(),
+    }
+}
+
+/// "a" or "an" before `word`.
+fn article(word: &str) -> &'static str {
+    match word.chars().next() {
+        Some('A' | 'E' | 'I' | 'O' | 'U' | 'a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
+fn finding(word: &str, at: usize, odd: &Odd) -> Diagnostic {
+    let main = odd.main;
+    let mut named: Vec<String> = Vec::new();
+    for l in &odd.letters {
+        let kind = kind_of(l, main);
+        let one = format!(
+            "{} {kind} `{}` (U+{:04X})",
+            article(&kind),
+            l.c,
+            u32::from(l.c)
+        );
+        if !named.contains(&one) {
+            named.push(one);
+        }
+    }
+    let listed = match named.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let meant: String = word
+        .chars()
+        .map(|c| match odd.letters.iter().find(|l| l.c == c) {
+            Some(_) => plain(c, main),
+            None => c.to_string(),
+        })
+        .collect();
+    let span = at..at + word.len();
+    Diagnostic::new(
+        Rule::MixedScriptConfusable,
+        Level::Warn,
+        span,
+        format!("{listed} in the {main} word `{word}`"),
+    )
+    .with_label(format!("reads as `{meant}` and is not"))
+    .with_note(
+        "Unicode Technical Standard #39: the word is a look-alike (a mixed-script confusable, or a character restricted in identifiers) of a word of one script",
+    )
+    .with_help(format!(
+        "retype the odd letters in {main}; if the mix is meant, allow `mixed_script_confusable` on this line"
+    ))
+}
+
+/// The letter of `main` that `c` looks like, for the label (`с` -> `c`):
+/// an ASCII letter or a letter of `main` with the same skeleton.
+fn plain(c: char, main: &str) -> String {
+    let mut buffer = [0u8; 4];
+    let shape: String = skeleton(c.encode_utf8(&mut buffer)).collect();
+    let found = super::letters_of(main)
+        .iter()
+        .cloned()
+        .flatten()
+        .filter_map(char::from_u32)
+        .filter(|&d| script_of(d) == Some(main) && d.identifier_allowed())
+        .find(|&d| skeleton(d.encode_utf8(&mut buffer)).eq(shape.chars()));
+    found.map_or_else(|| c.to_string(), |d| d.to_string())
+}
