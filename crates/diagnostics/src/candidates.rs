@@ -15,7 +15,7 @@
 //! CJK punctuation, kana and emoji end none.
 //!
 //! U016's candidate is a lead byte of a character UTS #39 lists as
-//! confusable with a Latin letter (`C6`..`DF`, `E1`, `E2`, `EA`, `EF`,
+//! confusable with a Latin letter (`C5`..`DF`, `E1`, `E2`, `EA`, `EF`,
 //! `F0`): U016 tests the byte after it and reads the lines that hold one.
 //!
 //! Adding a candidate is adding a [`Pattern`] here, in the family whose
@@ -134,12 +134,12 @@ const TEXT_FAMILIES: [&[Pattern]; 9] = [
 ];
 
 /// U016's candidates: the lead bytes of the characters it looks for
-/// (`rules::confusable`'s pairs): `C6`..`DF`, `E1`, `E2`, `EA`, `EF`,
+/// (`rules::confusable`'s pairs): `C5`..`DF`, `E1`, `E2`, `EA`, `EF`,
 /// `F0`; U016 tests the second byte itself.
 const CONFUSABLE_PATTERNS: [Pattern; 1] = [Pattern::new(
     ANY,
     ANY,
-    range(0xC6, 0xDF).union(of(&[0xE1, 0xE2, 0xEA, 0xEF, 0xF0])),
+    range(0xC5, 0xDF).union(of(&[0xE1, 0xE2, 0xEA, 0xEF, 0xF0])),
 )];
 
 /// Every candidate: the text rules' families, then U016's.
@@ -193,7 +193,7 @@ mod tests {
             let kinds = CANDIDATES.ends(b'a', b'b', b);
             assert_eq!(
                 kinds & CONFUSABLE != 0,
-                (0xC6..=0xDF).contains(&b) || [0xE1, 0xE2, 0xEA, 0xEF, 0xF0].contains(&b),
+                (0xC5..=0xDF).contains(&b) || [0xE1, 0xE2, 0xEA, 0xEF, 0xF0].contains(&b),
                 "{b:02X}"
             );
         }

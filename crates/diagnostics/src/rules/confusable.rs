@@ -47,18 +47,24 @@ const CHUNK: usize = 64;
 /// bytes: every two-byte letter of Greek, Cyrillic, Armenian and Hebrew
 /// (`CD`..`D7`, any second byte), and the blocks of the other look-alikes
 /// of Latin letters in UTS #39's confusables (`confusables.txt`): Latin
-/// Extended-B and IPA (`C6`..`CA`), NKo letters shaped like `o` or `l`,
+/// Extended-B and IPA (`C6`..`CA`, and the long `ſ`, `C5 BF`), every
+/// two-byte Arabic letter (`D8`..`DB`: `ا` is like `l`, `ه` like `o`),
+/// NKo letters shaped like `o` or `l`,
 /// Cherokee (`E1 8E`, `E1 8F`, `EA AD`, `EA AE`), Canadian
 /// syllabics, phonetic extensions, letterlike symbols and Roman numerals
 /// (`E2 84`, `E2 85`), Coptic (`E2 B2`, `E2 B3`), Lisu (`EA 93`),
-/// fullwidth forms (`EF BC`, `EF BD`), and the four-byte mathematical
+/// fullwidth and halfwidth forms (`EF BC`, `EF BD`, `EF BE`), Arabic
+/// presentation forms (`EF AE`, `EF BA`, `EF BB`), and the four-byte mathematical
 /// alphanumerics (`F0 9D`) and historic scripts (`F0 90`, `F0 91`,
-/// `F0 96`). Arabic letters like `o` and `l` (`ه`, `ا`: nearly every
-/// Arabic word holds one, so every Arabic line would be read), Indic
-/// digits (`E0`) and CJK strokes (`E3`, `E4`) are not looked for. Pairs, not whole leads, so that the dashes and
+/// `F0 96`). Indic letters and digits (`E0`), Hangul and Bopomofo letters
+/// and CJK ideographs (`E3`, `E4`) that UTS #39 lists as like `o`, `l` or
+/// `y` are not looked for: their blocks hold the bulk of Indic and CJK
+/// text, every line of which would then be searched. Pairs, not whole leads, so that the dashes and
 /// quotes of `E2 80`, CJK punctuation (`EF BC 8C`) and accented Latin
 /// (`C3`, `C4`, `C5`) keep a line out.
-const PAIRS: [[u8; 2]; 82] = [
+#[rustfmt::skip]
+const PAIRS: [[u8; 2]; 84] = [
+    [0xC5, 0xBF], [0xEF, 0xBE],
     [0xC6, 0x84],
     [0xC6, 0x8D],
     [0xC6, 0x92],
@@ -143,12 +149,12 @@ const PAIRS: [[u8; 2]; 82] = [
     [0xF0, 0x9E],
 ];
 
-/// [`PAIRS`] and the Greek to Hebrew leads as bits: for each lead byte
+/// [`PAIRS`] and the Greek to Arabic leads as bits: for each lead byte
 /// `C0`..`FF`, the low six bits of the second bytes that follow it.
 const PAIR_BITS: [u64; 64] = {
     let mut bits = [0u64; 64];
     let mut lead = 0xCD;
-    while lead <= 0xD7 {
+    while lead <= 0xDB {
         bits[lead - 0xC0] = u64::MAX;
         lead += 1;
     }
@@ -170,7 +176,7 @@ fn is_lead(b: u8, b1: Option<u8>) -> bool {
 
 /// The first offset at or after `from` of a character U016 looks for
 /// ([`is_lead`]): one branch-free test per 64-byte chunk for a byte from
-/// `C6` up, then the pair test at each such byte of a chunk that has one.
+/// `C5` up, then the pair test at each such byte of a chunk that has one.
 fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
     let mut base = from;
@@ -178,7 +184,7 @@ fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
         let mut mask = chunk
             .iter()
             .enumerate()
-            .fold(0u64, |m, (i, &b)| m | (u64::from(b >= 0xC6) << i));
+            .fold(0u64, |m, (i, &b)| m | (u64::from(b >= 0xC5) << i));
         while mask != 0 {
             let at = base + mask.trailing_zeros() as usize;
             if is_lead(bytes[at], bytes.get(at + 1).copied()) {
@@ -284,9 +290,17 @@ enum Alphabet {
     Greek,
     /// U+0531..U+058F.
     Armenian,
+    /// U+0600..U+06FF: Arabic, Persian and Urdu letters, digits and
+    /// punctuation (all of them Arabic among their scripts).
+    Arabic,
 }
 
-const ALPHABETS: [Alphabet; 3] = [Alphabet::Cyrillic, Alphabet::Greek, Alphabet::Armenian];
+const ALPHABETS: [Alphabet; 4] = [
+    Alphabet::Cyrillic,
+    Alphabet::Greek,
+    Alphabet::Armenian,
+    Alphabet::Arabic,
+];
 
 impl Alphabet {
     /// The first and last characters (lead and continuation byte, which
@@ -299,6 +313,7 @@ impl Alphabet {
             Alphabet::Cyrillic => ([0xD0, 0x80], [0xD3, 0xBF], true),
             Alphabet::Greek => ([0xCE, 0x80], [0xCF, 0xA1], false),
             Alphabet::Armenian => ([0xD4, 0xB1], [0xD6, 0x8F], false),
+            Alphabet::Arabic => ([0xD8, 0x80], [0xDB, 0xBF], false),
         }
     }
 
@@ -370,6 +385,7 @@ fn first_unclear(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize>
         Alphabet::Cyrillic => first_unclear_in(lines, from, Alphabet::Cyrillic),
         Alphabet::Greek => first_unclear_in(lines, from, Alphabet::Greek),
         Alphabet::Armenian => first_unclear_in(lines, from, Alphabet::Armenian),
+        Alphabet::Arabic => first_unclear_in(lines, from, Alphabet::Arabic),
     }
 }
 
@@ -738,9 +754,9 @@ mod tests {
 
     /// Pieces of lines for the byte test: letters of each alphabet, and
     /// characters beside their ends.
-    const LETTERS: [&str; 16] = [
-        "а", "ж", "ё", "Ӂ", "\u{483}", "\u{400}", "\u{4FF}", "α", "Ω", "ά", "\u{3E1}", "ա", "Ա",
-        "\u{531}", "\u{587}", "\u{58F}",
+    const LETTERS: [&str; 21] = [
+        "ا", "ه", "\u{600}", "\u{6FF}", "\u{60C}", "а", "ж", "ё", "Ӂ", "\u{483}", "\u{400}",
+        "\u{4FF}", "α", "Ω", "ά", "\u{3E1}", "ա", "Ա", "\u{531}", "\u{587}", "\u{58F}",
     ];
     /// The neutral word characters, and characters like them.
     const NEUTRAL: [&str; 3] = ["ʼ", "\u{300}", "\u{301}"];
@@ -748,9 +764,9 @@ mod tests {
     const AROUND: [&str; 8] = [" ", "-", ",", "«", "»", "\u{A0}", "—", "„"];
     /// Everything else: ASCII word characters, other scripts, the
     /// neighbours of the alphabets and of the neutral characters.
-    const OTHERS: [&str; 18] = [
+    const OTHERS: [&str; 20] = [
         "a", "1", "_", "é", "\u{2060}", "¬", "ו", "\u{1F00}", "\u{384}", "\u{3E2}", "\u{3F0}",
-        "\u{383}", "\u{530}", "\u{590}", "\u{52F}", "\u{302}", "ʻ", "\n",
+        "\u{383}", "\u{530}", "\u{590}", "\u{52F}", "\u{302}", "ʻ", "\n", "\u{5FF}", "\u{700}",
     ];
 
     /// Pieces for lines mostly of `alphabet`: its letters, its neutral
@@ -856,7 +872,7 @@ mod tests {
     /// long is taken for a letter.
     #[test]
     fn the_alphabets_hold_letters_of_their_script_alone() {
-        let scripts = ["Cyrillic", "Greek", "Armenian"];
+        let scripts = ["Cyrillic", "Greek", "Armenian", "Arabic"];
         for (alphabet, script) in ALPHABETS.into_iter().zip(scripts) {
             let (first, last, _) = alphabet.bounds();
             let code = |[b, b1]: [u8; 2]| u32::from(b & 0x1F) << 6 | u32::from(b1 & 0x3F);
