@@ -63,8 +63,8 @@ const CHUNK: usize = 64;
 /// quotes of `E2 80`, CJK punctuation (`EF BC 8C`) and accented Latin
 /// (`C3`, `C4`, `C5`) keep a line out.
 #[rustfmt::skip]
-const PAIRS: [[u8; 2]; 84] = [
-    [0xC5, 0xBF], [0xEF, 0xBE],
+const PAIRS: [[u8; 2]; 87] = [
+    [0xC5, 0xBF], [0xEF, 0xAE], [0xEF, 0xBA], [0xEF, 0xBB], [0xEF, 0xBE],
     [0xC6, 0x84],
     [0xC6, 0x8D],
     [0xC6, 0x92],
@@ -581,10 +581,12 @@ fn line_words(line: &str, base: usize, out: &mut Capped) {
             (false, Some(mut s)) => {
                 word_start = None;
                 s += escape_len(&line[..s], &line[s..k]);
-                let word = &line[s..k];
+                let end = k - pod_code_len(&line[s..k], &line[k..]);
+                let word = &line[s..end];
                 if !word.is_ascii()
                     && !table.single_script(word)
-                    && let Some(d) = word::judge(word, base + s)
+                    && !in_bracket_class(&line[..s], &line[k..])
+                    && let Some(d) = word::judge(word, base + s, is_option(&line[..s]))
                 {
                     let span = d.span.clone();
                     out.push(|level| Diagnostic { level, ..d }, span);
@@ -596,6 +598,41 @@ fn line_words(line: &str, base: usize, out: &mut Capped) {
             return;
         }
     }
+}
+
+/// How much of the end of `word` is a POD formatting code that `after`
+/// opens: the `E` of `ФайлE<gt>` (Perl's documentation, `E<lt>ФайлE<gt>`).
+fn pod_code_len(word: &str, after: &str) -> usize {
+    let pod = |c: char| matches!(c, 'B' | 'C' | 'E' | 'F' | 'I' | 'L' | 'S' | 'X' | 'Z');
+    let mut tail = word.chars().rev();
+    match (tail.next(), tail.next(), after.starts_with('<')) {
+        (Some(code), Some(before), true) if pod(code) && !before.is_ascii() => 1,
+        _ => 0,
+    }
+}
+
+/// Whether the word between `before` and `after` stands in a bracketed
+/// character class of a regular expression (`^[yYдДщЩ]`, `[А-ЯЁA-Z0-9 ]`):
+/// the class lists letters of both alphabets on purpose.
+fn in_bracket_class(before: &str, after: &str) -> bool {
+    let Some(open) = before.rfind('[') else {
+        return false;
+    };
+    let inside = &before[open + 1..];
+    !inside.contains([']', ' ', '\t'])
+        && after
+            .find(']')
+            .is_some_and(|close| !after[..close].contains(['[', '\t']))
+}
+
+/// Whether `before` ends with a `-` that starts a command-line option
+/// (after whitespace, the line's start or another `-`).
+fn is_option(before: &str) -> bool {
+    let mut tail = before.chars().rev();
+    tail.next() == Some('-')
+        && tail
+            .next()
+            .is_none_or(|c| c.is_whitespace() || c == '-' || c == '"')
 }
 
 /// Whether `rest` starts with an HTML or XML character reference:
@@ -626,6 +663,26 @@ fn escape_len(before: &str, word: &str) -> usize {
         return word.char_indices().nth(2).map_or(word.len(), |(k, _)| k);
     }
     match before.chars().next_back() {
+        // `\u200D`, `\U0001F600`, `\x41`: the letter and its hex digits.
+        Some('\\') if matches!(bytes.first(), Some(b'u' | b'U' | b'x')) => {
+            let most = if bytes[0] == b'U' {
+                8
+            } else if bytes[0] == b'u' {
+                4
+            } else {
+                2
+            };
+            let digits = bytes[1..]
+                .iter()
+                .take(most)
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
+            if digits > 0 {
+                1 + digits
+            } else {
+                bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count()
+            }
+        }
         Some('\\') => bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count(),
         Some('%') => {
             let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -1116,11 +1173,34 @@ mod tests {
                 "a Lisu `ꓲ` (U+A4F2) in the Latin word `ꓲnput`",
             ),
             (
+                "x = get_con\u{FEEA}ig()",
+                "an Arabic `ﻪ` (U+FEEA) in the Latin word `get_conﻪig`",
+            ),
+            (
+                "x = c\u{647}nfig()",
+                "an Arabic `ه` (U+0647) in the Latin word `cهnfig`",
+            ),
+            (
                 "\u{210E}ello()",
                 "a letterlike-symbol `ℎ` (U+210E) in the Latin word `ℎello`",
             ),
         ] {
             assert_eq!(found(text), [message], "{text}");
+        }
+    }
+
+    /// Typing slips in real translations stay findings.
+    #[test]
+    fn slips_in_translations_are_found() {
+        for text in [
+            "msgstr \"Mesto za prika\u{455} novih razgovora:\"",
+            "msgstr \"ADDBUTTON <име> <наредба>, додаје дугме у кориснич\u{65}в списак\"",
+            "msgstr \"Žemutinė S\u{430}sandra\"",
+            "msgstr \"\u{4E}έα Γη\"",
+            "в лог всё равно записало\u{63}ь сообщение",
+            "-\u{430}dmin is an option",
+        ] {
+            assert_eq!(found(text).len(), 1, "{text}: {:?}", found(text));
         }
     }
 
@@ -1147,6 +1227,17 @@ mod tests {
             ".B \\(lqтупых\\(rq and \\*(lqтупых",
             "\\textbfжирный и \\LaTeXу",
             "Привет&nbsp;мир&laquo;текст&#171;слово",
+            // Found in translation catalogues, manuals and test data.
+            "  -cТЕГ, --add-comments[=ТЕГ] записать блоки",
+            "\"E<lt>ФайлE<gt>, или указывает\"",
+            "msgstr \"^[yYνΝ]\" and \"^[yYдДщЩ]\", \"[-,А-ЯЁA-Z0-9 .()]\"",
+            "msgstr \"NnНн\"",
+            "resizecons СТОВПЧИКІВxРЯДКІВ",
+            "msgid \"ǀXam\", \"Juǀʼhoan\"",
+            "0x88a0:  ǜüếềêɡ",
+            "call assert_equal('k œ̄ṣ́m̥̄ᾱ̆́', getline(18))",
+            "N;\t1.ass\\u200C\\u200Db\\u200C\\u1ABBΣ≠;",
+            "1.Assbcssssssssdσσssssssssssssssssessssssssssssssssssssxssssssssssssssssssssy",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }

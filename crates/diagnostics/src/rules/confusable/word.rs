@@ -40,13 +40,24 @@ struct Letter {
     after: Option<char>,
 }
 
+/// The longest word judged, in characters: longer runs are test vectors
+/// and generated data (IDNA's `assbcssss...σσ...`), not words a reader
+/// types or reads.
+const LONGEST: usize = 64;
+
 /// The finding for `word` (at byte `at` of the file), if one of its parts
-/// is a look-alike.
-pub(super) fn judge(word: &str, at: usize) -> Option<Diagnostic> {
+/// is a look-alike. With `option`, the word follows a `-` that starts a
+/// command-line option (`-cТЕГ`, gettext's `-cTAG` translated): its first
+/// letter is the option's, typed in ASCII on purpose.
+pub(super) fn judge(word: &str, at: usize, option: bool) -> Option<Diagnostic> {
+    if word.chars().nth(LONGEST).is_some() {
+        return None;
+    }
     let mut start = 0;
     for part in word.split('_') {
-        let after_marker = start > 0;
+        let after_marker = start > 0 || option;
         if !part.is_ascii()
+            && !is_key_list(part)
             && let Some(odd) = odd_letters(part, after_marker)
         {
             return Some(finding(word, at, &odd));
@@ -54,6 +65,18 @@ pub(super) fn judge(word: &str, at: usize) -> Option<Diagnostic> {
         start += part.len() + 1;
     }
     None
+}
+
+/// Whether `part` is a list of keys in both cases, each letter beside its
+/// other case (`NnНн`, `yYνΝ`: the answers a translated yes/no prompt
+/// takes, in the keyboard's two alphabets).
+fn is_key_list(part: &str) -> bool {
+    let chars: Vec<char> = part.chars().collect();
+    chars.len() >= 4
+        && chars.len().is_multiple_of(2)
+        && chars
+            .chunks(2)
+            .all(|pair| pair[0] != pair[1] && pair[0].to_lowercase().eq(pair[1].to_lowercase()))
 }
 
 /// What was found in a part: its main script and its odd letters.
@@ -100,7 +123,10 @@ fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
     let &(main, ordinary) = counts
         .iter()
         .max_by_key(|&&(s, n)| (n, s == "Latin", std::cmp::Reverse(s)))?;
-    if ordinary < 2 {
+    // A Latin word disguised is an ASCII one: Vietnamese `ềêɡ` or the
+    // transcription `œ̄ṣ́m̥̄ᾱ̆́` resemble no word a reader would mistake.
+    let ascii = letters.iter().filter(|l| l.c.is_ascii()).count();
+    if ordinary < 2 || (main == "Latin" && ascii < 2) {
         return None;
     }
     let foreign = |l: &Letter| l.script.is_some_and(|s| s != main);
@@ -111,6 +137,10 @@ fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
         .filter(|l| foreign(l) || (l.restricted && main == "Latin"))
         // The accelerator key of a translated word, typed in ASCII.
         .filter(|l| !(l.key && l.c.is_ascii() && main != "Latin"))
+        // The clicks of Khoisan orthographies (`Juǀʼhoan`, `ǀXam`) are
+        // letters of those languages, not disguised `l`s.
+        .filter(|l| !matches!(l.c, '\u{1C0}'..='\u{1C3}'))
+        .filter(|l| !is_dimension_x(l, main))
         .collect();
     // A foreign letter must look like one of the main script; a restricted
     // one of its own script or of none (fullwidth, mathematical), like
@@ -131,6 +161,14 @@ fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
         return None;
     }
     Some(Odd { main, letters: odd })
+}
+
+/// An ASCII `x` between capitals of a word of another script: the `×` of
+/// `СТОВПЧИКІВxРЯДКІВ` (a translated `COLSxROWS`).
+fn is_dimension_x(l: &Letter, main: &str) -> bool {
+    let capital =
+        |c: Option<char>| c.is_some_and(|c| c.is_uppercase() && script_of(c) == Some(main));
+    l.c == 'x' && main != "Latin" && capital(l.before) && capital(l.after)
 }
 
 /// A lowercase Greek letter standing whole beside Latin capitals, digits,
