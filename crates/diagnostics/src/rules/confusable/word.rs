@@ -157,10 +157,23 @@ fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
     if odd.is_empty() || !odd.iter().all(disguised) {
         return None;
     }
-    if main == "Latin" && odd.iter().all(is_scientific_greek) {
+    if main == "Latin" && (odd.iter().all(is_scientific_greek) || is_inflected_acronym(part)) {
         return None;
     }
     Some(Odd { main, letters: odd })
+}
+
+/// Whether `part` is an acronym in ASCII capitals with a case ending in
+/// the lowercase letters of another script (Serbian `DBUSа`): a word of
+/// both on purpose, where no capital is disguised.
+fn is_inflected_acronym(part: &str) -> bool {
+    let capitals = part.chars().take_while(|c| c.is_ascii_uppercase()).count();
+    let ending = &part[capitals..];
+    capitals >= 2
+        && !ending.is_empty()
+        && ending.chars().all(|c| {
+            c.is_lowercase() && !c.is_ascii() && script_of(c).is_some_and(|s| s != "Latin")
+        })
 }
 
 /// An ASCII `x` between capitals of a word of another script: the `×` of
