@@ -626,13 +626,18 @@ fn in_bracket_class(before: &str, after: &str) -> bool {
 }
 
 /// Whether `before` ends with a `-` that starts a command-line option
-/// (after whitespace, the line's start or another `-`).
+/// (after whitespace, the line's start or another `-`), or with the `^` of
+/// a control key (`^BУбаци`: hexchat's bold marker `^B`): the letter after
+/// it is a key.
 fn is_option(before: &str) -> bool {
     let mut tail = before.chars().rev();
-    tail.next() == Some('-')
-        && tail
+    match tail.next() {
+        Some('^') => true,
+        Some('-') => tail
             .next()
-            .is_none_or(|c| c.is_whitespace() || c == '-' || c == '"')
+            .is_none_or(|c| c.is_whitespace() || c == '-' || c == '"'),
+        _ => false,
+    }
 }
 
 /// Whether `rest` starts with an HTML or XML character reference:
@@ -1229,6 +1234,8 @@ mod tests {
             "Привет&nbsp;мир&laquo;текст&#171;слово",
             // Found in translation catalogues, manuals and test data.
             "  -cТЕГ, --add-comments[=ТЕГ] записать блоки",
+            "Наредба ^BУбаци у запис^B ће",
+            "додатак за удаљен приступ помоћу DBUSа и GTK-а",
             "\"E<lt>ФайлE<gt>, или указывает\"",
             "msgstr \"^[yYνΝ]\" and \"^[yYдДщЩ]\", \"[-,А-ЯЁA-Z0-9 .()]\"",
             "msgstr \"NnНн\"",
