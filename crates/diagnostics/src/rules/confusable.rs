@@ -167,16 +167,44 @@ const PAIR_BITS: [u64; 64] = {
     bits
 };
 
-/// Whether `b` then `b1` (`None` past the end of what is searched) start a
-/// character U016 looks for.
+/// Whether `b` is the first byte of one of [`PAIRS`] or of the Greek to
+/// Arabic letters: `C5`..`DF`, `E1`, `E2`, `EA`, `EF`, `F0` (what
+/// `candidates::CONFUSABLE` reports).
 #[inline(always)]
-fn is_lead(b: u8, b1: Option<u8>) -> bool {
-    b >= 0xC0 && PAIR_BITS[usize::from(b - 0xC0)] & b1.map_or(u64::MAX, |b1| 1 << (b1 & 0x3F)) != 0
+fn is_first(b: u8) -> bool {
+    (b.wrapping_sub(0xC5) <= 0xDF - 0xC5)
+        | (b == 0xE1)
+        | (b == 0xE2)
+        | (b == 0xEA)
+        | (b == 0xEF)
+        | (b == 0xF0)
+}
+
+/// Whether the bytes from `at` start a character U016 looks for: a pair of
+/// [`PAIR_BITS`] (a byte past the end of `bytes` may be anything), and in
+/// the fullwidth and halfwidth blocks a letter, not the fullwidth
+/// punctuation and digits of CJK text (`，`, `（`) or halfwidth katakana.
+#[inline(always)]
+fn is_lead(bytes: &[u8], at: usize) -> bool {
+    let b = bytes[at];
+    let (b1, b2) = (bytes.get(at + 1).copied(), bytes.get(at + 2).copied());
+    if b < 0xC0
+        || PAIR_BITS[usize::from(b - 0xC0)] & b1.map_or(u64::MAX, |b1| 1 << (b1 & 0x3F)) == 0
+    {
+        return false;
+    }
+    match (b, b1, b2) {
+        (0xEF, Some(0xBC), Some(b2)) => (0xA1..=0xBA).contains(&b2),
+        (0xEF, Some(0xBD), Some(b2)) => (0x81..=0x9A).contains(&b2),
+        (0xEF, Some(0xBE), Some(b2)) => b2 >= 0xA0,
+        _ => true,
+    }
 }
 
 /// The first offset at or after `from` of a character U016 looks for
-/// ([`is_lead`]): one branch-free test per 64-byte chunk for a byte from
-/// `C5` up, then the pair test at each such byte of a chunk that has one.
+/// ([`is_lead`]): one branch-free test per 64-byte chunk for a first byte
+/// of one ([`is_first`]), then the exact test at each such byte of a chunk
+/// that has one.
 fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
     let mut base = from;
@@ -184,10 +212,10 @@ fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
         let mut mask = chunk
             .iter()
             .enumerate()
-            .fold(0u64, |m, (i, &b)| m | (u64::from(b >= 0xC5) << i));
+            .fold(0u64, |m, (i, &b)| m | (u64::from(is_first(b)) << i));
         while mask != 0 {
             let at = base + mask.trailing_zeros() as usize;
-            if is_lead(bytes[at], bytes.get(at + 1).copied()) {
+            if is_lead(bytes, at) {
                 return Some(at);
             }
             mask &= mask - 1;
@@ -562,40 +590,56 @@ impl CharTable {
     }
 }
 
-/// U016 on each word of `line` (at byte `base` of the file). A word is a
-/// run of [`in_word`] characters, with the accelerator markers `&` and `~`
-/// before or between them (`Р&eгулярний`, `~Oткрыть`) but not an HTML
-/// entity (`&nbsp;`).
+/// U016 on each word of `line` (at byte `base` of the file) that holds a
+/// character it looks for ([`next_lead`]): every word it can report does
+/// (the odd letter, or the letters of a Greek, Cyrillic, Armenian or Hebrew
+/// word), so the words of CJK or Indic text around them are not split
+/// out. A word is a run of [`in_word`] characters, with the accelerator
+/// markers `&` and `~` before or between them (`Р&eгулярний`, `~Oткрыть`)
+/// but not an HTML entity (`&nbsp;`).
 fn line_words(line: &str, base: usize, out: &mut Capped) {
     let table = char_table();
-    let mut word_start = None;
-    let mut chars = line.char_indices().peekable();
-    loop {
-        let (k, c) = chars.next().unwrap_or((line.len(), ' '));
-        let next = chars.peek().map(|&(_, n)| n);
-        let joins = matches!(c, '&' | '~')
-            && next.is_some_and(|n| n != '_' && table.in_word(n))
-            && !is_entity(&line[k..]);
-        match (joins || table.in_word(c), word_start) {
-            (true, None) => word_start = Some(k),
-            (false, Some(mut s)) => {
-                word_start = None;
-                s += escape_len(&line[..s], &line[s..k]);
-                let end = k - pod_code_len(&line[s..k], &line[k..]);
-                let word = &line[s..end];
-                if !word.is_ascii()
-                    && !table.single_script(word)
-                    && !in_bracket_class(&line[..s], &line[k..])
-                    && let Some(d) = word::judge(word, base + s, is_option(&line[..s]))
-                {
-                    let span = d.span.clone();
-                    out.push(|level| Diagnostic { level, ..d }, span);
-                }
+    // Whether `c` at `k`, before `next`, belongs in a word.
+    let joins = |k: usize, c: char, next: Option<char>| {
+        table.in_word(c)
+            || (matches!(c, '&' | '~')
+                && next.is_some_and(|n| n != '_' && table.in_word(n))
+                && !is_entity(&line[k..]))
+    };
+    let mut from = 0;
+    while let Some(i) = next_lead(line.as_bytes(), from) {
+        let mut end = i;
+        let mut chars = line[i..].char_indices().map(|(k, c)| (i + k, c)).peekable();
+        while let Some((k, c)) = chars.next() {
+            if !joins(k, c, chars.peek().map(|&(_, n)| n)) {
+                break;
             }
-            _ => {}
+            end = k + c.len_utf8();
         }
-        if k == line.len() {
-            return;
+        if end == i {
+            from = i + line[i..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let mut s = i;
+        let mut after = line[i..].chars().next();
+        for (k, c) in line[..i].char_indices().rev() {
+            if !joins(k, c, after) {
+                break;
+            }
+            s = k;
+            after = Some(c);
+        }
+        from = end;
+        s += escape_len(&line[..s], &line[s..end]);
+        let word_end = end - pod_code_len(&line[s..end], &line[end..]);
+        let word = &line[s..word_end];
+        if !word.is_ascii()
+            && !table.single_script(word)
+            && !in_bracket_class(&line[..s], &line[end..])
+            && let Some(d) = word::judge(word, base + s, is_option(&line[..s]))
+        {
+            let span = d.span.clone();
+            out.push(|level| Diagnostic { level, ..d }, span);
         }
     }
 }
