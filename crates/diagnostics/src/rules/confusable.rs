@@ -259,43 +259,24 @@ fn is_lead(bytes: &[u8], at: usize) -> bool {
     (0x1D400..=0x1D7FF).contains(&cp) || WIDE.binary_search(&cp).is_ok()
 }
 
-/// A test of two bytes that holds wherever [`is_lead`] does, in compares
-/// alone (so that a chunk's bytes are tested side by side): the two-byte
-/// leads whole but `C5` and the Latin-1 and Latin Extended-A letters before
-/// `C6` (accented Latin), and the three- and four-byte ones by their second
-/// byte, without the Vietnamese letters of `E1 B8`..`E1 BB`.
-#[inline(always)]
-fn coarse(b: u8, b1: u8) -> bool {
-    let within = |x: u8, lo: u8, hi: u8| x.wrapping_sub(lo) <= hi - lo;
-    within(b, 0xC6, 0xCA)
-        | within(b, 0xCD, 0xDB)
-        | (b == 0xDF)
-        | ((b == 0xC5) & (b1 == 0xBF))
-        | ((b == 0xE1) & !within(b1, 0xB8, 0xBB))
-        | ((b == 0xE2) & (within(b1, 0x84, 0x85) | (b1 == 0x93) | within(b1, 0xB1, 0xB5)))
-        | ((b == 0xEA) & (within(b1, 0x93, 0x9F) | within(b1, 0xAC, 0xAE)))
-        | ((b == 0xEF) & ((b1 == 0xAE) | within(b1, 0xBA, 0xBE)))
-        | ((b == 0xF0) & (within(b1, 0x90, 0x91) | (b1 == 0x96) | within(b1, 0x9C, 0x9E)))
-}
-
 /// The first offset at or after `from` of a character U016 looks for
-/// ([`is_lead`]): one branch-free test ([`coarse`]) per 64-byte chunk,
-/// then the exact test at the bytes of a chunk where it holds. The last
-/// bytes, whose character may run past the end, take the exact test alone.
+/// ([`is_lead`]): one branch-free test per 64-byte chunk for a first byte
+/// of one ([`is_first`]), then the exact test at each such byte of a chunk
+/// that has one.
 fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut at = from;
-    while at + CHUNK < bytes.len() {
-        let window: &[u8; CHUNK + 1] = bytes[at..at + CHUNK + 1].try_into().ok()?;
-        let any = (0..CHUNK).fold(false, |any, i| any | coarse(window[i], window[i + 1]));
-        if any
-            && let Some(i) =
-                (0..CHUNK).find(|&i| coarse(window[i], window[i + 1]) && is_lead(bytes, at + i))
-        {
-            return Some(at + i);
+    let rest = bytes.get(from..)?;
+    let mut base = from;
+    for chunk in rest.chunks(CHUNK) {
+        if chunk.iter().fold(false, |any, &b| any | is_first(b)) {
+            for (i, &b) in chunk.iter().enumerate() {
+                if is_first(b) && is_lead(bytes, base + i) {
+                    return Some(base + i);
+                }
+            }
         }
-        at += CHUNK;
+        base += chunk.len();
     }
-    (at..bytes.len()).find(|&i| is_first(bytes[i]) && is_lead(bytes, i))
+    None
 }
 
 /// U016 over `bytes`: each line holding a lead byte, split into words.
@@ -1498,29 +1479,6 @@ mod tests {
             "{files} files, {with_leads} with a lead byte, {found} U016 findings: the same both ways"
         );
         assert!(files > 0, "no file read");
-    }
-
-    /// The coarse test holds wherever the exact one does, in well-formed
-    /// text.
-    #[test]
-    fn the_coarse_test_holds_wherever_the_exact_one_does() {
-        let mut leads = 0;
-        for b in 0..=255u8 {
-            // Well-formed second bytes: the pass reads no other line.
-            for b1 in 0x80..=0xBFu8 {
-                for b2 in [0x80, 0x9D, 0xA1, 0xBF] {
-                    for b3 in [0x80, 0xBF] {
-                        let bytes = [b, b1, b2, b3];
-                        if is_lead(&bytes, 0) {
-                            assert!(coarse(b, b1), "{bytes:02X?}");
-                            assert!(is_first(b), "{bytes:02X?}");
-                            leads += 1;
-                        }
-                    }
-                }
-            }
-        }
-        assert!(leads > 1_000, "{leads}");
     }
 
     #[test]
