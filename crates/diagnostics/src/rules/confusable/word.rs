@@ -45,6 +45,50 @@ struct Letter {
 /// types or reads.
 const LONGEST: usize = 64;
 
+/// Whether `word` can hold a part [`judge`] reports, by a count of its
+/// letters that needs no Unicode lookup: a reported part's main script has
+/// two ordinary letters or more, and is Latin with two ASCII letters or
+/// more, or one of the scripts whose letters a foreign one can look like
+/// (Greek, Cyrillic, Armenian, Hebrew: `looks_like`). A word with fewer than
+/// two of either (`𝐀`, `각`, `ΐ` in a table of characters, CJK or Hangul
+/// text beside a fullwidth sign) is none.
+pub(super) fn may_be_look_alike(word: &str) -> bool {
+    let (mut ascii, mut lookalike_script) = (0, 0);
+    for c in word.chars() {
+        ascii += usize::from(c.is_ascii_alphabetic());
+        lookalike_script += usize::from(may_be_of_lookalike_script(c));
+        if ascii >= 2 || lookalike_script >= 2 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `c` may be a letter of Greek, Cyrillic, Armenian or Hebrew: a
+/// superset of those scripts' letters (their blocks, whole), tested
+/// against UTS #39's script data over every code point.
+fn may_be_of_lookalike_script(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x370..=0x5FF
+            | 0x1C80..=0x1C8F
+            | 0x1D26..=0x1D2B
+            | 0x1D5D..=0x1D6A
+            | 0x1D78
+            | 0x1DBF
+            | 0x1F00..=0x1FFF
+            | 0x2126
+            | 0x2DE0..=0x2DFF
+            | 0xA640..=0xA69F
+            | 0xAB65
+            | 0xFB13..=0xFB4F
+            | 0xFE2E..=0xFE2F
+            | 0x10140..=0x101A0
+            | 0x1D200..=0x1D245
+            | 0x1E030..=0x1E08F
+    )
+}
+
 /// The finding for `word` (at byte `at` of the file), if one of its parts
 /// is a look-alike. With `option`, the word follows a `-` that starts a
 /// command-line option (`-cТЕГ`, gettext's `-cTAG` translated): its first
@@ -281,4 +325,38 @@ fn plain(c: char, main: &str) -> String {
         .filter(|&d| script_of(d) == Some(main) && d.identifier_allowed())
         .find(|&d| skeleton(d.encode_utf8(&mut buffer)).eq(shape.chars()));
     found.map_or_else(|| c.to_string(), |d| d.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The letters a reported word's main script can be made of, but
+    /// ASCII, are all in the block list the count reads.
+    #[test]
+    fn the_lookalike_scripts_letters_are_all_counted() {
+        let mut counted = 0;
+        for c in ('\u{80}'..=char::MAX).filter(|&c| is_letter(c)) {
+            let script = script_of(c);
+            if matches!(script, Some("Greek" | "Cyrillic" | "Armenian" | "Hebrew")) {
+                assert!(may_be_of_lookalike_script(c), "{c:?} {script:?}");
+                counted += 1;
+            }
+        }
+        assert!(counted > 900, "{counted}");
+    }
+
+    /// A word the count rules out is one the judgement reports nothing in,
+    /// and the words it keeps include every kind of finding.
+    #[test]
+    fn the_count_rules_out_only_words_with_no_finding() {
+        for word in ["𝐀", "각", "ΐ", "Ａ", "xΑ", "аb", "ℎ", "ᎪᎪ", "ꓲꓲ", "ＡＢＣ"]
+        {
+            assert!(!may_be_look_alike(word), "{word}");
+            assert!(judge(word, 0, false).is_none(), "{word}");
+        }
+        for word in ["pаypal", "𝐟etch", "Ｉgnore", "поезд", "ἀἐo", "αβc"] {
+            assert!(may_be_look_alike(word), "{word}");
+        }
+    }
 }
