@@ -29,7 +29,7 @@
 //! otherwise it is split into words, and a word of one script below
 //! U+0800 ([`CharTable`]) skips the UTS #39 lookups.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use unicode_security::mixed_script::AugmentedScriptSet;
@@ -860,33 +860,47 @@ fn letters_of(script: &str) -> &'static [std::ops::RangeInclusive<u32>] {
 /// (`ππbbππ`, test data of a multibyte search) does not, and the word
 /// then looks like no word of one script.
 fn looks_like(c: char, main: &str) -> bool {
-    let Some(shapes) = shapes_of(main) else {
-        return false;
-    };
+    shapes_of(main).is_some_and(|shapes| shapes.contains_key(&skeleton_of(c)))
+}
+
+/// The letter of `main` that `c` looks like, for a finding's label: the
+/// first of [`letters_of`] allowed in identifiers with the same skeleton
+/// (`с` -> `c`), if there is one.
+fn plain_letter(c: char, main: &str) -> Option<char> {
+    shapes_of(main)?.get(&skeleton_of(c)).copied().flatten()
+}
+
+fn skeleton_of(c: char) -> String {
     let mut buffer = [0u8; 4];
-    let shape: String = skeleton(c.encode_utf8(&mut buffer)).collect();
-    shapes.contains(&shape)
+    skeleton(c.encode_utf8(&mut buffer)).collect()
 }
 
 /// The skeletons of the letters of `main` ([`letters_of`] that are of that
-/// script alone), computed once per script: asked of each foreign letter
-/// in a word, skeletons of all of Latin's 850 letters were most of the
-/// rule's time. `None` for a script the pass does not read.
-fn shapes_of(main: &str) -> Option<&'static HashSet<String>> {
+/// script alone), each with the first such letter allowed in identifiers,
+/// computed once per script: asked of each foreign letter in a word, and
+/// searched for each odd letter of a finding, skeletons of all of Latin's
+/// 850 letters were most of the rule's time. `None` for a script the pass
+/// does not read.
+fn shapes_of(main: &str) -> Option<&'static HashMap<String, Option<char>>> {
     const SCRIPTS: [&str; 5] = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew"];
-    static SHAPES: [std::sync::OnceLock<HashSet<String>>; 5] =
+    static SHAPES: [std::sync::OnceLock<HashMap<String, Option<char>>>; 5] =
         [const { std::sync::OnceLock::new() }; 5];
     let k = SCRIPTS.iter().position(|&s| s == main)?;
     Some(SHAPES[k].get_or_init(|| {
-        let mut buffer = [0u8; 4];
-        letters_of(main)
+        let mut shapes: HashMap<String, Option<char>> = HashMap::new();
+        let letters = letters_of(main)
             .iter()
             .cloned()
             .flatten()
             .filter_map(char::from_u32)
-            .filter(|&d| script_of(d) == Some(main))
-            .map(|d| skeleton(d.encode_utf8(&mut buffer)).collect())
-            .collect()
+            .filter(|&d| script_of(d) == Some(main));
+        for d in letters {
+            let plain = shapes.entry(skeleton_of(d)).or_insert(None);
+            if plain.is_none() && d.identifier_allowed() {
+                *plain = Some(d);
+            }
+        }
+        shapes
     }))
 }
 
@@ -942,6 +956,34 @@ mod tests {
             }
         }
         assert!(alike > 100, "{alike}");
+    }
+
+    /// The letter a label names is the first of the script's letters,
+    /// allowed in identifiers, with the same skeleton.
+    #[test]
+    fn plain_letter_is_the_search_over_the_scripts_letters() {
+        let searched = |c: char, main: &str| {
+            letters_of(main)
+                .iter()
+                .cloned()
+                .flatten()
+                .filter_map(char::from_u32)
+                .filter(|&d| script_of(d) == Some(main) && d.identifier_allowed())
+                .find(|&d| skeleton_of(d) == skeleton_of(c))
+        };
+        let mut named = 0;
+        let chars = (0x41..0x600)
+            .step_by(5)
+            .chain([0x430, 0x441, 0x3BF, 0x585, 0xFF29, 0x1D41F, 0x13AA, 0x5D5])
+            .filter_map(char::from_u32);
+        for c in chars {
+            for main in ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew", "Han"] {
+                let expected = searched(c, main);
+                assert_eq!(plain_letter(c, main), expected, "{c:?} {main}");
+                named += usize::from(expected.is_some());
+            }
+        }
+        assert!(named > 100, "{named}");
     }
 
     /// Pieces of lines for the byte test: letters of each alphabet, and

@@ -16,7 +16,7 @@
 
 use unicode_security::{GeneralSecurityProfile, skeleton};
 
-use super::{is_letter, looks_like, script_of};
+use super::{is_letter, looks_like, plain_letter, script_of};
 use crate::{Diagnostic, Level, Rule};
 
 /// Characters that mark the next letter as a menu accelerator in
@@ -312,19 +312,10 @@ fn finding(word: &str, at: usize, odd: &Odd) -> Diagnostic {
     ))
 }
 
-/// The letter of `main` that `c` looks like, for the label (`с` -> `c`):
-/// an ASCII letter or a letter of `main` with the same skeleton.
+/// The letter of `main` that `c` looks like, for the label (`с` -> `c`),
+/// or `c` itself when none is.
 fn plain(c: char, main: &str) -> String {
-    let mut buffer = [0u8; 4];
-    let shape: String = skeleton(c.encode_utf8(&mut buffer)).collect();
-    let found = super::letters_of(main)
-        .iter()
-        .cloned()
-        .flatten()
-        .filter_map(char::from_u32)
-        .filter(|&d| script_of(d) == Some(main) && d.identifier_allowed())
-        .find(|&d| skeleton(d.encode_utf8(&mut buffer)).eq(shape.chars()));
-    found.map_or_else(|| c.to_string(), |d| d.to_string())
+    plain_letter(c, main).unwrap_or(c).to_string()
 }
 
 #[cfg(test)]
