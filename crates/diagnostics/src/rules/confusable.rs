@@ -675,6 +675,35 @@ impl CharTable {
     }
 }
 
+/// [`in_word`] of the characters past [`CharTable`]'s, remembered for the
+/// last few asked on a line: their Unicode properties (a search of the
+/// standard library's tables, hundreds of instructions at U+25CC) are
+/// looked up once per line, not at each word beside them (a table of
+/// characters names each one in five columns).
+#[derive(Default)]
+struct WideInWord {
+    /// Characters asked, `'\0'` for none (it is in the table: never asked).
+    chars: [char; 8],
+    answers: [bool; 8],
+    next: usize,
+}
+
+impl WideInWord {
+    fn in_word(&mut self, table: &CharTable, c: char) -> bool {
+        if (c as usize) < TABLE_LEN {
+            return table.in_word(c);
+        }
+        if let Some(k) = self.chars.iter().position(|&d| d == c) {
+            return self.answers[k];
+        }
+        let answer = in_word(c);
+        self.chars[self.next] = c;
+        self.answers[self.next] = answer;
+        self.next = (self.next + 1) % self.chars.len();
+        answer
+    }
+}
+
 /// U016 on each word of `line` (at byte `base` of the file) that holds a
 /// character it looks for ([`next_lead`]): every word it can report does
 /// (the odd letter, or the letters of a Greek, Cyrillic, Armenian or Hebrew
@@ -684,11 +713,12 @@ impl CharTable {
 /// but not an HTML entity (`&nbsp;`).
 fn line_words(line: &str, base: usize, out: &mut Capped) {
     let table = char_table();
+    let mut wide = WideInWord::default();
     // Whether `c` at `k`, before `next`, belongs in a word.
-    let joins = |k: usize, c: char, next: Option<char>| {
-        table.in_word(c)
+    let mut joins = |k: usize, c: char, next: Option<char>| {
+        wide.in_word(table, c)
             || (matches!(c, '&' | '~')
-                && next.is_some_and(|n| n != '_' && table.in_word(n))
+                && next.is_some_and(|n| n != '_' && wide.in_word(table, n))
                 && !is_entity(&line[k..]))
     };
     let mut from = 0;
@@ -1259,6 +1289,28 @@ mod tests {
                 }
             }
             assert!(cleared > 3_000, "{alphabet:?}: {cleared}");
+        }
+    }
+
+    /// The characters remembered on a line answer as the lookup does,
+    /// whatever came before them.
+    #[test]
+    fn remembered_characters_answer_as_their_lookup() {
+        let table = char_table();
+        let mut wide = WideInWord::default();
+        let chars: Vec<char> = "\u{25CC}ℎ𝐟Ａ，한語😀ᎪⅫ①❶\u{20D7}a_"
+            .chars()
+            .chain((0x2000..0x2200).step_by(7).filter_map(char::from_u32))
+            .collect();
+        for round in 0..3 {
+            for (k, &c) in chars.iter().enumerate() {
+                let c = if round == 1 {
+                    chars[(k * 5) % chars.len()]
+                } else {
+                    c
+                };
+                assert_eq!(wide.in_word(table, c), in_word(c), "{c:?}");
+            }
         }
     }
 
