@@ -14,9 +14,9 @@
 //! bytes), kept tight where ordinary text goes: `é`, `’`, `…`, `—`, `«`,
 //! CJK punctuation, kana and emoji end none.
 //!
-//! U016's candidate is a lead byte of a two-byte letter of Greek, Cyrillic,
-//! Armenian or Hebrew (`CD`..`D7`), the scripts whose letters UTS #39 lists
-//! as confusable with Latin ones: U016 reads the lines that hold one.
+//! U016's candidate is a lead byte of a character UTS #39 lists as
+//! confusable with a Latin letter (`C5`..`DF`, `E1`, `E2`, `EA`, `EF`,
+//! `F0`): U016 tests the byte after it and reads the lines that hold one.
 //!
 //! Adding a candidate is adding a [`Pattern`] here, in the family whose
 //! union still ends nothing in ordinary text (the 512-bit kernel tests a
@@ -24,7 +24,7 @@
 //! tables (`utf8lint_codec::NIBBLE_BITS` nibble products and
 //! `utf8lint_codec::FAMILIES` families for the patterns that look at the
 //! bytes before their end: these take 14 and 8; `utf8lint_codec::CUR_BITS`
-//! for the others: these take 5).
+//! for the others: these take 7).
 
 use utf8lint_codec::{ByteSet, Family, Pattern, Patterns};
 
@@ -135,8 +135,14 @@ const TEXT_FAMILIES: [&[Pattern]; 9] = [
     )],
 ];
 
-/// U016's candidates: the lead bytes of its scripts' two-byte letters.
-const CONFUSABLE_PATTERNS: [Pattern; 1] = [Pattern::new(ANY, ANY, range(0xCD, 0xD7))];
+/// U016's candidates: the lead bytes of the characters it looks for
+/// (`rules::confusable`'s pairs): `C5`..`DF`, `E1`, `E2`, `EA`, `EF`,
+/// `F0`; U016 tests the second byte itself.
+const CONFUSABLE_PATTERNS: [Pattern; 1] = [Pattern::new(
+    ANY,
+    ANY,
+    range(0xC5, 0xDF).union(of(&[0xE1, 0xE2, 0xEA, 0xEF, 0xF0])),
+)];
 
 /// Every candidate: the text rules' families, then U016's.
 const FAMILIES: [Family; 10] = {
@@ -181,15 +187,15 @@ mod tests {
         }
     }
 
-    /// U016's candidates end exactly at the lead bytes of its scripts'
-    /// two-byte letters.
+    /// U016's candidates end exactly at the lead bytes of the characters
+    /// it looks for.
     #[test]
     fn the_confusable_candidates_are_the_leads() {
         for b in 0..=255u8 {
             let kinds = CANDIDATES.ends(b'a', b'b', b);
             assert_eq!(
                 kinds & CONFUSABLE != 0,
-                (0xCD..=0xD7).contains(&b),
+                (0xC5..=0xDF).contains(&b) || [0xE1, 0xE2, 0xEA, 0xEF, 0xF0].contains(&b),
                 "{b:02X}"
             );
         }

@@ -29,44 +29,285 @@
 //! otherwise it is split into words, and a word of one script below
 //! U+0800 ([`CharTable`]) skips the UTS #39 lookups.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ops::Range;
 
 use unicode_security::mixed_script::AugmentedScriptSet;
-use unicode_security::{
-    GeneralSecurityProfile, MixedScript, is_potential_mixed_script_confusable_char, skeleton,
-};
+use unicode_security::{GeneralSecurityProfile, skeleton};
 
+mod word;
+
+use crate::Diagnostic;
 use crate::shown::Capped;
-use crate::{Diagnostic, Level, Rule};
 
 /// Bytes per step of the byte test.
 const CHUNK: usize = 64;
 
-/// The lead bytes of the two-byte letters of Greek (`CD`..`CF`), Cyrillic
-/// (`D0`..`D4`), Armenian (`D4`..`D6`) and Hebrew (`D6`, `D7`): the
-/// scripts whose letters UTS #39 lists as confusable with Latin ones.
+/// The lead bytes of the characters U016 looks for, and their second
+/// bytes: every two-byte letter of Greek, Cyrillic, Armenian and Hebrew
+/// (`CD`..`D7`, any second byte), and the blocks of the other look-alikes
+/// of Latin letters in UTS #39's confusables (`confusables.txt`): Latin
+/// Extended-B and IPA (`C6`..`CA`, and the long `ſ`, `C5 BF`), every
+/// two-byte Arabic letter (`D8`..`DB`: `ا` is like `l`, `ه` like `o`),
+/// NKo letters shaped like `o` or `l`,
+/// Cherokee (`E1 8E`, `E1 8F`, `EA AD`, `EA AE`), Canadian
+/// syllabics, phonetic extensions, letterlike symbols and Roman numerals
+/// (`E2 84`, `E2 85`), Coptic (`E2 B2`, `E2 B3`), Lisu (`EA 93`),
+/// fullwidth and halfwidth forms (`EF BC`, `EF BD`, `EF BE`), Arabic
+/// presentation forms (`EF AE`, `EF BA`, `EF BB`), and the four-byte mathematical
+/// alphanumerics (`F0 9D`) and historic scripts (`F0 90`, `F0 91`,
+/// `F0 96`). Indic letters and digits (`E0`), Hangul and Bopomofo letters
+/// and CJK ideographs (`E3`, `E4`) that UTS #39 lists as like `o`, `l` or
+/// `y` are not looked for: their blocks hold the bulk of Indic and CJK
+/// text, every line of which would then be searched. Pairs, not whole leads, so that the dashes and
+/// quotes of `E2 80`, CJK punctuation (`EF BC 8C`) and accented Latin
+/// (`C3`, `C4`, `C5`) keep a line out.
+#[rustfmt::skip]
+const PAIRS: [[u8; 2]; 87] = [
+    [0xC5, 0xBF], [0xEF, 0xAE], [0xEF, 0xBA], [0xEF, 0xBB], [0xEF, 0xBE],
+    [0xC6, 0x84],
+    [0xC6, 0x8D],
+    [0xC6, 0x92],
+    [0xC6, 0x96],
+    [0xC6, 0xA6],
+    [0xC6, 0xBD],
+    [0xC6, 0xBF],
+    [0xC7, 0x80],
+    [0xC8, 0xB7],
+    [0xC9, 0x8C],
+    [0xC9, 0x91],
+    [0xC9, 0xA1],
+    [0xC9, 0xA3],
+    [0xC9, 0xA9],
+    [0xC9, 0xAA],
+    [0xC9, 0xAF],
+    [0xCA, 0x84],
+    [0xCA, 0x8B],
+    [0xCA, 0x8F],
+    [0xDF, 0x80],
+    [0xDF, 0x8A],
+    [0xDF, 0x8B],
+    [0xDF, 0x8C],
+    [0xDF, 0x93],
+    [0xDF, 0x95],
+    [0xDF, 0xA0],
+    [0xE1, 0x80],
+    [0xE1, 0x81],
+    [0xE1, 0x82],
+    [0xE1, 0x83],
+    [0xE1, 0x84],
+    [0xE1, 0x86],
+    [0xE1, 0x88],
+    [0xE1, 0x8B],
+    [0xE1, 0x8E],
+    [0xE1, 0x8F],
+    [0xE1, 0x90],
+    [0xE1, 0x91],
+    [0xE1, 0x92],
+    [0xE1, 0x95],
+    [0xE1, 0x96],
+    [0xE1, 0x97],
+    [0xE1, 0x9A],
+    [0xE1, 0x9B],
+    [0xE1, 0x9D],
+    [0xE1, 0x9F],
+    [0xE1, 0xA9],
+    [0xE1, 0xAA],
+    [0xE1, 0xAF],
+    [0xE1, 0xB2],
+    [0xE1, 0xB3],
+    [0xE1, 0xB4],
+    [0xE1, 0xB6],
+    [0xE1, 0xBE],
+    [0xE2, 0x84],
+    [0xE2, 0x85],
+    [0xE2, 0x93],
+    [0xE2, 0xB1],
+    [0xE2, 0xB2],
+    [0xE2, 0xB3],
+    [0xE2, 0xB4],
+    [0xE2, 0xB5],
+    [0xEA, 0x93],
+    [0xEA, 0x94],
+    [0xEA, 0x95],
+    [0xEA, 0x97],
+    [0xEA, 0x99],
+    [0xEA, 0x9B],
+    [0xEA, 0x9C],
+    [0xEA, 0x9E],
+    [0xEA, 0x9F],
+    [0xEA, 0xAC],
+    [0xEA, 0xAD],
+    [0xEA, 0xAE],
+    [0xEF, 0xBC],
+    [0xEF, 0xBD],
+    [0xF0, 0x90],
+    [0xF0, 0x91],
+    [0xF0, 0x96],
+    [0xF0, 0x9C],
+    [0xF0, 0x9D],
+    [0xF0, 0x9E],
+];
+
+/// [`PAIRS`] and the Greek to Arabic leads as bits: for each lead byte
+/// `C0`..`FF`, the low six bits of the second bytes that follow it.
+const PAIR_BITS: [u64; 64] = {
+    let mut bits = [0u64; 64];
+    let mut lead = 0xCD;
+    while lead <= 0xDB {
+        bits[lead - 0xC0] = u64::MAX;
+        lead += 1;
+    }
+    let mut k = 0;
+    while k < PAIRS.len() {
+        let [lead, second] = PAIRS[k];
+        bits[(lead - 0xC0) as usize] |= 1 << (second & 0x3F);
+        k += 1;
+    }
+    bits
+};
+
+/// Whether `b` is the first byte of one of [`PAIRS`] or of the Greek to
+/// Arabic letters: `C5`..`DF`, `E1`, `E2`, `EA`, `EF`, `F0` (what
+/// `candidates::CONFUSABLE` reports).
 #[inline(always)]
-fn is_lead(b: u8) -> bool {
-    b.wrapping_sub(0xCD) <= 0xD7 - 0xCD
+fn is_first(b: u8) -> bool {
+    (b.wrapping_sub(0xC5) <= 0xDF - 0xC5)
+        | (b == 0xE1)
+        | (b == 0xE2)
+        | (b == 0xEA)
+        | (b == 0xEF)
+        | (b == 0xF0)
 }
 
-/// The first offset at or after `from` of a line holding a lead byte.
+/// The look-alikes of three and four bytes that [`PAIRS`] admits, from UTS
+/// #39's confusables (every letter or digit whose skeleton is an ASCII
+/// letter's), but the mathematical alphanumerics (U+1D400..U+1D7FF, tested
+/// as a range): the pairs alone would take in whole scripts (Georgian,
+/// Ethiopic, Myanmar) for one look-alike each.
+#[rustfmt::skip]
+const WIDE: [u32; 442] = [
+    0x1004, 0x101D, 0x1040, 0x105A, 0x10B9, 0x10BD, 0x10CD, 0x10E7, 0x10FD, 0x10FF,
+    0x110B, 0x11BC, 0x1200, 0x12D0, 0x13A0, 0x13A1, 0x13A2, 0x13A5, 0x13A9, 0x13AA,
+    0x13AB, 0x13AC, 0x13B3, 0x13B7, 0x13BB, 0x13BD, 0x13C0, 0x13C2, 0x13C3, 0x13CF,
+    0x13D2, 0x13D4, 0x13D5, 0x13D9, 0x13DA, 0x13DE, 0x13DF, 0x13E2, 0x13E6, 0x13E7,
+    0x13F3, 0x13F4, 0x142F, 0x144C, 0x146D, 0x146F, 0x1472, 0x148D, 0x14AA, 0x1541,
+    0x157C, 0x157D, 0x1587, 0x15AF, 0x15B4, 0x15C5, 0x15DE, 0x15EA, 0x15F0, 0x15F7,
+    0x16B7, 0x16C1, 0x16D0, 0x16D5, 0x16D6, 0x1763, 0x17E0, 0x1A45, 0x1A80, 0x1A90,
+    0x1BEA, 0x1BEC, 0x1C82, 0x1C83, 0x1CBD, 0x1CBF, 0x1CF5, 0x1D04, 0x1D0F, 0x1D11,
+    0x1D1C, 0x1D20, 0x1D21, 0x1D22, 0x1D26, 0x1D83, 0x1D8C, 0x1E9D, 0x1EFF, 0x1FBE,
+    0x2102, 0x210A, 0x210B, 0x210C, 0x210D, 0x210E, 0x2110, 0x2111, 0x2112, 0x2113,
+    0x2115, 0x2119, 0x211A, 0x211B, 0x211C, 0x211D, 0x2124, 0x2128, 0x212A, 0x212C,
+    0x212D, 0x212F, 0x2130, 0x2131, 0x2133, 0x2134, 0x2139, 0x213D, 0x2145, 0x2146,
+    0x2147, 0x2148, 0x2149, 0x2160, 0x2164, 0x2169, 0x216C, 0x216D, 0x216E, 0x216F,
+    0x2170, 0x2174, 0x2179, 0x217C, 0x217D, 0x217E, 0x217F, 0x2C6B, 0x2C6C, 0x2C82,
+    0x2C85, 0x2C8C, 0x2C8D, 0x2C8E, 0x2C92, 0x2C93, 0x2C94, 0x2C98, 0x2C9A, 0x2C9E,
+    0x2C9F, 0x2CA2, 0x2CA3, 0x2CA4, 0x2CA5, 0x2CA6, 0x2CA8, 0x2CA9, 0x2CAC, 0x2CBD,
+    0x2CCE, 0x2CCF, 0x2CD0, 0x2D2D, 0x2D38, 0x2D39, 0x2D4A, 0x2D4F, 0x2D54, 0x2D55,
+    0x2D5D, 0xA4D0, 0xA4D1, 0xA4D2, 0xA4D3, 0xA4D4, 0xA4D6, 0xA4D7, 0xA4D9, 0xA4DA,
+    0xA4DC, 0xA4DD, 0xA4DF, 0xA4E0, 0xA4E1, 0xA4E2, 0xA4E3, 0xA4E6, 0xA4E7, 0xA4EA,
+    0xA4EB, 0xA4EC, 0xA4EE, 0xA4F0, 0xA4F2, 0xA4F3, 0xA4F4, 0xA50B, 0xA557, 0xA56F,
+    0xA576, 0xA5CB, 0xA647, 0xA6C9, 0xA6DF, 0xA731, 0xA781, 0xA798, 0xA799, 0xA79F,
+    0xA7AE, 0xA7B2, 0xA7B3, 0xA7B4, 0xA7FA, 0xA7FE, 0xA830, 0xAB32, 0xAB35, 0xAB3D,
+    0xAB47, 0xAB48, 0xAB4E, 0xAB52, 0xAB5A, 0xAB64, 0xAB75, 0xAB81, 0xAB83, 0xAB93,
+    0xABA4, 0xABA9, 0xABAA, 0xABAF, 0xFBA6, 0xFBA7, 0xFBA8, 0xFBA9, 0xFBAA, 0xFBAB,
+    0xFBAC, 0xFBAD, 0xFE8D, 0xFE8E, 0xFEE9, 0xFEEA, 0xFEEB, 0xFEEC, 0xFF10, 0xFF11,
+    0xFF21, 0xFF22, 0xFF23, 0xFF24, 0xFF25, 0xFF26, 0xFF27, 0xFF28, 0xFF29, 0xFF2A,
+    0xFF2B, 0xFF2C, 0xFF2D, 0xFF2E, 0xFF2F, 0xFF30, 0xFF31, 0xFF32, 0xFF33, 0xFF34,
+    0xFF35, 0xFF36, 0xFF37, 0xFF38, 0xFF39, 0xFF3A, 0xFF41, 0xFF42, 0xFF43, 0xFF44,
+    0xFF45, 0xFF46, 0xFF47, 0xFF48, 0xFF49, 0xFF4A, 0xFF4B, 0xFF4C, 0xFF4D, 0xFF4E,
+    0xFF4F, 0xFF50, 0xFF51, 0xFF52, 0xFF53, 0xFF54, 0xFF55, 0xFF56, 0xFF57, 0xFF58,
+    0xFF59, 0xFF5A, 0xFFB7, 0x1018B, 0x10282, 0x10286, 0x10287, 0x1028A, 0x10290, 0x10292,
+    0x10295, 0x10296, 0x10297, 0x102A0, 0x102A1, 0x102A2, 0x102A5, 0x102AB, 0x102B0, 0x102B1,
+    0x102B2, 0x102B4, 0x102CF, 0x102F5, 0x10301, 0x10302, 0x10309, 0x1030F, 0x10311, 0x10315,
+    0x10317, 0x1031C, 0x10320, 0x10322, 0x10404, 0x10415, 0x1041B, 0x10420, 0x1042C, 0x1043D,
+    0x10448, 0x104B4, 0x104C2, 0x104CE, 0x104EA, 0x104F6, 0x10507, 0x1050E, 0x10513, 0x10516,
+    0x10518, 0x1051B, 0x1051D, 0x10525, 0x10526, 0x10527, 0x10926, 0x1092C, 0x10C13, 0x10C17,
+    0x10C1F, 0x10C20, 0x10C21, 0x10C3E, 0x10C82, 0x10CA5, 0x10CC2, 0x10CFA, 0x10CFC, 0x10D07,
+    0x11124, 0x11302, 0x114D0, 0x11700, 0x11706, 0x1170A, 0x1170E, 0x1170F, 0x118A0, 0x118A2,
+    0x118A3, 0x118A4, 0x118A6, 0x118A9, 0x118AE, 0x118B2, 0x118B5, 0x118B8, 0x118BC, 0x118C0,
+    0x118C1, 0x118C2, 0x118C3, 0x118C4, 0x118C8, 0x118D7, 0x118D8, 0x118DC, 0x118E0, 0x118E3,
+    0x118E5, 0x118E6, 0x118E9, 0x118EC, 0x118EF, 0x118F2, 0x11ABC, 0x11ABE, 0x11DDA, 0x11DE0,
+    0x11DE1, 0x16A19, 0x16AD6, 0x16AE9, 0x16D63, 0x16EAA, 0x16EB6, 0x16F08, 0x16F0A, 0x16F16,
+    0x16F28, 0x16F35, 0x16F3A, 0x16F40, 0x16F42, 0x16F43, 0x1CCF0, 0x1CCF1, 0x1D373, 0x1D377,
+    0x1E140, 0x1E141, 0x1E145, 0x1E2F0, 0x1E8C7, 0x1ED01, 0x1EE00, 0x1EE24, 0x1EE80, 0x1EE84,
+    0x1FBF0, 0x1FBF1,
+];
+
+/// Whether the bytes from `at` start a character U016 looks for: a pair of
+/// [`PAIR_BITS`], and for three and four bytes one of [`WIDE`] or a
+/// mathematical letter (bytes past the end of `bytes` may be anything).
+#[inline(always)]
+fn is_lead(bytes: &[u8], at: usize) -> bool {
+    let b = bytes[at];
+    let b1 = bytes.get(at + 1).copied();
+    if b < 0xC0
+        || PAIR_BITS[usize::from(b - 0xC0)] & b1.map_or(u64::MAX, |b1| 1 << (b1 & 0x3F)) == 0
+    {
+        return false;
+    }
+    if b < 0xE0 {
+        return true;
+    }
+    let len = if b < 0xF0 { 3 } else { 4 };
+    let Some(tail) = bytes.get(at + 1..at + len) else {
+        return true;
+    };
+    let cp = tail.iter().fold(u32::from(b) & (0x7F >> len), |cp, &t| {
+        cp << 6 | u32::from(t & 0x3F)
+    });
+    (0x1D400..=0x1D7FF).contains(&cp) || WIDE.binary_search(&cp).is_ok()
+}
+
+/// The bytes of `chunk` that are a first byte of a character U016 looks
+/// for ([`is_first`]), as bits (bit `i` for `chunk[i]`): the test in
+/// vector compares, the bits gathered eight bytes at a time by one
+/// multiplication (each byte is 0 or 1, so no two products overlap).
+#[inline(always)]
+fn first_bits(chunk: &[u8; CHUNK]) -> u64 {
+    let mut firsts = [0u8; CHUNK];
+    for (first, &b) in firsts.iter_mut().zip(chunk) {
+        *first = u8::from(is_first(b));
+    }
+    let mut bits = 0u64;
+    for (k, eight) in firsts.chunks_exact(8).enumerate() {
+        let eight = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        bits |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    bits
+}
+
+/// Bytes [`next_lead`] tests one at a time before it takes whole chunks:
+/// from the end of a word, the next Cyrillic or Greek word is near.
+const NEAR: usize = 16;
+
+/// The first offset at or after `from` of a character U016 looks for
+/// ([`is_lead`]): the first [`NEAR`] bytes one at a time, then per 64-byte
+/// chunk the bits of its first bytes ([`first_bits`]) and the exact test
+/// at each of them alone. Blocks of Polish, Korean or Vietnamese text, or
+/// of English with typographic quotes, hold first bytes that start no
+/// look-alike (`C5 82`, `EA B0`, `E1 BA`, `E2 80`) in most chunks; each
+/// costs one table lookup, not a test of every byte of its chunk.
 fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
-    let rest = bytes.get(from..)?;
+    let near_end = bytes.len().min(from.saturating_add(NEAR));
+    if let Some(i) = (from..near_end).find(|&i| is_first(bytes[i]) && is_lead(bytes, i)) {
+        return Some(i);
+    }
+    let mut base = near_end;
+    let rest = bytes.get(near_end..)?;
     let mut chunks = rest.chunks_exact(CHUNK);
-    let mut base = from;
     for chunk in &mut chunks {
-        if chunk.iter().fold(false, |any, &b| any | is_lead(b)) {
-            return chunk.iter().position(|&b| is_lead(b)).map(|k| base + k);
+        let mut bits = first_bits(chunk.try_into().expect("a whole chunk"));
+        while bits != 0 {
+            let i = base + bits.trailing_zeros() as usize;
+            if is_lead(bytes, i) {
+                return Some(i);
+            }
+            bits &= bits - 1;
         }
         base += CHUNK;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| is_lead(b))
-        .map(|k| base + k)
+    (base..bytes.len()).find(|&i| is_first(bytes[i]) && is_lead(bytes, i))
 }
 
 /// U016 over `bytes`: each line holding a lead byte, split into words.
@@ -162,9 +403,17 @@ enum Alphabet {
     Greek,
     /// U+0531..U+058F.
     Armenian,
+    /// U+0600..U+06FF: Arabic, Persian and Urdu letters, digits and
+    /// punctuation (all of them Arabic among their scripts).
+    Arabic,
 }
 
-const ALPHABETS: [Alphabet; 3] = [Alphabet::Cyrillic, Alphabet::Greek, Alphabet::Armenian];
+const ALPHABETS: [Alphabet; 4] = [
+    Alphabet::Cyrillic,
+    Alphabet::Greek,
+    Alphabet::Armenian,
+    Alphabet::Arabic,
+];
 
 impl Alphabet {
     /// The first and last characters (lead and continuation byte, which
@@ -177,6 +426,7 @@ impl Alphabet {
             Alphabet::Cyrillic => ([0xD0, 0x80], [0xD3, 0xBF], true),
             Alphabet::Greek => ([0xCE, 0x80], [0xCF, 0xA1], false),
             Alphabet::Armenian => ([0xD4, 0xB1], [0xD6, 0x8F], false),
+            Alphabet::Arabic => ([0xD8, 0x80], [0xDB, 0xBF], false),
         }
     }
 
@@ -248,6 +498,7 @@ fn first_unclear(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize>
         Alphabet::Cyrillic => first_unclear_in(lines, from, Alphabet::Cyrillic),
         Alphabet::Greek => first_unclear_in(lines, from, Alphabet::Greek),
         Alphabet::Armenian => first_unclear_in(lines, from, Alphabet::Armenian),
+        Alphabet::Arabic => first_unclear_in(lines, from, Alphabet::Arabic),
     }
 }
 
@@ -352,7 +603,8 @@ fn is_letter(c: char) -> bool {
 /// the same functions the slow path calls: whether it belongs in a word
 /// ([`IN_WORD`]) and its script as UTS #39 resolves it: [`NEUTRAL`]
 /// (Common or Inherited: digits, `_`, combining marks), [`MIXED`] (more
-/// than one script), or a number per script.
+/// than one script, or restricted in identifiers: for the word's
+/// judgement to look at), or a number per script.
 ///
 /// Translation catalogues hold a line of Cyrillic or Greek letters for
 /// every line of English; looking up each character's script extensions
@@ -374,9 +626,12 @@ fn char_table() -> &'static CharTable {
                 continue;
             };
             let set = AugmentedScriptSet::for_char(c);
-            let script = if set.is_all() {
+            // A character UTS #39 restricts in identifiers is for the slow
+            // path to judge, whatever its script.
+            let restricted = !c.is_ascii() && !c.identifier_allowed();
+            let script = if set.is_all() && !restricted {
                 NEUTRAL
-            } else if set.base.len() != 1 || set.hanb || set.jpan || set.kore {
+            } else if restricted || set.base.len() != 1 || set.hanb || set.jpan || set.kore {
                 MIXED
             } else if let Some(k) = scripts.iter().position(|&s| s == set.base) {
                 k as u8 + 1
@@ -399,8 +654,9 @@ impl CharTable {
     }
 
     /// Whether `word` is certainly single-script: every character is in
-    /// the table, and all those with a script have the same one. Then
-    /// [`confusable`] would find nothing; otherwise it decides.
+    /// the table, allowed in identifiers, and all those with a script have
+    /// the same one. Then [`word::judge`] would find nothing; otherwise it
+    /// decides.
     fn single_script(&self, word: &str) -> bool {
         let mut seen = NEUTRAL;
         for c in word.chars() {
@@ -419,42 +675,180 @@ impl CharTable {
     }
 }
 
+/// [`in_word`] of the characters past [`CharTable`]'s, remembered for the
+/// last few asked on a line: their Unicode properties (a search of the
+/// standard library's tables, hundreds of instructions at U+25CC) are
+/// looked up once per line, not at each word beside them (a table of
+/// characters names each one in five columns).
+#[derive(Default)]
+struct WideInWord {
+    /// Characters asked, `'\0'` for none (it is in the table: never asked).
+    chars: [char; 8],
+    answers: [bool; 8],
+    next: usize,
+}
+
+impl WideInWord {
+    fn in_word(&mut self, table: &CharTable, c: char) -> bool {
+        if (c as usize) < TABLE_LEN {
+            return table.in_word(c);
+        }
+        if let Some(k) = self.chars.iter().position(|&d| d == c) {
+            return self.answers[k];
+        }
+        let answer = in_word(c);
+        self.chars[self.next] = c;
+        self.answers[self.next] = answer;
+        self.next = (self.next + 1) % self.chars.len();
+        answer
+    }
+}
+
+/// U016 on each word of `line` (at byte `base` of the file) that holds a
+/// character it looks for ([`next_lead`]): every word it can report does
+/// (the odd letter, or the letters of a Greek, Cyrillic, Armenian or Hebrew
+/// word), so the words of CJK or Indic text around them are not split
+/// out. A word is a run of [`in_word`] characters, with the accelerator
+/// markers `&` and `~` before or between them (`Р&eгулярний`, `~Oткрыть`)
+/// but not an HTML entity (`&nbsp;`).
 fn line_words(line: &str, base: usize, out: &mut Capped) {
     let table = char_table();
-    let mut word_start = None;
-    for (k, c) in line.char_indices().chain([(line.len(), ' ')]) {
-        match (table.in_word(c), word_start) {
-            (true, None) => word_start = Some(k),
-            (false, Some(mut s)) => {
-                word_start = None;
-                s += escape_len(&line[..s], &line[s..k]);
-                let word = &line[s..k];
-                if !word.is_ascii()
-                    && !table.single_script(word)
-                    && let Some(d) = confusable(word, base + s)
-                    && !many_scripts(line)
-                {
-                    let span = d.span.clone();
-                    out.push(|level| Diagnostic { level, ..d }, span);
-                }
+    let mut wide = WideInWord::default();
+    // Whether `c` at `k`, before `next`, belongs in a word.
+    let mut joins = |k: usize, c: char, next: Option<char>| {
+        wide.in_word(table, c)
+            || (matches!(c, '&' | '~')
+                && next.is_some_and(|n| n != '_' && wide.in_word(table, n))
+                && !is_entity(&line[k..]))
+    };
+    let mut from = 0;
+    while let Some(i) = next_lead(line.as_bytes(), from) {
+        let mut end = i;
+        let mut chars = line[i..].char_indices().map(|(k, c)| (i + k, c)).peekable();
+        while let Some((k, c)) = chars.next() {
+            if !joins(k, c, chars.peek().map(|&(_, n)| n)) {
+                break;
             }
-            _ => {}
+            end = k + c.len_utf8();
+        }
+        if end == i {
+            from = i + line[i..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let mut s = i;
+        let mut after = line[i..].chars().next();
+        for (k, c) in line[..i].char_indices().rev() {
+            if !joins(k, c, after) {
+                break;
+            }
+            s = k;
+            after = Some(c);
+        }
+        from = end;
+        s += escape_len(&line[..s], &line[s..end]);
+        let word_end = end - pod_code_len(&line[s..end], &line[end..]);
+        let word = &line[s..word_end];
+        if !word.is_ascii()
+            && word::may_be_look_alike(word)
+            && !table.single_script(word)
+            && !in_bracket_class(&line[..s], &line[end..])
+            && let Some(d) = word::judge(word, base + s, is_option(&line[..s]))
+        {
+            let span = d.span.clone();
+            out.push(|level| Diagnostic { level, ..d }, span);
         }
     }
 }
 
+/// How much of the end of `word` is a POD formatting code that `after`
+/// opens: the `E` of `ФайлE<gt>` (Perl's documentation, `E<lt>ФайлE<gt>`).
+fn pod_code_len(word: &str, after: &str) -> usize {
+    let pod = |c: char| matches!(c, 'B' | 'C' | 'E' | 'F' | 'I' | 'L' | 'S' | 'X' | 'Z');
+    let mut tail = word.chars().rev();
+    match (tail.next(), tail.next(), after.starts_with('<')) {
+        (Some(code), Some(before), true) if pod(code) && !before.is_ascii() => 1,
+        _ => 0,
+    }
+}
+
+/// Whether the word between `before` and `after` stands in a bracketed
+/// character class of a regular expression (`^[yYдДщЩ]`, `[А-ЯЁA-Z0-9 ]`):
+/// the class lists letters of both alphabets on purpose.
+fn in_bracket_class(before: &str, after: &str) -> bool {
+    let Some(open) = before.rfind('[') else {
+        return false;
+    };
+    let inside = &before[open + 1..];
+    !inside.contains([']', ' ', '\t'])
+        && after
+            .find(']')
+            .is_some_and(|close| !after[..close].contains(['[', '\t']))
+}
+
+/// Whether `before` ends with a `-` that starts a command-line option
+/// (after whitespace, the line's start or another `-`), or with the `^` of
+/// a control key (`^BУбаци`: hexchat's bold marker `^B`): the letter after
+/// it is a key.
+fn is_option(before: &str) -> bool {
+    let mut tail = before.chars().rev();
+    match tail.next() {
+        Some('^') => true,
+        Some('-') => tail
+            .next()
+            .is_none_or(|c| c.is_whitespace() || c == '-' || c == '"'),
+        _ => false,
+    }
+}
+
+/// Whether `rest` starts with an HTML or XML character reference:
+/// `&nbsp;`, `&#171;`, `&#xAB;`.
+fn is_entity(rest: &str) -> bool {
+    let Some(body) = rest.strip_prefix('&') else {
+        return false;
+    };
+    let name = body
+        .strip_prefix("#x")
+        .or_else(|| body.strip_prefix('#'))
+        .unwrap_or(body);
+    let len = name
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    len > 0 && name.as_bytes().get(len) == Some(&b';')
+}
+
 /// How much of the start of `word` belongs to an escape or a format
-/// that `before` opens: `\nΤο` and troff's `\fIНОМЕР` (the letters after
-/// a backslash), printf's `%sδεν` and `%5ldБ` (flags, width, length and
-/// conversion after a `%`).
+/// that `before` opens: `\nΤο`, troff's `\fIНОМЕР` and TeX's `\LaTeXу`
+/// (the ASCII letters after a backslash), troff's `\(lqтупых` and
+/// `\*(lq` (two characters after `\(`), printf's `%sδεν` and `%5ldБ`
+/// (flags, width, length and conversion after a `%`).
 fn escape_len(before: &str, word: &str) -> usize {
     let bytes = word.as_bytes();
+    if before.ends_with("\\(") || before.ends_with("\\*(") {
+        return word.char_indices().nth(2).map_or(word.len(), |(k, _)| k);
+    }
     match before.chars().next_back() {
-        Some('\\') => match bytes {
-            [b'f', b'B' | b'I' | b'R' | b'P', ..] => 2,
-            [b, ..] if b.is_ascii_alphabetic() => 1,
-            _ => 0,
-        },
+        // `\u200D`, `\U0001F600`, `\x41`: the letter and its hex digits.
+        Some('\\') if matches!(bytes.first(), Some(b'u' | b'U' | b'x')) => {
+            let most = if bytes[0] == b'U' {
+                8
+            } else if bytes[0] == b'u' {
+                4
+            } else {
+                2
+            };
+            let digits = bytes[1..]
+                .iter()
+                .take(most)
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
+            if digits > 0 {
+                1 + digits
+            } else {
+                bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count()
+            }
+        }
+        Some('\\') => bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count(),
         Some('%') => {
             let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
             let length = bytes[digits..]
@@ -469,24 +863,6 @@ fn escape_len(before: &str, word: &str) -> usize {
         }
         _ => 0,
     }
-}
-
-/// Whether `line` holds letters of three or more of the scripts the pass
-/// reads (Latin, Greek, Cyrillic, Armenian, Hebrew): random or sample text
-/// (an encryption test's output), where mixed words are chance.
-fn many_scripts(line: &str) -> bool {
-    let mut seen: Vec<&'static str> = Vec::new();
-    for c in line.chars().filter(|&c| is_letter(c)) {
-        if let Some(script) = script_of(c)
-            && !seen.contains(&script)
-        {
-            seen.push(script);
-            if seen.len() >= 3 {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// The letters of the scripts the pass reads, by script, where a
@@ -514,33 +890,47 @@ fn letters_of(script: &str) -> &'static [std::ops::RangeInclusive<u32>] {
 /// (`ππbbππ`, test data of a multibyte search) does not, and the word
 /// then looks like no word of one script.
 fn looks_like(c: char, main: &str) -> bool {
-    let Some(shapes) = shapes_of(main) else {
-        return true;
-    };
+    shapes_of(main).is_some_and(|shapes| shapes.contains_key(&skeleton_of(c)))
+}
+
+/// The letter of `main` that `c` looks like, for a finding's label: the
+/// first of [`letters_of`] allowed in identifiers with the same skeleton
+/// (`с` -> `c`), if there is one.
+fn plain_letter(c: char, main: &str) -> Option<char> {
+    shapes_of(main)?.get(&skeleton_of(c)).copied().flatten()
+}
+
+fn skeleton_of(c: char) -> String {
     let mut buffer = [0u8; 4];
-    let shape: String = skeleton(c.encode_utf8(&mut buffer)).collect();
-    shapes.contains(&shape)
+    skeleton(c.encode_utf8(&mut buffer)).collect()
 }
 
 /// The skeletons of the letters of `main` ([`letters_of`] that are of that
-/// script alone), computed once per script: asked of each foreign letter
-/// in a word, skeletons of all of Latin's 850 letters were most of the
-/// rule's time. `None` for a script the pass does not read.
-fn shapes_of(main: &str) -> Option<&'static HashSet<String>> {
+/// script alone), each with the first such letter allowed in identifiers,
+/// computed once per script: asked of each foreign letter in a word, and
+/// searched for each odd letter of a finding, skeletons of all of Latin's
+/// 850 letters were most of the rule's time. `None` for a script the pass
+/// does not read.
+fn shapes_of(main: &str) -> Option<&'static HashMap<String, Option<char>>> {
     const SCRIPTS: [&str; 5] = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew"];
-    static SHAPES: [std::sync::OnceLock<HashSet<String>>; 5] =
+    static SHAPES: [std::sync::OnceLock<HashMap<String, Option<char>>>; 5] =
         [const { std::sync::OnceLock::new() }; 5];
     let k = SCRIPTS.iter().position(|&s| s == main)?;
     Some(SHAPES[k].get_or_init(|| {
-        let mut buffer = [0u8; 4];
-        letters_of(main)
+        let mut shapes: HashMap<String, Option<char>> = HashMap::new();
+        let letters = letters_of(main)
             .iter()
             .cloned()
             .flatten()
             .filter_map(char::from_u32)
-            .filter(|&d| script_of(d) == Some(main))
-            .map(|d| skeleton(d.encode_utf8(&mut buffer)).collect())
-            .collect()
+            .filter(|&d| script_of(d) == Some(main));
+        for d in letters {
+            let plain = shapes.entry(skeleton_of(d)).or_insert(None);
+            if plain.is_none() && d.identifier_allowed() {
+                *plain = Some(d);
+            }
+        }
+        shapes
     }))
 }
 
@@ -554,76 +944,11 @@ fn script_of(c: char) -> Option<&'static str> {
     set.iter().next().map(|s| s.full_name())
 }
 
-/// The finding for `word` (at byte `at` of the file), if it is a
-/// mixed-script confusable.
-fn confusable(word: &str, at: usize) -> Option<Diagnostic> {
-    // A word with a character UTS #39 restricts in identifiers (IPA,
-    // obsolete and technical letters: `Μʭʭ` in a highlighter's test) is
-    // exotic as a whole, not a look-alike of an ordinary word.
-    if word.is_single_script() || !word.chars().all(GeneralSecurityProfile::identifier_allowed) {
-        return None;
-    }
-    let mut counts: HashMap<&'static str, usize> = HashMap::new();
-    for c in word.chars().filter(|&c| is_letter(c)) {
-        if let Some(script) = script_of(c) {
-            *counts.entry(script).or_default() += 1;
-        }
-    }
-    // The main script: the most letters, Latin on a tie.
-    // (Then the first by name: a `HashMap`'s order changes from run to run.)
-    let (&main, &letters) = counts
-        .iter()
-        .max_by_key(|&(&script, &n)| (n, script == "Latin", std::cmp::Reverse(script)))?;
-    if letters < 2 || counts.len() < 2 {
-        return None;
-    }
-    let others: Vec<char> = word
-        .chars()
-        .filter(|&c| is_letter(c) && script_of(c).is_some_and(|s| s != main))
-        .collect();
-    if !others
-        .iter()
-        .all(|&c| is_potential_mixed_script_confusable_char(c) && looks_like(c, main))
-    {
-        return None;
-    }
-    let mut scripts: Vec<&str> = counts.keys().copied().filter(|&s| s != main).collect();
-    scripts.sort_unstable();
-    let foreign: Vec<String> = others
-        .iter()
-        .map(|&c| {
-            format!(
-                "U+{:04X} `{c}` ({})",
-                u32::from(c),
-                script_of(c).unwrap_or("")
-            )
-        })
-        .collect();
-    let shown: String = skeleton(word).collect();
-    let span = at..at + word.len();
-    Some(
-        Diagnostic::new(
-            Rule::MixedScriptConfusable,
-            Level::Warn,
-            span,
-            format!(
-                "`{word}` mixes {main} with {}: it looks like `{shown}`",
-                scripts.join(" and ")
-            ),
-        )
-        .with_label(format!("a {main} word with {}", foreign.join(", ")))
-        .with_note(format!(
-            "Unicode Technical Standard #39: `{word}` is a mixed-script confusable; its skeleton, the form every look-alike spelling maps to, is `{shown}`"
-        ))
-        .with_help(format!(
-            "write the word in one script (here {main}); if the mix is meant, allow `mixed_script_confusable` on this line"
-        )),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Level, Rule};
+    use unicode_security::MixedScript;
 
     /// The precomputed skeletons answer as comparing the letter's skeleton
     /// with each letter of the script's ranges does.
@@ -632,7 +957,7 @@ mod tests {
         let searched = |c: char, main: &str| {
             let ranges = letters_of(main);
             if ranges.is_empty() {
-                return true;
+                return false;
             }
             let mut buffer = [0u8; 4];
             let shape: String = skeleton(c.encode_utf8(&mut buffer)).collect();
@@ -663,11 +988,39 @@ mod tests {
         assert!(alike > 100, "{alike}");
     }
 
+    /// The letter a label names is the first of the script's letters,
+    /// allowed in identifiers, with the same skeleton.
+    #[test]
+    fn plain_letter_is_the_search_over_the_scripts_letters() {
+        let searched = |c: char, main: &str| {
+            letters_of(main)
+                .iter()
+                .cloned()
+                .flatten()
+                .filter_map(char::from_u32)
+                .filter(|&d| script_of(d) == Some(main) && d.identifier_allowed())
+                .find(|&d| skeleton_of(d) == skeleton_of(c))
+        };
+        let mut named = 0;
+        let chars = (0x41..0x600)
+            .step_by(5)
+            .chain([0x430, 0x441, 0x3BF, 0x585, 0xFF29, 0x1D41F, 0x13AA, 0x5D5])
+            .filter_map(char::from_u32);
+        for c in chars {
+            for main in ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew", "Han"] {
+                let expected = searched(c, main);
+                assert_eq!(plain_letter(c, main), expected, "{c:?} {main}");
+                named += usize::from(expected.is_some());
+            }
+        }
+        assert!(named > 100, "{named}");
+    }
+
     /// Pieces of lines for the byte test: letters of each alphabet, and
     /// characters beside their ends.
-    const LETTERS: [&str; 16] = [
-        "а", "ж", "ё", "Ӂ", "\u{483}", "\u{400}", "\u{4FF}", "α", "Ω", "ά", "\u{3E1}", "ա", "Ա",
-        "\u{531}", "\u{587}", "\u{58F}",
+    const LETTERS: [&str; 21] = [
+        "ا", "ه", "\u{600}", "\u{6FF}", "\u{60C}", "а", "ж", "ё", "Ӂ", "\u{483}", "\u{400}",
+        "\u{4FF}", "α", "Ω", "ά", "\u{3E1}", "ա", "Ա", "\u{531}", "\u{587}", "\u{58F}",
     ];
     /// The neutral word characters, and characters like them.
     const NEUTRAL: [&str; 3] = ["ʼ", "\u{300}", "\u{301}"];
@@ -675,9 +1028,9 @@ mod tests {
     const AROUND: [&str; 8] = [" ", "-", ",", "«", "»", "\u{A0}", "—", "„"];
     /// Everything else: ASCII word characters, other scripts, the
     /// neighbours of the alphabets and of the neutral characters.
-    const OTHERS: [&str; 18] = [
+    const OTHERS: [&str; 20] = [
         "a", "1", "_", "é", "\u{2060}", "¬", "ו", "\u{1F00}", "\u{384}", "\u{3E2}", "\u{3F0}",
-        "\u{383}", "\u{530}", "\u{590}", "\u{52F}", "\u{302}", "ʻ", "\n",
+        "\u{383}", "\u{530}", "\u{590}", "\u{52F}", "\u{302}", "ʻ", "\n", "\u{5FF}", "\u{700}",
     ];
 
     /// Pieces for lines mostly of `alphabet`: its letters, its neutral
@@ -783,7 +1136,7 @@ mod tests {
     /// long is taken for a letter.
     #[test]
     fn the_alphabets_hold_letters_of_their_script_alone() {
-        let scripts = ["Cyrillic", "Greek", "Armenian"];
+        let scripts = ["Cyrillic", "Greek", "Armenian", "Arabic"];
         for (alphabet, script) in ALPHABETS.into_iter().zip(scripts) {
             let (first, last, _) = alphabet.bounds();
             let code = |[b, b1]: [u8; 2]| u32::from(b & 0x1F) << 6 | u32::from(b1 & 0x3F);
@@ -862,7 +1215,7 @@ mod tests {
         let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
         let mut start = 0;
         for line in bytes.split_inclusive(|&b| b == b'\n') {
-            if line.iter().any(|&b| is_lead(b))
+            if next_lead(line, 0).is_some()
                 && let Ok(text) = std::str::from_utf8(line)
             {
                 line_words(text, start, &mut out);
@@ -939,6 +1292,28 @@ mod tests {
         }
     }
 
+    /// The characters remembered on a line answer as the lookup does,
+    /// whatever came before them.
+    #[test]
+    fn remembered_characters_answer_as_their_lookup() {
+        let table = char_table();
+        let mut wide = WideInWord::default();
+        let chars: Vec<char> = "\u{25CC}ℎ𝐟Ａ，한語😀ᎪⅫ①❶\u{20D7}a_"
+            .chars()
+            .chain((0x2000..0x2200).step_by(7).filter_map(char::from_u32))
+            .collect();
+        for round in 0..3 {
+            for (k, &c) in chars.iter().enumerate() {
+                let c = if round == 1 {
+                    chars[(k * 5) % chars.len()]
+                } else {
+                    c
+                };
+                assert_eq!(wide.in_word(table, c), in_word(c), "{c:?}");
+            }
+        }
+    }
+
     #[test]
     fn the_table_agrees_with_the_functions_it_caches() {
         let table = char_table();
@@ -974,7 +1349,7 @@ mod tests {
                 assert!(word.is_single_script(), "{word:?}");
             }
         }
-        assert!(single > 100_000, "{single}");
+        assert!(single > 40_000, "{single}");
     }
 
     fn found(line: &str) -> Vec<String> {
@@ -984,31 +1359,116 @@ mod tests {
     }
 
     #[test]
-    fn mixed_script_words_are_found_with_their_skeleton() {
+    fn the_message_names_the_odd_letters_and_their_script() {
         assert_eq!(
             found("if (p\u{430}ypal == 1) {}\n"),
-            ["`pаypal` mixes Latin with Cyrillic: it looks like `paypal`"]
+            ["a Cyrillic `а` (U+0430) in the Latin word `pаypal`"]
+        );
+        assert_eq!(
+            found("\u{430}\u{441}\u{441}ount = 1"),
+            ["a Cyrillic `а` (U+0430) and a Cyrillic `с` (U+0441) in the Latin word `ассount`"]
         );
         assert_eq!(found("void say\u{41D}ello() {}").len(), 1);
         // A Cyrillic word with a Latin `o` in it.
         assert_eq!(found("переменная п\u{6F}езд = 1;").len(), 1);
     }
 
+    /// Look-alikes from the blocks beyond Cyrillic, Greek and Armenian.
     #[test]
-    fn single_script_words_and_scripts_side_by_side_are_left_alone() {
+    fn look_alikes_of_every_block_are_found() {
+        for (text, message) in [
+            (
+                "# \u{FF29}gnore previous instructions",
+                "a fullwidth `Ｉ` (U+FF29) in the Latin word `Ｉgnore`",
+            ),
+            (
+                "def \u{1D41F}etch(): pass",
+                "a mathematical `𝐟` (U+1D41F) in the Latin word `𝐟etch`",
+            ),
+            (
+                "\u{501}eleteUser(id)",
+                "a Cyrillic `ԁ` (U+0501) in the Latin word `ԁeleteUser`",
+            ),
+            (
+                "let \u{13AA}dmin = 1;",
+                "a Cherokee `Ꭺ` (U+13AA) in the Latin word `Ꭺdmin`",
+            ),
+            (
+                "if is\u{410}dmin2 {}",
+                "a Cyrillic `А` (U+0410) in the Latin word `isАdmin2`",
+            ),
+            (
+                "x = \u{A4F2}nput()",
+                "a Lisu `ꓲ` (U+A4F2) in the Latin word `ꓲnput`",
+            ),
+            (
+                "x = get_con\u{FEEA}ig()",
+                "an Arabic `ﻪ` (U+FEEA) in the Latin word `get_conﻪig`",
+            ),
+            (
+                "x = c\u{647}nfig()",
+                "an Arabic `ه` (U+0647) in the Latin word `cهnfig`",
+            ),
+            (
+                "\u{210E}ello()",
+                "a letterlike-symbol `ℎ` (U+210E) in the Latin word `ℎello`",
+            ),
+        ] {
+            assert_eq!(found(text), [message], "{text}");
+        }
+    }
+
+    /// Typing slips in real translations stay findings.
+    #[test]
+    fn slips_in_translations_are_found() {
         for text in [
-            "Съешь же ещё этих мягких французских булок",
-            "Η γρήγορη καφέ αλεπού, API-ключ, Windows и Linux",
-            "let Δx = 2.0; // 5 μs, αβγ, Ω",
-            "שלום עולם hello",
-            "plain ASCII only",
-            "кВт·ч, мкм, Qt-библиотека",
-            "msgstr \"\\nΤο έργο %sδεν\"",
-            "a\u{591}\u{316}\u{59A}b a\u{5B0}\u{5B1}b",
-            ".B \\fIНОМЕР\\fR, %5ldБ and %sδεν",
-            "int \u{39C}\u{2AD}\u{2AD} = 1;",
-            "\u{3B1}Ò\u{4AF}B Ҧ\u{470}\u{3A5} random sample",
-            "call s:Test('ππbbππ', 'Sαβγ')",
+            "msgstr \"Mesto za prika\u{455} novih razgovora:\"",
+            "msgstr \"ADDBUTTON <име> <наредба>, додаје дугме у кориснич\u{65}в списак\"",
+            "msgstr \"Žemutinė S\u{430}sandra\"",
+            "msgstr \"\u{4E}έα Γη\"",
+            "в лог всё равно записало\u{63}ь сообщение",
+            "-\u{430}dmin is an option",
+        ] {
+            assert_eq!(found(text).len(), 1, "{text}: {:?}", found(text));
+        }
+    }
+
+    /// A letter of another script elsewhere on the line hides nothing.
+    #[test]
+    fn letters_elsewhere_on_the_line_change_nothing() {
+        for line in [
+            "if is\u{410}dmin2 {} // Ελληνικά и русский, ararat Հայերեն",
+            "isАdmin2 שלום 日本語 ﻣﺮﺣﺒﺎ",
+        ] {
+            assert_eq!(found(line).len(), 1, "{line}");
+        }
+    }
+
+    /// Mixtures that are meant: template placeholders and `_`-joined
+    /// identifiers, scientific names, accelerators, markup escapes.
+    #[test]
+    fn meant_mixtures_are_left_alone() {
+        for text in [
+            "msgstr \"Адрес {{ip_адрес}} и {{user_имя}}\"",
+            "TNFα, IFNγ, NFκB and ρ_air, Aβ42",
+            "msgstr \"Р&eгулярний вираз\"",
+            "msgstr \"Р_eгулярний ~Oткрыть\"",
+            ".B \\(lqтупых\\(rq and \\*(lqтупых",
+            "\\textbfжирный и \\LaTeXу",
+            "Привет&nbsp;мир&laquo;текст&#171;слово",
+            // Found in translation catalogues, manuals and test data.
+            "  -cТЕГ, --add-comments[=ТЕГ] записать блоки",
+            "Наредба ^BУбаци у запис^B ће",
+            "додатак за удаљен приступ помоћу DBUSа и GTK-а",
+            "\"E<lt>ФайлE<gt>, или указывает\"",
+            "msgstr \"^[yYνΝ]\" and \"^[yYдДщЩ]\", \"[-,А-ЯЁA-Z0-9 .()]\"",
+            "msgstr \"NnНн\"",
+            "resizecons СТОВПЧИКІВxРЯДКІВ",
+            "msgid \"ǀXam\", \"Juǀʼhoan\"",
+            "0x88a0:  ǜüếềêɡ",
+            "call assert_equal('k œ̄ṣ́m̥̄ᾱ̆́', getline(18))",
+            "N;\t1.ass\\u200C\\u200Db\\u200C\\u1ABBΣ≠;",
+            "1.Assbcssssssssdσσssssssssssssssssessssssssssssssssssssxssssssssssssssssssssy",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
@@ -1145,6 +1605,35 @@ mod tests {
             "{files} files, {with_leads} with a lead byte, {found} U016 findings: the same both ways"
         );
         assert!(files > 0, "no file read");
+    }
+
+    /// The gathered bits are the first bytes, each at its offset.
+    #[test]
+    fn the_first_bits_are_the_first_bytes() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2_000 {
+            let mut chunk = [0u8; CHUNK];
+            for b in &mut chunk {
+                *b = (xorshift(&mut state) >> 56) as u8;
+            }
+            let expected =
+                (0..CHUNK).fold(0u64, |bits, i| bits | u64::from(is_first(chunk[i])) << i);
+            assert_eq!(first_bits(&chunk), expected, "{chunk:02X?}");
+        }
+    }
+
+    /// Leads are found at every offset from every start, near and far.
+    #[test]
+    fn the_lead_search_finds_the_first_lead_from_anywhere() {
+        let mut text = String::new();
+        for k in 0..300 {
+            text.push_str(["ab ", "ł’ ", "한—", "x\u{430}", "😀", "\n"][k % 7 % 6]);
+        }
+        let bytes = text.as_bytes();
+        for from in 0..bytes.len() {
+            let expected = (from..bytes.len()).find(|&i| is_lead(bytes, i));
+            assert_eq!(next_lead(bytes, from), expected, "{from}");
+        }
     }
 
     #[test]
