@@ -16,7 +16,7 @@
 
 use unicode_security::{GeneralSecurityProfile, skeleton};
 
-use super::{is_letter, looks_like, plain_letter, script_of};
+use super::letters::{is_letter, looks_like, plain_letter, script_of};
 use crate::{Diagnostic, Level, Rule};
 
 /// Characters that mark the next letter as a menu accelerator in
