@@ -114,9 +114,10 @@ pub(crate) fn check(
         return;
     };
     // The look-alikes first (most non-ASCII code holds none: a `©`, an
-    // accented name in a comment); only then the lexer, and only as far
-    // as the last of them (what a string or comment left open at the cut
-    // covers, it covers in the whole file too).
+    // accented name in a comment); only then the lexer, and only to the
+    // end of the last one's line: what a string or comment left open at
+    // the cut covers, it covers in the whole file too, and a literal that
+    // closes on that line (a Rust `'？'`) closes before the cut.
     let found: Vec<(usize, char, LookAlike)> = non_ascii_chars(text)
         .filter_map(|(at, c)| look_alike(c).map(|look| (at, c, look)))
         .filter(|(_, _, look)| !(look.kind == "space" && language.reads_unicode_spaces()))
@@ -124,7 +125,9 @@ pub(crate) fn check(
     let Some(&(last, last_char, _)) = found.last() else {
         return;
     };
-    let lexed = &text.as_bytes()[..last + last_char.len_utf8()];
+    let after = last + last_char.len_utf8();
+    let line_end = memchr::memchr(b'\n', &bytes[after..]).map_or(bytes.len(), |k| after + k + 1);
+    let lexed = &bytes[..line_end];
     let mut capped = Capped::new(Rule::LookalikePunctuation, level, shown);
     let mut skip = non_code(lexed, language).into_iter().peekable();
     for (at, c, look) in found {
@@ -219,6 +222,10 @@ mod tests {
             .is_empty()
         );
         assert!(found("/* “a” */ let s = \"—\"; // –\n", "a.rs").is_empty());
+        // The last look-alike inside a character literal: the literal
+        // closes after it, on its line.
+        assert!(found("const P: &[char] = &['、', '？'];\n", "a.rs").is_empty());
+        assert!(found("let q = '’'", "a.rs").is_empty());
         assert_eq!(found("let x = 5 – 3;\n", "a.rs").len(), 1);
         assert_eq!(
             found("run(x —y)\n", "a.go"),
