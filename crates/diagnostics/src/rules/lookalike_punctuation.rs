@@ -110,6 +110,11 @@ pub(crate) fn check(
     let Some(language) = Language::of(path, bytes) else {
         return;
     };
+    // A file with no byte that can lead a look-alike (most code, and text
+    // in most scripts) is answered by one pass over its bytes.
+    if bytes.is_ascii() || !bytes.iter().any(|&b| may_lead(b)) {
+        return;
+    }
     let Ok(text) = std::str::from_utf8(bytes) else {
         return;
     };
