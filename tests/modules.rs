@@ -1,15 +1,20 @@
-//! No module of any crate in the workspace imports, through other modules,
-//! a module that imports it back.
+//! No file of any crate in the workspace imports, through other files, a
+//! file that imports it back.
 //!
 //! Each crate's modules are found from its root (`lib.rs`, `main.rs`, a
-//! test's, bench's or example's file) through its `mod` declarations. An
-//! edge runs from a module to every module a `use` or a path written in its
-//! code (`crate::`, `super::`, `self::`, a child module's name) names; a
-//! name a module re-exports (`pub use`, a private `use` its children see)
-//! leads on to where it is defined. Inline `#[cfg(test)]` modules are left
+//! test's, bench's or example's file) through its `mod` declarations; the
+//! nodes are files (an inline module is its file's). An edge runs from a
+//! file to every file a `use` or a path written in its code (`crate::`,
+//! `super::`, `self::`, a child module's name) leads to as a reader follows
+//! it: a name another module re-exports (`pub use`, a private `use` its
+//! children see) leads on to where it is defined, and the reader has read
+//! the re-exporting file on the way, so the path is an edge to both (the
+//! crate root excepted: its re-exports are the crate's names, and its code
+//! is above every module). A re-export its own file's code does not use is
+//! a signpost, no edge of that file. Inline `#[cfg(test)]` modules are left
 //! out: a file's unit tests may use anything. A strongly connected
-//! component of more than one module is a cycle, printed with the lines
-//! that make its edges.
+//! component of more than one file is a cycle, printed with the lines that
+//! make its edges.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -161,6 +166,9 @@ struct Mention {
     line: usize,
     /// `pub use`/`use` names this path imports, if any (`*` for a glob).
     imports: Option<String>,
+    /// Whether it is a re-export (`pub use`, `pub(crate) use`): a signpost
+    /// that the files naming the item follow.
+    reexport: bool,
 }
 
 #[derive(Default)]
@@ -170,6 +178,8 @@ struct Crate {
     /// Each file's module (the node the graph is drawn between).
     node_of_file: BTreeMap<PathBuf, Module>,
     mentions: BTreeMap<PathBuf, Vec<Mention>>,
+    /// The names each file's code uses outside its `use` lines.
+    used: BTreeMap<PathBuf, BTreeSet<String>>,
 }
 
 /// Expands the use tree starting at `toks[i]` into `(path, imported name)`
@@ -254,6 +264,7 @@ fn read_module(krate: &mut Crate, file: &Path, module: Module, is_root_or_mod_rs
         .node_of_file
         .insert(file.to_path_buf(), module.clone());
     let mut mentions = Vec::new();
+    let mut used = BTreeSet::new();
     // The scopes of the inline modules the tokens are in: (module, the
     // depth of braces its body opened at).
     let mut scopes: Vec<(Module, usize)> = vec![(module.clone(), 0)];
@@ -350,12 +361,21 @@ fn read_module(krate: &mut Crate, file: &Path, module: Module, is_root_or_mod_rs
             Tok::Ident(k) if k == "use" => {
                 let mut pairs = Vec::new();
                 let end = use_tree(&toks, i + 1, &[], &mut pairs);
+                let reexport = ident(toks.get(i.wrapping_sub(1))) == Some("pub")
+                    || (toks.get(i.wrapping_sub(1)).map(|t| &t.0) == Some(&Tok::Punct(')'))
+                        && toks[..i]
+                            .iter()
+                            .rposition(|t| t.0 == Tok::Punct('('))
+                            .is_some_and(|open| {
+                                ident(toks.get(open.wrapping_sub(1))) == Some("pub")
+                            }));
                 for (segments, name) in pairs {
                     mentions.push(Mention {
                         scope: scope.clone(),
                         segments,
                         line: toks[i].1,
                         imports: Some(name),
+                        reexport,
                     });
                 }
                 i = end;
@@ -383,16 +403,21 @@ fn read_module(krate: &mut Crate, file: &Path, module: Module, is_root_or_mod_rs
                         segments,
                         line: toks[i].1,
                         imports: None,
+                        reexport: false,
                     });
                 }
                 i = j;
                 continue;
+            }
+            Tok::Ident(name) => {
+                used.insert(name.clone());
             }
             _ => {}
         }
         i += 1;
     }
     krate.mentions.insert(file.to_path_buf(), mentions);
+    krate.used.insert(file.to_path_buf(), used);
 }
 
 /// Where the names a module imports come from: module → name → (scope,
@@ -415,13 +440,16 @@ fn imports_of(krate: &Crate) -> Imports {
 }
 
 /// The module `segments` (read in `scope`) names an item of, or `None`
-/// when it leads out of the crate.
+/// when it leads out of the crate. `via` gets each module whose `use` the
+/// path was followed through on the way (a re-export's module, a reader
+/// reads it to find the item).
 fn resolve(
     krate: &Crate,
     imports: &Imports,
     scope: &[String],
     segments: &[String],
     depth: usize,
+    via: &mut Vec<Module>,
 ) -> Option<Module> {
     if depth > 16 || segments.is_empty() {
         return None;
@@ -458,7 +486,8 @@ fn resolve(
                 }
                 let mut path = p.clone();
                 path.extend(segments[1..].iter().cloned());
-                return resolve(krate, imports, s, &path, depth + 1);
+                via.push(scope.to_vec());
+                return resolve(krate, imports, s, &path, depth + 1, via);
             } else {
                 return None;
             }
@@ -475,7 +504,8 @@ fn resolve(
             let (s, p) = &from[0];
             let mut path = p.clone();
             path.extend(rest[k + 1..].iter().cloned());
-            return resolve(krate, imports, s, &path, depth + 1).or(Some(cur));
+            via.push(cur.clone());
+            return resolve(krate, imports, s, &path, depth + 1, via).or(Some(cur));
         }
         // Through a glob import (`pub use x::*`), if the name is a module
         // or an import there.
@@ -483,9 +513,11 @@ fn resolve(
             for (s, p) in globs {
                 let mut path = p.clone();
                 path.extend(rest[k..].iter().cloned());
-                if let Some(t) = resolve(krate, imports, s, &path, depth + 1)
+                let mut through = vec![cur.clone()];
+                if let Some(t) = resolve(krate, imports, s, &path, depth + 1, &mut through)
                     && t != cur
                 {
+                    via.extend(through);
                     return Some(t);
                 }
             }
@@ -519,8 +551,29 @@ fn cycles(root: &Path) -> Vec<String> {
     for (file, mentions) in &krate.mentions {
         let from = krate.node_of_file[file].clone();
         for m in mentions {
-            if let Some(target) = resolve(&krate, &imports, &m.scope, &m.segments, 0) {
-                let to = node(&krate, &target);
+            // A re-export the file's own code does not use is a signpost:
+            // the files that name the item follow it (below), the file
+            // itself does not depend on the item.
+            if m.reexport
+                && m.imports
+                    .as_ref()
+                    .is_some_and(|name| !krate.used[file].contains(name))
+            {
+                continue;
+            }
+            let mut via = Vec::new();
+            let Some(target) = resolve(&krate, &imports, &m.scope, &m.segments, 0, &mut via) else {
+                continue;
+            };
+            // A reader who follows a path reads every file on the way: the
+            // one that defines the item and each one whose re-export leads
+            // there, but the crate root, whose re-exports are the crate's
+            // public names and whose code every module is below.
+            let passed = via
+                .iter()
+                .filter(|m| !m.is_empty())
+                .map(|m| node(&krate, m));
+            for to in passed.chain([node(&krate, &target)]) {
                 if to != from {
                     edges
                         .entry(from.clone())
@@ -742,4 +795,57 @@ fn a_cycle_is_found_through_uses_reexports_and_paths() {
     w("c.rs", "use crate::a::inner::I;\npub struct C;\n");
     let found = cycles(&root);
     assert!(found[0].ends_with(": a::inner, c"), "{found:?}");
+}
+
+/// A path through a re-export reads the file that re-exports as well as
+/// the one that defines: a door with code of its own that imports its
+/// users is a cycle, a door that is only signposts is none, and the crate
+/// root's re-exports are the crate's names.
+#[test]
+fn a_path_through_a_door_reads_the_door() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let p = dir.path().join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    };
+    w(
+        "lib.rs",
+        "mod door;\nmod user;\npub use door::I;\nfn f() { let _ = user::U; }\n",
+    );
+    w("door/inner.rs", "pub struct I;\n");
+    w(
+        "user.rs",
+        "use crate::door::I;\nuse crate::I as J;\npub struct U;\n",
+    );
+    let root = dir.path().join("lib.rs");
+
+    // Signposts only, and one to a user that the door's code never names.
+    w(
+        "door/mod.rs",
+        "mod inner;\npub(crate) use self::inner::I;\npub use crate::user::U;\n",
+    );
+    assert_eq!(cycles(&root), Vec::<String>::new());
+
+    // The door's own code names its user.
+    w(
+        "door/mod.rs",
+        "mod inner;\npub(crate) use self::inner::I;\nfn f() { let _ = crate::user::U; }\n",
+    );
+    let found = cycles(&root);
+    assert!(found[0].ends_with(": door, user"), "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|l| l.starts_with("  user -> door") && l.ends_with("user.rs:1)")),
+        "{found:?}"
+    );
+
+    // A re-export the door's code uses is the door's import.
+    w(
+        "door/mod.rs",
+        "mod inner;\npub(crate) use self::inner::I;\npub use crate::user::U;\nfn f() -> U { U }\n",
+    );
+    let found = cycles(&root);
+    assert!(found[0].ends_with(": door, user"), "{found:?}");
 }

@@ -317,7 +317,7 @@ pub(crate) const MAX_FILE_LEN: u64 = 1 << 30;
 /// procfs file); a binary one is skipped as a walked one is (never checked
 /// as text, never fixed) but said so with its kind, unless
 /// `--no-skip-binary`; `exclude` leaves it out only under `--force-exclude`.
-pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
+pub(crate) fn check_and_report(ctx: &Context, worker: &mut Worker, path: &Path, explicit: bool) {
     let name = LazyName::new(ctx, path);
     // `--diff-base`: a file unchanged since the revision is not read.
     if let Some(base) = ctx.diff_base.as_ref().filter(|base| !base.changed(path)) {
@@ -344,10 +344,10 @@ pub(crate) fn check_file(ctx: &Context, worker: &mut Worker, path: &Path, explic
             // A fix replaces a file only as it was read.
             stamp: matches!(ctx.fix, FixAction::Write(_)),
         },
-        keep: keep(ctx),
+        keep: keep(ctx, path),
     };
     let mut buf = std::mem::take(&mut worker.buf);
-    match utf8lint_workspace::check_file(
+    match utf8lint_workspace::read_and_check(
         path,
         &ctx.resolver,
         &mut worker.resolve,
@@ -500,7 +500,7 @@ pub(crate) fn check_stdin(ctx: &Context, worker: &mut Worker, name: Option<&Path
         honour_exclude,
         sniff_binary: false,
         read: ReadOptions::default(),
-        keep: keep(ctx),
+        keep: keep(ctx, policy_path),
     };
     match check_bytes(&buf, policy_path, &settings, options) {
         Ok(diagnostics) => {
@@ -578,11 +578,17 @@ fn fix_stdin(
     report.raw = fixed;
 }
 
-/// What the check keeps: with a baseline, every finding (a finding
-/// hidden by the cap would have no key), as with `--diff-base` (one hidden
-/// may be on a changed line), else what a report shows.
-fn keep(ctx: &Context) -> Keep {
-    if ctx.baseline.is_some() || ctx.diff_base.is_some() {
+/// What the check keeps of the file at `path`: with a baseline, every
+/// finding (a finding hidden by the cap would have no key), as with
+/// `--diff-base` for a file with lines unchanged (one hidden may be on a
+/// changed line), else what a report shows (a file new since the base is
+/// reported whole, as a full scan reports it).
+fn keep(ctx: &Context, path: &Path) -> Keep {
+    let some_lines = ctx
+        .diff_base
+        .as_ref()
+        .is_some_and(|base| !base.every_line_changed(path));
+    if ctx.baseline.is_some() || some_lines {
         Keep::Every
     } else {
         Keep::Shown
@@ -598,7 +604,7 @@ fn diagnose(
     settings: &FileSettings,
     keep: Keep,
 ) -> Vec<Diagnostic> {
-    let check_keep = match self::keep(ctx) {
+    let check_keep = match self::keep(ctx, path) {
         Keep::Every => Keep::Every,
         _ => keep,
     };
@@ -643,7 +649,9 @@ fn finish(
     if let Some(base) = &ctx.diff_base {
         base.keep_changed(path, bytes, &mut diagnostics);
     }
-    if keep == Keep::Shown {
+    // The display cap, unless the check applied it itself (a file every
+    // line of which changed since `--diff-base`: capped as in a scan).
+    if keep == Keep::Shown && self::keep(ctx, path) == Keep::Every {
         cap_new(&mut diagnostics, &settings.policy);
     }
     diagnostics

@@ -120,46 +120,63 @@ impl DiffBase {
             )
         })?;
         let commit = String::from_utf8_lossy(&commit).trim().to_owned();
-        // Added files are every line changed: named only, not printed
-        // whole (a branch that adds a tree would make git print all of it).
-        let added = git(
-            &top,
-            [
-                "diff",
-                "--name-only",
-                "-z",
-                "--no-relative",
-                "-M",
-                "--diff-filter=A",
-                commit.as_str(),
-                "--",
-            ],
-        )
-        .context("listing the files added")?;
-        // The rest, but for deletions, with their changed lines.
-        let diff = git(
-            &top,
-            [
-                "-c",
-                "core.quotePath=false",
-                "diff",
-                "--no-ext-diff",
-                "--no-textconv",
-                "--no-color",
-                "--no-relative",
-                "--unified=0",
-                "-M",
-                "--diff-filter=ad",
-                "--src-prefix=a/",
-                "--dst-prefix=b/",
-                commit.as_str(),
-                "--",
-            ],
-        )
-        .context("reading git's diff")?;
+        let commit = commit.as_str();
+        // Three questions, asked at once: each git stats or walks the whole
+        // tree, which is most of what `--diff-base` adds to a scan.
+        let (added, diff, untracked) = std::thread::scope(|s| {
+            // Added files are every line changed: named only, not printed
+            // whole (a branch that adds a tree would make git print all of it).
+            let added = s.spawn(|| {
+                git(
+                    &top,
+                    [
+                        "diff",
+                        "--name-only",
+                        "-z",
+                        "--no-relative",
+                        "-M",
+                        "--diff-filter=A",
+                        commit,
+                        "--",
+                    ],
+                )
+                .context("listing the files added")
+            });
+            // The rest, but for deletions, with their changed lines.
+            let diff = s.spawn(|| {
+                git(
+                    &top,
+                    [
+                        "-c",
+                        "core.quotePath=false",
+                        "diff",
+                        "--no-ext-diff",
+                        "--no-textconv",
+                        "--no-color",
+                        "--no-relative",
+                        "--unified=0",
+                        "-M",
+                        "--diff-filter=ad",
+                        "--src-prefix=a/",
+                        "--dst-prefix=b/",
+                        commit,
+                        "--",
+                    ],
+                )
+                .context("reading git's diff")
+            });
+            let untracked = s.spawn(|| {
+                git(&top, ["ls-files", "-z", "--others", "--exclude-standard"])
+                    .context("listing untracked files")
+            });
+            let answer = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<Vec<u8>>>| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("asking git failed")))
+            };
+            (answer(added), answer(diff), answer(untracked))
+        });
+        let (added, diff, untracked) = (added?, diff?, untracked?);
         let mut files = parse_diff(&diff);
-        let untracked = git(&top, ["ls-files", "-z", "--others", "--exclude-standard"])
-            .context("listing untracked files")?;
         for list in [added, untracked] {
             for name in list.split(|&b| b == 0).filter(|n| !n.is_empty()) {
                 files.entry(name.to_vec()).or_default().every_line = true;
@@ -180,6 +197,13 @@ impl DiffBase {
     /// Whether the file at `path` (as the run names it) changed.
     pub(crate) fn changed(&self, path: &Path) -> bool {
         self.change(path).is_some()
+    }
+
+    /// Whether every line of the file at `path` counts as changed (added
+    /// since the revision, untracked, binary): its findings are all
+    /// reported, as a full scan reports them.
+    pub(crate) fn every_line_changed(&self, path: &Path) -> bool {
+        self.change(path).is_some_and(|c| c.every_line)
     }
 
     /// The path relative to the repository's top, `/` between components,

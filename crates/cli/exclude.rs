@@ -1,5 +1,5 @@
 //! `--exclude GLOB` and `--force-exclude` on the command line; the walk
-//! applies the globs (`walk.rs`), and `check_file` the `exclude` key of
+//! applies the globs (`walk.rs`), and `utf8lint_workspace::read_and_check` the `exclude` key of
 //! `utf8lint.toml`.
 
 use std::io::Write as _;

@@ -8,6 +8,10 @@
 //! there, read-write, as Python's `subprocess.DEVNULL` does): the results
 //! are discarded and the exit code still tells whether there were findings.
 
+// No function of the CLI over 100 lines (clippy's threshold for this lint):
+// a run reads as its plan, walk, printing and exit code.
+#![warn(clippy::too_many_lines)]
+
 mod args;
 mod baseline;
 mod check;
@@ -20,6 +24,8 @@ mod generate;
 mod habits;
 mod line_changes;
 mod output;
+mod plan;
+mod print;
 mod progress;
 mod report;
 mod rules;
@@ -36,12 +42,11 @@ use std::time::Instant;
 use anyhow::{Context as _, bail};
 use utf8lint_diagnostics::{Level, Rule, escape_shown};
 
-use crate::args::{CheckArgs, ColorChoice, Command, Format};
+use crate::args::{CheckArgs, Command};
 use crate::check::{Context, FixAction, Worker};
-use crate::fix::FixMode;
-use crate::output::OutputOptions;
 use crate::output::names::display_path;
-use crate::settings::{ConfigSource, Overrides, Resolver};
+use crate::plan::Plan;
+use crate::print::Printer;
 
 /// `utf8lint lsp`: the language server on standard input and output. Its
 /// errors are the server's; standard output belongs to the protocol. Exits
@@ -127,163 +132,23 @@ fn explain(name: &str) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-fn use_color(choice: ColorChoice, format: Format) -> bool {
-    if format != Format::Human {
-        return false;
-    }
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => habits::color_from_env(io::stdout().is_terminal()),
-    }
-}
-
-fn term_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse().ok())
-        .filter(|&w: &usize| w >= 20)
-        .unwrap_or(100)
-}
-
+/// `utf8lint check`: the plan, the walk, the printing, the exit code.
 fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8> {
     let started = Instant::now();
-    let overrides = Overrides {
-        levels: args::resolve_levels(levels)?,
-        max_per_rule: args.max_per_file,
-        skip_binary: args.no_skip_binary.then_some(false),
-        origin: Some("the command line".into()),
-        trust_all_config: args.trust_config,
-        source: match (&args.config, args.isolated) {
-            (Some(file), _) => ConfigSource::File(file.clone()),
-            (None, true) => ConfigSource::Isolated,
-            (None, false) => ConfigSource::Discover,
-        },
-        ..Overrides::default()
-    };
-    let mut paths: Vec<PathBuf> = args.paths.iter().map(PathBuf::from).collect();
-    if paths.is_empty() {
-        paths.push(PathBuf::from(if args.stdin_filename.is_some() {
-            "-"
-        } else {
-            "."
-        }));
-    }
-    let stdin_count = paths.iter().filter(|p| p.as_os_str() == "-").count();
-    if stdin_count > 1 {
-        bail!("`-` (standard input) may be given only once");
-    }
-    if stdin_count == 1 && args.fix {
-        if paths.len() > 1 {
-            bail!("--fix with standard input prints the fixed bytes: give `-` alone");
-        }
-        if args.statistics || args.format == Format::Sarif {
-            bail!(
-                "--fix with standard input prints the fixed bytes on standard output, where --statistics or --format sarif would go too"
-            );
-        }
-    }
-    // Before anything is read or written: `-o` naming an input (or the
-    // baseline) would replace it with the report.
-    let report_file = match &args.output_file {
-        Some(output) => {
-            let others: Vec<(&str, &std::path::Path)> = [
-                ("baseline", args.baseline.as_deref()),
-                ("baseline to write", args.write_baseline.as_deref()),
-                ("configuration file", args.config.as_deref()),
-            ]
-            .into_iter()
-            .filter_map(|(what, p)| Some((what, p?)))
-            .collect();
-            report::refuse_clobber(output, &paths, &others)?
-        }
-        None => None,
-    };
-    if args.follow && args.fix {
-        bail!("--fix does not work with --follow: it never writes through symbolic links");
-    }
-    let fix = match (args.fix, args.diff) {
-        (true, _) => FixAction::Write(FixMode {
-            unsafe_fixes: args.unsafe_fixes,
-        }),
-        (false, true) => FixAction::Diff(FixMode {
-            unsafe_fixes: args.unsafe_fixes,
-        }),
-        (false, false) => FixAction::None,
-    };
-    let output = OutputOptions {
-        format: args.format,
-        color: use_color(args.color, args.format),
-        term_width: term_width(),
-        fix_via: habits::fix_via(),
-    };
+    let plan = Plan::new(args, levels)?;
     if args.fix {
         utf8lint_workspace::remove_temp_files_on_interrupt()
             .context("cannot prepare to clean up after an interrupted fix")?;
     }
-    if args.statistics && !matches!(args.format, Format::Human | Format::Json) {
-        bail!("--statistics prints a table (--format human) or one JSON document (--format json)");
-    }
-    let resolver = Resolver::new(overrides).context("bad configuration")?;
-    let mut ctx = Context::new(resolver, output, fix, args.verbose);
-    ctx.statistics = args.statistics;
-    ctx.excludes = exclude::overrides(args)?;
-    ctx.force_exclude = args.force_exclude;
-    ctx.diff_base = diff_base::DiffBase::for_run(
-        args.diff_base.as_deref(),
-        stdin_count == 1,
-        ctx.cwd.as_deref(),
-    )?;
-    if let Some(id) = report_file {
-        ctx.leave_out.insert(id);
-    }
-    ctx.baseline = match (&args.baseline, &args.write_baseline) {
-        (Some(file), _) => Some(baseline::Baseline::read(file)?),
-        (None, Some(file)) => {
-            if let Some(id) = baseline::Baseline::refuse_to_write(file, &paths)? {
-                ctx.leave_out.insert(id);
-            }
-            Some(baseline::Baseline::for_writing(file)?)
-        }
-        (None, None) => None,
-    };
-    let threads = args
-        .threads
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-
-    // Sort the arguments into files and directories. A path that cannot be
-    // looked at is reported once and the run goes on.
-    let mut files = Vec::new();
-    let mut dirs = Vec::new();
+    let mut ctx = plan.context(args)?;
     let mut early = Worker::new(&ctx);
-    for path in &paths {
-        if path.as_os_str() == "-" {
-            continue;
-        }
-        match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => dirs.push(path.clone()),
-            Ok(_) => files.push(path.clone()),
-            Err(e) => {
-                let t = if e.kind() == io::ErrorKind::NotFound {
-                    let kind = trouble::Kind::Read { io: Some(e.kind()) };
-                    let subject = trouble::Subject::Path(path.clone());
-                    trouble::Trouble::new(subject, kind, "no such file or directory")
-                } else {
-                    trouble::Trouble::io(path, &e)
-                };
-                check::report_trouble(&ctx, &mut early, t);
-            }
-        }
+    let named = plan::sort_paths(&plan.paths);
+    for t in named.troubles {
+        check::report_trouble(&ctx, &mut early, t);
     }
-    let walk_options = utf8lint_workspace::WalkOptions {
-        skip_hidden: args.no_hidden,
-        no_ignore: args.no_ignore,
-        follow: args.follow,
-        threads,
-    };
     let (mut files, stdin_excluded) =
-        exclude::named_files(args, files, walk_options, &ctx.excludes);
+        exclude::named_files(args, named.files, plan.walk, &ctx.excludes);
+    let mut dirs = named.dirs;
     // A file named twice (`a.txt ./a.txt`, a path and its directory) is
     // checked once, as first named: a second check would report it twice,
     // and a fix of it would race the other (which holds it open).
@@ -296,9 +161,9 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         move |dir| report::file_id(dir).is_none_or(|id| walked.insert(id))
     });
     if args.files {
-        return list_files(args, &ctx, &files, &dirs, walk_options, early);
+        return list_files(args, &ctx, &files, &dirs, plan.walk, early);
     }
-    if stdin_count == 1 {
+    if plan.stdin {
         let name = args.stdin_filename.as_deref();
         check::check_stdin(&ctx, &mut early, name, stdin_excluded);
     }
@@ -306,68 +171,22 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
 
     let progress =
         progress::Handle::start(ctx.stats.clone(), !args.quiet && io::stderr().is_terminal());
-    let mut reports = walk::run(&ctx, &files, &dirs, walk_options);
+    let mut reports = walk::run(&ctx, &files, &dirs, plan.walk);
     progress.stop();
     reports.append(&mut early.reports);
     reports.sort_by(|a, b| a.key.cmp(&b.key));
 
-    // Print, in path order.
-    let mut sink = report::Sink::new(args.output_file.as_deref());
-    let out = sink.writer();
-    let mut err = io::stderr().lock();
-    let mut file_rows = Vec::new();
-    // A diff or fixed standard input is written as bytes (for `git apply`,
-    // a pipe, an editor's filter), escaped for a person at a terminal.
-    let raw_on_terminal = args.output_file.is_none() && io::stdout().is_terminal();
-    let mut sarif_results = Vec::new();
-    let mut notifications = Vec::new();
-    // The findings as one document (a JSON array, a JUnit suite), unless
-    // standard output holds a diff, fixed bytes or the statistics instead.
-    let stdin_fixed = args.fix && stdin_count == 1;
-    let findings_on_stdout = !(args.statistics || args.diff || stdin_fixed);
-    let mut document = output::Document::for_format(args.format).filter(|_| findings_on_stdout);
-    for mut report in reports {
-        for t in &report.troubles {
-            err.write_all(t.stderr_line().as_bytes())
-                .context("writing to standard error")?;
-            match args.format {
-                Format::Sarif => {
-                    notifications.push(output::sarif::notification(t, ctx.cwd.as_deref()))
-                }
-                Format::Github => out.write_all(output::github::trouble(t).as_bytes())?,
-                Format::Json | Format::JsonLines if findings_on_stdout => {
-                    report.stdout.push_str(&output::json::trouble(t))
-                }
-                _ => document.iter_mut().for_each(|doc| doc.trouble(t)),
-            }
-        }
-        if !report.stderr.is_empty() {
-            err.write_all(report.stderr.as_bytes())
-                .context("writing to standard error")?;
-        }
-        match &mut document {
-            Some(doc) => doc.push(out, &report.stdout)?,
-            None => out.write_all(report.stdout.as_bytes())?,
-        }
-        if raw_on_terminal {
-            out.write_all(&diff::for_terminal(&report.raw))?;
-        } else {
-            out.write_all(&report.raw)?;
-        }
-        sarif_results.extend(report.sarif);
-        notifications.extend(report.sarif_notes);
-        if let Some(counts) = report.counts {
-            file_rows.push(report::FileRow::new(&report.key, counts));
-        }
+    let mut printer = Printer::new(args, plan.stdin);
+    for report in reports {
+        printer.report(report, &ctx)?;
     }
+    let mut err = io::stderr().lock();
     // Configuration files the resolver would not apply: said once each,
     // names escaped like every path printed.
     for note in ctx.resolver.take_notes() {
         writeln!(err, "utf8lint: note: {}", escape_shown(&note))
             .context("writing to standard error")?;
     }
-    let stats = &ctx.stats;
-    let troubles = stats.troubles.load(Ordering::Relaxed);
     if let (Some(baseline), Some(file)) = (&ctx.baseline, &args.write_baseline) {
         let written = baseline.write(file)?;
         if !args.quiet {
@@ -378,6 +197,7 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
                 display_path(file).0
             )?;
         }
+        let troubles = ctx.stats.troubles.load(Ordering::Relaxed);
         return Ok(if troubles > 0 { 2 } else { 0 });
     }
     if let Some(baseline) = &ctx.baseline {
@@ -390,54 +210,43 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
             )?;
         }
     }
-    if let Some(doc) = document {
-        doc.finish(out)?;
-    }
-    if args.format == Format::Github && !args.diff {
-        let (errors, warnings) = (&stats.errors, &stats.warnings);
-        let notice = output::github::notice(
-            errors.load(Ordering::Relaxed),
-            warnings.load(Ordering::Relaxed),
-        );
-        out.write_all(notice.as_bytes())?;
-    }
-    if args.format == Format::Sarif {
-        let log = output::sarif::log(sarif_results, troubles == 0, notifications);
-        serde_json::to_writer_pretty(&mut *out, &log)?;
-        out.write_all(b"\n")?;
-    }
-    if args.statistics {
-        let table = match args.format {
-            Format::Json => report::statistics_json(&stats.by_rule, file_rows),
-            _ => report::statistics_human(&stats.by_rule, file_rows),
-        };
-        out.write_all(table.as_bytes())?;
-    }
-    sink.finish()?;
-
+    printer.finish(&ctx)?;
     if !args.quiet {
-        let fixed_files = stats.fixed_files.load(Ordering::Relaxed);
-        let fixed = stats.fixed_findings.load(Ordering::Relaxed);
-        // Nothing fixed is no news (a hook runs --fix on every commit).
-        if matches!(fix, FixAction::Write(_)) && fixed > 0 {
-            writeln!(
-                err,
-                "utf8lint: fixed {fixed} {} in {fixed_files} {}",
-                plural(fixed, "finding", "findings"),
-                plural(fixed_files, "file", "files")
-            )?;
-        }
-        let baselined = ctx.baseline.as_ref().map(baseline::Baseline::hidden);
+        say_summary(&mut err, &ctx, plan.fix, started)?;
+    }
+    Ok(exit_code(plan.fix, &ctx.stats, args.exit_zero))
+}
+
+/// The lines on standard error that end a run: what `--fix` fixed, the
+/// summary, the findings by rule.
+fn say_summary(
+    err: &mut impl Write,
+    ctx: &Context,
+    fix: FixAction,
+    started: Instant,
+) -> io::Result<()> {
+    let stats = &ctx.stats;
+    let fixed_files = stats.fixed_files.load(Ordering::Relaxed);
+    let fixed = stats.fixed_findings.load(Ordering::Relaxed);
+    // Nothing fixed is no news (a hook runs --fix on every commit).
+    if matches!(fix, FixAction::Write(_)) && fixed > 0 {
         writeln!(
             err,
-            "{}",
-            summary(stats, baselined, started.elapsed().as_secs_f64())
+            "utf8lint: fixed {fixed} {} in {fixed_files} {}",
+            plural(fixed, "finding", "findings"),
+            plural(fixed_files, "file", "files")
         )?;
-        if let Some(line) = report::by_rule_line(&stats.by_rule) {
-            writeln!(err, "{line}")?;
-        }
     }
-    Ok(exit_code(fix, stats, args.exit_zero))
+    let baselined = ctx.baseline.as_ref().map(baseline::Baseline::hidden);
+    writeln!(
+        err,
+        "{}",
+        summary(stats, baselined, started.elapsed().as_secs_f64())
+    )?;
+    if let Some(line) = report::by_rule_line(&stats.by_rule) {
+        writeln!(err, "{line}")?;
+    }
+    Ok(())
 }
 
 /// 2 for trouble; else 1 for a deny-level finding, or under `--diff` for a

@@ -53,7 +53,7 @@ pub(crate) fn run(
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(path) = files.get(i) else { break };
-                        check::check_file(ctx, &mut c.worker, path, true);
+                        check::check_and_report(ctx, &mut c.worker, path, true);
                     }
                 });
             }
@@ -115,7 +115,7 @@ fn first_visit(
 /// unwraps its threads' results).
 fn check_walked(ctx: &Context, worker: &mut Worker, path: &std::path::Path, explicit: bool) {
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        check::check_file(ctx, worker, path, explicit);
+        check::check_and_report(ctx, worker, path, explicit);
     }));
     if checked.is_err() {
         let t = Trouble::new(

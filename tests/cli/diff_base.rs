@@ -131,6 +131,32 @@ fn only_changed_lines_and_whole_file_findings_of_changed_files_are_reported() {
     );
 }
 
+/// Against a base with none of the files (an empty tree: every file
+/// added), the report is a full scan's, byte for byte: a file new since
+/// the base is reported as the scan reports it, its findings past
+/// `--max-per-file` in one note, not every one of them.
+#[test]
+fn every_file_added_reports_what_a_full_scan_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["commit", "-q", "--allow-empty", "-m", "empty"]);
+    git(d, &["tag", "empty"]);
+    let many: String = (0..20).map(|k| format!("word{k}{FEFF}joined\n")).collect();
+    write(d, "many.txt", &many);
+    // Latin-1, with more ill-formed sequences (72,000) than a report
+    // lists (65,536).
+    fs::write(d.join("legacy.txt"), b"caf\xE9 na\xEFve\n".repeat(36_000)).unwrap();
+    git(d, &["add", "."]);
+    git(d, &["commit", "-q", "-m", "files"]);
+    let args = ["check", "--format", "json", "--max-per-file", "3"];
+    let full = run(d, args);
+    let added = run(d, args.iter().copied().chain(["--diff-base", "empty"]));
+    // The caps hold in the scan (3 of 20 shown, the rest counted).
+    assert!(json_lines(&full).len() < 20, "{}", stdout(&full));
+    assert_eq!(stdout(&added), stdout(&full));
+}
+
 #[test]
 fn baselines_and_fixes_keep_to_the_changed_lines() {
     let repo = history();

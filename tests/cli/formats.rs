@@ -273,6 +273,46 @@ fn every_ill_formed_stretch_of_a_legacy_file_is_listed_in_json_and_sarif() {
     assert_eq!(result["properties"]["relatedCount"], stretches.len() - 1);
 }
 
+/// U005's `subparts` are what U001 would have shown under the same cap
+/// (the subparts of its first `max-per-file` runs), not every byte of a
+/// legacy file; `related` still lists every stretch.
+#[test]
+fn a_legacy_files_subparts_are_those_u001_would_show() {
+    let line = "Le café est crème, la crêpe est brûlée, et l'été à Noël déçoit.\n";
+    let latin1: Vec<u8> = line.repeat(40).chars().map(|c| c as u8).collect();
+    // Runs of adjacent ill-formed bytes, as U001 forms them.
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    for (i, _) in latin1.iter().enumerate().filter(|(_, b)| **b >= 0x80) {
+        match runs.last_mut() {
+            Some(run) if run.last() == Some(&(i - 1)) => run.push(i),
+            _ => runs.push(vec![i]),
+        }
+    }
+    assert!(runs.len() > 300, "{}", runs.len());
+    let dir = tree(&[("fr.txt", &latin1)]);
+    let offsets = |args: &[&str]| -> (Vec<usize>, usize) {
+        let out = run(dir.path(), ["check", "--format", "json"].iter().chain(args));
+        let finding = &json_lines(&out)[0];
+        assert_eq!(finding["code"], "U005");
+        let subparts = finding["subparts"].as_array().unwrap();
+        let offsets = subparts
+            .iter()
+            .map(|s| s["offset"].as_u64().unwrap() as usize)
+            .collect();
+        (offsets, finding["related"].as_array().unwrap().len())
+    };
+    let first = |n: usize| -> Vec<usize> { runs.iter().take(n).flatten().copied().collect() };
+    assert_eq!(offsets(&[]), (first(50), runs.len() - 1));
+    assert_eq!(
+        offsets(&["--max-per-file", "7"]),
+        (first(7), runs.len() - 1)
+    );
+    assert_eq!(
+        offsets(&["--max-per-file", "0"]),
+        (first(runs.len()), runs.len() - 1)
+    );
+}
+
 #[test]
 fn sarif_validates_against_the_2_1_0_schema() {
     let out = mixed(&["--format", "sarif"]);

@@ -76,7 +76,10 @@ fn a_fifo_or_a_device_as_configuration_is_an_error_not_a_hang() {
         let o = check_within(dir.path(), &["."], 20);
         let err = stderr(&o);
         assert_eq!(code(&o), 2, "{err}");
-        assert!(err.contains(name) && err.contains("a device"), "{err}");
+        assert!(
+            err.contains(name) && err.contains("a character device"),
+            "{err}"
+        );
     }
 }
 

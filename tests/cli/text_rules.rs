@@ -116,6 +116,68 @@ fn non_ascii_is_enabled_per_project() {
 /// string ends, before the `\n`, deletes the stray closer, keeps the
 /// closed pairs; `msgfmt -c` compiles the same messages' text (the
 /// controls aside) before and after, and a second run finds nothing.
+/// A catalogue string runs on over its continuation lines: an embedding
+/// one line opens and a later line of the same string closes is balanced
+/// (no finding, and the fix leaves it as it is). One closed after the
+/// `\n` that ended its paragraph is still found and closed before that
+/// `\n`; one left open in a paragraph that goes on on the next line is
+/// found with no fix (closing it at its line's end would change how the
+/// rest shows). `msgfmt -c` accepts the file before and after, and it
+/// compiles to the same messages.
+#[test]
+fn an_embedding_closed_on_a_later_line_of_its_string_is_balanced() {
+    let po = concat!(
+        "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n",
+        "msgid \"\"\n\"Cannot open %s: \"\n\"%s\"\nmsgstr \"\"\n",
+        "\"\u{202B}לא ניתן לפתוח את %s: \"\n\"%s\u{202C}\"\n\n",
+        "msgid \"\"\n\"Path\\n\"\n\"%s\"\nmsgstr \"\"\n\"\u{2067}נתיב\\n\"\n\"%s\u{2069}\"\n\n",
+        "msgid \"\"\n\"Left \"\n\"open %s\"\nmsgstr \"\"\n\"\u{202B}נשאר \"\n\"פתוח %s\"\n",
+    );
+    let dir = tree(&[("he.po", po.as_bytes())]);
+    let found = json_lines(&run(dir.path(), ["check", "--format", "json", "he.po"]));
+    let lines = |found: &[serde_json::Value]| -> Vec<u64> {
+        found
+            .iter()
+            .filter(|d| d["code"] == "U010")
+            .map(|d| d["line"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(lines(&found), [16, 17, 23], "{found:#?}");
+    let msgfmt = |name: &str| -> Option<String> {
+        if !(have("msgfmt") && have("msgunfmt")) {
+            return None;
+        }
+        let o = std::process::Command::new("msgfmt")
+            .args(["-c", "-o", name, "he.po"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = std::process::Command::new("msgunfmt")
+            .arg(name)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        Some(
+            String::from_utf8_lossy(&o.stdout)
+                .chars()
+                .filter(|c| !matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+                .collect(),
+        )
+    };
+    let before = msgfmt("before.mo");
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "he.po"]);
+    assert_ne!(code(&o), 2, "{}", stderr(&o));
+    let fixed = String::from_utf8(std::fs::read(dir.path().join("he.po")).unwrap()).unwrap();
+    let want = po
+        .replace("\u{2067}נתיב\\n", "\u{2067}נתיב\u{2069}\\n")
+        .replace("%s\u{2069}\"", "%s\"");
+    assert_eq!(fixed, want);
+    let again = json_lines(&run(dir.path(), ["check", "--format", "json", "he.po"]));
+    assert_eq!(lines(&again), [23], "{again:#?}");
+    assert_eq!(msgfmt("after.mo"), before);
+}
+
 #[test]
 fn a_catalogues_unclosed_embeddings_are_closed_and_msgfmt_reads_it_alike() {
     let po = concat!(
@@ -164,5 +226,59 @@ fn a_catalogues_unclosed_embeddings_are_closed_and_msgfmt_reads_it_alike() {
     assert!(again.iter().all(|d| d["code"] != "U010"), "{again:#?}");
     if let Some(before) = before {
         assert_eq!(compiled("after.mo"), before);
+    }
+}
+
+/// roff uses C0 controls as syntax and data: BEL delimits an escape's
+/// argument and a string comparison's parts, SOH is the leader. None is a
+/// finding there, `--fix --unsafe-fixes` deletes none, and `groff -Z`
+/// (troff's output) is the same before and after. A stray control in a
+/// roff text line is reported, with no fix.
+#[test]
+fn roffs_delimiters_and_leader_are_neither_reported_nor_deleted() {
+    let tmac = concat!(
+        ".\\\" A macro package's way with delimiters.\n",
+        ".de CMP\n",
+        ".  ie \u{7}\\\\$1\u{7}yes\u{7} matched \\w\u{7}\\\\$1\u{7}u wide\n",
+        ".  el differs\n",
+        "..\n",
+        ".ds LEADER \u{1}\n",
+        ".CMP yes\n",
+        ".CMP no\n",
+        "Indented \\h\u{7}0.5i\u{7}text.\n",
+    );
+    let page = ".TH X 1\n.SH NAME\nx \\- a stray\u{b}control\n";
+    let dir = tree(&[("tmac/cmp.tmac", tmac.as_bytes()), ("x.1", page.as_bytes())]);
+    let found = json_lines(&run(dir.path(), ["check", "--format", "json", "."]));
+    let u012: Vec<_> = found.iter().filter(|d| d["code"] == "U012").collect();
+    assert_eq!(u012.len(), 1, "{found:#?}");
+    assert_eq!(u012[0]["path"], "x.1");
+    assert!(u012[0]["fix"].is_null(), "{:#?}", u012[0]);
+    let troff = |name: &str| -> Option<Vec<u8>> {
+        if !have("groff") {
+            return None;
+        }
+        let o = std::process::Command::new("groff")
+            .args(["-Z", "-T", "utf8", name])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        Some(o.stdout)
+    };
+    let before = troff("tmac/cmp.tmac");
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    assert_ne!(code(&o), 2, "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(dir.path().join("tmac/cmp.tmac")).unwrap(),
+        tmac.as_bytes()
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("x.1")).unwrap(),
+        page.as_bytes()
+    );
+    if let Some(before) = before {
+        assert!(String::from_utf8_lossy(&before).contains("matched"));
+        assert_eq!(troff("tmac/cmp.tmac"), Some(before));
     }
 }

@@ -23,8 +23,9 @@
 //!   byte patterns ([`Patterns`], data the caller compiles in a `const`)
 //!   or pair of bytes end.
 //! * [`Signature`] recognises the UTF-8, UTF-16 and UTF-32 byte-order marks.
-//! * [`find_nul`] finds the first NUL byte, and [`count_controls`] counts the
-//!   control bytes text does not use (the binary-file sniff's questions).
+//! * [`find_nul`] finds the first NUL byte, and [`count_in`] counts the
+//!   bytes of a caller's set ([`ByteClass`], compiled in a `const`): the
+//!   binary-file sniff's questions.
 //!
 //! The crate does no I/O, never panics, and allocates only in the functions
 //! that return owned values.
@@ -34,7 +35,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-mod controls;
+mod count;
 mod encode;
 mod error;
 mod interpret;
@@ -49,7 +50,7 @@ mod stream;
 mod subparts;
 mod validate;
 
-pub use controls::count_controls;
+pub use count::{ByteClass, count_in};
 pub use encode::{EncodeError, EncodedScalar, encode_utf8};
 pub use error::{ErrorKind, REPLACEMENT_CHARACTER, Subpart, Utf8Error};
 pub use interpret::{Interpretation, interpret};
@@ -70,6 +71,7 @@ pub use validate::{from_utf8, is_valid};
 /// one's validation alone.
 #[cfg(feature = "testing")]
 pub mod testing {
+    pub use crate::count::count_in_using;
     pub use crate::marks::{
         Kernel, validate_marking_using, validate_scanning_using, validate_using,
     };

@@ -74,6 +74,17 @@ impl ByteSet {
         ByteSet(words)
     }
 
+    /// The bytes of this set that are not in `other`.
+    pub const fn minus(self, other: ByteSet) -> ByteSet {
+        let mut words = self.0;
+        let mut i = 0;
+        while i < 4 {
+            words[i] &= !other.0[i];
+            i += 1;
+        }
+        ByteSet(words)
+    }
+
     /// Whether `b` is in the set.
     pub const fn contains(self, b: u8) -> bool {
         self.0[(b >> 6) as usize] & (1 << (b & 63)) != 0
@@ -407,7 +418,8 @@ impl Patterns {
     }
 
     /// The kinds of the bits set in `bits`, a register of eight bits whose
-    /// kinds are `kinds`.
+    /// kinds are `kinds`. For the x86-64 kernels and their tests.
+    #[cfg(any(test, all(target_arch = "x86_64", not(feature = "portable"))))]
     #[inline]
     pub(crate) fn kinds_of(bits: u8, kinds: &[u8]) -> u8 {
         let mut out = 0;

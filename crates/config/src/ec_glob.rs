@@ -9,18 +9,19 @@
 //!
 //! Most globs are literal text with `*`s, `?`s and classes (`*.md`,
 //! `docs/*.txt`, `[Mm]akefile`) and `**` components: those are matched
-//! component by component ([`ComponentGlob`], a few bytes each). Any other glob becomes a regular
-//! expression, as EditorConfig's C and Python cores do it, compiled with
-//! the limits of every glob of the configuration (an error rather than a
-//! panic); those of one file are compiled together, as one automaton asked
-//! which of them match ([`SectionGlobs`]), except a glob with `{n1..n2}`,
-//! whose numbers are checked in its capture groups.
+//! component by component ([`ComponentGlob`], a few bytes each), and
+//! `{a,b}` choices that can be written out as several such globs. Any
+//! other glob (`[!seq]`, nested or unpaired braces, `{n1..n2}`) is kept as
+//! written and matched as EditorConfig's C and Python cores translate it
+//! into a regular expression, by [`crate::ec_match`]'s program of that
+//! translation; only a class with `--` (a set difference in the
+//! expression's syntax) is compiled into the expression itself.
 
 use std::path::Path;
 
 use regex_automata::meta::Regex;
-use regex_automata::{Input, PatternID, PatternSet};
 
+use crate::ec_match::Unread;
 use crate::glob::ComponentGlob;
 
 /// A section's glob, compiled as cheaply as its syntax allows.
@@ -34,108 +35,34 @@ pub(crate) enum SectionGlob {
     /// `{a,b}` choices written out: any of these (`*.{c,h}` is `*.c` or
     /// `*.h`).
     AnyOf(Box<[ComponentGlob]>),
-    /// A glob with `{n1..n2}`: a regular expression of its own.
-    Ranges(EcGlob),
-    /// Pattern `n` of the file's [`GlobSet`].
-    InSet(usize),
+    /// The glob as written, matched as its translation reads
+    /// ([`crate::ec_match`]).
+    Translated(Box<str>),
+    /// A glob with a class holding `--`: its regular expression.
+    Regex(EcGlob),
 }
 
-/// The globs of one `.editorconfig`'s sections, compiled as they are added;
-/// those that are patterns of the file's set wait for [`SectionGlobs::build`].
-#[derive(Default)]
-pub(crate) struct SectionGlobs {
-    patterns: Vec<String>,
-}
+/// The longest glob with a `--` class compiled as a regular expression.
+const MAX_SET_DIFFERENCE_GLOB: usize = 4096;
 
-impl SectionGlobs {
-    /// Compiles `glob` (a section header without its brackets).
-    pub(crate) fn add(&mut self, glob: &str) -> Result<SectionGlob, String> {
+impl SectionGlob {
+    /// Compiles `glob` (a section header without its brackets), or says
+    /// why it is not a glob.
+    pub(crate) fn new(glob: &str) -> Result<SectionGlob, String> {
         if let Some(simple) = SectionGlob::without_regex(glob) {
             return Ok(simple);
         }
-        let (pattern, ranges) = regex_of(glob)?;
-        if !ranges.is_empty() {
-            return EcGlob::compile(&pattern, ranges).map(SectionGlob::Ranges);
+        match crate::ec_match::check(glob) {
+            Ok(()) => Ok(SectionGlob::Translated(glob.into())),
+            Err(Unread::Error(e)) => Err(e),
+            // The translation is read in time quadratic in the braces.
+            Err(Unread::SetDifference) if glob.len() > MAX_SET_DIFFERENCE_GLOB => Err(format!(
+                "a class with `--` in a glob of more than {MAX_SET_DIFFERENCE_GLOB} bytes: simplify it"
+            )),
+            Err(Unread::SetDifference) => EcGlob::new(glob).map(SectionGlob::Regex),
         }
-        self.patterns.push(pattern);
-        Ok(SectionGlob::InSet(self.patterns.len() - 1))
     }
 
-    /// The set of the patterns added, or the first that does not compile
-    /// (its number, and why).
-    pub(crate) fn build(self) -> Result<GlobSet, (usize, String)> {
-        let mut chunks = Vec::new();
-        for (n, chunk) in self.patterns.chunks(SET_CHUNK).enumerate() {
-            let patterns: Vec<&str> = chunk.iter().map(String::as_str).collect();
-            // globset's limit for one glob, and room for each glob's share
-            // (a glob that alone is over the limit is found below).
-            let limit = crate::glob::GLOB_SIZE_LIMIT
-                .saturating_add(patterns.iter().map(|p| 64 * p.len()).sum::<usize>());
-            let regexes = match crate::glob::compile_regex_set(&patterns, limit) {
-                Ok(set) => vec![set],
-                // Which one: each alone. If each compiles (the whole was
-                // too large), they are kept one by one.
-                Err(_) => patterns
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| {
-                        crate::glob::compile_regex(p, false).map_err(|e| (n * SET_CHUNK + i, e))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
-            };
-            chunks.push(regexes);
-        }
-        Ok(GlobSet {
-            chunks,
-            len: self.patterns.len(),
-        })
-    }
-}
-
-/// How many globs are compiled as one automaton: the memory the
-/// compilation takes for a moment (the parsed expressions of all its
-/// globs, 7 KB a glob) is bounded by this many.
-const SET_CHUNK: usize = 64;
-
-/// The regular-expression globs of one `.editorconfig`: pattern `n` is in
-/// chunk `n / SET_CHUNK`, either one automaton for the chunk or (when
-/// together they were over the size limit) one each.
-#[derive(Clone, Debug)]
-pub(crate) struct GlobSet {
-    pub(crate) chunks: Vec<Vec<Regex>>,
-    len: usize,
-}
-
-impl GlobSet {
-    /// Which patterns match `bytes` (a path, as [`SectionGlob::matches`]
-    /// takes it); `None` when there are none.
-    pub(crate) fn matching(&self, bytes: &[u8]) -> Option<PatternSet> {
-        if self.len == 0 {
-            return None;
-        }
-        let mut set = PatternSet::new(self.len);
-        let input = Input::new(bytes);
-        for (n, chunk) in self.chunks.iter().enumerate() {
-            let first = n * SET_CHUNK;
-            if let [one] = &chunk[..] {
-                let mut found = PatternSet::new(one.pattern_len());
-                one.which_overlapping_matches(&input, &mut found);
-                for id in found.iter() {
-                    set.insert(PatternID::new_unchecked(first + id.as_usize()));
-                }
-            } else {
-                for (i, regex) in chunk.iter().enumerate() {
-                    if regex.is_match(input.clone()) {
-                        set.insert(PatternID::new_unchecked(first + i));
-                    }
-                }
-            }
-        }
-        Some(set)
-    }
-}
-
-impl SectionGlob {
     /// `glob` when no regular expression is needed to match it: `*`, or
     /// [`ComponentGlob`]'s syntax, or that with `{a,b}` choices that can be
     /// written out ([`choices`]).
@@ -177,22 +104,21 @@ impl SectionGlob {
     }
 
     /// Whether `relative` (a path relative to the `.editorconfig`'s
-    /// directory; `bytes` its bytes, `/`-separated) matches; `set`: which
-    /// patterns of the file's [`GlobSet`] match it.
-    pub(crate) fn matches(&self, relative: &Path, bytes: &[u8], set: Option<&PatternSet>) -> bool {
+    /// directory; `bytes` its bytes, `/`-separated) matches.
+    pub(crate) fn matches(&self, relative: &Path, bytes: &[u8]) -> bool {
         match self {
             SectionGlob::EveryFile => relative.components().next_back().is_some(),
             SectionGlob::Components(glob) => glob.matches(bytes),
             SectionGlob::AnyOf(globs) => globs.iter().any(|g| g.matches(bytes)),
-            SectionGlob::Ranges(glob) => glob.matches(bytes),
-            SectionGlob::InSet(n) => {
-                set.is_some_and(|set| set.contains(PatternID::new_unchecked(*n)))
-            }
+            SectionGlob::Translated(glob) => crate::ec_match::matches(glob, bytes),
+            SectionGlob::Regex(glob) => glob.matches(bytes),
         }
     }
 }
 
-/// A compiled section glob.
+/// A section glob compiled as its regular expression: the reference the
+/// tests hold [`crate::ec_match`] to, and the matcher of a class with
+/// `--`.
 #[derive(Clone, Debug)]
 pub(crate) struct EcGlob {
     regex: Regex,
@@ -275,7 +201,6 @@ fn regex_of(glob: &str) -> Result<(String, Vec<(i64, i64)>), String> {
 
 impl EcGlob {
     /// Compiles `glob` (a section header without its brackets) alone.
-    #[cfg(test)]
     pub(crate) fn new(glob: &str) -> Result<EcGlob, String> {
         let (pattern, ranges) = regex_of(glob)?;
         EcGlob::compile(&pattern, ranges)
@@ -414,7 +339,7 @@ fn translate(pat: &[char], ranges: &mut Vec<(i64, i64)>, nesting: usize) -> Resu
                 }
                 if !comma && k < pat.len() {
                     let inner: String = pat[i..k].iter().collect();
-                    if let Some(bounds) = numeric_range(&inner) {
+                    if let Some(bounds) = crate::ec_match::numeric_range(&inner) {
                         ranges.push(bounds);
                         out.push_str("([+-]?[0-9]+)");
                     } else {
@@ -451,17 +376,4 @@ fn translate(pat: &[char], ranges: &mut Vec<(i64, i64)>, nesting: usize) -> Resu
         out.push(')');
     }
     Ok(out)
-}
-
-/// `n1..n2` as `(min, max)`.
-fn numeric_range(text: &str) -> Option<(i64, i64)> {
-    let (a, b) = text.split_once("..")?;
-    let number = |s: &str| {
-        let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<i64>().ok())
-            .flatten()
-    };
-    let (a, b) = (number(a)?, number(b)?);
-    Some((a.min(b), a.max(b)))
 }

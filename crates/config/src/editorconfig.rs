@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ec_glob::{GlobSet, SectionGlob, SectionGlobs};
+use crate::ec_glob::SectionGlob;
 use crate::error::ConfigError;
 
 /// A parsed `.editorconfig`.
@@ -23,16 +23,13 @@ pub struct EditorConfigFile {
     /// The sections that speak of `charset` (set or `unset`), in file
     /// order: no other section can change a file's settings.
     sections: Vec<EcSection>,
-    /// The sections' globs that are regular expressions, as one.
-    globs: GlobSet,
 }
 
 /// One section that speaks of `charset`.
 #[derive(Clone)]
 struct EcSection {
-    /// The header as read, e.g. `[*.json]`, and its 1-based line.
+    /// The header as read, e.g. `[*.json]`.
     header: Box<str>,
-    line: usize,
     charset: SectionCharset,
     glob: SectionGlob,
 }
@@ -141,7 +138,6 @@ impl EditorConfigFile {
         };
         let mut is_root = false;
         let mut sections = Vec::new();
-        let mut globs = SectionGlobs::default();
         // The section being read: its glob and header line, and what it
         // says of `charset` so far.
         let mut current: Option<(&str, usize, Option<SectionCharset>)> = None;
@@ -154,7 +150,7 @@ impl EditorConfigFile {
                 Line::Nothing => {}
                 Line::Section(glob) => {
                     if let Some(done) = current.replace((glob, number, None)) {
-                        push_section(&mut sections, &mut globs, done, &err)?;
+                        push_section(&mut sections, done, &err)?;
                     }
                 }
                 Line::Pair(key, value) => match &mut current {
@@ -179,27 +175,13 @@ impl EditorConfigFile {
             }
         }
         if let Some(done) = current {
-            push_section(&mut sections, &mut globs, done, &err)?;
+            push_section(&mut sections, done, &err)?;
         }
         sections.shrink_to_fit();
-        let globs = globs.build().map_err(|(n, e)| {
-            let (section, line) = sections
-                .iter()
-                .find(|s| matches!(s.glob, SectionGlob::InSet(i) if i == n))
-                .map_or(("[?]", 0), |s| (&*s.header, s.line));
-            err(
-                line,
-                format!(
-                    "section {} is not a glob: {e}",
-                    crate::error::shorten(section)
-                ),
-            )
-        })?;
         Ok(EditorConfigFile {
             path: path.to_path_buf(),
             is_root,
             sections,
-            globs,
         })
     }
 
@@ -207,10 +189,9 @@ impl EditorConfigFile {
     /// this file's directory), by section order.
     pub fn charset_for(&self, relative: &Path) -> Option<CharsetSetting<'_>> {
         let bytes = crate::glob::path_bytes(relative);
-        let set = self.globs.matching(&bytes);
         let mut found = None;
         for section in &self.sections {
-            if !section.glob.matches(relative, &bytes, set.as_ref()) {
+            if !section.glob.matches(relative, &bytes) {
                 continue;
             }
             found = match &section.charset {
@@ -245,7 +226,6 @@ impl EditorConfigFile {
 /// `charset`) if it speaks of `charset`, its glob compiled.
 fn push_section(
     sections: &mut Vec<EcSection>,
-    globs: &mut SectionGlobs,
     (glob, line, charset): (&str, usize, Option<SectionCharset>),
     err: &dyn Fn(usize, String) -> ConfigError,
 ) -> Result<(), ConfigError> {
@@ -253,7 +233,7 @@ fn push_section(
         return Ok(());
     };
     let header = format!("[{glob}]");
-    let compiled = globs.add(glob).map_err(|e| {
+    let compiled = SectionGlob::new(glob).map_err(|e| {
         err(
             line,
             format!(
@@ -264,7 +244,6 @@ fn push_section(
     })?;
     sections.push(EcSection {
         header: header.into(),
-        line,
         charset,
         glob: compiled,
     });
@@ -336,33 +315,29 @@ mod tests {
             <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"caf\xE9/\xFF"),
         ));
         let ours = compiled("*");
-        assert!(matches!(ours.0, SectionGlob::EveryFile));
+        assert!(matches!(ours, SectionGlob::EveryFile));
         for path in paths {
             let bytes = crate::glob::path_bytes(path);
             assert_eq!(
-                ours.0.matches(path, &bytes, None),
+                ours.matches(path, &bytes),
                 star.applies_to(path),
                 "{path:?}"
             );
         }
     }
 
-    /// `glob` compiled as a file of one section compiles it.
-    fn compiled(glob: &str) -> (SectionGlob, GlobSet) {
-        let mut globs = SectionGlobs::default();
-        let section = globs.add(glob).unwrap();
-        (section, globs.build().unwrap())
+    /// `glob` compiled as a section's glob.
+    fn compiled(glob: &str) -> SectionGlob {
+        SectionGlob::new(glob).unwrap()
     }
 
-    fn matches((section, set): &(SectionGlob, GlobSet), path: &str) -> bool {
-        let bytes = path.as_bytes();
-        section.matches(Path::new(path), bytes, set.matching(bytes).as_ref())
+    fn matches(section: &SectionGlob, path: &str) -> bool {
+        section.matches(Path::new(path), path.as_bytes())
     }
 
     /// Every core glob as a section of one file, each with its own value:
-    /// compiled together (one automaton for the regular expressions), the
-    /// file answers for each path as the last section whose glob, alone,
-    /// matches it.
+    /// the file answers for each path as the last section whose glob,
+    /// alone, matches it.
     #[test]
     fn a_file_s_globs_compiled_together_answer_as_each_alone() {
         let text: String = CORE_GLOB_CASES
@@ -371,7 +346,6 @@ mod tests {
             .map(|(i, (glob, _, _))| format!("[{glob}]\ncharset = v{i}\n"))
             .collect();
         let file = EditorConfigFile::parse(&text, Path::new("/p/.editorconfig")).unwrap();
-        assert_eq!(file.globs.chunks.len(), 1, "{:?}", file.globs);
         let alone: Vec<_> = CORE_GLOB_CASES
             .iter()
             .map(|(g, _, _)| compiled(g))
@@ -577,7 +551,7 @@ mod tests {
         for glob in globs {
             let section = compiled(glob);
             assert!(
-                matches!(section.0, SectionGlob::Components(_)),
+                matches!(section, SectionGlob::Components(_)),
                 "[{glob}] is matched by components"
             );
             assert_same_as_regex(glob, &section, &paths);
@@ -585,8 +559,8 @@ mod tests {
     }
 
     /// Globs with `{a,b}` choices written out, which must answer as their
-    /// regular expression does; those that cannot be are regular
-    /// expressions.
+    /// regular expression does; those that cannot be are matched as their
+    /// translation reads.
     #[test]
     fn choices_written_out_match_as_their_regular_expressions() {
         let written_out = [
@@ -672,7 +646,7 @@ mod tests {
         for glob in written_out {
             let section = compiled(glob);
             assert!(
-                matches!(section.0, SectionGlob::AnyOf(_)),
+                matches!(section, SectionGlob::AnyOf(_)),
                 "[{glob}] has its choices written out"
             );
             assert_same_as_regex(glob, &section, &paths);
@@ -680,20 +654,22 @@ mod tests {
         for glob in regexes {
             let section = compiled(glob);
             assert!(
-                matches!(section.0, SectionGlob::InSet(_) | SectionGlob::Ranges(_)),
-                "[{glob}] is a regular expression"
+                matches!(section, SectionGlob::Translated(_)),
+                "[{glob}] is matched as its translation reads"
             );
         }
     }
 
-    /// Globs with `?` and classes are matched by components, and say what
-    /// their regular expression says, on globs and paths generated from
-    /// pieces that meet at every edge of the syntax (a `]` first, a `-`
-    /// first or last, a `[` left open, a non-ASCII character taken by `?`
-    /// whole or by its first byte, bytes that are not UTF-8).
+    /// Generated globs say what their regular expression says: those with
+    /// `?` and classes matched by components, those with negated classes,
+    /// nested or unpaired braces and `{n1..n2}` by their translation's
+    /// program; on globs and paths made of pieces that meet at every edge
+    /// of the syntax (a `]` first, a `-` first or last, a `[` left open, a
+    /// non-ASCII character taken by `?` whole or by its first byte, bytes
+    /// that are not UTF-8, a number with a sign or a leading zero).
     #[cfg(unix)]
     #[test]
-    fn class_globs_match_as_their_regular_expressions() {
+    fn generated_globs_match_as_their_regular_expressions() {
         use std::os::unix::ffi::OsStrExt;
         for glob in [
             "[ab].c",
@@ -706,15 +682,56 @@ mod tests {
             "x/[é-ë]",
         ] {
             assert!(
-                matches!(compiled(glob).0, SectionGlob::Components(_)),
+                matches!(compiled(glob), SectionGlob::Components(_)),
                 "[{glob}] is matched by components"
             );
         }
         let glob_pieces = [
-            "a", "b", "é", "*", "?", "[ab]", "[a-c]", "[]a]", "[-a]", "[a-]", "[!a]", "[^b]", "[",
-            "]", "/", "**", ".", "[é]", "[a-é]", "[.-0]", "[a-c-e]", "[c-a]", "[]",
+            "a",
+            "b",
+            "é",
+            "*",
+            "?",
+            "[ab]",
+            "[a-c]",
+            "[]a]",
+            "[-a]",
+            "[a-]",
+            "[!a]",
+            "[^b]",
+            "[",
+            "]",
+            "/",
+            "**",
+            ".",
+            "[é]",
+            "[a-é]",
+            "[.-0]",
+            "[a-c-e]",
+            "[c-a]",
+            "[]",
+            "[!/]",
+            "[!a-c]",
+            "[!]a]",
+            "{",
+            "}",
+            ",",
+            "{a,b}",
+            "{a,{b,c}}",
+            "{,a}",
+            "{x}",
+            "{1..3}",
+            "{-2..10}",
+            "{1..3}{0..9}",
+            "\\",
+            "\\{",
+            "\\,",
+            "/**/",
+            "{a,*}",
+            "{**,b}",
+            "[a--c]",
         ];
-        let path_pieces: [&[u8]; 11] = [
+        let path_pieces: [&[u8]; 17] = [
             b"a",
             b"b",
             b"c",
@@ -726,6 +743,12 @@ mod tests {
             b"\xff",
             b".",
             b"0",
+            b"1",
+            b"12",
+            b"+3",
+            b"{",
+            b"}",
+            b",",
         ];
         let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut next = |n: usize| {
@@ -734,24 +757,26 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (seed >> 33) as usize % n
         };
-        let (mut by_components, mut with_classes) = (0, 0);
-        for _ in 0..3_000 {
+        let (mut by_components, mut with_classes, mut translated) = (0, 0, 0);
+        for _ in 0..6_000 {
             let glob: String = (0..1 + next(5))
                 .map(|_| glob_pieces[next(glob_pieces.len())])
                 .collect();
-            let Ok(regex) = crate::ec_glob::EcGlob::new(&glob) else {
-                continue;
-            };
-            let Ok(section) = std::panic::catch_unwind(|| compiled(&glob)) else {
+            let regex = crate::ec_glob::EcGlob::new(&glob);
+            let section = SectionGlob::new(&glob);
+            // Refused by both, or read by both.
+            assert_eq!(section.is_ok(), regex.is_ok(), "[{glob}]: {section:?}");
+            let (Ok(regex), Ok(section)) = (regex, section) else {
                 continue;
             };
             // `*` is read as ec4rs reads it (`every_file_is_what_ec4rs_says`).
-            if matches!(section.0, SectionGlob::EveryFile) {
+            if matches!(section, SectionGlob::EveryFile) {
                 continue;
             }
-            let components = matches!(section.0, SectionGlob::Components(_));
+            let components = matches!(section, SectionGlob::Components(_) | SectionGlob::AnyOf(_));
             by_components += usize::from(components);
             with_classes += usize::from(components && glob.contains(['?', '[']));
+            translated += usize::from(matches!(section, SectionGlob::Translated(_)));
             for _ in 0..40 {
                 let path: Vec<u8> = (0..next(6))
                     .flat_map(|_| path_pieces[next(path_pieces.len())].to_vec())
@@ -759,14 +784,15 @@ mod tests {
                 // The expression's `.*` (of `**` and of the anchoring of
                 // a glob without `/`) takes no byte that is not UTF-8;
                 // components do, as every component glob always has.
-                if path.contains(&0xFF) && (path.contains(&b'/') || glob.contains("**")) {
+                if components
+                    && path.contains(&0xFF)
+                    && (path.contains(&b'/') || glob.contains("**"))
+                {
                     continue;
                 }
                 let as_path = Path::new(std::ffi::OsStr::from_bytes(&path));
                 assert_eq!(
-                    section
-                        .0
-                        .matches(as_path, &path, section.1.matching(&path).as_ref()),
+                    section.matches(as_path, &path),
                     regex.matches(&path),
                     "[{glob}] and {:?}",
                     String::from_utf8_lossy(&path)
@@ -781,9 +807,13 @@ mod tests {
             with_classes > 500,
             "{with_classes} globs with ? or [ matched by components"
         );
+        assert!(
+            translated > 2_000,
+            "{translated} globs matched by their translation's program"
+        );
     }
 
-    fn assert_same_as_regex(glob: &str, section: &(SectionGlob, GlobSet), paths: &[&str]) {
+    fn assert_same_as_regex(glob: &str, section: &SectionGlob, paths: &[&str]) {
         let regex = crate::ec_glob::EcGlob::new(glob).unwrap();
         for path in paths {
             assert_eq!(

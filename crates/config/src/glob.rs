@@ -1,5 +1,6 @@
-//! The globs of `utf8lint.toml` (as `.gitignore` reads them) and the
-//! regular-expression compilation that `.editorconfig`'s globs share:
+//! The globs of `utf8lint.toml` (as `.gitignore` reads them), and the
+//! regular-expression compilation they share with the rare
+//! `.editorconfig` section that needs one (a class holding `--`):
 //! compiled with globset's limits, so a glob too deep or too large is an
 //! error, never a panic.
 
@@ -8,25 +9,20 @@ use std::path::Path;
 /// A glob as `.gitignore` reads one: without a `/` it matches a file name in
 /// any directory; with one, a path relative to the file that holds it.
 ///
-/// globset parses it and writes its regular expression; the expression is
-/// compiled here, with globset's limits, because globset's own matcher
-/// panics on one that does not compile (400 nested braces exceed the
-/// parser's nesting limit): here that is an error naming the glob.
+/// Kept as its text, which is also its compiled form when it is a
+/// [`ComponentGlob`] (most are), so a glob costs its bytes and two
+/// pointers. Any other is handed to globset, which writes its regular
+/// expression; the expression is compiled here, with globset's limits,
+/// because globset's own matcher panics on one that does not compile
+/// (400 nested braces exceed the parser's nesting limit): here that is an
+/// error naming the glob.
 #[derive(Clone, Debug)]
-pub struct PathGlob {
-    matcher: GlobMatcher,
-    basename_only: bool,
-}
-
-/// How a [`PathGlob`] is matched.
-#[derive(Clone, Debug)]
-enum GlobMatcher {
-    /// Components of literal text and `*`s, and `**` components
-    /// (`*.txt`, `docs/*.md`, `vendor/**`, `**/gen/*.rs`): matched without a
-    /// regular expression, which costs 30 us to compile and kilobytes to
-    /// keep (a configuration may have 100,000 of them).
-    Components(ComponentGlob),
-    Regex(regex_automata::meta::Regex),
+pub(crate) struct PathGlob {
+    /// The glob as written.
+    text: Box<str>,
+    /// Its regular expression, when it is not matched by components.
+    /// Boxed: the rare glob that has one pays for it.
+    regex: Option<Box<regex_automata::meta::Regex>>,
 }
 
 /// globset's limit on a compiled glob.
@@ -36,41 +32,68 @@ impl PathGlob {
     /// Compiles `pattern`; the error says why it is not a glob utf8lint
     /// can use.
     pub(crate) fn new(pattern: &str) -> Result<PathGlob, String> {
-        let trimmed = pattern.strip_prefix('/').unwrap_or(pattern);
-        // `vendor/` names a directory, as in .gitignore; matched as its path.
-        let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
-        let basename_only = !pattern.contains('/');
-        let matcher = if let Some(simple) = ComponentGlob::new(trimmed) {
-            GlobMatcher::Components(simple)
-        } else {
-            let glob = globset::GlobBuilder::new(trimmed)
-                .literal_separator(true)
-                .backslash_escape(true)
-                .build()
-                .map_err(|e| e.kind().to_string())?;
-            GlobMatcher::Regex(compile_glob_regex(glob.regex())?)
-        };
         Ok(PathGlob {
-            matcher,
-            basename_only,
+            text: pattern.into(),
+            regex: path_glob_regex(pattern)?.map(Box::new),
         })
     }
 
-    pub(crate) fn matches(&self, relative: &Path) -> bool {
-        if self.basename_only {
-            relative
-                .file_name()
-                .is_some_and(|name| self.matches_bytes(&path_bytes(Path::new(name))))
-        } else {
-            self.matches_bytes(&path_bytes(relative))
-        }
+    /// The glob as written.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.text
     }
 
-    fn matches_bytes(&self, path: &[u8]) -> bool {
-        match &self.matcher {
-            GlobMatcher::Regex(regex) => regex.is_match(path),
-            GlobMatcher::Components(glob) => glob.matches(path),
-        }
+    pub(crate) fn matches(&self, relative: &Path) -> bool {
+        path_glob_matches(&self.text, self.regex.as_deref(), relative)
+    }
+}
+
+/// `pattern` without the `/` that roots it or names a directory
+/// (`vendor/`, as in .gitignore, is matched as its path): what is matched.
+fn trimmed(pattern: &str) -> &str {
+    let trimmed = pattern.strip_prefix('/').unwrap_or(pattern);
+    trimmed.strip_suffix('/').unwrap_or(trimmed)
+}
+
+/// The regular expression `pattern` (a glob as `.gitignore` reads one) is
+/// matched by: `None` when it is matched by components
+/// ([`ComponentGlob`]: literal text, `*` and `**` components, matched
+/// without a regular expression, which costs 30 us to compile and
+/// kilobytes to keep; a configuration may have 100,000 globs), or why it
+/// is not a glob utf8lint can use.
+pub(crate) fn path_glob_regex(
+    pattern: &str,
+) -> Result<Option<regex_automata::meta::Regex>, String> {
+    let trimmed = trimmed(pattern);
+    if is_component_glob(trimmed) {
+        return Ok(None);
+    }
+    let glob = globset::GlobBuilder::new(trimmed)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| e.kind().to_string())?;
+    compile_glob_regex(glob.regex()).map(Some)
+}
+
+/// Whether the glob `pattern`, whose regular expression is `regex` (from
+/// [`path_glob_regex`]), matches `relative`: its file name when the
+/// glob has no `/`, else the whole path.
+pub(crate) fn path_glob_matches(
+    pattern: &str,
+    regex: Option<&regex_automata::meta::Regex>,
+    relative: &Path,
+) -> bool {
+    let matches = |path: &[u8]| match regex {
+        Some(regex) => regex.is_match(path),
+        None => components_match(trimmed(pattern).as_bytes(), path),
+    };
+    if pattern.contains('/') {
+        matches(&path_bytes(relative))
+    } else {
+        relative
+            .file_name()
+            .is_some_and(|name| matches(&path_bytes(Path::new(name))))
     }
 }
 
@@ -89,23 +112,12 @@ impl ComponentGlob {
     /// `glob` as a [`ComponentGlob`], or `None` when it has other syntax
     /// (`?`, `[...]`, `{...}`, `\`), a `**` inside a component (`a**`), or
     /// two `**` components in a row.
+    #[cfg(test)]
     pub(crate) fn new(glob: &str) -> Option<ComponentGlob> {
-        let special = |b: u8| matches!(b, b'?' | b'[' | b']' | b'{' | b'}' | b'\\');
-        if glob.bytes().any(special) {
-            return None;
-        }
-        let mut previous_recursive = false;
-        for part in glob.split('/') {
-            let recursive = part == "**";
-            if (recursive && previous_recursive) || (!recursive && part.contains("**")) {
-                return None;
-            }
-            previous_recursive = recursive;
-        }
-        Some(ComponentGlob(glob.as_bytes().into()))
+        is_component_glob(glob).then(|| ComponentGlob(glob.as_bytes().into()))
     }
 
-    /// [`ComponentGlob::new`]'s syntax plus EditorConfig's `?` (one
+    /// [`is_component_glob`]'s syntax plus EditorConfig's `?` (one
     /// character) and `[seq]` classes, for `.editorconfig` sections:
     /// `None` when the glob has a negated class (`[!a]`, which the regular
     /// expression lets match `/`), a class that could hold `/`, a `-` that
@@ -148,44 +160,66 @@ impl ComponentGlob {
     /// match over components, backing up to the last `**`, each other
     /// component matched by [`star_match`].
     pub(crate) fn matches(&self, path: &[u8]) -> bool {
-        if &*self.0 == b"**" {
-            return true;
-        }
-        let mut globs = self.0.split(|&b| b == b'/');
-        let mut parts = path.split(|&b| b == b'/');
-        // Where the glob resumes after the last `**`, and the path at the
-        // first component that `**` has not taken yet.
-        let mut star = None;
-        loop {
-            match globs.next() {
-                Some(b"**") => {
-                    if globs.clone().next().is_none() {
-                        return parts.next().is_some();
-                    }
-                    star = Some((globs.clone(), parts.clone()));
+        components_match(&self.0, path)
+    }
+}
+
+/// Whether `glob` is a [`ComponentGlob`] of literal text, `*` and `**`: no `?`, `[...]`,
+/// `{...}` or `\`, no `**` inside a component (`a**`), no two `**`
+/// components in a row.
+fn is_component_glob(glob: &str) -> bool {
+    let special = |b: u8| matches!(b, b'?' | b'[' | b']' | b'{' | b'}' | b'\\');
+    if glob.bytes().any(special) {
+        return false;
+    }
+    let mut previous_recursive = false;
+    glob.split('/').all(|part| {
+        let recursive = part == "**";
+        let fits = !(recursive && previous_recursive || !recursive && part.contains("**"));
+        previous_recursive = recursive;
+        fits
+    })
+}
+
+/// [`ComponentGlob::matches`] of the glob `glob`.
+fn components_match(glob: &[u8], path: &[u8]) -> bool {
+    if glob == b"**" {
+        return true;
+    }
+    let mut globs = glob.split(|&b| b == b'/');
+    let mut parts = path.split(|&b| b == b'/');
+    // Where the glob resumes after the last `**`, and the path at the
+    // first component that `**` has not taken yet.
+    let mut star = None;
+    loop {
+        match globs.next() {
+            Some(b"**") => {
+                if globs.clone().next().is_none() {
+                    return parts.next().is_some();
+                }
+                star = Some((globs.clone(), parts.clone()));
+                continue;
+            }
+            Some(glob) => {
+                if parts.next().is_some_and(|part| component_match(glob, part)) {
                     continue;
                 }
-                Some(glob) => {
-                    if parts.next().is_some_and(|part| component_match(glob, part)) {
-                        continue;
-                    }
-                }
-                None => {
-                    if parts.next().is_none() {
-                        return true;
-                    }
+            }
+            None => {
+                if parts.next().is_none() {
+                    return true;
                 }
             }
-            // A mismatch: the last `**` takes one more component.
-            let Some((star_globs, star_parts)) = &mut star else {
-                return false;
-            };
-            if star_parts.next().is_none() {
-                return false;
-            }
-            globs = star_globs.clone();
-            parts = star_parts.clone();
         }
+        // A mismatch: the last `**` takes one more component.
+        let Some((star_globs, star_parts)) = &mut star else {
+            return false;
+        };
+        if star_parts.next().is_none() {
+            return false;
+        }
+        globs = star_globs.clone();
+        parts = star_parts.clone();
     }
 }
 
@@ -314,7 +348,7 @@ fn class_match(glob: &[u8], text: &[u8]) -> bool {
 }
 
 /// The character `bytes` start with, if they start with a whole one.
-fn char_at(bytes: &[u8]) -> Option<char> {
+pub(crate) fn char_at(bytes: &[u8]) -> Option<char> {
     let len = match bytes.first()? {
         0x00..=0x7F => 1,
         0xC0..=0xDF => 2,
@@ -363,57 +397,36 @@ pub(crate) fn compile_regex(
     regex: &str,
     captures: bool,
 ) -> Result<regex_automata::meta::Regex, String> {
-    build_regex(&[regex], captures, GLOB_SIZE_LIMIT)
-}
-
-/// Many globs' regular expressions as one, asked which of them match
-/// (`which_overlapping_matches`; pattern `i` is `regexes[i]`): one
-/// automaton and one cache for all, where a regular expression each costs
-/// kilobytes. `size_limit`: the limit on the whole.
-pub(crate) fn compile_regex_set(
-    regexes: &[&str],
-    size_limit: usize,
-) -> Result<regex_automata::meta::Regex, String> {
-    build_regex(regexes, false, size_limit)
+    build_regex(regex, captures, GLOB_SIZE_LIMIT)
 }
 
 fn build_regex(
-    regexes: &[&str],
+    regex: &str,
     captures: bool,
     size_limit: usize,
 ) -> Result<regex_automata::meta::Regex, String> {
-    use regex_automata::MatchKind;
     use regex_automata::meta::Regex;
     use regex_automata::nfa::thompson::WhichCaptures;
     let syntax = regex_automata::util::syntax::Config::new()
         .utf8(false)
         .dot_matches_new_line(true);
-    // Only whether it matches is asked: no capture states, no one-pass
-    // or backtracking engines (a configuration may have 100,000 globs).
+    // Only whether it matches is asked (and, for a glob with `{n1..n2}`,
+    // its groups): no one-pass or backtracking engines.
     let config = Regex::config()
         .which_captures(if captures {
             WhichCaptures::All
         } else {
             WhichCaptures::None
         })
-        // A set is asked for every pattern that matches.
-        .match_kind(if regexes.len() > 1 {
-            MatchKind::All
-        } else {
-            MatchKind::LeftmostFirst
-        })
         .onepass(false)
         .backtrack(false)
         .utf8_empty(false)
         .nfa_size_limit(Some(size_limit))
-        .hybrid_cache_capacity(GLOB_SIZE_LIMIT)
-        // A set is searched by the PikeVM alone: the lazy DFA's reverse
-        // automaton and cache would double what each glob keeps.
-        .hybrid(regexes.len() == 1);
+        .hybrid_cache_capacity(GLOB_SIZE_LIMIT);
     Regex::builder()
         .syntax(syntax)
         .configure(config)
-        .build_many(regexes)
+        .build(regex)
         .map_err(|e| {
             // The parser's own words quote the whole expression: say what
             // is wrong in a bounded sentence instead.
@@ -518,40 +531,24 @@ mod tests {
                 .build()
                 .unwrap()
                 .compile_matcher();
-            let ours = PathGlob {
-                matcher: GlobMatcher::Regex(
-                    compile_glob_regex(
-                        globset::GlobBuilder::new(glob)
-                            .literal_separator(true)
-                            .backslash_escape(true)
-                            .build()
-                            .unwrap()
-                            .regex(),
-                    )
-                    .unwrap(),
-                ),
-                basename_only: false,
-            };
+            let ours = compile_glob_regex(
+                globset::GlobBuilder::new(glob)
+                    .literal_separator(true)
+                    .backslash_escape(true)
+                    .build()
+                    .unwrap()
+                    .regex(),
+            )
+            .unwrap();
             let by_components =
                 !glob.contains(['?', '[', '{']) && !["a**", "**/**"].contains(&glob);
             assert_eq!(ComponentGlob::new(glob).is_some(), by_components, "{glob}");
-            let simple = ComponentGlob::new(glob).map(|glob| PathGlob {
-                matcher: GlobMatcher::Components(glob),
-                basename_only: false,
-            });
+            let simple = ComponentGlob::new(glob);
             for path in paths {
                 let expected = built.is_match(path);
-                assert_eq!(
-                    ours.matches_bytes(path.as_bytes()),
-                    expected,
-                    "{glob} {path}"
-                );
+                assert_eq!(ours.is_match(path.as_bytes()), expected, "{glob} {path}");
                 if let Some(simple) = &simple {
-                    assert_eq!(
-                        simple.matches_bytes(path.as_bytes()),
-                        expected,
-                        "{glob} {path}"
-                    );
+                    assert_eq!(simple.matches(path.as_bytes()), expected, "{glob} {path}");
                 }
             }
         }

@@ -11,8 +11,8 @@
 //! separate crates: `docs/configuration.md`, "Where this lives in the
 //! code").
 //!
-//! A configuration file is read as an input is ([`read_config_file`]): a
-//! regular file only (a FIFO, device or socket is refused, also behind a
+//! A configuration file is read as an input is ([`read_config_file`],
+//! through `utf8lint-read`): a regular file only (a FIFO, device or socket is refused, also behind a
 //! symbolic link, and opened non-blocking in case one is swapped in), at
 //! most [`MAX_CONFIG_BYTES`]; a glob that does not compile (400 nested
 //! braces exceed the regex parser's nesting) is an error naming the file
@@ -21,7 +21,8 @@
 //! Cost: reading a configuration is linear in its size (key lines found
 //! through a line index, each glob compiled once, globs of literal text,
 //! `*` and `**` matched without a regular expression, an `.editorconfig`'s
-//! other globs compiled together, only its `charset` sections kept; the
+//! other globs kept as text and matched as EditorConfig's translation reads
+//! them, only its `charset` sections kept; the
 //! memory bounds are in ARCHITECTURE.md, counted by `tests/hostile.rs`); a directory's chain
 //! adds one shared link per configuration file, built in a loop from the
 //! nearest known ancestor (no recursion on a path's depth, and no copy of
@@ -31,12 +32,17 @@
 //! (`scripts/bench-config` and `scripts/bench-cost --doubling` double them).
 
 mod ec_glob;
+mod ec_match;
 mod editorconfig;
 mod error;
 mod glob;
+mod glob_list;
 mod owner;
 mod settings;
 mod toml_file;
+mod toml_list;
+mod toml_reader;
+mod toml_scalar;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -46,8 +52,10 @@ use std::sync::{Arc, Mutex, RwLock};
 pub use editorconfig::{CharsetSetting, EditorConfigFile};
 pub use error::ConfigError;
 use error::shorten;
-pub use settings::{Settings, parse_editor_json, parse_toml};
+pub use glob_list::{GlobList, GlobTexts};
+pub use settings::{Settings, parse_editor_json};
 pub use toml_file::{BomEntry, CONFIG_FILE_NAME, ConfigFile, PerFileEntry, parse_config};
+pub use toml_reader::parse_toml;
 use utf8lint_diagnostics::{BomPolicy, BomRule, Charset, Level, Policy, PolicySource, Rule};
 
 /// What the command line (or an editor's settings) says, over everything
@@ -225,60 +233,54 @@ impl ConfigReader for ByPath {
 /// `[per-file-lints]` entries is about 5 MiB.
 pub const MAX_CONFIG_BYTES: u64 = 16 << 20;
 
-/// Reads the configuration file at `path` as an input is read: only a
-/// regular file (a symbolic link to one is followed, one to a FIFO, a
-/// device or a socket is refused: reading those could block forever or
-/// never end), at most [`MAX_CONFIG_BYTES`]. `None` when there is no such
-/// file, or a directory by that name.
+/// Reads the configuration file at `path` as an input is read
+/// (`utf8lint_read::read_file`): only a regular file (a symbolic link to
+/// one is followed, one to a FIFO, a device or a socket is refused: reading
+/// those could block forever or never end), at most [`MAX_CONFIG_BYTES`].
+/// `None` when there is no such file, or a directory by that name.
 pub fn read_config_file(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    use std::io::Read;
+    use std::io::{Error, ErrorKind};
+    use utf8lint_read::{FileKind, ReadError, ReadOptions, read_file};
     // Nearly every directory has neither file, and a stat that finds
     // nothing costs less than an open that finds nothing (1.4 against
     // 2.0 us for the mixed tree's directories, which a scan asks twice
     // each).
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Ok(None),
+        Ok(_) => {}
         Err(e) if cannot_exist(&e) => return Ok(None),
         Err(e) => return Err(e),
-    };
-    if meta.is_dir() {
-        return Ok(None);
     }
-    check_regular(&meta)?;
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    // Swapped for a FIFO between the stat and the open, the file would
-    // block the open: without a writer, a non-blocking open returns.
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(
-        &mut options,
-        rustix::fs::OFlags::NONBLOCK.bits() as i32,
-    );
-    let file = match options.open(path) {
-        Ok(file) => file,
-        Err(e) if cannot_exist(&e) => return Ok(None),
-        Err(e) => return Err(e),
+    // With the stamp, the file's size is known before it is read: the
+    // buffer is the file's size, not a scan's first read.
+    let options = ReadOptions {
+        max_len: Some(MAX_CONFIG_BYTES),
+        allow_special: false,
+        stamp: true,
     };
-    let meta = file.metadata()?;
-    check_regular(&meta)?;
-    let too_big = || {
-        std::io::Error::new(
-            std::io::ErrorKind::FileTooLarge,
+    let mut bytes = Vec::new();
+    match read_file(path, &mut bytes, options) {
+        Ok(read) => {
+            bytes.truncate(read.len);
+            Ok(Some(bytes))
+        }
+        // Made a directory between the stat and the open.
+        Err(ReadError::NotRegular(FileKind::Directory)) => Ok(None),
+        Err(ReadError::Io(e)) if cannot_exist(&e) => Ok(None),
+        Err(ReadError::Io(e)) => Err(e),
+        Err(e @ ReadError::NotRegular(_)) => Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("{e}; a configuration file must be a regular file"),
+        )),
+        Err(ReadError::TooLarge { .. }) => Err(Error::new(
+            ErrorKind::FileTooLarge,
             format!(
                 "larger than the {} MiB a configuration file may have",
                 MAX_CONFIG_BYTES >> 20
             ),
-        )
-    };
-    if meta.len() > MAX_CONFIG_BYTES {
-        return Err(too_big());
+        )),
+        Err(e @ ReadError::Changed { .. }) => Err(Error::other(e.to_string())),
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(too_big());
-    }
-    Ok(Some(bytes))
 }
 
 /// Whether `e` says there is no file at the path: none by that name, a
@@ -290,43 +292,6 @@ fn cannot_exist(e: &std::io::Error) -> bool {
         e.kind(),
         ErrorKind::NotFound | ErrorKind::NotADirectory | ErrorKind::InvalidFilename
     )
-}
-
-/// An error unless `meta` is a regular file's.
-fn check_regular(meta: &std::fs::Metadata) -> std::io::Result<()> {
-    if meta.is_file() {
-        return Ok(());
-    }
-    let kind = file_kind(&meta.file_type());
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!("not a regular file but {kind}; a configuration file must be a regular file"),
-    ))
-}
-
-#[cfg(unix)]
-fn file_kind(kind: &std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_dir() {
-        "a directory"
-    } else {
-        "not a file"
-    }
-}
-
-#[cfg(not(unix))]
-fn file_kind(kind: &std::fs::FileType) -> &'static str {
-    if kind.is_dir() {
-        "a directory"
-    } else {
-        "not a file"
-    }
 }
 
 /// Resolves [`FileSettings`] for files, reading each directory's
@@ -788,8 +753,8 @@ impl Resolver {
                     policy: entry.policy,
                     source: PolicySource::Config {
                         path: config.path.clone(),
-                        line: entry.line,
-                        key: entry.glob.clone(),
+                        line: entry.line(),
+                        key: entry.glob().to_owned(),
                     },
                 });
             }

@@ -10,14 +10,13 @@
 
 use std::fmt;
 use std::marker::PhantomData;
-use std::path::Path;
 
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use utf8lint_diagnostics::{BomPolicy, Level, Rule};
 
-use crate::error::ConfigError;
 use crate::glob::PathGlob;
+use crate::glob_list::GlobTexts;
 
 /// Every setting, as `utf8lint.toml` and the editor's section spell them
 /// (`max-per-file`; editors may also send `maxPerFile`).
@@ -54,13 +53,13 @@ pub struct Settings {
     /// relative to the file's directory, a directory's glob covering what
     /// is under it. Only for `utf8lint.toml`.
     #[serde(default)]
-    pub exclude: Option<Vec<String>>,
+    pub exclude: Option<GlobTexts>,
     /// `agent-instructions = ["prompts/**/*.md"]`: more files an AI agent
     /// reads as instructions (beside the built-in names, `AGENTS.md`,
     /// `.cursor/rules/`, ...), globs as `exclude`'s. Only for
     /// `utf8lint.toml`.
     #[serde(default, rename = "agent-instructions")]
-    pub agent_instructions: Option<Vec<String>>,
+    pub agent_instructions: Option<GlobTexts>,
     /// `utf8lint.path` and `utf8lint.trace.server`: the VS Code extension's
     /// own settings (which binary to start, protocol tracing). They arrive
     /// in the section the server reads and mean nothing to it.
@@ -215,11 +214,11 @@ impl<'de> Deserialize<'de> for PolicyValue {
 
 /// A glob that compiles (as `.gitignore` reads one), compiled once.
 #[derive(Clone, Debug)]
-pub struct GlobKey(pub String, pub(crate) PathGlob);
+pub struct GlobKey(pub(crate) PathGlob);
 
 impl PartialEq for GlobKey {
     fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
+        self.0.as_str() == other.0.as_str()
     }
 }
 
@@ -229,7 +228,7 @@ impl<'de> Deserialize<'de> for GlobKey {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         parsed(deserializer, |glob| {
             PathGlob::new(glob)
-                .map(|matcher| GlobKey(glob.to_owned(), matcher))
+                .map(GlobKey)
                 .map_err(|e| format!("not a valid glob: {e}"))
         })
     }
@@ -239,46 +238,6 @@ impl<'de> Deserialize<'de> for GlobKey {
 fn key_of(path: &serde_path_to_error::Path) -> Option<String> {
     let key = path.to_string();
     (key != ".").then_some(key)
-}
-
-/// Reads the text of a `utf8lint.toml` found at `path`: every error names
-/// the file, the line and the key.
-pub fn parse_toml(text: &str, path: &Path) -> Result<Settings, ConfigError> {
-    let error = |line: Option<usize>, key: Option<String>, message: String| ConfigError {
-        path: path.to_path_buf(),
-        line,
-        key,
-        message,
-    };
-    let line_at = |span: Option<std::ops::Range<usize>>| span.map(|s| line_of(text, s.start));
-    let deserializer = toml::Deserializer::parse(text)
-        .map_err(|e| error(line_at(e.span()), None, e.message().trim().to_owned()))?;
-    let settings: Settings = serde_path_to_error::deserialize(deserializer).map_err(|e| {
-        let key = key_of(e.path());
-        let inner = e.into_inner();
-        error(
-            line_at(inner.span()),
-            key,
-            inner.message().trim().to_owned(),
-        )
-    })?;
-    let editor_only = [
-        ("workspace-scan", settings.workspace_scan.is_some()),
-        ("path", settings.client_path.is_some()),
-        ("trace", settings.trace.is_some()),
-    ];
-    if let Some((key, _)) = editor_only.iter().find(|(_, set)| *set) {
-        let line = text
-            .lines()
-            .position(|l| l.trim_start().starts_with(key))
-            .map(|i| i + 1);
-        return Err(error(
-            line,
-            Some((*key).into()),
-            format!("an editor setting (`utf8lint.{key}`), not one for utf8lint.toml"),
-        ));
-    }
-    Ok(settings)
 }
 
 /// The 1-based line of byte `offset` in `text`.
@@ -384,7 +343,10 @@ fn remove_at(value: &mut serde_json::Value, path: &[String]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
+    use crate::toml_reader::parse_toml;
     use serde_json::json;
 
     #[test]

@@ -3,15 +3,15 @@
 //! (`settings.rs`). Strict: an unknown key or value is an error that names
 //! the file, the line and the key.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use toml::de::{DeTable, DeValue};
 use utf8lint_diagnostics::{BomPolicy, Level, Rule};
 
 use crate::error::ConfigError;
 use crate::glob::PathGlob;
-use crate::settings::{LineIndex, parse_toml};
+use crate::glob_list::{GlobList, GlobTexts};
+use crate::settings::LineIndex;
+use crate::toml_reader::read_toml;
 
 /// The name of the configuration file.
 pub const CONFIG_FILE_NAME: &str = "utf8lint.toml";
@@ -35,138 +35,140 @@ pub struct ConfigFile {
     /// `root = true`: the `utf8lint.toml` files above do not apply.
     pub root: bool,
     /// `exclude`: each glob as written, compiled.
-    pub exclude: Vec<(String, PathGlob)>,
+    pub exclude: GlobList,
     /// `agent-instructions`: each glob as written, compiled.
-    pub agent_instructions: Vec<(String, PathGlob)>,
+    pub agent_instructions: GlobList,
 }
 
 impl ConfigFile {
     /// The `exclude` glob that matches `relative` (a path relative to the
     /// file's directory) or a directory it is in.
     pub fn excludes(&self, relative: &Path) -> Option<&str> {
-        self.exclude.iter().find_map(|(glob, matcher)| {
-            relative
-                .ancestors()
-                .filter(|a| !a.as_os_str().is_empty())
-                .any(|a| matcher.matches(a))
-                .then_some(glob.as_str())
-        })
+        self.exclude.first_covering(relative)
     }
 
     /// Whether an `agent-instructions` glob matches `relative` (a path
     /// relative to the file's directory) or a directory it is in.
     pub fn instructs(&self, relative: &Path) -> bool {
-        self.agent_instructions.iter().any(|(_, matcher)| {
-            relative
-                .ancestors()
-                .filter(|a| !a.as_os_str().is_empty())
-                .any(|a| matcher.matches(a))
-        })
+        self.agent_instructions.first_covering(relative).is_some()
     }
 }
 
 /// One `[per-file-lints]` entry.
 #[derive(Clone, Debug)]
 pub struct PerFileEntry {
-    /// The glob as written.
-    pub glob: String,
+    /// The glob, as written and compiled.
+    glob: PathGlob,
     /// The levels it sets, in order.
-    pub levels: Vec<(Rule, Level)>,
-    /// 1-based line.
-    pub line: usize,
-    matcher: PathGlob,
+    pub levels: Box<[(Rule, Level)]>,
+    /// 1-based line (a configuration file is at most 16 MiB).
+    line: u32,
 }
 
 impl PerFileEntry {
+    /// The glob as written.
+    pub fn glob(&self) -> &str {
+        self.glob.as_str()
+    }
+
+    /// Its 1-based line.
+    pub fn line(&self) -> usize {
+        self.line as usize
+    }
+
     /// Whether the entry applies to `relative` (a path relative to the
     /// configuration file's directory).
     pub fn matches(&self, relative: &Path) -> bool {
-        self.matcher.matches(relative)
+        self.glob.matches(relative)
     }
 }
 
 /// One `[bom]` entry.
 #[derive(Clone, Debug)]
 pub struct BomEntry {
-    /// The glob as written.
-    pub glob: String,
+    /// The glob, as written and compiled.
+    glob: PathGlob,
     /// What it says.
     pub policy: BomPolicy,
-    /// 1-based line.
-    pub line: usize,
-    matcher: PathGlob,
+    /// 1-based line (a configuration file is at most 16 MiB).
+    line: u32,
 }
 
 impl BomEntry {
+    /// The glob as written.
+    pub fn glob(&self) -> &str {
+        self.glob.as_str()
+    }
+
+    /// Its 1-based line.
+    pub fn line(&self) -> usize {
+        self.line as usize
+    }
+
     /// Whether the entry applies to `relative` (a path relative to the
     /// configuration file's directory).
     pub fn matches(&self, relative: &Path) -> bool {
-        self.matcher.matches(relative)
+        self.glob.matches(relative)
     }
 }
 
 /// Parses the text of a `utf8lint.toml` read from `path`, through the one
 /// settings schema ([`crate::settings::Settings`]).
 pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> {
-    let settings = parse_toml(text, path)?;
+    let (settings, offsets) = read_toml(text, path)?;
     // Lines for the notes that cite an entry (`utf8lint.toml:9`): where
-    // each key of the parsed document starts.
-    let lines = KeyLines::of(text);
+    // each key kept was written.
+    let index = LineIndex::new(text);
+    let line = |offset: usize| index.line(offset);
+    let line32 = |offset: u32| u32::try_from(line(offset as usize)).unwrap_or(u32::MAX);
     let max_per_rule = settings
         .max_per_file
-        .map(|n| (n, lines.get(None, "max-per-file")));
+        .map(|n| (n, line(offsets.max_per_file)));
     let lints = settings
         .lints
         .0
         .iter()
-        .map(|(rule, level)| {
-            // Written as a name or a code: whichever the file has.
-            let line = lines
-                .find(Some("lints"), rule.0.name())
-                .or_else(|| lines.find(Some("lints"), rule.0.code()))
-                .unwrap_or(1);
-            (rule.0, level.0, line)
-        })
+        .zip(&offsets.lints)
+        .map(|((rule, level), &at)| (rule.0, level.0, line(at as usize)))
         .collect();
-    // The globs were compiled as the settings were read.
+    // The globs were compiled as the settings were read; moved, not
+    // copied.
     let per_file = settings
         .per_file_lints
         .0
-        .iter()
-        .map(|(glob, levels)| PerFileEntry {
-            glob: glob.0.clone(),
-            levels: levels.0.clone(),
-            line: lines.get(Some("per-file-lints"), &glob.0),
-            matcher: glob.1.clone(),
+        .into_iter()
+        .zip(&offsets.per_file)
+        .map(|((glob, levels), &at)| PerFileEntry {
+            glob: glob.0,
+            levels: levels.0.into_boxed_slice(),
+            line: line32(at),
         })
         .collect();
     let bom = settings
         .bom
         .0
-        .iter()
-        .map(|(glob, policy)| BomEntry {
-            glob: glob.0.clone(),
+        .into_iter()
+        .zip(&offsets.bom)
+        .map(|((glob, policy), &at)| BomEntry {
+            glob: glob.0,
             policy: policy.0,
-            line: lines.get(Some("bom"), &glob.0),
-            matcher: glob.1.clone(),
+            line: line32(at),
         })
         .collect();
-    let globs = |key: &str, list: &Option<Vec<String>>| {
-        list.iter()
-            .flatten()
-            .map(|glob| {
-                let matcher = PathGlob::new(glob).map_err(|e| ConfigError {
-                    path: path.to_path_buf(),
-                    line: Some(lines.get(None, key)),
-                    key: Some(format!("{key}: {}", crate::error::shorten(glob))),
-                    message: format!("not a valid glob: {e}"),
-                })?;
-                Ok((glob.clone(), matcher))
-            })
-            .collect::<Result<Vec<_>, ConfigError>>()
+    let globs = |key: &str, at: usize, list: Option<GlobTexts>| {
+        GlobList::compile(list.unwrap_or_default()).map_err(|(glob, e)| ConfigError {
+            path: path.to_path_buf(),
+            line: Some(line(at)),
+            key: Some(format!("{key}: {}", crate::error::shorten(&glob))),
+            message: format!("not a valid glob: {e}"),
+        })
     };
-    let exclude = globs("exclude", &settings.exclude)?;
-    let agent_instructions = globs("agent-instructions", &settings.agent_instructions)?;
+    let exclude = globs("exclude", offsets.exclude, settings.exclude)?;
+    let agent_instructions = globs(
+        "agent-instructions",
+        offsets.agent_instructions,
+        settings.agent_instructions,
+    )?;
     Ok(ConfigFile {
         exclude,
         agent_instructions,
@@ -178,45 +180,6 @@ pub fn parse_config(text: &str, path: &Path) -> Result<ConfigFile, ConfigError> 
         per_file,
         root: settings.root.unwrap_or(false),
     })
-}
-
-/// Where each key of a TOML document starts, by table and key (the last
-/// one when a key repeats): built and asked in time linear in the text.
-struct KeyLines(HashMap<(Option<String>, String), usize>);
-
-impl KeyLines {
-    fn of(text: &str) -> KeyLines {
-        let mut out = HashMap::new();
-        let index = LineIndex::new(text);
-        if let Ok(table) = DeTable::parse(text) {
-            for (key, value) in table.get_ref() {
-                let name: &str = key.get_ref();
-                out.insert((None, name.to_owned()), index.line(key.span().start));
-                if let DeValue::Table(inner) = value.get_ref() {
-                    for (k, _) in inner {
-                        let inner_name: &str = k.get_ref();
-                        out.insert(
-                            (Some(name.to_owned()), inner_name.to_owned()),
-                            index.line(k.span().start),
-                        );
-                    }
-                }
-            }
-        }
-        KeyLines(out)
-    }
-
-    /// The line of the last `key` in `table` (the one that won).
-    fn find(&self, table: Option<&str>, key: &str) -> Option<usize> {
-        self.0
-            .get(&(table.map(str::to_owned), key.to_owned()))
-            .copied()
-    }
-
-    /// [`KeyLines::find`], or line 1.
-    fn get(&self, table: Option<&str>, key: &str) -> usize {
-        self.find(table, key).unwrap_or(1)
-    }
 }
 
 #[cfg(test)]
@@ -244,7 +207,7 @@ mod tests {
         );
         assert_eq!(c.bom.len(), 2);
         assert_eq!(
-            (c.bom[0].glob.as_str(), c.bom[0].policy, c.bom[0].line),
+            (c.bom[0].glob(), c.bom[0].policy, c.bom[0].line()),
             ("*.csv", BomPolicy::Require, 9)
         );
         assert!(c.bom[0].matches(Path::new("a/b/x.csv")));

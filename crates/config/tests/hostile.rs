@@ -216,14 +216,30 @@ fn editorconfig_class_sections(root: &Path, n: usize) -> PathBuf {
     root.join("a7.c")
 }
 
-/// A negated class can match `/` in EditorConfig's translation: a regular
-/// expression each.
+/// A negated class can match `/` in EditorConfig's translation: matched
+/// as the translation reads, not by components.
 fn editorconfig_negated_class_sections(root: &Path, n: usize) -> PathBuf {
     let text: String = (0..n)
         .map(|i| format!("[[!ab]{i}.c]\ncharset = latin1\n"))
         .collect();
     put(root, ".editorconfig", &text);
     root.join("c7.c")
+}
+
+fn editorconfig_nested_brace_sections(root: &Path, n: usize) -> PathBuf {
+    let text: String = (0..n)
+        .map(|i| format!("[{{a,{{b,c}}}}{i}.c]\ncharset = latin1\n"))
+        .collect();
+    put(root, ".editorconfig", &text);
+    root.join("b7.c")
+}
+
+fn editorconfig_range_sections(root: &Path, n: usize) -> PathBuf {
+    let text: String = (0..n)
+        .map(|i| format!("[f{i}.{{1..9}}]\ncharset = latin1\n"))
+        .collect();
+    put(root, ".editorconfig", &text);
+    root.join("f7.3")
 }
 
 fn editorconfig_properties(root: &Path, n: usize) -> PathBuf {
@@ -264,6 +280,63 @@ fn bom_entries(root: &Path, n: usize) -> PathBuf {
     root.join("gen7/a.csv")
 }
 
+/// The `i`-th of the distinct one-, two- and three-character names of
+/// letters and digits (36 of one character, then 1,296 of two, ...).
+fn tiny_name(mut i: usize) -> String {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut name = Vec::new();
+    loop {
+        name.push(ALPHABET[i % ALPHABET.len()]);
+        i /= ALPHABET.len();
+        if i == 0 {
+            break;
+        }
+        i -= 1;
+    }
+    String::from_utf8(name).unwrap()
+}
+
+/// One-character globs: the list's own bytes are a few per glob, so
+/// what is kept per glob beside its text shows.
+fn tiny_exclude_globs(root: &Path, n: usize) -> PathBuf {
+    let globs: Vec<String> = (0..n)
+        .map(|i| format!("\"{}\"", tiny_name(i % 36)))
+        .collect();
+    put(
+        root,
+        "utf8lint.toml",
+        &format!("exclude = [{}]\n", globs.join(", ")),
+    );
+    root.join("dir7/a.txt")
+}
+
+fn tiny_bom_entries(root: &Path, n: usize) -> PathBuf {
+    let mut text = String::from("[bom]\n");
+    for i in 0..n {
+        text.push_str(&format!("\"{}\" = \"require\"\n", tiny_name(i)));
+    }
+    put(root, "utf8lint.toml", &text);
+    root.join("gen7/a.csv")
+}
+
+fn dotted_per_file_lints(root: &Path, n: usize) -> PathBuf {
+    let mut text = String::from("[per-file-lints]\n");
+    for i in 0..n {
+        text.push_str(&format!("\"dir{i}/*.txt\".U001 = \"allow\"\n"));
+    }
+    put(root, "utf8lint.toml", &text);
+    root.join("dir7/a.txt")
+}
+
+fn tiny_dotted_per_file_lints(root: &Path, n: usize) -> PathBuf {
+    let mut text = String::from("[per-file-lints]\n");
+    for i in 0..n {
+        text.push_str(&format!("\"{}\".U001 = \"allow\"\n", tiny_name(i)));
+    }
+    put(root, "utf8lint.toml", &text);
+    root.join("dir7/a.txt")
+}
+
 /// The bytes of the configuration files in `root`.
 fn config_bytes(root: &Path) -> usize {
     [".editorconfig", "utf8lint.toml"]
@@ -299,28 +372,28 @@ struct Bound {
 
 const CONSTANT: usize = 256 << 10;
 
-/// `.editorconfig` (and globs that need no regular expression): 10 times
-/// kept, 20 times at the peak.
+/// `.editorconfig`, every kind of section glob: 10 times kept and at the
+/// peak.
 const EDITORCONFIG: Bound = Bound {
     held_per_byte: 10,
-    peak_per_byte: 20,
+    peak_per_byte: 10,
 };
-/// Sections whose glob is a regular expression (`[!ab]`, nested braces,
-/// `{n1..n2}`): about 850 bytes a glob kept when the config crate is built
-/// alone, about 2.8 KB in the whole workspace's build (other crates turn
-/// on more of regex-automata's features); the shortest such section is 14
-/// bytes.
-const REGEX_SECTIONS: Bound = Bound {
-    held_per_byte: 120,
-    peak_per_byte: 160,
-};
-/// `utf8lint.toml`: its globs kept within 10 times; the peak is the toml
-/// crate's, which holds the whole document as a tree with spans and its
-/// tokens while it parses (about 45 times the text of an inline table per
-/// line).
+/// `utf8lint.toml`: 10 times kept and at the peak (read one expression's
+/// tokens at a time, keeping only the settings and the keys TOML's rules
+/// need).
 const TOML: Bound = Bound {
     held_per_byte: 10,
-    peak_per_byte: 60,
+    peak_per_byte: 10,
+};
+
+/// `[per-file-lints]` entries of one- to three-character globs written
+/// with dotted keys (`"ab".U001 = "allow"`, 21 bytes): each is a table
+/// TOML's rules keep to the end of the document (its key in
+/// `[per-file-lints]`, its own key `U001`), beside the entry itself, so
+/// about 240 bytes an entry at the peak, 12 times its text.
+const TOML_TINY_DOTTED: Bound = Bound {
+    held_per_byte: 10,
+    peak_per_byte: 12,
 };
 
 /// Each way a configuration can grow, at `n` and `2n`: memory within the
@@ -329,7 +402,7 @@ const TOML: Bound = Bound {
 /// machine as on an idle one (`scripts/bench-config` times them).
 #[test]
 fn configuration_memory_is_a_small_constant_of_its_size_and_grows_linearly() {
-    let shapes: [(&str, Shape, usize, Bound); 8] = [
+    let shapes: [(&str, Shape, usize, Bound); 14] = [
         ("sections", editorconfig_sections, 4_000, EDITORCONFIG),
         (
             "brace sections",
@@ -347,12 +420,38 @@ fn configuration_memory_is_a_small_constant_of_its_size_and_grows_linearly() {
             "negated class sections",
             editorconfig_negated_class_sections,
             2_000,
-            REGEX_SECTIONS,
+            EDITORCONFIG,
+        ),
+        (
+            "nested brace sections",
+            editorconfig_nested_brace_sections,
+            2_000,
+            EDITORCONFIG,
+        ),
+        (
+            "range sections",
+            editorconfig_range_sections,
+            2_000,
+            EDITORCONFIG,
         ),
         ("properties", editorconfig_properties, 20_000, EDITORCONFIG),
         ("exclude globs", exclude_globs, 4_000, TOML),
         ("per-file-lints", per_file_lints, 4_000, TOML),
         ("bom entries", bom_entries, 4_000, TOML),
+        (
+            "one-character exclude globs",
+            tiny_exclude_globs,
+            200_000,
+            TOML,
+        ),
+        ("tiny bom entries", tiny_bom_entries, 20_000, TOML),
+        ("dotted per-file keys", dotted_per_file_lints, 4_000, TOML),
+        (
+            "tiny dotted per-file keys",
+            tiny_dotted_per_file_lints,
+            20_000,
+            TOML_TINY_DOTTED,
+        ),
     ];
     for (name, shape, n, bound) in shapes {
         let (size, one) = resolving(shape, n);
@@ -506,4 +605,44 @@ fn a_lenient_resolver_falls_back_and_notes_each_problem_once() {
     assert_eq!(notes.len(), 1, "noted once for both files: {notes:?}");
     assert!(notes[0].contains("broken"), "{notes:?}");
     assert!(notes[0].contains("editor settings alone"), "{notes:?}");
+}
+
+/// A section glob of braces and brackets that never close (each would
+/// have the translation scan to the glob's end) and one that is too long
+/// to read: the first is read and matched within a small constant of its
+/// size, the second is an error naming its line.
+#[test]
+fn long_unclosed_section_globs_cost_their_size_and_too_long_ones_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let glob = "{[!".repeat(20_000);
+    put(
+        dir.path(),
+        ".editorconfig",
+        &format!("[*]\ncharset = utf-8\n[{glob}]\ncharset = latin1\n"),
+    );
+    let size = config_bytes(dir.path());
+    let file = deep(dir.path(), 200).join("a.txt");
+    let cost = counting::cost(|| {
+        let resolver = resolver();
+        resolver.resolve(&file).unwrap();
+        resolver
+    });
+    assert!(
+        cost.peak <= EDITORCONFIG.peak_per_byte * size + CONSTANT,
+        "{} bytes at the peak for {size} bytes",
+        cost.peak
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let glob = "[!a]".repeat(20_000);
+    put(
+        dir.path(),
+        ".editorconfig",
+        &format!("\n[{glob}]\ncharset = latin1\n"),
+    );
+    let err = resolver().resolve(&dir.path().join("a.txt")).unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
+    let shown = err.to_string();
+    assert!(shown.contains("KiB a section glob may have"), "{shown}");
+    assert!(shown.len() < 600, "{shown}");
 }

@@ -24,7 +24,8 @@
 //! tables (`utf8lint_codec::NIBBLE_BITS` nibble products and
 //! `utf8lint_codec::FAMILIES` families for the patterns that look at the
 //! bytes before their end: these take 14 and 8; `utf8lint_codec::CUR_BITS`
-//! for the others: these take 7).
+//! for the others: these take 8, the non-ASCII bytes' [`NON_ASCII`] one of
+//! them).
 
 use utf8lint_codec::{ByteSet, Family, Pattern, Patterns};
 
@@ -33,6 +34,12 @@ pub(crate) const TEXT: u8 = 1;
 
 /// The kind of the blocks U016 reads.
 pub(crate) const CONFUSABLE: u8 = 2;
+
+/// The kind of the blocks that hold a byte that is not ASCII: where the
+/// validator reports none, the file is ASCII, and the rules that look only
+/// at characters outside ASCII (U017, U018) have nothing to read; where it
+/// reports some, U017 reads only those.
+pub(crate) const NON_ASCII: u8 = 4;
 
 /// Two adjacent bytes of `utf8lint:`, the marker of an inline directive
 /// (`utf8lint: allow(...)`), that ordinary text rarely holds: where the
@@ -144,14 +151,21 @@ const CONFUSABLE_PATTERNS: [Pattern; 1] = [Pattern::new(
     range(0xC5, 0xDF).union(of(&[0xE1, 0xE2, 0xEA, 0xEF, 0xF0])),
 )];
 
-/// Every candidate: the text rules' families, then U016's.
-const FAMILIES: [Family; 10] = {
-    let mut out = [Family::new(CONFUSABLE, &CONFUSABLE_PATTERNS); 10];
+/// Every byte that is not ASCII: one product of nibbles (`8`..`F` high,
+/// any low), tested by the byte alone, so a non-ASCII chunk costs no more
+/// and an ASCII chunk nothing.
+const NON_ASCII_PATTERNS: [Pattern; 1] = [Pattern::new(ANY, ANY, range(0x80, 0xFF))];
+
+/// Every candidate: the text rules' families, then U016's, then the
+/// non-ASCII bytes.
+const FAMILIES: [Family; 11] = {
+    let mut out = [Family::new(CONFUSABLE, &CONFUSABLE_PATTERNS); 11];
     let mut i = 0;
     while i < TEXT_FAMILIES.len() {
         out[i] = Family::new(TEXT, TEXT_FAMILIES[i]);
         i += 1;
     }
+    out[10] = Family::new(NON_ASCII, &NON_ASCII_PATTERNS);
     out
 };
 
@@ -184,6 +198,21 @@ mod tests {
         ];
         for text in texts {
             assert!(ends_in(text.as_bytes()).is_empty(), "{text:?}");
+        }
+    }
+
+    /// The non-ASCII candidate ends at every byte that is not ASCII, and
+    /// only there, whatever came before.
+    #[test]
+    fn the_non_ascii_candidate_is_every_high_byte() {
+        for b in 0..=255u8 {
+            for prev in [b'a', 0xC3, 0xE2] {
+                assert_eq!(
+                    CANDIDATES.ends(prev, prev, b) & NON_ASCII != 0,
+                    b >= 0x80,
+                    "{b:02X}"
+                );
+            }
         }
     }
 

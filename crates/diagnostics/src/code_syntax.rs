@@ -14,6 +14,19 @@
 use std::ops::Range;
 use std::path::Path;
 
+/// Whether a file whose extension `extension` names a language is XML
+/// instead: Qt Linguist's catalogues are `.ts` files that open with
+/// `<?xml` or `<!DOCTYPE TS>`, and their translations are text, not
+/// TypeScript. A TypeScript file never opens with `<`.
+pub(crate) fn is_markup_named_as_code(extension: &[u8], bytes: &[u8]) -> bool {
+    let opening = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let opening = opening.trim_ascii_start();
+    extension.eq_ignore_ascii_case(b"ts")
+        && (opening.starts_with(b"<?xml")
+            || opening.starts_with(b"<!DOCTYPE")
+            || opening.starts_with(b"<TS"))
+}
+
 /// A language the scanner follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Language {
@@ -40,6 +53,7 @@ impl Language {
             .filter(|&dot| dot > 0)
             .map(|dot| &name[dot + 1..]);
         match extension {
+            Some(e) if is_markup_named_as_code(e, bytes) => None,
             Some(e) => Self::by_extension(e),
             None => Self::by_shebang(bytes),
         }
@@ -451,6 +465,10 @@ mod tests {
         assert_eq!(of("a/b.py", b""), Some(Language::Python));
         assert_eq!(of("main.RS", b""), Some(Language::Rust));
         assert_eq!(of("x.tsx", b""), Some(Language::JavaScript));
+        assert_eq!(of("x.ts", b"export {};\n"), Some(Language::JavaScript));
+        // A Qt Linguist catalogue is XML, whatever its extension says.
+        assert_eq!(of("app_km.ts", b"<?xml version=\"1.0\"?>\n<TS>"), None);
+        assert_eq!(of("app_km.ts", b"\n<!DOCTYPE TS>\n<TS>"), None);
         assert_eq!(
             of("tool", b"#!/usr/bin/env python3\n"),
             Some(Language::Python)

@@ -8,7 +8,9 @@
 
 mod candidates;
 mod code_syntax;
+mod control_bytes;
 mod diagnostic;
+mod errors;
 mod fix;
 mod level;
 mod locate;
@@ -17,6 +19,7 @@ mod render;
 mod rules;
 mod scan;
 mod shown;
+mod sniff;
 mod suppress;
 mod text;
 mod text_scan;
@@ -31,11 +34,11 @@ pub use policy::{
 pub use render::{FixVia, RenderOptions, render_concise, render_human};
 pub use rules::bom_formats::{BOM_FORMATS, BomFormat, FileName, SHEBANG, bom_format_of};
 pub use rules::non_utf8_path::check_path;
-pub use rules::not_utf8::{BinaryEvidence, NoText, Sniff, Wide, WideForm, sniff};
 pub use rules::replacement_character::diagnostic as replacement_character_diagnostic;
 pub use rules::stray_feff::diagnostic as stray_feff_diagnostic;
 pub use rules::{FixSafety, Fixability, Reads, Rule, Status};
 pub use shown::{Keep, shown_per_rule};
+pub use sniff::{BinaryEvidence, NoText, Sniff, Wide, WideForm, sniff};
 pub use suppress::FILE_ALLOW_LINES;
 pub use text::{escape_lossless, escape_shown, windows_1252_char};
 
@@ -66,16 +69,16 @@ pub mod testing {
     /// See the constant of the same name in the cap.
     pub const MAX_SHOWN_PER_RULE: usize = crate::shown::MAX_SHOWN_PER_RULE;
     /// See the constant of the same name in the scan.
-    pub const MAX_SHOWN_SEQUENCES: usize = crate::scan::MAX_SHOWN_SEQUENCES;
+    pub const MAX_SHOWN_SEQUENCES: usize = crate::errors::MAX_SHOWN_SEQUENCES;
 
     /// See the constant of the same name in the sample.
     pub const MIN_LEGACY_NON_ASCII: usize = u005::MIN_LEGACY_NON_ASCII;
     /// See the constant of the same name in the verdict.
     pub const MIN_LEGACY_LETTER_PERCENT: usize = u005::MIN_LEGACY_LETTER_PERCENT;
     /// See the constant of the same name in the sniff.
-    pub const MIN_BINARY_CONTROL_PERCENT: usize = u005::MIN_BINARY_CONTROL_PERCENT;
+    pub const MIN_BINARY_CONTROL_PERCENT: usize = crate::sniff::MIN_BINARY_CONTROL_PERCENT;
     /// See the constant of the same name in the sniff.
-    pub const BINARY_SNIFF_BYTES: usize = u005::BINARY_SNIFF_BYTES;
+    pub const BINARY_SNIFF_BYTES: usize = crate::sniff::BINARY_SNIFF_BYTES;
     /// See the constant of the same name in the verdict.
     pub const MIN_ONE_SCRIPT_PERCENT: usize = u005::MIN_ONE_SCRIPT_PERCENT;
     /// See the constant of the same name in the sample.
@@ -226,7 +229,7 @@ fn check_unsuppressed(
         // The project says this file is not meant to be UTF-8: no UTF-8
         // rule applies, unless its bytes contradict that declaration.
         let evidence = rules::charset_mismatch::Evidence {
-            valid: std::str::from_utf8(bytes).is_ok(),
+            valid: utf8lint_codec::is_valid(bytes),
             errors: 0,
             first_error: None,
             legacy: None,
@@ -242,15 +245,12 @@ fn check_unsuppressed(
     // With U005 allowed, a UTF-16/32 file is so on purpose, and its bytes
     // read as UTF-8 get no finding either.
     let on = not_utf8 != Level::Allow;
-    if let Some(form) = rules::not_utf8::wrong_bom(bytes) {
+    if let Some(form) = sniff::wrong_bom(bytes) {
         let d = on.then(|| rules::not_utf8::wrong_bom_diagnostic(bytes, form, not_utf8));
         return (d.into_iter().collect(), 0, None);
     }
     // Text to the sniff is neither UTF-16 nor UTF-32 (its test is this one).
-    if let Some(wide) = (!sniffed_text)
-        .then(|| rules::not_utf8::wide(bytes))
-        .flatten()
-    {
+    if let Some(wide) = (!sniffed_text).then(|| sniff::wide(bytes)).flatten() {
         let d = on.then(|| rules::not_utf8::wide_diagnostic(bytes, path, wide, not_utf8));
         return (d.into_iter().collect(), 0, None);
     }
@@ -263,9 +263,15 @@ fn check_unsuppressed(
             // Asked even when U005 is allowed: allowing it says the file is
             // legacy on purpose, and its bytes read as UTF-8 (one U001 per
             // byte, characters that are not there) say nothing either.
-            if let Some((d, errors, detected)) =
-                rules::not_utf8::legacy_finding(bytes, path, not_utf8)
-            {
+            if let Some((d, errors, detected)) = rules::not_utf8::legacy_finding(
+                bytes,
+                path,
+                not_utf8,
+                match keep {
+                    Keep::Shown => shown_per_rule(policy.max_per_rule),
+                    Keep::Every | Keep::Fixes => 0,
+                },
+            ) {
                 // A declaration that says UTF-8 is still contradicted (U009,
                 // whose fix names what the bytes are).
                 let evidence = rules::charset_mismatch::Evidence {
@@ -325,25 +331,32 @@ fn check_unsuppressed(
         &evidence,
     ));
     let shown = keep.cap(policy.max_per_rule);
+    // Where the scan looked, the blocks that hold a non-ASCII byte: none in
+    // an ASCII file, which U017 and U018 then do not read.
+    let non_ascii = scan.non_ascii.as_deref();
     if scan.errors.count == 0 {
         rules::lookalike_punctuation::check(
             bytes,
             path,
+            non_ascii,
             levels.get(Rule::LookalikePunctuation),
             shown,
             &mut out,
             &mut summaries,
         );
     }
-    rules::hidden_payload::check(
-        bytes,
-        path,
-        policy.agent_instructions,
-        levels.get(Rule::HiddenPayload),
-        shown,
-        &mut out,
-        &mut summaries,
-    );
+    if !non_ascii.is_some_and(<[_]>::is_empty) {
+        rules::hidden_payload::check(
+            bytes,
+            path,
+            non_ascii,
+            policy.agent_instructions,
+            levels.get(Rule::HiddenPayload),
+            shown,
+            &mut out,
+            &mut summaries,
+        );
+    }
     out.sort_by_key(|d| (d.span.start, d.rule));
     let count = summaries.len();
     out.extend(summaries);

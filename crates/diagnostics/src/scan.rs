@@ -7,7 +7,7 @@
 //! for marks while it is in cache, and the text pass over each well-formed
 //! stretch between ill-formed sequences. Before that full pass, U005 judges
 //! a file with errors on its first few ([`Errors::first_of`]); legacy text
-//! is then counted ([`Errors::of`]) for its one finding, and never takes
+//! is then counted ([`Errors::listing`]) for its one finding, and never takes
 //! the full pass.
 
 use std::ops::Range;
@@ -16,25 +16,17 @@ use std::path::Path;
 use utf8lint_codec::{Event, Found, Mark, Subpart, Utf8Decoder, Wanted};
 
 use crate::candidates::{self, CANDIDATES, DIRECTIVE_PAIR};
+use crate::errors::{Errors, MAX_SHOWN_SEQUENCES};
 
 use crate::rules::fix_scope::Lang;
 use crate::rules::{invalid_utf8, replacement_character, stray_feff};
-use crate::shown::{Keep, MAX_SHOWN_PER_RULE, keep_merged, shown_per_rule};
+use crate::shown::{Capped, Keep};
 use crate::text_scan::{self, TextScan};
 use crate::{Diagnostic, Level, Policy, Rule};
 
 /// Bytes per block on the error path: small enough to stay in L2 between
 /// the decoder and the search for marks.
 const BLOCK: usize = 128 * 1024;
-
-/// How many of the first subparts are kept for `not_utf8`'s message.
-const FIRST_ERRORS: usize = 6;
-
-/// At most this many stretches of ill-formed bytes (adjacent subparts
-/// merged) are kept for `not_utf8`, which lists them all in one finding:
-/// 16 MiB of ranges, reached only by a file of millions of scattered bad
-/// bytes.
-pub(crate) const MAX_ERROR_RANGES: usize = 1 << 20;
 
 pub(crate) struct Scan {
     /// U001 and U002 diagnostics, capped.
@@ -49,189 +41,19 @@ pub(crate) struct Scan {
     /// inline suppression's marker may be (`None`: not looked for, so
     /// anywhere).
     pub directives: Option<Vec<Range<usize>>>,
+    /// The blocks that hold a byte that is not ASCII, adjacent ones merged
+    /// (`None`: not looked for, so anywhere; `Some` of none: ASCII).
+    pub non_ascii: Option<Vec<Range<usize>>>,
 }
 
-/// A U001 diagnostic covers a run of up to 256 adjacent ill-formed
-/// sequences, each listed in it (and in its fix): no new U001 diagnostic
-/// starts once this many sequences are shown, so that 10,000 runs of 256
-/// (60 MB of subparts and edits, 390 MB of JSON) are never kept. It is 256
-/// whole runs, above what the default cap of 50 diagnostics ever shows.
-pub(crate) const MAX_SHOWN_SEQUENCES: usize = 256 * invalid_utf8::MAX_SUBPARTS_PER_RUN;
-
-/// Keeps at most `max` diagnostics of one rule (0: all of them) and counts
-/// what it drops.
-struct Capped {
-    rule: Rule,
-    level: Level,
-    max: usize,
-    kept: Vec<Diagnostic>,
-    /// Ill-formed sequences (U001) or occurrences in `kept[..counted]`.
-    kept_units: usize,
-    counted: usize,
-    /// The most units kept before no new diagnostic starts (0: no limit);
-    /// only U001's diagnostics hold more than one.
-    max_units: usize,
-    hidden: usize,
-    hidden_units: usize,
-    first_hidden: Option<Range<usize>>,
-    /// [`Keep::Fixes`]: findings merged as they are kept.
-    merged: bool,
-}
-
-impl Capped {
-    fn new(rule: Rule, level: Level, policy: &Policy, keep: Keep) -> Self {
-        Capped {
-            rule,
-            level,
-            max: match keep {
-                Keep::Shown => shown_per_rule(policy.max_per_rule),
-                Keep::Every | Keep::Fixes => 0,
-            },
-            merged: keep == Keep::Fixes,
-            kept: Vec::new(),
-            kept_units: 0,
-            counted: 0,
-            max_units: match keep {
-                Keep::Shown => MAX_SHOWN_SEQUENCES,
-                Keep::Every | Keep::Fixes => 0,
-            },
-            hidden: 0,
-            hidden_units: 0,
-            first_hidden: None,
-        }
-    }
-
-    fn full(&mut self) -> bool {
-        if self.max == 0 && self.max_units == 0 {
-            return false;
-        }
-        if self.max != 0 && self.kept.len() >= self.max {
-            return true;
-        }
-        if self.counted > self.kept.len() {
-            // Trimmed since last counted: count again.
-            (self.kept_units, self.counted) = (0, 0);
-        }
-        self.kept_units += self.kept[self.counted..]
-            .iter()
-            .map(|d| d.subparts.len().max(1))
-            .sum::<usize>();
-        self.counted = self.kept.len();
-        self.max_units != 0 && self.kept_units >= self.max_units
-    }
-
-    /// Notes something not shown: `units` subparts or occurrences at `span`.
-    fn hide(&mut self, span: Range<usize>, diagnostics: usize, units: usize) {
-        self.hidden += diagnostics;
-        self.hidden_units += units;
-        self.first_hidden.get_or_insert(span);
-    }
-
-    fn summary(&self) -> Option<Diagnostic> {
-        if self.hidden_units == 0 {
-            return None;
-        }
-        let span = self.first_hidden.clone().unwrap_or(0..0);
-        let what = match self.rule {
-            Rule::InvalidUtf8 => format!(
-                "{} more ill-formed sequence{} in this file not shown",
-                self.hidden_units,
-                if self.hidden_units == 1 { "" } else { "s" }
-            ),
-            _ => format!(
-                "{} more `{}` finding{} in this file not shown",
-                self.hidden_units,
-                self.rule.name(),
-                if self.hidden_units == 1 { "" } else { "s" }
-            ),
-        };
-        let shown_units: usize = self.kept.iter().map(|d| d.subparts.len().max(1)).sum();
-        let note = if self.max_units != 0 && shown_units >= self.max_units {
-            format!(
-                "at most {MAX_SHOWN_SEQUENCES} ill-formed sequences are shown per file whatever `max-per-file` says: \
-                 the ceiling is absolute (`--fix` is not limited by it)"
-            )
-        } else if self.max < MAX_SHOWN_PER_RULE {
-            format!(
-                "at most {} `{}` findings are shown per file; `--max-per-file 0` shows up to {MAX_SHOWN_PER_RULE}",
-                self.max,
-                self.rule.name()
-            )
-        } else {
-            format!(
-                "at most {MAX_SHOWN_PER_RULE} `{}` findings are shown per file whatever `max-per-file` says: \
-                 the ceiling is absolute (`--fix` is not limited by it)",
-                self.rule.name()
-            )
-        };
-        Some(
-            Diagnostic::new(self.rule, self.level, span, what)
-                .with_label("the first one not shown")
-                .with_note(note)
-                .standing_for(self.hidden.max(1)),
-        )
-    }
-}
-
-/// A file's ill-formed sequences as the whole-file rules need them: how
-/// many, the first few, and where.
-#[derive(Debug, Default)]
-pub(crate) struct Errors {
-    /// All maximal subparts in the file.
-    pub count: usize,
-    /// The first [`FIRST_ERRORS`] of them.
-    pub first: Vec<Subpart>,
-    /// All of them as byte ranges, adjacent ones merged (at most
-    /// [`MAX_ERROR_RANGES`]).
-    pub ranges: Vec<Range<usize>>,
-}
-
-impl Errors {
-    /// Counts the next subpart (in byte order).
-    fn push(&mut self, sub: Subpart) {
-        self.count += 1;
-        if self.first.len() < FIRST_ERRORS {
-            self.first.push(sub);
-        }
-        let kept = self.ranges.len();
-        match self.ranges.last_mut() {
-            Some(last) if last.end == sub.offset => last.end = sub.end(),
-            _ if kept < MAX_ERROR_RANGES => self.ranges.push(sub.range()),
-            _ => {}
-        }
-    }
-
-    /// Every ill-formed sequence of `bytes`, and nothing else: what U005's
-    /// verdict needs before the full pass. Legacy text has an error at
-    /// nearly every non-ASCII byte, and for such a file this is a fraction
-    /// of `scan`'s cost (no U001 diagnostics, marks or text pass, all of
-    /// which U005 replaces).
-    pub(crate) fn of(bytes: &[u8]) -> Errors {
-        let mut errors = Errors {
-            first: utf8lint_codec::subparts(bytes).take(FIRST_ERRORS).collect(),
-            ..Errors::default()
-        };
-        // Stretches are maximal: none extends the last one kept, so the
-        // first `MAX_ERROR_RANGES` of them are the ranges `push` keeps.
-        utf8lint_codec::for_each_error_stretch(bytes, |range, count| {
-            errors.count += count;
-            if errors.ranges.len() < MAX_ERROR_RANGES {
-                errors.ranges.push(range);
-            }
-        });
-        errors
-    }
-
-    /// Only the first [`FIRST_ERRORS`] sequences, and one more if there is
-    /// one: `count` is exact when it is at most `FIRST_ERRORS`, which is
-    /// all U005's verdict asks (a file whose errors are all at its end is a
-    /// cut character): `not_utf8::legacy_finding`.
-    pub(crate) fn first_of(bytes: &[u8]) -> Errors {
-        let mut errors = Errors::default();
-        for sub in utf8lint_codec::subparts(bytes).take(FIRST_ERRORS + 1) {
-            errors.push(sub);
-        }
-        errors
+/// The cap of a rule of the byte pass under `keep`: U001's counts its
+/// sequences too ([`MAX_SHOWN_SEQUENCES`]).
+fn capped(rule: Rule, policy: &Policy, keep: Keep) -> Capped {
+    let capped = Capped::new(rule, policy.levels.get(rule), keep.cap(policy.max_per_rule));
+    if rule == Rule::InvalidUtf8 && keep == Keep::Shown {
+        capped.counting_units("ill-formed sequence", MAX_SHOWN_SEQUENCES)
+    } else {
+        capped
     }
 }
 
@@ -279,21 +101,7 @@ impl Runs<'_> {
                 readings,
                 &mut self.out.kept,
             );
-            if self.out.merged {
-                let new: Vec<Diagnostic> = self.out.kept.drain(before..).collect();
-                for d in new {
-                    keep_merged(&mut self.out.kept, d);
-                }
-            }
-            // A run may produce several diagnostics; trim back to the cap.
-            if self.out.max != 0 && self.out.kept.len() > self.out.max {
-                let extra: Vec<Diagnostic> =
-                    self.out.kept.drain(self.out.max.max(before)..).collect();
-                for d in extra {
-                    let units = d.subparts.len();
-                    self.out.hide(d.span.clone(), 1, units);
-                }
-            }
+            self.out.settle_from(before);
         }
         self.run.clear();
     }
@@ -315,21 +123,31 @@ pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep)
     let mut text = TextScan::new(bytes, path, policy, keep);
     let every_byte = text.as_ref().is_some_and(TextScan::reads_every_byte);
     let confusable = text.as_ref().is_some_and(TextScan::wants_confusable);
+    // U017 and U018 look only at characters outside ASCII: the blocks that
+    // hold none they need not read (most files hold none at all).
+    let non_ascii_wanted = [Rule::LookalikePunctuation, Rule::HiddenPayload]
+        .iter()
+        .any(|&rule| policy.levels.get(rule) != Level::Allow);
     let wanted = Wanted {
         marks: marks.wanted(),
-        patterns: (text.is_some() && !every_byte || confusable).then_some(&CANDIDATES),
+        patterns: (text.is_some() && !every_byte || confusable || non_ascii_wanted)
+            .then_some(&CANDIDATES),
         pair: Some(DIRECTIVE_PAIR),
     };
     let mut blocks: Vec<Range<usize>> = Vec::new();
     let mut confusable_blocks: Vec<Range<usize>> = Vec::new();
     let mut directives: Vec<Range<usize>> = Vec::new();
+    let mut non_ascii: Vec<Range<usize>> = Vec::new();
     let valid = utf8lint_codec::validate_scanning(bytes, wanted, |found| match found {
         Found::Mark(offset, mark) => marks.push(bytes, path, offset, mark),
         Found::Block(block, kinds) => {
+            if kinds & candidates::NON_ASCII != 0 {
+                extend(&mut non_ascii, block.clone());
+            }
             if kinds & candidates::CONFUSABLE != 0 {
                 extend(&mut confusable_blocks, block.clone());
             }
-            if kinds & candidates::TEXT != 0 && !every_byte {
+            if kinds & candidates::TEXT != 0 && !every_byte && text.is_some() {
                 extend(&mut blocks, block);
             }
         }
@@ -365,6 +183,7 @@ pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep)
         errors: Errors::default(),
         text: finish_text(text),
         directives: Some(directives),
+        non_ascii: wanted.patterns.map(|_| non_ascii),
     })
 }
 
@@ -398,7 +217,7 @@ struct Marks {
 
 impl Marks {
     fn new(policy: &Policy, keep: Keep) -> Self {
-        let capped = |rule| Capped::new(rule, policy.levels.get(rule), policy, keep);
+        let capped = |rule| capped(rule, policy, keep);
         Marks {
             feff: capped(Rule::StrayFeff),
             fffd: capped(Rule::ReplacementCharacter),
@@ -430,11 +249,7 @@ impl Marks {
             }
             Mark::Fffd => replacement_character::diagnostic(offset, capped.level),
         };
-        if capped.merged {
-            keep_merged(&mut capped.kept, diagnostic);
-        } else {
-            capped.kept.push(diagnostic);
-        }
+        capped.keep(diagnostic);
     }
 
     fn wanted(&self) -> bool {
@@ -443,10 +258,8 @@ impl Marks {
 
     /// The kept diagnostics onto `out`, the summaries onto `summaries`.
     fn finish(self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
-        summaries.extend(self.feff.summary());
-        summaries.extend(self.fffd.summary());
-        out.extend(self.feff.kept);
-        out.extend(self.fffd.kept);
+        self.feff.finish(out, summaries);
+        self.fffd.finish(out, summaries);
     }
 }
 
@@ -461,12 +274,7 @@ pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep:
         bytes,
         readings: None,
         run: Vec::new(),
-        out: Capped::new(
-            Rule::InvalidUtf8,
-            policy.levels.get(Rule::InvalidUtf8),
-            policy,
-            keep,
-        ),
+        out: capped(Rule::InvalidUtf8, policy, keep),
         errors: Errors::default(),
     };
     let mut marks = Marks::new(policy, keep);
@@ -501,8 +309,8 @@ pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep:
         let stretch = valid_from..bytes.len();
         text.run(&stretch, stretch.start, stretch.end);
     }
-    let mut summaries: Vec<Diagnostic> = runs.out.summary().into_iter().collect();
-    let mut diagnostics = runs.out.kept;
+    let (mut diagnostics, mut summaries) = (Vec::new(), Vec::new());
+    runs.out.finish(&mut diagnostics, &mut summaries);
     marks.finish(&mut diagnostics, &mut summaries);
     Scan {
         diagnostics,
@@ -510,6 +318,7 @@ pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep:
         errors: runs.errors,
         text: finish_text(text),
         directives: None,
+        non_ascii: None,
     }
 }
 
@@ -517,6 +326,41 @@ pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep:
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The blocks the scan calls non-ASCII hold every non-ASCII byte of a
+    /// valid file, start and end on characters, and are none in ASCII.
+    #[test]
+    fn the_non_ascii_blocks_cover_every_byte_outside_ascii() {
+        let policy = Policy::default();
+        let blocks = |bytes: &[u8]| {
+            scan_valid(bytes, Path::new("a.rs"), &policy, Keep::Shown)
+                .unwrap()
+                .non_ascii
+                .expect("looked for")
+        };
+        assert_eq!(
+            blocks(&b"fn main() {}\n".repeat(2000)),
+            Vec::<Range<usize>>::new()
+        );
+        for at in [0, 1, 4094, 4095, 4096, 20_000] {
+            let mut text = "x".repeat(30_000);
+            text.insert_str(at, "\u{1F600}\u{2014}é");
+            let bytes = text.as_bytes();
+            let found = blocks(bytes);
+            for (i, _) in bytes.iter().enumerate().filter(|(_, b)| !b.is_ascii()) {
+                assert!(
+                    found.iter().any(|r| r.contains(&i)),
+                    "byte {i} of {at}: {found:?}"
+                );
+            }
+            for r in &found {
+                assert!(
+                    text.is_char_boundary(r.start) && text.is_char_boundary(r.end),
+                    "{r:?}"
+                );
+            }
+        }
+    }
 
     /// What the full pass found of the ill-formed sequences.
     fn full_pass(bytes: &[u8]) -> Errors {
@@ -554,22 +398,6 @@ mod tests {
         let counted = Errors::of(&bytes);
         assert_eq!(counted.count, 10, "{counted:?}");
         assert!(same(&counted, &full_pass(&bytes)), "{counted:?}");
-    }
-
-    /// Past [`MAX_ERROR_RANGES`] stretches the count goes on and no range
-    /// is added, as when each sequence is pushed in turn; a stretch that
-    /// holds a sequence of several bytes (`\xE2\x82`) is one range.
-    #[test]
-    fn the_ranges_stop_at_their_ceiling_and_the_count_does_not() {
-        let mut bytes = b"\xE9\xE2\x82\xFF x".repeat(MAX_ERROR_RANGES + 3);
-        bytes.extend_from_slice(b"\xC0\xAF");
-        let mut pushed = Errors::default();
-        utf8lint_codec::for_each_subpart(&bytes, |sub| pushed.push(sub));
-        let counted = Errors::of(&bytes);
-        assert_eq!(counted.count, 3 * (MAX_ERROR_RANGES + 3) + 2);
-        assert_eq!(counted.ranges.len(), MAX_ERROR_RANGES);
-        assert_eq!(counted.ranges[1], 6..10);
-        assert!(same(&counted, &pushed));
     }
 
     proptest! {

@@ -310,22 +310,107 @@ pub(crate) fn char_at(bytes: &[u8], i: usize) -> Option<(char, usize)> {
         0xF0..=0xF7 => 4,
         _ => return None,
     };
-    let text = std::str::from_utf8(bytes.get(i..i + len)?).ok()?;
-    text.chars().next().map(|c| (c, len))
+    let seq = bytes.get(i..i + len)?;
+    if len == 1 {
+        return Some((char::from(seq[0]), 1));
+    }
+    // Asked for every neighbour of every candidate: decoded here, not
+    // validated by a call, with the same answer (an overlong form, a
+    // surrogate or a value past U+10FFFF is no character).
+    if seq[1..].iter().any(|&b| b & 0xC0 != 0x80) {
+        return None;
+    }
+    let bits = seq[1..]
+        .iter()
+        .fold(u32::from(seq[0]) & (0x7F >> len), |acc, &b| {
+            (acc << 6) | u32::from(b & 0x3F)
+        });
+    let shortest = match bits {
+        0..=0x7F => 1,
+        0x80..=0x7FF => 2,
+        0x800..=0xFFFF => 3,
+        _ => 4,
+    };
+    char::from_u32(bits)
+        .filter(|_| shortest == len)
+        .map(|c| (c, len))
 }
 
-/// The character that ends at `i` of well-formed `bytes`.
+/// The character that ends at `i` of well-formed `bytes` (`None` where
+/// the bytes before `i` do not end a character): its lead byte is at most
+/// three continuation bytes back.
 pub(crate) fn char_before(bytes: &[u8], i: usize) -> Option<char> {
-    let start = (i.saturating_sub(4)..i).find(|&s| std::str::from_utf8(&bytes[s..i]).is_ok())?;
-    std::str::from_utf8(&bytes[start..i])
-        .ok()?
-        .chars()
-        .next_back()
+    let mut start = i.checked_sub(1)?;
+    while start > 0 && i - start < 4 && bytes.get(start)? & 0xC0 == 0x80 {
+        start -= 1;
+    }
+    let (c, len) = char_at(bytes, start)?;
+    (start + len == i).then_some(c)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `char_at` decodes exactly what `from_utf8` accepts: every sequence
+    /// of two and three bytes, and four-byte ones at every edge.
+    #[test]
+    fn the_character_at_an_offset_is_what_a_validator_reads() {
+        let want = |seq: &[u8]| {
+            std::str::from_utf8(seq)
+                .ok()
+                .and_then(|t| t.chars().next())
+                .map(|c| (c, seq.len()))
+                .filter(|&(c, _)| c.len_utf8() == seq.len())
+        };
+        for a in 0x80..=0xFFu8 {
+            for b in 0..=0xFFu8 {
+                if (0xC0..=0xDF).contains(&a) {
+                    assert_eq!(char_at(&[a, b], 0), want(&[a, b]), "{a:02X} {b:02X}");
+                }
+                if (0xE0..=0xEF).contains(&a) {
+                    for c in 0..=0xFFu8 {
+                        assert_eq!(
+                            char_at(&[a, b, c], 0),
+                            want(&[a, b, c]),
+                            "{a:02X} {b:02X} {c:02X}"
+                        );
+                    }
+                }
+            }
+        }
+        let edges = [0x00, 0x7F, 0x80, 0x8F, 0x90, 0xBF, 0xC0, 0xFF];
+        for a in 0xF0..=0xF7u8 {
+            for b in edges {
+                for c in edges {
+                    for d in edges {
+                        let seq = [a, b, c, d];
+                        assert_eq!(char_at(&seq, 0), want(&seq), "{seq:02X?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(char_at(b"a", 0), Some(('a', 1)));
+        assert_eq!(char_at(b"\x80", 0), None);
+        assert_eq!(char_at(b"\xE2\x82", 0), None);
+    }
+
+    #[test]
+    fn the_character_before_an_offset_is_the_one_that_ends_there() {
+        let text = "a\u{e9}\u{20ac}\u{1f600}b\u{202e}\u{7f}";
+        let bytes = text.as_bytes();
+        for i in 0..=bytes.len() {
+            let want = text
+                .is_char_boundary(i)
+                .then(|| text[..i].chars().next_back())
+                .flatten();
+            assert_eq!(char_before(bytes, i), want, "at {i}");
+        }
+        // Bytes that end no character: a lone continuation, a cut sequence.
+        assert_eq!(char_before(b"a\x80", 2), None);
+        assert_eq!(char_before(b"\xe2\x82", 2), None);
+        assert_eq!(char_before(b"\x80\x80\x80\x80\x80", 5), None);
+    }
 
     #[test]
     fn words_for_code_points() {

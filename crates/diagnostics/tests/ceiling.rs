@@ -148,3 +148,30 @@ fn long_runs_of_bad_bytes_stop_at_the_ceiling_on_sequences() {
     let all: usize = every.iter().map(|d| d.subparts.len()).sum();
     assert_eq!(all, 1 << 20);
 }
+
+/// The byte pass (U002) and a text rule (U010) cap alike, with one
+/// wording: the same message and note but for the rule's name.
+#[test]
+fn the_byte_pass_and_the_text_rules_word_the_cap_alike() {
+    let mut bytes = Vec::new();
+    for _ in 0..5 {
+        bytes.extend_from_slice("a\u{FEFF}b \u{202E}c\u{202C}\n".as_bytes());
+    }
+    let ds = check(&bytes, CheckOptions::new(Path::new("a.txt"), &policy(2)));
+    for rule in [Rule::StrayFeff, Rule::BidiControl] {
+        let found = of(&ds, rule);
+        let summary = found.last().unwrap();
+        let name = rule.name();
+        assert_eq!(found.len(), 3, "{rule:?}: {found:?}");
+        assert_eq!(
+            (summary.message.as_str(), &summary.notes[..]),
+            (
+                format!("3 more `{name}` findings in this file not shown").as_str(),
+                &[format!(
+                    "at most 2 `{name}` findings are shown per file; `--max-per-file 0` shows up to {MAX_SHOWN_PER_RULE}"
+                )][..]
+            ),
+            "{rule:?}"
+        );
+    }
+}

@@ -803,3 +803,87 @@ fn what_a_line_leaves_open_is_found_and_closed() {
         ds[0].notes
     );
 }
+
+/// In a test's values (a fuzzer's inputs, a fixture, a test's own
+/// strings, a row of a character set's table) an invisible character is
+/// what the test is about: quiet. The same text elsewhere, and a test
+/// tree's code, comments, documents and catalogues, are still reported.
+#[test]
+fn invisible_characters_in_a_tests_values_are_quiet() {
+    let fuzz = ":\u{200D}X\u{200D}\u{200D}\u{200D}X\u{200D}X:\u{200C}-";
+    let cursor = "  let text='1 foooooooo ar e  ins\u{200D}zwe1 foooooooo ins\u{200D}zwei'\n";
+    let table = "0x2440: ㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ\u{3164}ㅥㅦㅧ\n";
+    let python = "s = \"pass\u{200D}word\"\n";
+    for (text, quiet, loud) in [
+        (
+            fuzz,
+            "fuzz/to_ascii_fuzzer.in/3469cdf2fba548ac593574bdf56aa71aee108f41",
+            "names/3469cdf2fba548ac593574bdf56aa71aee108f41",
+        ),
+        (cursor, "src/testdir/test_normal.vim", "src/normal.vim"),
+        (table, "t/ksc5601.utf", "doc/ksc5601.utf"),
+        (python, "tests/test_login.py", "login.py"),
+    ] {
+        assert_eq!(invisible_in(text, quiet), vec![], "{quiet}");
+        assert!(!invisible_in(text, loud).is_empty(), "{loud}");
+    }
+    // What people read in a test tree, and a test's code and comments.
+    let doubled = "msgstr \"usados \u{200B}\u{200B}para\"\n";
+    for (text, path) in [
+        (doubled, "tests/README.md"),
+        (doubled, "tests/po/pt.po"),
+        ("# pass\u{200D}word\n", "tests/test_login.py"),
+        ("pass\u{200D}word = 1\n", "tests/test_login.py"),
+    ] {
+        assert_eq!(
+            invisible_in(text, path).len(),
+            text.matches(invisible_like).count(),
+            "{path}: {text:?}"
+        );
+    }
+    // A program among a scanner's fixtures is an attack as written.
+    let attack = "const a = 'hello' + '\u{200B}' + 'world';\n";
+    assert_eq!(
+        invisible_in(attack, "__tests__/__fixtures__/zwsp.js").len(),
+        1
+    );
+}
+
+/// Qt Linguist's `.ts` catalogues are XML, not TypeScript: their
+/// translations are text, judged by their scripts.
+#[test]
+fn qt_catalogues_are_text_whatever_their_extension() {
+    let catalogue = concat!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!DOCTYPE TS>\n<TS version=\"2.1\" language=\"km\">\n",
+        "        <translation>ពណ៌\u{200B}ចម្រុះ</translation>\n",
+        "        <translation>ප්\u{200D}රවේශ</translation>\n",
+        "        <translation>توسعه\u{200C}دهندگان</translation>\n",
+        "        <translation>Ignoruj \u{200B}\u{200B}błędy SSL:</translation>\n",
+        "</TS>\n",
+    );
+    let ds = invisible_in(catalogue, "translations/app_km.ts");
+    assert_eq!(ds.len(), 2, "{ds:#?}");
+    assert!(ds.iter().all(|d| d.fix.is_some()));
+    // A TypeScript program with the same characters in its code.
+    assert_eq!(invisible_in("let ពណ៌\u{200B}ចម = 1;\n", "app.ts").len(), 1);
+}
+
+/// A U+200B beside a placeholder or a space is judged by the letters
+/// nearest it; after a virama it does a ZWNJ's work, and the fix writes
+/// one, so the word shows as before and is one word to a search.
+#[test]
+fn a_zero_width_space_is_judged_by_the_nearest_letters_and_a_virama() {
+    assert_eq!(
+        invisible_in("បានបញ្ចូល %1\u{200B} ដោយជោគជ័យ\n", "km.txt"),
+        vec![]
+    );
+    let telugu = "ట్రాన్స్\u{200B}మిషన్ చూపించు\n";
+    let ds = invisible_in(telugu, "te.txt");
+    assert_eq!(ds.len(), 1, "{ds:#?}");
+    let fix = ds[0].fix.as_ref().unwrap();
+    let fixed = apply_fixes(telugu.as_bytes(), [fix]).bytes;
+    assert_eq!(
+        String::from_utf8(fixed).unwrap(),
+        "ట్రాన్స్\u{200C}మిషన్ చూపించు\n"
+    );
+}

@@ -486,23 +486,45 @@ fn stray_bytes_alone_are_u001() {
     unidentified(b"\x80\x81\x82\x83\x84\x85\x86\x87 x\n");
 }
 
-/// U005 lists every ill-formed subpart, not only its first few: as many
-/// as U001's findings would have shown, under the same ceiling.
+/// U005 lists the ill-formed subparts U001's findings would have shown
+/// under the same cap: those of the first `max-per-file` runs of adjacent
+/// subparts (50 by default), all of them with no cap, never more than the
+/// absolute ceiling.
 #[test]
-fn u005_lists_every_subpart_under_the_shown_ceiling() {
+fn u005_lists_the_subparts_u001_would_show() {
     let text = "Съешь же ещё этих мягких французских булок, да выпей чаю.\n".repeat(40);
     let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(&text);
+    let offsets = |d: &Diagnostic| d.subparts.iter().map(|s| s.offset).collect::<Vec<_>>();
+    let all: Vec<usize> = utf8lint_codec::subparts(&bytes).map(|s| s.offset).collect();
+    // The words are U001's runs: each starts where the one before did not
+    // end right before it.
+    let run_starts: Vec<usize> = (0..all.len())
+        .filter(|&i| i == 0 || all[i - 1] + 1 != all[i])
+        .collect();
+    assert!(run_starts.len() > 50, "{}", run_starts.len());
     let d = u005(&bytes).expect("a U005 finding");
-    let want = utf8lint_codec::subparts(&bytes).count();
-    assert!(want > 6);
-    assert_eq!(d.subparts.len(), want);
-    // Past the ceiling the list stops at it.
-    let long = bytes.repeat(utf8lint_diagnostics::testing::MAX_SHOWN_SEQUENCES / want + 1);
-    let d = u005(&long).expect("a U005 finding");
-    assert_eq!(
-        d.subparts.len(),
-        utf8lint_diagnostics::testing::MAX_SHOWN_SEQUENCES
-    );
+    assert_eq!(offsets(&d), all[..run_starts[50]]);
+    let uncapped = Policy {
+        max_per_rule: 0,
+        ..Policy::default()
+    };
+    let every = |bytes: &[u8]| {
+        check(bytes, CheckOptions::new(Path::new("a.txt"), &uncapped))
+            .into_iter()
+            .find(|d| d.rule == Rule::NotUtf8)
+            .expect("a U005 finding")
+    };
+    assert_eq!(offsets(&every(&bytes)), all);
+    // With no cap, the list stops where U001's would: at the most findings
+    // a report shows of one rule, one run each.
+    let most = utf8lint_diagnostics::testing::MAX_SHOWN_PER_RULE;
+    let long = bytes.repeat(most / run_starts.len() + 1);
+    let all: Vec<usize> = utf8lint_codec::subparts(&long).map(|s| s.offset).collect();
+    let nth_run = (0..all.len())
+        .filter(|&i| i == 0 || all[i - 1] + 1 != all[i])
+        .nth(most)
+        .expect("more runs than the cap");
+    assert_eq!(offsets(&every(&long)), all[..nth_run]);
 }
 
 /// Thin evidence: two or three `±` bytes (Latin-1 `\xB1`) in the same word

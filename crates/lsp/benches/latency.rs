@@ -1,16 +1,21 @@
-//! didChange → publishDiagnostics latency, p50 and p99, on 1 MB and 100 MB
-//! documents with small edits, and the memory an open document costs.
+//! didChange → publishDiagnostics latency, p50, p99 and max, on 1 MB and
+//! 100 MB documents with small edits, and the memory an open document costs.
 //!
 //! `cargo bench -p utf8lint-lsp --bench latency` (set `LATENCY_SIZES_MB=1,10`
 //! to choose sizes). The server runs in this process on duplex streams,
-//! behind the same transport as `utf8lint lsp`; each edit inserts one
-//! character at a pseudo-random line and waits for the diagnostics of its
-//! version. The file on disk has invalid bytes and U+FEFF (so there are disk
+//! behind the same transport as `utf8lint lsp`; each edit is made at a
+//! pseudo-random line and waits for the diagnostics of its version. Two
+//! kinds: a letter between digits, which no character rule can see (no
+//! check of the text), and edits that one does, each shown in the publish
+//! of its version (asserted): U+202E typed and deleted, mojibake pasted
+//! and the paste undone. The file on disk has invalid bytes and U+FEFF (so there are disk
 //! findings to keep in step) and the text is what VS Code would hold.
 //!
 //! Memory: the resident set's growth over the open (what the system sees,
 //! the allocator's spare blocks included) and the heap in use (what the
-//! server holds, counted by a wrapper around the system allocator), in a
+//! server holds, counted by the allocator the counted test uses,
+//! `tests/common/counting.rs`: after the open, before a burst of edits, at
+//! its peak and after it, the moments `tests/text_cost.rs` asserts), in a
 //! process whose allocator is tuned as the server's
 //! (`utf8lint_lsp::tune_allocator`), after a small document was opened and
 //! closed so that the process's one-time costs are not counted; the
@@ -66,6 +71,21 @@ impl Client {
         self.writer.write_all(&frame(&body)).await.unwrap();
     }
 
+    /// Sends one change as the next version and waits for its publish:
+    /// how long that took, and the publish.
+    async fn change(&mut self, uri: &str, version: &mut i32, change: Value) -> (Duration, Value) {
+        *version += 1;
+        let v = *version;
+        let started = Instant::now();
+        self.send(did_change(uri, v, change)).await;
+        let (publish, _) = self
+            .wait(|m| {
+                m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == v
+            })
+            .await;
+        (started.elapsed(), publish)
+    }
+
     /// Waits for the message that satisfies `pred`, answering server requests.
     async fn wait(&mut self, pred: impl Fn(&Value) -> bool) -> (Value, usize) {
         let mut publishes = 0;
@@ -104,15 +124,13 @@ fn rss_kib() -> usize {
         .unwrap_or(0)
 }
 
-/// The allocator, counting what it hands out.
-#[global_allocator]
-static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+#[path = "../tests/common/counting.rs"]
+mod counting;
 
-/// Bytes the allocator has handed out and not had back, to tell what the
-/// server holds from what the allocator keeps for later.
-fn heap_in_use() -> usize {
-    ALLOCATOR.allocated()
-}
+/// The allocator, counting what it hands out (as the counted test does),
+/// to tell what the server holds from what the allocator keeps for later.
+#[global_allocator]
+static ALLOCATOR: counting::Counting = counting::Counting::new();
 
 /// The file: lines of text, non-ASCII, an invalid byte every ~10 KiB (up
 /// to the cap on findings) and a U+FEFF now and then.
@@ -154,7 +172,10 @@ async fn bench(size_mb: usize, edits: usize) {
         .unwrap()
         .to_string();
 
-    let (client_end, server_end) = tokio::io::duplex(1 << 20);
+    // A pipe's worth of buffer, as a system pipe has (64 KiB): a larger one
+    // keeps the capacity of the largest message in this process's heap,
+    // which the server's stdin would not.
+    let (client_end, server_end) = tokio::io::duplex(64 << 10);
     let (sr, sw) = tokio::io::split(server_end);
     let (cr, cw) = tokio::io::split(client_end);
     tokio::spawn(utf8lint_lsp::serve(sr, sw));
@@ -200,7 +221,7 @@ async fn bench(size_mb: usize, edits: usize) {
     .await;
 
     let rss_before = rss_kib();
-    let heap_before = heap_in_use();
+    let heap_before = ALLOCATOR.in_use();
     let open_started = Instant::now();
     let open = json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
         "textDocument": {"uri": uri, "languageId": "text", "version": 1, "text": text}
@@ -216,42 +237,80 @@ async fn bench(size_mb: usize, edits: usize) {
         .map_or(0, Vec::len);
     tokio::time::sleep(Duration::from_millis(200)).await;
     let rss_after = rss_kib();
-    let heap_after = heap_in_use();
+    let heap_after = ALLOCATOR.in_use();
 
-    // Single edits, one at a time.
+    // Single edits, one at a time: a letter between digits, which no
+    // character rule can see (the quiet path: no check of the text).
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut times = Vec::with_capacity(edits);
-    let mut version = 1;
-    for _ in 0..edits {
+    let mut next_line = move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let line = (seed % lines as u64) as u32;
-        version += 1;
-        let change = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{"range": {"start": {"line": line, "character": 5}, "end": {"line": line, "character": 5}}, "text": "x"}]
-        }});
-        let started = Instant::now();
-        c.send(change).await;
-        c.wait(|m| {
-            m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version
-        })
-        .await;
-        times.push(started.elapsed());
+        (seed % lines as u64) as u32
+    };
+    let mut version = 1;
+    let mut quiet = Vec::with_capacity(edits);
+    for _ in 0..edits {
+        let line = next_line();
+        let (took, _) = c.change(&uri, &mut version, insert(line, 5, "x")).await;
+        quiet.push(took);
     }
-    times.sort();
+    report(size_mb, "letter between digits (quiet path)", &mut quiet);
 
-    // A burst of 50 edits sent back to back: how many publishes, how long.
+    // Edits a character rule sees, each checked over the whole text, each
+    // shown in the publish of its own version: a bidi control typed and
+    // deleted, mojibake pasted and the paste undone.
+    let rounds = edits / 10;
+    let (mut bidi, mut unbidi, mut paste, mut undo) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..rounds {
+        let line = next_line();
+        let (took, shown) = c
+            .change(&uri, &mut version, insert(line, 0, "\u{202E}"))
+            .await;
+        assert!(
+            shows(&shown, "U010", line),
+            "the bidi control on line {line} is not shown"
+        );
+        bidi.push(took);
+        let (took, shown) = c.change(&uri, &mut version, delete(line, 0, 1)).await;
+        assert!(
+            !shows(&shown, "U010", line),
+            "the deleted bidi control on line {line} is shown"
+        );
+        unbidi.push(took);
+        // "line 00000001 |café": `PASTED` (the mojibake of "doesn’t", its
+        // apostrophe's bytes read as windows-1252; a lone `é` read so,
+        // beside this line's own "é", is not U008's), then the paste undone.
+        let (took, shown) = c.change(&uri, &mut version, insert(line, 14, PASTED)).await;
+        assert!(
+            shows(&shown, "U008", line),
+            "the pasted mojibake on line {line} is not shown"
+        );
+        paste.push(took);
+        let (took, shown) = c
+            .change(&uri, &mut version, delete(line, 14, PASTED_UNITS))
+            .await;
+        assert!(
+            !shows(&shown, "U008", line),
+            "the undone mojibake on line {line} is shown"
+        );
+        undo.push(took);
+    }
+    report(size_mb, "U+202E typed", &mut bidi);
+    report(size_mb, "U+202E deleted", &mut unbidi);
+    report(size_mb, "mojibake pasted", &mut paste);
+    report(size_mb, "mojibake undone", &mut undo);
+
+    // A burst of 50 edits sent back to back, a bidi control first: how
+    // many publishes, how long, and the heap at its peak and after it.
+    let heap_before_burst = ALLOCATOR.in_use();
+    ALLOCATOR.reset_peak();
     let burst_started = Instant::now();
     let first_of_burst = version + 1;
-    for _ in 0..50 {
+    for k in 0..50 {
         version += 1;
-        let change = json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{"range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}}, "text": "y"}]
-        }});
-        c.send(change).await;
+        let text = if k == 0 { "\u{202E}" } else { "y" };
+        c.send(did_change(&uri, version, insert(3, 0, text))).await;
     }
     let (_, publishes) = c
         .wait(|m| {
@@ -259,26 +318,78 @@ async fn bench(size_mb: usize, edits: usize) {
         })
         .await;
     let burst = burst_started.elapsed();
+    let heap_peak = ALLOCATOR.peak();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let heap_after_burst = ALLOCATOR.in_use();
 
+    let mib = |bytes: usize| bytes as f64 / f64::from(1 << 20);
+    let times = |bytes: usize| mib(bytes) / size_mb as f64;
+    let held = |at: usize| at.saturating_sub(heap_before);
     println!(
-        "{size_mb:>4} MB: didChange→publish p50 {:>8.3} ms  p99 {:>8.3} ms  max {:>8.3} ms  ({edits} edits, {findings} diagnostics)",
-        percentile(&times, 0.50).as_secs_f64() * 1e3,
-        percentile(&times, 0.99).as_secs_f64() * 1e3,
-        times.last().unwrap().as_secs_f64() * 1e3,
+        "{size_mb:>4} MB: heap held for the document: after the open {:.1} MiB ({:.2}×), \
+         before a burst {:.1} MiB ({:.2}×), at its peak {:.1} MiB ({:.2}×), after it {:.1} MiB ({:.2}×)",
+        mib(held(heap_after)),
+        times(held(heap_after)),
+        mib(held(heap_before_burst)),
+        times(held(heap_before_burst)),
+        mib(held(heap_peak)),
+        times(held(heap_peak)),
+        mib(held(heap_after_burst)),
+        times(held(heap_after_burst)),
     );
     println!(
-        "{size_mb:>4} MB: heap in use +{:.1} MiB after the open ({:.2}× its size)",
-        heap_after.saturating_sub(heap_before) as f64 / f64::from(1 << 20),
-        heap_after.saturating_sub(heap_before) as f64 / f64::from(1 << 20) / size_mb as f64,
-    );
-    println!(
-        "{size_mb:>4} MB: open→first publish {:>8.1} ms; RSS +{:.1} MiB for the open document ({:.2}× its size); burst of 50 edits (v{first_of_burst}..v{version}): {publishes} publishes, last after {:.1} ms",
+        "{size_mb:>4} MB: open→first publish {:>8.1} ms ({findings} diagnostics); RSS +{:.1} MiB for the open document ({:.2}× its size); burst of 50 edits (v{first_of_burst}..v{version}): {publishes} publishes, last after {:.1} ms",
         open_time.as_secs_f64() * 1e3,
         (rss_after.saturating_sub(rss_before)) as f64 / 1024.0,
         (rss_after.saturating_sub(rss_before)) as f64 / 1024.0 / size_mb as f64,
         burst.as_secs_f64() * 1e3,
     );
     c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})).await;
+}
+
+/// Mojibake pasted: "doesn’t " encoded as UTF-8, read as windows-1252 and
+/// encoded again.
+const PASTED: &str = "doesn\u{E2}\u{20AC}\u{2122}t ";
+
+/// Its length in UTF-16 units.
+const PASTED_UNITS: u32 = 10;
+
+/// An insertion of `text` at `line`:`character` (UTF-16).
+fn insert(line: u32, character: u32, text: &str) -> Value {
+    json!({"range": {"start": {"line": line, "character": character}, "end": {"line": line, "character": character}}, "text": text})
+}
+
+/// A deletion of `len` UTF-16 units at `line`:`character`.
+fn delete(line: u32, character: u32, len: u32) -> Value {
+    json!({"range": {"start": {"line": line, "character": character}, "end": {"line": line, "character": character + len}}, "text": ""})
+}
+
+fn did_change(uri: &str, version: i32, change: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": version},
+        "contentChanges": [change]
+    }})
+}
+
+/// Whether a publish holds a finding of `code` on `line`.
+fn shows(publish: &Value, code: &str, line: u32) -> bool {
+    publish["params"]["diagnostics"]
+        .as_array()
+        .is_some_and(|ds| {
+            ds.iter()
+                .any(|d| d["code"] == code && d["range"]["start"]["line"] == line)
+        })
+}
+
+fn report(size_mb: usize, scenario: &str, times: &mut [Duration]) {
+    times.sort();
+    println!(
+        "{size_mb:>4} MB: didChange→publish p50 {:>8.3} ms  p99 {:>8.3} ms  max {:>8.3} ms  ({} edits: {scenario})",
+        percentile(times, 0.50).as_secs_f64() * 1e3,
+        percentile(times, 0.99).as_secs_f64() * 1e3,
+        times.last().unwrap().as_secs_f64() * 1e3,
+        times.len(),
+    );
 }
 
 fn main() {

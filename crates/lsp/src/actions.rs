@@ -10,8 +10,8 @@ use serde::Serialize;
 use serde_json::Value;
 use tower_lsp::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp::lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command, CreateFile,
-    CreateFileOptions, Diagnostic, DocumentChangeOperation, DocumentChanges, OneOf,
+    CodeAction, CodeActionDisabled, CodeActionKind, CodeActionOrCommand, CodeActionParams, Command,
+    CreateFile, CreateFileOptions, Diagnostic, DocumentChangeOperation, DocumentChanges, OneOf,
     OptionalVersionedTextDocumentIdentifier, Range, ResourceOp, TextDocumentEdit, TextEdit, Url,
     WorkspaceEdit,
 };
@@ -40,6 +40,42 @@ fn wants(only: Option<&Vec<CodeActionKind>>, kind: &CodeActionKind) -> bool {
             kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))
         })
     })
+}
+
+/// Whether the actions that rewrite the file on disk are offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DiskFixes {
+    /// The buffer is the file's text: they apply.
+    Offered,
+    /// The buffer has unsaved changes, which a save would write back over
+    /// the rewrite: shown disabled, with [`DIRTY_REASON`], to a client
+    /// that shows disabled actions.
+    Disabled,
+    /// As `Disabled`, for a client that does not show disabled actions:
+    /// left out.
+    LeftOut,
+}
+
+/// Why a fix on disk is disabled while the buffer has unsaved changes.
+pub(crate) const DIRTY_REASON: &str =
+    "the buffer has unsaved changes: save or undo them first (this fix rewrites the file on disk)";
+
+impl DiskFixes {
+    /// `action`, which rewrites the file on disk, as it is offered.
+    fn offer(self, action: CodeAction) -> Option<CodeAction> {
+        match self {
+            DiskFixes::Offered => Some(action),
+            DiskFixes::Disabled => Some(CodeAction {
+                // Nothing to run: the action says why it cannot be.
+                command: None,
+                disabled: Some(CodeActionDisabled {
+                    reason: DIRTY_REASON.into(),
+                }),
+                ..action
+            }),
+            DiskFixes::LeftOut => None,
+        }
+    }
 }
 
 fn text_edit_action(
@@ -96,11 +132,22 @@ pub(crate) async fn code_actions(
     let only = params.context.only.as_ref();
     let mut out = Vec::new();
     // A disk fix on a buffer with unsaved changes would be refused (the
-    // editor would write its old text back over it): not offered then.
-    let disk_fixes_apply =
-        session.lock().docs.get(&uri).is_some_and(|doc| {
-            !doc.dirty || doc.base.as_ref().is_some_and(|base| *base == doc.rope)
+    // editor would write its old text back over it): shown disabled, with
+    // the reason, or left out.
+    let disk_fixes = {
+        let state = session.lock();
+        let clean = state.docs.get(&uri).is_some_and(|doc| {
+            !doc.dirty
+                || doc
+                    .base
+                    .is_some_and(|base| base == crate::document::TextDigest::of_rope(&doc.rope))
         });
+        match (clean, state.features.code_action_disabled) {
+            (true, _) => DiskFixes::Offered,
+            (false, true) => DiskFixes::Disabled,
+            (false, false) => DiskFixes::LeftOut,
+        }
+    };
     let mut allow = AllowActions::new(session, &uri);
     let version = allow.doc.as_ref().map(|d| d.version);
     if wants(only, &CodeActionKind::QUICKFIX) {
@@ -116,7 +163,7 @@ pub(crate) async fn code_actions(
             else {
                 continue;
             };
-            allow.add(d, &data, disk_fixes_apply);
+            allow.add(d, &data, disk_fixes);
             for fix in &data.text_fixes {
                 let mut action = text_edit_action(
                     &uri,
@@ -149,7 +196,7 @@ pub(crate) async fn code_actions(
                     })));
                 }
             }
-            let (Some(rule), Some(span), true) = (&data.rule, data.span, disk_fixes_apply) else {
+            let (Some(rule), Some(span)) = (&data.rule, data.span) else {
                 continue;
             };
             if data.origin != Origin::Disk {
@@ -162,7 +209,7 @@ pub(crate) async fn code_actions(
                     span,
                     title: fix.title.clone(),
                 };
-                out.push(Slot::Ready(Box::new(CodeAction {
+                let action = disk_fixes.offer(CodeAction {
                     title: disk_fix_title(&fix.title),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![d.clone()]),
@@ -172,7 +219,8 @@ pub(crate) async fn code_actions(
                         Some(vec![to_value(&args)]),
                     )),
                     ..CodeAction::default()
-                })));
+                });
+                out.extend(action.map(|a| Slot::Ready(Box::new(a))));
             }
         }
     }
@@ -180,7 +228,7 @@ pub(crate) async fn code_actions(
     let fix_all = CodeActionKind::new(FIX_ALL_KIND);
     if only.is_some()
         && wants(only, &fix_all)
-        && let Some(slot) = fix_all_action(session, &uri)
+        && let Some(slot) = fix_all_action(session, &uri, disk_fixes)
     {
         out.push(slot);
     }
@@ -274,12 +322,12 @@ fn text_edits(s: &Snapshot, changes: Vec<crate::buffer::TextChange>) -> Vec<Text
 /// bytes) as one edit; else the safe edits of the text's own U+FEFF and
 /// U+FFFD; when there are none and the buffer is clean, the safe disk
 /// fixes as a command.
-fn fix_all_action(session: &Session, uri: &Url) -> Option<Slot> {
-    let (snapshot, dirty) = {
+fn fix_all_action(session: &Session, uri: &Url, disk_fixes: DiskFixes) -> Option<Slot> {
+    let snapshot = {
         let state = session.lock();
         let doc = state.docs.get(uri)?;
         let policy = state.settings.policy_for(doc.path.as_deref());
-        (Snapshot::of(doc, state.encoding, policy), doc.dirty)
+        Snapshot::of(doc, state.encoding, policy)
     };
     let items = publish::items(&snapshot);
     let mut edits = Vec::new();
@@ -323,7 +371,7 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<Slot> {
             false,
         ))
     } else {
-        (disk_safe > 0 && !dirty).then(|| CodeAction {
+        let on_disk = (disk_safe > 0).then(|| CodeAction {
             title: title(disk_safe, " on disk"),
             kind: Some(kind.clone()),
             command: Some(Command::new(
@@ -335,7 +383,8 @@ fn fix_all_action(session: &Session, uri: &Url) -> Option<Slot> {
                 })]),
             )),
             ..CodeAction::default()
-        })
+        });
+        on_disk.and_then(|a| disk_fixes.offer(a))
     };
     if edit_safe == 0 {
         return fallback.map(|a| Slot::Ready(Box::new(a)));
@@ -722,7 +771,7 @@ impl AllowActions {
     }
 
     /// The actions for one of the server's diagnostics.
-    fn add(&mut self, d: &Diagnostic, data: &FindingData, disk_fixes_apply: bool) {
+    fn add(&mut self, d: &Diagnostic, data: &FindingData, disk_fixes: DiskFixes) {
         let Some(rule) = data.rule.as_deref().and_then(Rule::find) else {
             return;
         };
@@ -743,28 +792,26 @@ impl AllowActions {
                     .disk
                     .as_ref()
                     .is_some_and(allow_on_disk::editor_cannot_hold);
-                let offered = !on_disk || disk_fixes_apply;
-                if offered
-                    && let Some(insert) = allow::on_line(&syntax, &doc.rope, line, name)
+                if let Some(insert) = allow::on_line(&syntax, &doc.rope, line, name)
                     && self.seen.insert(format!("line {line} {name}"))
                 {
                     let title = format!("Allow `{name}` on this line");
                     let action = if on_disk {
-                        self.on_disk(title, rule, AllowScope::Line, line, d)
+                        disk_fixes.offer(self.on_disk(title, rule, AllowScope::Line, line, d))
                     } else {
-                        Self::edit(&self.uri, doc, title, &insert, d)
+                        Some(Self::edit(&self.uri, doc, title, &insert, d))
                     };
-                    self.lines.push(action);
+                    self.lines.extend(action);
                 }
-                if offered && self.seen.insert(format!("file {name}")) {
+                if self.seen.insert(format!("file {name}")) {
                     let title = format!("Allow `{name}` in this file");
                     let action = if on_disk {
-                        self.on_disk(title, rule, AllowScope::File, line, d)
+                        disk_fixes.offer(self.on_disk(title, rule, AllowScope::File, line, d))
                     } else {
                         let insert = allow::in_file(&syntax, &doc.rope, name);
-                        Self::edit(&self.uri, doc, title, &insert, d)
+                        Some(Self::edit(&self.uri, doc, title, &insert, d))
                     };
-                    self.files.push(action);
+                    self.files.extend(action);
                 }
             }
             None => {
@@ -776,7 +823,7 @@ impl AllowActions {
             }
         }
         if self.seen.insert(format!("fix {name}"))
-            && let Some(mut slot) = self.fix_all(rule, disk_fixes_apply)
+            && let Some(mut slot) = self.fix_all(rule, disk_fixes)
         {
             match &mut slot {
                 Slot::Ready(action) => action.diagnostics = Some(vec![d.clone()]),
@@ -894,7 +941,7 @@ impl AllowActions {
     /// text can hold; else each finding's first text fix (its safe one, if
     /// it has one) as one edit; when none has one and the buffer matches
     /// the disk, the fixes on disk as a command.
-    fn fix_all(&mut self, rule: Rule, disk_fixes_apply: bool) -> Option<Slot> {
+    fn fix_all(&mut self, rule: Rule, disk_fixes: DiskFixes) -> Option<Slot> {
         let doc = self.doc.as_ref()?;
         let items = self.items.get_or_insert_with(|| publish::items(doc));
         let mut edits = Vec::new();
@@ -937,7 +984,7 @@ impl AllowActions {
                 false,
             ))
         } else {
-            (on_disk > 0 && disk_fixes_apply).then(|| CodeAction {
+            let action = (on_disk > 0).then(|| CodeAction {
                 title: format!("{title} (rewrites the file on disk)"),
                 kind: Some(CodeActionKind::QUICKFIX),
                 command: Some(Command::new(
@@ -949,7 +996,8 @@ impl AllowActions {
                     })]),
                 )),
                 ..CodeAction::default()
-            })
+            });
+            action.and_then(|a| disk_fixes.offer(a))
         };
         match planned {
             Some(rules) => Some(Slot::Planned(Box::new(Planned {

@@ -15,12 +15,12 @@ use utf8lint_codec::decode_lossy;
 use utf8lint_config::ResolveCache;
 use utf8lint_diagnostics::{Diagnostic, Keep};
 use utf8lint_workspace::{
-    Checked, FileOptions, ReadOptions, Skip, Skipped, Stamp, check_file as pipeline, read_file,
+    Checked, FileOptions, ReadOptions, Skip, Skipped, Stamp, read_and_check as pipeline, read_file,
 };
 
-use crate::config::Settings;
+use crate::client_settings::Settings;
 use crate::convert::Encoding;
-use crate::document::{DiskView, Document, Placed};
+use crate::document::{DiskView, Document, Placed, TextDigest};
 use crate::mapping::map_offsets;
 use crate::publish::{self, Snapshot};
 
@@ -111,7 +111,7 @@ pub(crate) fn check_file(
     let bytes = &scratch.buf[..checked.read.len];
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let rope = Rope::from_str(&decode_lossy(body));
-    let (disk, _) = place(bytes, checked.diagnostics, &[&rope]);
+    let (disk, _) = place(bytes, checked.diagnostics, &rope, || None);
     let mut doc = Document::new(uri, 0, "");
     doc.rope = rope;
     doc.disk = Some(disk);
@@ -123,14 +123,28 @@ pub(crate) fn check_file(
 }
 
 /// Reads and checks the file at `path` (open in the editor), and places
-/// the findings in the first of `ropes` that some decoding of the bytes
-/// reproduces (its index is returned), else by line and column in the
-/// first. A file that cannot be read gives a view that says why; a binary
-/// one, a view that says it is (and holds no finding).
-pub(crate) fn view_on(path: &Path, ropes: &[&Rope], settings: &Settings) -> (DiskView, usize) {
+/// the findings in `rope` if some decoding of the bytes reproduces it (0 is
+/// returned), else in the text of digest `base` if some decoding of the
+/// bytes reproduces that (rebuilt from them; 1 is returned), else by line
+/// and column in `rope`. A file that cannot be read gives a view that says
+/// why; a binary one, a view that says it is (and holds no finding).
+pub(crate) fn view_on(
+    path: &Path,
+    rope: &Rope,
+    base: Option<TextDigest>,
+    settings: &Settings,
+) -> (DiskView, usize) {
     let mut scratch = Scratch::default();
     match check_on_disk(path, settings, false, &mut scratch) {
-        Ok(checked) => place(&scratch.buf[..checked.read.len], checked.diagnostics, ropes),
+        Ok(checked) => {
+            let bytes = &scratch.buf[..checked.read.len];
+            let rebuilt = || {
+                let base = base?;
+                crate::mapping::decoded_text(bytes, |text| TextDigest::of_str(text) == base)
+                    .map(|text| Rope::from_str(&text))
+            };
+            place(bytes, checked.diagnostics, rope, rebuilt)
+        }
         Err(Skipped {
             why: Skip::Unread(e),
             ..
@@ -155,10 +169,15 @@ pub(crate) fn view_on(path: &Path, ropes: &[&Rope], settings: &Settings) -> (Dis
     }
 }
 
-/// Places `found`, the findings in `bytes`, in the first of `ropes` that
-/// some decoding of the bytes reproduces, else by line and column in the
-/// first.
-fn place(bytes: &[u8], found: Vec<Diagnostic>, ropes: &[&Rope]) -> (DiskView, usize) {
+/// Places `found`, the findings in `bytes`, in `rope` if some decoding of
+/// the bytes reproduces it (index 0), else in the text `other` makes if
+/// one does (index 1), else by line and column in `rope`.
+fn place(
+    bytes: &[u8],
+    found: Vec<Diagnostic>,
+    rope: &Rope,
+    other: impl FnOnce() -> Option<Rope>,
+) -> (DiskView, usize) {
     let mut offsets = Vec::with_capacity(found.len() * 2 + 2);
     for d in &found {
         offsets.push(d.span.start);
@@ -182,21 +201,17 @@ fn place(bytes: &[u8], found: Vec<Diagnostic>, ropes: &[&Rope]) -> (DiskView, us
     }
     let raw_from = offsets.len();
     offsets.extend(raw_lens.iter().map(|&(offset, _)| offset));
-    let mut chosen = None;
-    for (i, rope) in ropes.iter().enumerate() {
-        let text = rope.to_string();
-        let mapped = map_offsets(bytes, rope, text.as_bytes(), &offsets);
-        if mapped.matched.is_some() {
-            chosen = Some((mapped, i));
-            break;
-        }
-        if i == 0 {
-            chosen = Some((mapped, 0));
+    let map = |rope: &Rope| map_offsets(bytes, rope, rope.to_string().as_bytes(), &offsets);
+    let mut mapped = map(rope);
+    let mut index = 0;
+    if mapped.matched.is_none()
+        && let Some(other) = other()
+    {
+        let on_other = map(&other);
+        if on_other.matched.is_some() {
+            (mapped, index) = (on_other, 1);
         }
     }
-    let Some((mapped, index)) = chosen else {
-        return (DiskView::default(), 0);
-    };
     let range = |i: usize| mapped.chars[2 * i]..mapped.chars[2 * i + 1].max(mapped.chars[2 * i]);
     let n = found.len();
     let findings = found

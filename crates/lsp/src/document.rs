@@ -16,6 +16,41 @@ use crate::mapping::Match;
 /// from a re-read are placed by line and column instead.
 const MAX_SINCE_BASE: usize = 100_000;
 
+/// What stands for a text no longer kept: its length and a hash of its
+/// bytes (SipHash, streamed chunk by chunk). The text that matched the disk
+/// is kept so, not as a second rope: once edits spread over a document a
+/// second rope shares little with the first, and holds another copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TextDigest {
+    len: usize,
+    hash: u64,
+}
+
+impl TextDigest {
+    /// The digest of a rope's text.
+    pub(crate) fn of_rope(rope: &Rope) -> TextDigest {
+        Self::of_chunks(rope.len_bytes(), rope.chunks())
+    }
+
+    /// The digest of a text.
+    pub(crate) fn of_str(text: &str) -> TextDigest {
+        Self::of_chunks(text.len(), std::iter::once(text))
+    }
+
+    fn of_chunks<'a>(len: usize, chunks: impl Iterator<Item = &'a str>) -> TextDigest {
+        use std::hash::Hasher;
+        // `new` has fixed keys: the same text, the same digest.
+        let mut hasher = std::hash::DefaultHasher::new();
+        for chunk in chunks {
+            hasher.write(chunk.as_bytes());
+        }
+        TextDigest {
+            len,
+            hash: hasher.finish(),
+        }
+    }
+}
+
 /// A character of the text that a text-level rule reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Mark {
@@ -210,10 +245,11 @@ pub(crate) struct Document {
     pub log: Vec<Shift>,
     /// Whether edits are being logged.
     pub logging: bool,
-    /// The last text known to match the file on disk, and the edits made
-    /// since: a re-read of an unchanged file while the buffer has unsaved
-    /// edits maps onto this text, then follows the edits.
-    pub base: Option<Rope>,
+    /// The last text known to match the file on disk (its digest), and the
+    /// edits made since: a re-read of an unchanged file while the buffer
+    /// has unsaved edits rebuilds this text from the bytes, maps onto it,
+    /// then follows the edits.
+    pub base: Option<TextDigest>,
     /// The edits since `base`.
     pub since_base: Vec<Shift>,
     /// The worker's state.
@@ -246,7 +282,7 @@ impl Document {
             // first candidate base, so that edits arriving before the first
             // disk read do not leave the findings placed by line and column
             // It is used only if the bytes reproduce it.
-            base: Some(rope.clone()),
+            base: Some(TextDigest::of_str(text)),
             rope,
             marks: Vec::new(),
             marks_ready: false,
@@ -454,6 +490,23 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn a_digest_is_of_the_text_however_the_rope_holds_it() {
+        let text = "caf\u{e9} line\n".repeat(2000);
+        let whole = Rope::from_str(&text);
+        let mut typed = Rope::new();
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        for line in lines.iter().rev() {
+            typed.insert(0, line);
+        }
+        assert!(typed.chunks().count() > 1);
+        assert_eq!(TextDigest::of_rope(&whole), TextDigest::of_str(&text));
+        assert_eq!(TextDigest::of_rope(&typed), TextDigest::of_str(&text));
+        let mut other = text.clone();
+        other.replace_range(5..6, "x");
+        assert_ne!(TextDigest::of_str(&other), TextDigest::of_str(&text));
     }
 
     #[test]

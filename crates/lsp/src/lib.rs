@@ -14,7 +14,7 @@
 //!   fixes as edits (`quiet_edit.rs`: which edits need no new check); `publish.rs` LSP diagnostics; `actions.rs` code actions, commands,
 //!   hovers; `data.rs` the typed `Diagnostic.data` and command arguments;
 //!   `disk.rs` reading a file and placing its findings in a text;
-//!   `workspace.rs` the start-up scan; `config.rs` the settings.
+//!   `workspace.rs` the start-up scan; `client_settings.rs` the editor's settings.
 
 // Private: the crate's interface is `serve`, `run`, `tune_allocator`,
 // `Ending`, `Server`, `RepairLog` (and a counter for tests); everything else may change with the
@@ -23,7 +23,7 @@ mod actions;
 mod allow;
 mod allow_on_disk;
 mod buffer;
-mod config;
+mod client_settings;
 mod convert;
 mod data;
 mod disk;

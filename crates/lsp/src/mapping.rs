@@ -107,6 +107,73 @@ pub(crate) fn map_offsets(disk: &[u8], rope: &Rope, text: &[u8], offsets: &[usiz
     }
 }
 
+/// The text some candidate decoding makes of `disk` (with the final line
+/// break as it is, added or dropped) that `accept` takes: the text a client
+/// held, rebuilt from the bytes when only its digest was kept.
+pub(crate) fn decoded_text(disk: &[u8], accept: impl Fn(&str) -> bool) -> Option<String> {
+    let has_bom = disk.starts_with(BOM);
+    let has_crlf = memchr::memmem::find(disk, b"\r\n").is_some();
+    let valid = utf8lint_codec::is_valid(disk);
+    let mut decodings = vec![Decoding::Lossy];
+    if !valid {
+        decodings.extend([Decoding::QuestionPerByte, Decoding::QuestionPerSubpart]);
+    }
+    if !disk.is_ascii() {
+        decodings.push(Decoding::Latin1);
+    }
+    let boms: &[bool] = if has_bom { &[true, false] } else { &[false] };
+    let crlfs: &[bool] = if has_crlf { &[false, true] } else { &[false] };
+    for &bom_stripped in boms {
+        for &crlf_as_lf in crlfs {
+            let (body, _) = prepare(disk, &[], bom_stripped, crlf_as_lf);
+            for &decoding in &decodings {
+                let mut text = decode(&body, decoding);
+                if accept(&text) {
+                    return Some(text);
+                }
+                let eol = if crlf_as_lf || !has_crlf {
+                    "\n"
+                } else {
+                    "\r\n"
+                };
+                if let Some(shorter) = text.strip_suffix(eol) {
+                    if accept(shorter) {
+                        text.truncate(shorter.len());
+                        return Some(text);
+                    }
+                } else {
+                    text.push_str(eol);
+                    if accept(&text) {
+                        return Some(text);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// `body` decoded as `decoding` says.
+fn decode(body: &[u8], decoding: Decoding) -> String {
+    if decoding == Decoding::Latin1 {
+        return body.iter().map(|&b| char::from(b)).collect();
+    }
+    let mut out = String::with_capacity(body.len());
+    for chunk in Utf8Chunks::new(body) {
+        out.push_str(chunk.valid());
+        let bad = chunk.invalid();
+        if bad.is_empty() {
+            continue;
+        }
+        match decoding {
+            Decoding::QuestionPerByte => out.extend(std::iter::repeat_n('?', bad.len())),
+            Decoding::QuestionPerSubpart => out.push('?'),
+            _ => out.push('\u{FFFD}'),
+        }
+    }
+    out
+}
+
 /// Whether `text` is `disk` under some candidate decoding.
 pub(crate) fn matches(disk: &[u8], rope: &Rope, text: &[u8]) -> Option<Match> {
     map_offsets(disk, rope, text, &[]).matched

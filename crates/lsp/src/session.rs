@@ -18,9 +18,9 @@ use tower_lsp::lsp_types::{
     ClientCapabilities, ConfigurationItem, TextDocumentContentChangeEvent, Url,
 };
 
-use crate::config::Settings;
+use crate::client_settings::Settings;
 use crate::convert::{self, Encoding};
-use crate::document::{DiskView, Document, Placed, Shift, scan_rope, shift_placed};
+use crate::document::{DiskView, Document, Placed, Shift, TextDigest, scan_rope, shift_placed};
 use crate::publish::{self, Snapshot};
 use crate::transport::RepairLog;
 
@@ -38,6 +38,9 @@ pub(crate) struct ClientFeatures {
     pub pull: bool,
     /// `workspace/diagnostic/refresh`.
     pub pull_refresh: bool,
+    /// Code actions shown disabled, with their reason
+    /// (`textDocument.codeAction.disabledSupport`).
+    pub code_action_disabled: bool,
 }
 
 /// Everything behind the lock.
@@ -164,6 +167,12 @@ impl Session {
                     .and_then(|w| w.diagnostic.as_ref())
                     .and_then(|d| d.refresh_support)
                     .unwrap_or(false),
+            code_action_disabled: caps
+                .text_document
+                .as_ref()
+                .and_then(|t| t.code_action.as_ref())
+                .and_then(|c| c.disabled_support)
+                .unwrap_or(false),
         };
         state.settings = settings;
         encoding
@@ -424,7 +433,7 @@ impl Session {
                         read_disk: doc.work.disk,
                         scan: doc.work.scan,
                         rope: doc.rope.clone(),
-                        base: doc.base.clone(),
+                        base: doc.base,
                         settings,
                     };
                     doc.work.disk = false;
@@ -460,52 +469,26 @@ impl Session {
             match job {
                 Job::Full(job) => {
                     let result = tokio::task::spawn_blocking(move || job.run()).await;
-                    let mut state = self.lock();
-                    let Some(doc) = state
-                        .docs
-                        .get_mut(&uri)
-                        .filter(|d| d.generation == generation)
-                    else {
-                        drop(state);
-                        tracing::debug!(
-                            "{uri} was closed or reopened during its check: result dropped"
-                        );
+                    let installed =
+                        self.install_result(&uri, generation, result, |found, doc, log| {
+                            found.install(doc, log);
+                        });
+                    if !installed {
                         return;
-                    };
-                    doc.logging = false;
-                    let log = std::mem::take(&mut doc.log);
-                    match result {
-                        Ok(result) => result.install(doc, &log),
-                        Err(e) => {
-                            drop(state);
-                            tracing::error!("check of {uri} failed: {e}");
-                        }
                     }
                 }
                 Job::Lint(job) => {
                     let result = tokio::task::spawn_blocking(move || job.run()).await;
-                    let mut state = self.lock();
-                    let Some(doc) = state
-                        .docs
-                        .get_mut(&uri)
-                        .filter(|d| d.generation == generation)
-                    else {
-                        return;
-                    };
-                    doc.logging = false;
-                    let log = std::mem::take(&mut doc.log);
-                    match result {
-                        Ok(mut found) => {
-                            for shift in &log {
+                    let installed =
+                        self.install_result(&uri, generation, result, |mut found, doc, log| {
+                            for shift in log {
                                 shift_placed(&mut found, shift);
                             }
                             doc.text_findings = found;
                             doc.text_checked = true;
-                        }
-                        Err(e) => {
-                            drop(state);
-                            tracing::error!("check of the text of {uri} failed: {e}");
-                        }
+                        });
+                    if !installed {
+                        return;
                     }
                 }
                 Job::Publish(snapshot) => {
@@ -546,6 +529,41 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// Hands a blocking job's result to `put`, with the document of the
+    /// worker's `generation` and the edits made while the job ran (to
+    /// replay on it), and ends the logging of edits. Returns whether the
+    /// worker goes on: `false` once the document was closed or reopened
+    /// (the result is dropped). A job that panicked is logged and the
+    /// worker goes on.
+    fn install_result<T>(
+        &self,
+        uri: &Url,
+        generation: u64,
+        result: Result<T, tokio::task::JoinError>,
+        put: impl FnOnce(T, &mut Document, &[Shift]),
+    ) -> bool {
+        let mut state = self.lock();
+        let Some(doc) = state
+            .docs
+            .get_mut(uri)
+            .filter(|d| d.generation == generation)
+        else {
+            drop(state);
+            tracing::debug!("{uri} was closed or reopened during its check: result dropped");
+            return false;
+        };
+        doc.logging = false;
+        let log = std::mem::take(&mut doc.log);
+        match result {
+            Ok(found) => put(found, doc, &log),
+            Err(e) => {
+                drop(state);
+                tracing::error!("check of {uri} failed: {e}");
+            }
+        }
+        true
     }
 
     /// A file changed on disk (or was created or deleted).
@@ -598,7 +616,7 @@ struct FullJob {
     read_disk: bool,
     scan: bool,
     rope: ropey::Rope,
-    base: Option<ropey::Rope>,
+    base: Option<TextDigest>,
     /// The settings the file is checked under (resolved on the blocking
     /// thread: resolving may read configuration files).
     settings: Settings,
@@ -630,16 +648,16 @@ struct FullResult {
     disk: Option<(DiskView, RelativeTo)>,
     read_disk: bool,
     marks: Option<Vec<crate::document::Mark>>,
-    rope: ropey::Rope,
+    /// The digest of the text the job started with, when the disk matched
+    /// it: the document's new base.
+    matched: Option<TextDigest>,
 }
 
 impl FullJob {
     fn run(self) -> FullResult {
         let marks = self.scan.then(|| scan_rope(&self.rope));
         let disk = self.path.as_ref().map(|path| {
-            let mut ropes = vec![&self.rope];
-            ropes.extend(self.base.as_ref());
-            let (view, index) = crate::disk::view_on(path, &ropes, &self.settings);
+            let (view, index) = crate::disk::view_on(path, &self.rope, self.base, &self.settings);
             (
                 view,
                 if index == 1 {
@@ -649,11 +667,15 @@ impl FullJob {
                 },
             )
         });
+        let matched = disk
+            .as_ref()
+            .filter(|(view, relative)| *relative == RelativeTo::Snapshot && view.matched.is_some())
+            .map(|_| TextDigest::of_rope(&self.rope));
         FullResult {
             disk,
             read_disk: self.read_disk,
             marks,
-            rope: self.rope,
+            matched,
         }
     }
 }
@@ -681,8 +703,8 @@ impl FullResult {
         for shift in &replay {
             disk.shift(shift);
         }
-        if relative == RelativeTo::Snapshot && disk.matched.is_some() {
-            doc.base = Some(self.rope);
+        if let Some(digest) = self.matched {
+            doc.base = Some(digest);
             doc.since_base = log.to_vec();
             if log.is_empty() {
                 doc.dirty = false;

@@ -79,8 +79,9 @@ const HOLD_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// any such burst, and bounds what a flood can make the server hold).
 const READ_AHEAD: usize = 16 << 20;
 
-/// Buffer capacity kept between frames.
-const KEEP_CAPACITY: usize = 1 << 20;
+/// Buffer capacity kept between frames: a huge `didOpen` is not held on
+/// to once handed on (the next one allocates again).
+const KEEP_CAPACITY: usize = 64 << 10;
 
 /// How much to read from the inner stream at a time.
 const READ_CHUNK: usize = 256 * 1024;

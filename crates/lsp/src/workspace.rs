@@ -17,7 +17,7 @@ use tower_lsp::lsp_types::{
 };
 use utf8lint_workspace::{WalkOptions, walker};
 
-use crate::config::{SCAN_LIMIT_BYTES, SCAN_LIMIT_FILES, Settings};
+use crate::client_settings::{SCAN_LIMIT_BYTES, SCAN_LIMIT_FILES, Settings};
 use crate::convert::Encoding;
 use crate::disk::Scratch;
 use crate::session::Session;

@@ -5,21 +5,8 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::{Client, codes, file_uri, range_of};
+use common::{Client, codes, no_scan, range_of, write};
 use serde_json::{Value, json};
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> (PathBuf, String) {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    let uri = file_uri(&path);
-    (path, uri)
-}
-
-fn no_scan() -> Value {
-    json!({"workspace-scan": false})
-}
 
 /// `text` with LSP `edits` (UTF-16 positions, one line each here) applied.
 fn apply(text: &str, edits: &[Value]) -> String {
@@ -86,12 +73,7 @@ async fn a_typed_bidi_control_is_published_without_a_save_and_fixed_by_an_edit()
     assert_eq!(diags[0]["data"]["origin"], "text");
     // The file on disk never changed.
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
-    let actions = c
-        .request(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": [diags[0]]}}),
-        )
-        .await;
+    let actions = c.code_actions(&uri, &diags[0]).await;
     let list = actions["result"].as_array().unwrap();
     assert!(list.iter().all(|a| a.get("command").is_none()), "{actions}");
     let fix = list
@@ -180,16 +162,7 @@ async fn fix_all_is_an_edit_the_client_applies() {
     let fixed = apply(text, doc_edit["edits"].as_array().unwrap());
     assert_eq!(fixed, "one\ntwo\na\u{FEFF}b\n");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
-    let source_fix_all = c
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": {"uri": uri},
-                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-                "context": {"diagnostics": [], "only": ["source.fixAll"]}
-            }),
-        )
-        .await;
+    let source_fix_all = c.fix_all_actions(&uri).await;
     let action = &source_fix_all["result"][0];
     assert!(action.get("command").is_none(), "{source_fix_all}");
     let edits = action["edit"]["documentChanges"][0]["edits"]
@@ -375,12 +348,7 @@ async fn a_declaration_fix_is_an_edit_and_a_bom_fix_stays_on_disk() {
         .find(|d| d["code"] == "U009")
         .unwrap_or_else(|| panic!("{diags:?}"))
         .clone();
-    let actions = c
-        .request(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": uri}, "range": u009["range"], "context": {"diagnostics": [u009]}}),
-        )
-        .await;
+    let actions = c.code_actions(&uri, &u009).await;
     let list = actions["result"].as_array().unwrap();
     let fix = list
         .iter()
@@ -407,12 +375,7 @@ async fn a_declaration_fix_is_an_edit_and_a_bom_fix_stays_on_disk() {
     c.open(&json_uri, "{}\n").await;
     let diags = c.diagnostics_for(&json_uri, 1).await;
     let u003 = diags.iter().find(|d| d["code"] == "U003").unwrap().clone();
-    let actions = c
-        .request(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": json_uri}, "range": u003["range"], "context": {"diagnostics": [u003]}}),
-        )
-        .await;
+    let actions = c.code_actions(&json_uri, &u003).await;
     let list = actions["result"].as_array().unwrap();
     assert!(
         list.iter()

@@ -3,20 +3,8 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{Client, codes, file_uri};
+use common::{Client, codes, file_uri, no_scan, titled, write};
 use serde_json::{Value, json};
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    file_uri(&path)
-}
-
-fn no_scan() -> Value {
-    json!({"workspace-scan": false})
-}
 
 /// A Latin-1 file as VS Code shows it (one U+FFFD per invalid byte): the
 /// U+FFFD are the editor's decoding, not lost bytes, so no U007; a U+FFFD
@@ -25,7 +13,7 @@ fn no_scan() -> Value {
 async fn the_editors_own_replacement_characters_are_not_lost_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let disk = b"msgid \"caf\xE9\"\nmsgstr \"d\xE9j\xE0 vu, na\xEFve, \xE9t\xE9\"\n";
-    let uri = write(dir.path(), "fr.po", disk);
+    let (_, uri) = write(dir.path(), "fr.po", disk);
     let text = utf8lint_codec::decode_lossy(disk).into_owned();
     let mut c = Client::start(Some(&["utf-16"]), None, no_scan()).await;
     c.open(&uri, &text).await;
@@ -37,7 +25,7 @@ async fn the_editors_own_replacement_characters_are_not_lost_bytes() {
     // The same bytes plus a real U+FFFD on disk: that one is U007.
     let mut disk = disk.to_vec();
     disk.extend_from_slice("lost: \u{FFFD}\n".as_bytes());
-    let uri = write(dir.path(), "mixed.po", &disk);
+    let (_, uri) = write(dir.path(), "mixed.po", &disk);
     let text = utf8lint_codec::decode_lossy(&disk).into_owned();
     c.open(&uri, &text).await;
     let diags = c.diagnostics_for(&uri, 1).await;
@@ -54,7 +42,7 @@ async fn headlines_put_the_key_fact_first_and_fit_a_row() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
 
-    let uri = write(dir.path(), "data.json", b"\xEF\xBB\xBF{\"a\": 1}\n");
+    let (_, uri) = write(dir.path(), "data.json", b"\xEF\xBB\xBF{\"a\": 1}\n");
     c.open(&uri, "{\"a\": 1}\n").await;
     let diags = c.diagnostics_for(&uri, 1).await;
     assert_eq!(codes(&diags), ["U003"], "{diags:?}");
@@ -82,7 +70,7 @@ async fn headlines_put_the_key_fact_first_and_fit_a_row() {
 
     // Three bidi controls on a line: the count and the first one.
     let text = "s = \"\u{202E}abc\u{2066}def\u{2069}\"\n";
-    let uri = write(dir.path(), "trojan.py", text.as_bytes());
+    let (_, uri) = write(dir.path(), "trojan.py", text.as_bytes());
     c.open(&uri, text).await;
     let diags = c.diagnostics_for(&uri, 1).await;
     let bidi: Vec<&Value> = diags.iter().filter(|d| d["code"] == "U010").collect();
@@ -96,27 +84,6 @@ async fn headlines_put_the_key_fact_first_and_fit_a_row() {
     }
 }
 
-async fn actions(c: &mut Client, uri: &str, d: &Value) -> Vec<Value> {
-    let answer = c
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": {"uri": uri},
-                "range": d["range"],
-                "context": {"diagnostics": [d]}
-            }),
-        )
-        .await;
-    answer["result"].as_array().unwrap().clone()
-}
-
-fn titled<'a>(actions: &'a [Value], title: &str) -> &'a Value {
-    actions
-        .iter()
-        .find(|a| a["title"] == title)
-        .unwrap_or_else(|| panic!("no `{title}` in {actions:?}"))
-}
-
 /// "Allow on this line" inserts the comment that silences the finding (at
 /// once, before saving), "Allow in this file" the `file-allow` after the
 /// shebang, "Fix all" one edit per finding of the rule.
@@ -125,11 +92,11 @@ async fn allow_and_fix_all_actions() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
     let text = "#!/usr/bin/env python3\nx = 'a\u{FEFF}b'\ny = 'c\u{FEFF}d'\n";
-    let uri = write(dir.path(), "join.py", text.as_bytes());
+    let (_, uri) = write(dir.path(), "join.py", text.as_bytes());
     c.open(&uri, text).await;
     let diags = c.diagnostics_for(&uri, 1).await;
     assert_eq!(codes(&diags), ["U002", "U002"], "{diags:?}");
-    let found = actions(&mut c, &uri, &diags[0]).await;
+    let found = c.action_list(&uri, &diags[0]).await;
     let allow = titled(&found, "Allow `stray_feff` on this line");
     let edit = &allow["edit"]["documentChanges"][0]["edits"][0];
     assert_eq!(edit["newText"], "  # utf8lint: allow(stray_feff)");
@@ -170,10 +137,10 @@ async fn json_is_allowed_in_utf8lint_toml() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("conf")).unwrap();
     let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
-    let uri = write(dir.path(), "conf/data.json", b"\xEF\xBB\xBF{}\n");
+    let (_, uri) = write(dir.path(), "conf/data.json", b"\xEF\xBB\xBF{}\n");
     c.open(&uri, "{}\n").await;
     let diags = c.diagnostics_for(&uri, 1).await;
-    let found = actions(&mut c, &uri, &diags[0]).await;
+    let found = c.action_list(&uri, &diags[0]).await;
     let titles: Vec<&str> = found.iter().filter_map(|a| a["title"].as_str()).collect();
     assert!(
         !titles
@@ -217,11 +184,11 @@ async fn json_is_allowed_in_utf8lint_toml() {
 async fn fix_all_on_disk_and_no_comment_on_a_shebang_line() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
-    let uri = write(dir.path(), "run.sh", b"\xEF\xBB\xBF#!/bin/sh\necho hi\n");
+    let (_, uri) = write(dir.path(), "run.sh", b"\xEF\xBB\xBF#!/bin/sh\necho hi\n");
     c.open(&uri, "#!/bin/sh\necho hi\n").await;
     let diags = c.diagnostics_for(&uri, 1).await;
     assert_eq!(codes(&diags), ["U003"], "{diags:?}");
-    let found = actions(&mut c, &uri, &diags[0]).await;
+    let found = c.action_list(&uri, &diags[0]).await;
     let titles: Vec<&str> = found.iter().filter_map(|a| a["title"].as_str()).collect();
     assert!(
         !titles.iter().any(|t| t.ends_with("on this line")),
@@ -316,14 +283,14 @@ async fn allow_actions_on_a_legacy_file_write_the_disk_not_the_buffer() {
         ] {
             let name = format!("{}-{}", title.replace(' ', "-"), case.name);
             let path = dir.path().join(&name);
-            let uri = write(dir.path(), &name, case.disk);
+            let (_, uri) = write(dir.path(), &name, case.disk);
             c.open(&uri, &as_vscode_shows(case.disk)).await;
             let diags = c.diagnostics_for(&uri, 1).await;
             let d = diags
                 .iter()
                 .find(|d| d["code"] == case.code)
                 .unwrap_or_else(|| panic!("{name}: no {} in {diags:?}", case.code));
-            let found = actions(&mut c, &uri, d).await;
+            let found = c.action_list(&uri, d).await;
             let allows: Vec<&Value> = found
                 .iter()
                 .filter(|a| a["title"].as_str().unwrap().starts_with("Allow `"))
@@ -354,7 +321,11 @@ async fn allow_actions_on_a_legacy_file_write_the_disk_not_the_buffer() {
                 String::from_utf8_lossy(&std::fs::read(&path).unwrap())
             );
             let told = c
-                .collect("utf8lint/didRewriteFile", std::time::Duration::ZERO)
+                .collect_at_least(
+                    "utf8lint/didRewriteFile",
+                    1,
+                    std::time::Duration::from_secs(30),
+                )
                 .await;
             assert_eq!(told.len(), 1, "{told:?}");
             // The server re-reads the file and the buffer as VS Code
@@ -385,7 +356,7 @@ async fn allow_on_disk_is_refused_while_the_buffer_differs() {
     let dir = tempfile::tempdir().unwrap();
     let mut c = Client::start(Some(&["utf-16"]), Some(dir.path()), no_scan()).await;
     let case = &LEGACY[0];
-    let uri = write(dir.path(), case.name, case.disk);
+    let (_, uri) = write(dir.path(), case.name, case.disk);
     let text = as_vscode_shows(case.disk);
     c.open(&uri, &text).await;
     let diags = c.diagnostics_for(&uri, 1).await;
@@ -394,7 +365,7 @@ async fn allow_on_disk_is_refused_while_the_buffer_differs() {
         .find(|d| d["code"] == case.code)
         .unwrap()
         .clone();
-    let found = actions(&mut c, &uri, &d).await;
+    let found = c.action_list(&uri, &d).await;
     let command = titled(
         &found,
         "Allow `not_utf8` in this file (rewrites the file on disk)",
@@ -413,7 +384,7 @@ async fn allow_on_disk_is_refused_while_the_buffer_differs() {
     let dirty_diags = c.diagnostics_for(&uri, 2).await;
     assert!(!dirty_diags.is_empty());
     for d in &dirty_diags {
-        let dirty = actions(&mut c, &uri, d).await;
+        let dirty = c.action_list(&uri, d).await;
         assert!(
             !dirty
                 .iter()

@@ -2,25 +2,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::{Client, codes, file_uri, frame, range_of};
+use common::{Client, codes, file_uri, frame, no_scan, range_of, write};
 use serde_json::{Value, json};
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> (PathBuf, String) {
-    let path = dir.join(name);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, bytes).unwrap();
-    let uri = file_uri(&path);
-    (path, uri)
-}
 
 /// `((line, character), (line, character))`.
 type Span = ((u64, u64), (u64, u64));
-
-fn no_scan() -> Value {
-    json!({"workspace-scan": false})
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_utf8_frame_does_not_end_the_server() {
@@ -243,16 +229,7 @@ async fn lossy_text_warns_that_saving_replaces_the_bytes() {
         .iter()
         .find(|d| d["code"] == "U001" && d["severity"] == 1)
         .unwrap();
-    let actions = c
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": {"uri": uri},
-                "range": first["range"],
-                "context": {"diagnostics": [first]}
-            }),
-        )
-        .await;
+    let actions = c.code_actions(&uri, first).await;
     let actions = actions["result"].as_array().unwrap();
     let titles: Vec<&str> = actions
         .iter()
@@ -343,9 +320,7 @@ async fn dirty_buffer_keeps_disk_findings_in_step_and_checks_the_text() {
     );
     // The quick fix for the text-level U+FEFF is a text edit.
     let u002 = diags.iter().find(|d| d["code"] == "U002").unwrap().clone();
-    let actions = c
-        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": u002["range"], "context": {"diagnostics": [u002]}}))
-        .await;
+    let actions = c.code_actions(&uri, &u002).await;
     let action = &actions["result"][0];
     assert_eq!(action["kind"], "quickfix");
     assert_eq!(
@@ -354,6 +329,45 @@ async fn dirty_buffer_keeps_disk_findings_in_step_and_checks_the_text() {
     );
     let edit = &action["edit"]["documentChanges"][0]["edits"][0];
     assert_eq!(edit["newText"], "\u{2060}", "{action}");
+}
+
+/// A re-read of a file unchanged on disk while the buffer has edits (a
+/// watcher's event, new settings) places the findings in the text last
+/// known to match the file, rebuilt from the bytes (only its digest is
+/// kept), then moves them through the edits made since: never by line and
+/// column of a text that has moved.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reread_under_unsaved_edits_places_findings_through_the_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, uri) = write(dir.path(), "moved.txt", b"one\r\ntwo \xFF\r\nthree\r\n");
+    let mut c = Client::start(Some(&["utf-8"]), None, no_scan()).await;
+    c.open(&uri, "one\r\ntwo \u{FFFD}\r\nthree\r\n").await;
+    let u001 = |diags: &[Value]| {
+        diags
+            .iter()
+            .find(|d| d["code"] == "U001" && d["severity"] == 1)
+            .map(range_of)
+    };
+    assert_eq!(
+        u001(&c.diagnostics_for(&uri, 1).await),
+        Some(((1, 4), (1, 7)))
+    );
+    for (version, line) in [(2, 0), (3, 4)] {
+        c.notify("textDocument/didChange", json!({
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}}, "text": "added\r\n"}]
+        }))
+        .await;
+        c.diagnostics_for(&uri, version).await;
+    }
+    // The file did not change; the server is told it may have.
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 2}]}),
+    )
+    .await;
+    let reread = c.diagnostics_for(&uri, 3).await;
+    assert_eq!(u001(&reread), Some(((2, 4), (2, 7))), "{reread:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -366,9 +380,7 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
     c.open(&uri, "{}\n").await;
     let diags = c.diagnostics_for(&uri, 1).await;
     assert_eq!(codes(&diags), ["U003"]);
-    let actions = c
-        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": [diags[0]]}}))
-        .await;
+    let actions = c.code_actions(&uri, &diags[0]).await;
     let command = actions["result"][0]["command"].clone();
     assert_eq!(command["command"], "utf8lint.applyFix", "{actions}");
     // Dirty: refused, file untouched.
@@ -378,9 +390,7 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
     }))
     .await;
     // Not offered while the buffer differs from the file ...
-    let dirty_actions = c
-        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": [diags[0]]}}))
-        .await;
+    let dirty_actions = c.code_actions(&uri, &diags[0]).await;
     assert!(
         !dirty_actions.to_string().contains("utf8lint.applyFix"),
         "{dirty_actions}"
@@ -409,9 +419,7 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
         }),
     )
     .await;
-    let undone_actions = c
-        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": [diags[0]]}}))
-        .await;
+    let undone_actions = c.code_actions(&uri, &diags[0]).await;
     assert!(
         undone_actions.to_string().contains("utf8lint.applyFix"),
         "{undone_actions}"
@@ -425,7 +433,11 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
     assert_eq!(done["result"]["applied"], 1, "{done}");
     // The client is told, so that it can re-read the file (Neovim).
     let told = c
-        .collect("utf8lint/didRewriteFile", std::time::Duration::ZERO)
+        .collect_at_least(
+            "utf8lint/didRewriteFile",
+            1,
+            std::time::Duration::from_secs(30),
+        )
         .await;
     assert_eq!(told.len(), 1, "{told:?}");
     assert_eq!(told[0]["params"]["uri"], uri);
@@ -461,6 +473,76 @@ async fn apply_fix_refuses_dirty_buffers_and_rewrites_clean_files_atomically() {
     );
 }
 
+/// A client that shows disabled actions (`codeActionDisabledSupport`) is
+/// shown the fixes made on disk while the buffer has unsaved changes,
+/// disabled, with the reason and nothing to run; once the text is the
+/// file's again they are offered as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disk_fix_on_a_dirty_buffer_is_shown_disabled_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, uri) = write(dir.path(), "x.json", b"\xEF\xBB\xBF{}\n");
+    let mut c = Client::start_with(
+        Some(dir.path()),
+        no_scan(),
+        json!({"textDocument": {"codeAction": {"disabledSupport": true}}}),
+    )
+    .await;
+    c.open(&uri, "{}\n").await;
+    let diags = c.diagnostics_for(&uri, 1).await;
+    assert_eq!(codes(&diags), ["U003"]);
+    let on_disk = |actions: &Value| -> Vec<Value> {
+        actions["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["title"].as_str().unwrap().contains("on disk"))
+            .cloned()
+            .collect()
+    };
+    let clean = c.code_actions(&uri, &diags[0]).await;
+    let offered = on_disk(&clean);
+    assert!(!offered.is_empty(), "{clean}");
+    assert!(
+        offered
+            .iter()
+            .all(|a| a.get("disabled").is_none() && a["command"]["command"].is_string()),
+        "{clean}"
+    );
+
+    c.notify("textDocument/didChange", json!({
+        "textDocument": {"uri": uri, "version": 2},
+        "contentChanges": [{"range": {"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 1}}, "text": "\"k\": 1"}]
+    }))
+    .await;
+    c.diagnostics_for(&uri, 2).await;
+    let quick_fixes = c.code_actions(&uri, &diags[0]).await;
+    let fix_all = c.fix_all_actions(&uri).await;
+    for dirty in [quick_fixes, fix_all] {
+        let shown = on_disk(&dirty);
+        assert!(!shown.is_empty(), "{dirty}");
+        for action in &shown {
+            let reason = action["disabled"]["reason"].as_str().unwrap_or_default();
+            assert!(reason.contains("unsaved changes"), "{action}");
+            assert!(action.get("command").is_none(), "{action}");
+            assert!(action.get("edit").is_none(), "{action}");
+        }
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), b"\xEF\xBB\xBF{}\n");
+
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": "{}\n"}]}),
+    )
+    .await;
+    c.diagnostics_for(&uri, 3).await;
+    let undone = c.code_actions(&uri, &diags[0]).await;
+    let offered = on_disk(&undone);
+    assert!(
+        !offered.is_empty() && offered.iter().all(|a| a.get("disabled").is_none()),
+        "{undone}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fix_all_applies_safe_fixes() {
     let dir = tempfile::tempdir().unwrap();
@@ -473,16 +555,7 @@ async fn fix_all_applies_safe_fixes() {
     c.open(&uri, "a\n\u{FEFF}b\n\u{FEFF}c\n").await;
     let diags = c.diagnostics_for(&uri, 1).await;
     assert_eq!(codes(&diags), ["U002", "U002"]);
-    let actions = c
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": {"uri": uri},
-                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-                "context": {"diagnostics": [], "only": ["source.fixAll"]}
-            }),
-        )
-        .await;
+    let actions = c.fix_all_actions(&uri).await;
     let action = &actions["result"][0];
     assert_eq!(action["kind"], "source.fixAll.utf8lint", "{actions}");
     let edits = action["edit"]["documentChanges"][0]["edits"]
@@ -803,9 +876,7 @@ async fn a_latin1_byte_is_repaired_to_u_fffd_not_a_guessed_letter() {
         .find(|d| d["code"] == "U001" && d["data"]["origin"] == "disk")
         .unwrap_or_else(|| panic!("{diags:?}"))
         .clone();
-    let actions = c
-        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": u001["range"], "context": {"diagnostics": [u001]}}))
-        .await;
+    let actions = c.code_actions(&uri, &u001).await;
     let titles: Vec<String> = actions["result"]
         .as_array()
         .unwrap()
@@ -864,9 +935,7 @@ async fn text_rule_findings_and_their_fixes_reach_the_editor() {
             .contains("U+202E RIGHT-TO-LEFT OVERRIDE")
     );
     let u011 = diags[0].clone();
-    let actions = c
-        .request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": u011["range"], "context": {"diagnostics": [u011]}}))
-        .await;
+    let actions = c.code_actions(&uri, &u011).await;
     // The fix is an edit of the editor's text (the client applies it to
     // the buffer), never a rewrite of the file behind it.
     let list = actions["result"].as_array().unwrap();
@@ -1013,16 +1082,7 @@ async fn fix_all_on_a_document_of_many_fixable_findings_holds_only_the_shown_one
     c.open(&uri, &text).await;
     let diags = c.diagnostics_for(&uri, 1).await;
     assert!(diags.len() <= 101, "{} diagnostics", diags.len());
-    let actions = c
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": {"uri": uri},
-                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-                "context": {"diagnostics": [], "only": ["source.fixAll"]}
-            }),
-        )
-        .await;
+    let actions = c.fix_all_actions(&uri).await;
     let answer = actions.to_string();
     let edits = actions["result"][0]["edit"]["documentChanges"][0]["edits"]
         .as_array()

@@ -2,7 +2,7 @@
 //! files, written once and used by both front ends (the CLI and the
 //! language server), so that they cannot drift apart.
 //!
-//! * [`check_file`]: one file's journey, settings (from
+//! * [`read_and_check`]: one file's journey, settings (from
 //!   `utf8lint-config`'s resolver), exclusion, read, binary sniff and
 //!   check, with one answer: [`Checked`] (the findings, the settings used,
 //!   the read) or [`Skipped`] (why not: [`Skip`]). [`settle`] and
@@ -11,12 +11,8 @@
 //! * [`walker`]: the `ignore` crate's walker with utf8lint's rules
 //!   (`.gitignore` inside git repositories, `.ignore`, [`IGNORE_FILE`],
 //!   hidden files checked unless skipped, never `.git`).
-//! * [`read_file`]: a file's bytes into a reused buffer, its type checked
-//!   (regular files only unless [`ReadOptions::allow_special`]) and its size
-//!   bounded ([`ReadOptions::max_len`]); with its [`Stamp`] when a fix
-//!   needs it ([`ReadOptions::stamp`]); a file that changes size while it
-//!   is read is [`ReadError::Changed`], never a crash.
-//! * [`Stamp`]: what a file was when read (inode, size, times).
+//! * [`read_file`], [`FileKind`], [`Stamp`]: `utf8lint-read`'s, re-exported
+//!   for the front ends (the same reader reads configuration files).
 //! * [`gate::fix`]: the fix gate every edit passes before it is written
 //!   or shown: text by evidence, applied and checked again in memory to a
 //!   fixed point, nothing new; a [`gate::Refusal`] says why not.
@@ -37,15 +33,12 @@
 mod exclude;
 pub mod gate;
 mod pipeline;
-mod read;
-mod stamp;
 mod walk;
 mod write;
 
 pub use exclude::{ExcludeProbe, exclude_overrides, lexical};
-pub use pipeline::{Checked, FileOptions, Skip, Skipped, check_bytes, check_file, settle};
-pub use read::{FileKind, FileRead, ReadError, ReadOptions, read_file};
-pub use stamp::Stamp;
+pub use pipeline::{Checked, FileOptions, Skip, Skipped, check_bytes, read_and_check, settle};
+pub use utf8lint_read::{FileKind, FileRead, ReadError, ReadOptions, Stamp, read_file};
 pub use walk::{IGNORE_FILE, WalkOptions, is_git_dir_name, walker};
 #[cfg(debug_assertions)]
 pub use write::MUTATE_HOOK;

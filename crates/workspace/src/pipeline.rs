@@ -13,7 +13,7 @@ use std::sync::Arc;
 use utf8lint_config::{ByPath, ConfigError, FileSettings, ResolveCache, Resolver};
 use utf8lint_diagnostics::{BinaryEvidence, CheckOptions, Diagnostic, Keep, Sniff, check, sniff};
 
-use crate::{FileRead, ReadError, ReadOptions, read_file};
+use utf8lint_read::{FileRead, ReadError, ReadOptions, read_file};
 
 /// How a front end asks for one file to be checked.
 #[derive(Clone, Copy, Debug)]
@@ -75,7 +75,7 @@ pub struct Skipped {
 /// thread's `cache`), then exclusion, then its bytes read into `buf` (whose
 /// capacity is reused), then the sniff and the check. The one answer is
 /// the findings or why there are none; no stage copies the bytes.
-pub fn check_file(
+pub fn read_and_check(
     path: &Path,
     resolver: &Resolver,
     cache: &mut ResolveCache,
@@ -163,7 +163,7 @@ mod tests {
     use utf8lint_diagnostics::{Rule, shown_per_rule};
 
     use super::*;
-    use crate::FileKind;
+    use utf8lint_read::FileKind;
 
     const WALKED: FileOptions = FileOptions {
         honour_exclude: true,
@@ -178,7 +178,7 @@ mod tests {
 
     fn run(resolver: &Resolver, path: &Path, options: FileOptions) -> Result<Checked, Skipped> {
         let mut buf = Vec::new();
-        check_file(
+        read_and_check(
             path,
             resolver,
             &mut ResolveCache::default(),
@@ -263,7 +263,7 @@ mod tests {
         );
 
         let mut buf = Vec::new();
-        let checked = check_file(
+        let checked = read_and_check(
             &root.join("bad.txt"),
             &resolver,
             &mut ResolveCache::default(),

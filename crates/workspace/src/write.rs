@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::Stamp;
+use utf8lint_read::Stamp;
 
 /// Why a file was not replaced. The original is untouched in both cases.
 #[derive(Debug)]

@@ -649,6 +649,41 @@ async function legacyAllow(wb, workspace) {
   return seen;
 }
 
+/**
+ * A bidi control typed into a clean file is in the Problems panel before
+ * any save (the server checks the buffer as typed), while the file on disk
+ * is untouched; undone, the row goes and the tab is clean again.
+ */
+async function typedBidi(wb, file) {
+  const page = wb.page;
+  await wb.open("clean.txt");
+  await wb.goTo(1, 4);
+  await page.keyboard.insertText("\u202E");
+  await until("the tab to show the typed control, unsaved", () => wb.activeTabDirty());
+  // The panel lists every file's problems and renders only the rows in
+  // view: it is filtered to this file's while they are read.
+  const filter = page.getByPlaceholder("Filter (e.g.", { exact: false }).first();
+  const onlyThisFile = async (what, wanted) => {
+    await filter.fill("**/clean.txt");
+    try {
+      return await wb.problemsFor("clean.txt", what, wanted);
+    } finally {
+      await filter.fill("");
+    }
+  };
+  const rows = await onlyThisFile("the typed U+202E in the Problems panel, before a save", (r) =>
+    r.some(([, text]) => text.includes("U010")),
+  );
+  const disk = fs.readFileSync(file);
+  check(disk.equals(FIXTURES["clean.txt"]), `clean.txt changed on disk before a save: ${hex(disk)}`);
+  await wb.shot("14-typed-bidi");
+  await wb.open("clean.txt");
+  await page.keyboard.press("Control+Z");
+  await until("the tab to be clean after undo", async () => !(await wb.activeTabDirty()));
+  await onlyThisFile("the undone U+202E to leave the Problems panel", (r) => r.length === 0);
+  return rows;
+}
+
 // --------------------------------------------------------------------- main
 
 async function main() {
@@ -748,6 +783,7 @@ async function main() {
     report.steps.latin1 = await latin1Open(wb);
     report.steps.legacyAllow = await legacyAllow(wb, workspace);
     report.steps.allow = await allowAndFixAll(wb, path.join(workspace, "join.py"));
+    report.steps.typedBidi = await typedBidi(wb, path.join(workspace, "clean.txt"));
     report.ok = true;
   } catch (err) {
     report.error = err instanceof Error ? err.stack ?? err.message : String(err);
@@ -764,7 +800,7 @@ async function main() {
     if (process.env.UTF8LINT_E2E_KEEP === "1") console.log(`kept ${scratch}`);
     else fs.rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved, a Latin-1 file without U007, allow on this line, fix all of a kind, allow on a Latin-1 file written on disk and saved byte for byte`);
+  console.log(`ok: the extension in code-server ${version}: Explorer badges, ${EXPECTED_PROBLEMS.length} Problems rows, hover, quick fixes (no disk fix on a dirty buffer), BOM fix on disk, U+FEFF fix saved, a Latin-1 file without U007, allow on this line, fix all of a kind, allow on a Latin-1 file written on disk and saved byte for byte, a typed U+202E shown before a save`);
   console.log(`artefacts: ${out}`);
 }
 

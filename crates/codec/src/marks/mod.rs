@@ -11,10 +11,10 @@
 //! in the same registers; elsewhere the portable path validates a block and
 //! then searches it while it is in cache.
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "portable")))]
 mod blocks;
 mod report;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "portable")))]
 mod x86;
 
 pub use report::{Found, Mark, find_marks};
@@ -75,7 +75,7 @@ pub fn validate_scanning_using(
     wanted: Wanted<'_>,
     found: &mut dyn FnMut(Found),
 ) -> bool {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(feature = "portable")))]
     if let Some(level) = usable(kernel) {
         let search = blocks::Search {
             patterns: wanted.patterns.unwrap_or(&Patterns::NONE),
@@ -97,6 +97,9 @@ pub fn validate_scanning_using(
             }
         };
     }
+    // Where no other build is compiled, every kernel is the portable one.
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "portable"))))]
+    let _ = kernel;
     portable_validate_scanning(bytes, wanted, found)
 }
 
@@ -137,7 +140,7 @@ impl Kernel {
     /// The best build this CPU runs.
     #[inline]
     pub fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(feature = "portable")))]
         match x86::level() {
             Some(x86::Level::Avx512) => return Kernel::Avx512,
             Some(x86::Level::Avx2) => return Kernel::Avx2,
@@ -188,7 +191,7 @@ pub fn validate_using(kernel: Kernel, bytes: &[u8]) -> bool {
     validate_scanning_using(kernel, bytes, Wanted::default(), &mut |_| {})
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "portable")))]
 fn usable(kernel: Kernel) -> Option<x86::Level> {
     let wanted = match kernel {
         Kernel::Portable => return None,

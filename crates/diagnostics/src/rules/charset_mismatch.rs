@@ -215,7 +215,8 @@ fn undeclared_html(
     level: Level,
     evidence: &Evidence<'_>,
 ) -> Option<Diagnostic> {
-    if !evidence.valid || bytes.is_ascii() || bytes.starts_with(BOM) || !is_html_page(bytes, path) {
+    // The page test first: it reads the head, not every byte.
+    if !evidence.valid || bytes.starts_with(BOM) || !is_html_page(bytes, path) || bytes.is_ascii() {
         return None;
     }
     // A `charset` the prescan's window does not reach (a late `<meta>`,
@@ -398,7 +399,7 @@ fn editorconfig_mismatch(bytes: &[u8], charset: &Charset, level: Level) -> Optio
     let Charset::Other { name, source } = charset else {
         return None;
     };
-    if std::str::from_utf8(bytes).is_err() {
+    if !utf8lint_codec::is_valid(bytes) {
         return None; // the declaration may well be right
     }
     let utf16 = name.starts_with("utf-16");

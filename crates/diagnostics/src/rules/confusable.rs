@@ -271,8 +271,15 @@ fn first_bits(chunk: &[u8; CHUNK]) -> u64 {
     for (first, &b) in firsts.iter_mut().zip(chunk) {
         *first = u8::from(is_first(b));
     }
+    gather(&firsts)
+}
+
+/// Bit `i` for each `flags[i]` that is 1 (each is 0 or 1), gathered
+/// eight bytes at a time by one multiplication.
+#[inline(always)]
+fn gather(flags: &[u8; CHUNK]) -> u64 {
     let mut bits = 0u64;
-    for (k, eight) in firsts.chunks_exact(8).enumerate() {
+    for (k, eight) in flags.chunks_exact(8).enumerate() {
         let eight = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
         bits |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
     }
@@ -299,7 +306,15 @@ fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(near_end..)?;
     let mut chunks = rest.chunks_exact(CHUNK);
     for chunk in &mut chunks {
-        let mut bits = first_bits(chunk.try_into().expect("a whole chunk"));
+        let chunk: &[u8; CHUNK] = chunk.try_into().expect("a whole chunk");
+        // Most chunks of the blocks handed over hold no byte from `C5` up
+        // (English around one quote or dash): one maximum over the chunk
+        // answers them, cheaper than gathering its first bytes.
+        if chunk.iter().fold(0, |m, &b| m.max(b)) < 0xC5 {
+            base += CHUNK;
+            continue;
+        }
+        let mut bits = first_bits(chunk);
         while bits != 0 {
             let i = base + bits.trailing_zeros() as usize;
             if is_lead(bytes, i) {

@@ -263,12 +263,16 @@ impl Format {
             (Format::Texinfo, &["texi", "texinfo", "txi"]),
             (Format::VimScript, &["vim"]),
         ];
-        if ext.len() > 7 {
-            return None;
-        }
+        // Asked for every extension of every file: lower-cased once, then
+        // compared whole (most extensions name none of these formats).
+        let mut lower = [0u8; 7];
+        let buf = lower.get_mut(..ext.len())?;
+        buf.copy_from_slice(ext.as_bytes());
+        buf.make_ascii_lowercase();
+        let ext = &*buf;
         FORMATS
             .iter()
-            .find(|(_, names)| names.iter().any(|n| ext.eq_ignore_ascii_case(n)))
+            .find(|(_, names)| names.iter().any(|n| n.as_bytes() == ext))
             .map(|&(format, _)| format)
     }
 
@@ -279,8 +283,7 @@ impl Format {
     fn of(path: &Path) -> Format {
         extensions(path).find_map(Format::named).unwrap_or_else(|| {
             // Vim's startup files, which have no extension.
-            let bytes = path.as_os_str().as_encoded_bytes();
-            let name = &bytes[bytes.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1)..];
+            let name = file_name(path);
             let vimrc = [
                 &b".vimrc"[..],
                 b"_vimrc",
@@ -298,15 +301,25 @@ impl Format {
     }
 }
 
+/// The bytes of `path` after its last separator (asked for every file:
+/// one search from the end, not a walk over the components).
+fn file_name(path: &Path) -> &[u8] {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let last = if cfg!(windows) {
+        memchr::memrchr2(b'/', b'\\', bytes)
+    } else {
+        memchr::memrchr(b'/', bytes)
+    };
+    &bytes[last.map_or(0, |i| i + 1)..]
+}
+
 /// The extensions of the file name `path` ends in, the last first, at most
 /// [`MAX_EXTENSIONS`]: the parts after each dot of the name but a leading
 /// one (`.bashrc` has none). Read from the end of the path's bytes: parsing
 /// the path's components was a tenth of the declarations' cost in a file
 /// without any.
 fn extensions(path: &Path) -> impl Iterator<Item = &str> {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    let separator = |b: &u8| *b == b'/' || (cfg!(windows) && *b == b'\\');
-    let mut name = &bytes[bytes.iter().rposition(separator).map_or(0, |i| i + 1)..];
+    let mut name = file_name(path);
     // A path that does not end in a plain name (`a/b/`, `a/b/.`): its
     // components say which name it is.
     if name.is_empty() || name == b"." || name == b".." {
@@ -502,7 +515,8 @@ pub(crate) fn declared_legacy_encoding<'a>(
             && encoding != encoding_rs::REPLACEMENT
             && encoding != encoding_rs::ISO_2022_JP
             && encoding.is_ascii_compatible();
-        (legacy && !mostly_utf8(body) && decodes_to_text(body, encoding)).then_some((d, encoding))
+        (legacy && !mostly_utf8(body) && !binary(body) && decodes_to_text(body, encoding))
+            .then_some((d, encoding))
     })
 }
 
@@ -577,9 +591,21 @@ fn lead_bytes(bytes: &[u8]) -> (usize, usize) {
     (leads, lonely)
 }
 
+/// Whether `bytes` are binary data by the sniff's evidence (a signature, or
+/// its share of control bytes): a declaration in a binary file names no
+/// text. The same test as the verdict's, and the only one about ASCII
+/// control bytes, which read alike in every encoding a declaration names
+/// and so say nothing about which one the text is in (Info's `\x1F` node
+/// separator quoted in texinfo's Romanian catalogue).
+fn binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(crate::sniff::BINARY_SNIFF_BYTES)];
+    crate::sniff::binary_signature(bytes).is_some()
+        || crate::sniff::control_percent(head) >= crate::sniff::MIN_BINARY_CONTROL_PERCENT
+}
+
 /// Whether all of `bytes` decodes in `encoding` without an error, to text:
-/// no control characters but tab, line feed, form feed and carriage return
-/// (a declaration in a binary file names no text).
+/// no non-ASCII byte read as a control character (a C1 control, `C2 80` to
+/// `C2 9F` in UTF-8: windows-1252 text declared ISO-8859-2 is not text).
 pub(crate) fn decodes_to_text(bytes: &[u8], encoding: &'static Encoding) -> bool {
     decodes(bytes, encoding, true)
 }
@@ -596,14 +622,7 @@ pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool
         // Every such encoding decodes ASCII as ASCII: a chunk of ASCII
         // text (every ASCII byte when not `text_only`) is settled in
         // vector compares, and only a chunk with another byte is looked up.
-        let plain = |b: u8| {
-            let text = (b >= 0x20) & (b != 0x7F)
-                | (b == b'\t')
-                | (b == b'\n')
-                | (b == 0x0C)
-                | (b == b'\r');
-            (b < 0x80) & (text | !text_only)
-        };
+        let plain = |b: u8| b < 0x80;
         let decodes = |chunk: &[u8]| {
             let other = chunk
                 .iter()
@@ -622,7 +641,7 @@ pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool
         scratch.clear();
         let (result, read) = decoder.decode_to_string_without_replacement(rest, &mut scratch, true);
         rest = &rest[read..];
-        let control = text_only && has_control(scratch.as_bytes());
+        let control = text_only && has_c1_control(scratch.as_bytes());
         if control {
             return false;
         }
@@ -635,23 +654,19 @@ pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool
 }
 
 /// For each byte, whether the single-byte `encoding` decodes it (to text,
-/// when `text_only`: [`has_control`] finds nothing in it).
+/// when `text_only`: [`has_c1_control`] finds nothing in it).
 fn single_byte_table(encoding: &'static Encoding, text_only: bool) -> [bool; 256] {
     crate::text::single_byte_chars(encoding).map(|c| {
         let mut utf8 = [0; 4];
-        c.is_some_and(|c| !(text_only && has_control(c.encode_utf8(&mut utf8).as_bytes())))
+        c.is_some_and(|c| !(text_only && has_c1_control(c.encode_utf8(&mut utf8).as_bytes())))
     })
 }
 
-/// Whether the UTF-8 `text` holds a control character (general category
-/// Cc) other than tab, line feed, form feed and carriage return: a C0
-/// byte, DEL, or `C2 80`..`C2 9F`. Byte tests the compiler vectorizes,
+/// Whether the UTF-8 `text` holds a C1 control character (`C2 80`..`C2
+/// 9F`), the controls only a non-ASCII byte decodes to. A byte search,
 /// where asking each decoded character was a tenth of the legacy verdict.
-fn has_control(text: &[u8]) -> bool {
-    let c0 = text
-        .iter()
-        .any(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0C | b'\r')) || b == 0x7F);
-    c0 || memchr::memchr_iter(0xC2, text).any(|i| matches!(text.get(i + 1), Some(0x80..=0x9F)))
+fn has_c1_control(text: &[u8]) -> bool {
+    memchr::memchr_iter(0xC2, text).any(|i| matches!(text.get(i + 1), Some(0x80..=0x9F)))
 }
 
 /// A declaration whose name is `name` (a subslice of `bytes`).
@@ -1219,12 +1234,36 @@ mod tests {
     }
 
     #[test]
-    fn has_control_is_the_control_category_but_the_whitespace() {
+    fn has_c1_control_is_the_control_category_beyond_ascii() {
         for c in (0..0x3000).filter_map(char::from_u32) {
-            let expected = c.is_control() && !matches!(c, '\t' | '\n' | '\x0C' | '\r');
+            let expected = c.is_control() && !c.is_ascii();
             let text = format!("a{c}\u{A0}b");
-            assert_eq!(has_control(text.as_bytes()), expected, "{c:?}");
+            assert_eq!(has_c1_control(text.as_bytes()), expected, "{c:?}");
         }
+    }
+
+    /// An ASCII control byte reads alike in every encoding, so it does not
+    /// stop a declared reading from being text (texinfo's Romanian
+    /// catalogue quotes Info's `\x1F`); a file the sniff calls binary
+    /// names no encoding, whatever it declares.
+    #[test]
+    fn ascii_controls_are_no_evidence_against_a_declaration_and_binary_is() {
+        let po = |body: &[u8]| {
+            let mut b =
+                b"msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=ISO-8859-2\\n\"\n\n"
+                    .to_vec();
+            b.extend_from_slice(body);
+            b
+        };
+        let path = Path::new("ro.po");
+        let text = po(b"msgid \"a\"\nmsgstr \"\x1f\\n \xBAi \xFEar\xE3 \xEEn \xE2ncheiere\"\n");
+        assert_eq!(
+            declared_legacy_encoding(&text, path).map(|(_, e)| e),
+            Some(encoding_rs::ISO_8859_2)
+        );
+        let mut controls = po(b"msgstr \"\xBAi \xFEar\xE3\"\n");
+        controls.extend(std::iter::repeat_n(0x1Fu8, controls.len() / 4));
+        assert_eq!(declared_legacy_encoding(&controls, path), None);
     }
 
     /// [`mostly_utf8`] as first written: every character decoded.
@@ -1241,7 +1280,7 @@ mod tests {
     fn decodes_decoded(bytes: &[u8], encoding: &'static Encoding, text_only: bool) -> bool {
         encoding
             .decode_without_bom_handling_and_without_replacement(bytes)
-            .is_some_and(|text| !(text_only && has_control(text.as_bytes())))
+            .is_some_and(|text| !(text_only && has_c1_control(text.as_bytes())))
     }
 
     /// The byte counts give the answer the decoded characters give, also
@@ -1599,7 +1638,9 @@ mod tests {
         bom.extend(&mac[..]);
         assert_eq!(named(&bom, "a.xml"), Some((Syntax::Xml, "x-mac-cyrillic")));
         // UTF-8 declared, an unknown name, bytes the encoding has not
-        // (0xA5 is unmapped in ISO-8859-3) or control characters: none.
+        // (0xA5 is unmapped in ISO-8859-3) or binary data (a tenth of its
+        // bytes controls): none. A few ASCII controls read alike in every
+        // encoding and say nothing against the declared one.
         assert_eq!(
             named(
                 b"<?xml version=\"1.0\" encoding=\"utf-8\"?><a>\xE9</a>",
@@ -1609,7 +1650,14 @@ mod tests {
         );
         assert_eq!(named(b"# coding: klingon\n\xE9\n", "a.py"), None);
         assert_eq!(named(b"# coding: iso-8859-3\n\xA5\n", "a.py"), None);
-        assert_eq!(named(b"# coding: latin-1\n\xE9\x01\x02\n", "a.py"), None);
+        assert_eq!(
+            named(b"# coding: latin-1\n\xE9\x01\x02\x03\n", "a.py"),
+            None
+        );
+        assert_eq!(
+            named(b"# coding: latin-1\ns = 'caf\xE9 \x01'\n", "a.py"),
+            Some((Syntax::PythonCookie, "windows-1252"))
+        );
         // UTF-8 with a defect under a wrong label stays UTF-8.
         let mut mislabelled = "<meta charset=\"iso-8859-1\"><p>café, crème, déjà"
             .as_bytes()

@@ -17,6 +17,7 @@
 use std::ops::Range;
 use std::path::Path;
 
+use crate::code_syntax::is_markup_named_as_code;
 use crate::{Diagnostic, Edit, Fix};
 
 /// Directory names that hold test data, fixtures and expected outputs
@@ -83,18 +84,7 @@ const UNICODE_DATA_FILES: &[&str] = &[
 
 /// Why the file at `path` is data that no fix may touch, or `None`.
 pub(crate) fn data_file(path: &Path) -> Option<&'static str> {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let dirs = || {
-        path.parent()
-            .into_iter()
-            .flat_map(Path::components)
-            .filter_map(|c| c.as_os_str().to_str())
-    };
-    let in_dir = |names: &[&str]| dirs().any(|d| names.iter().any(|n| d.eq_ignore_ascii_case(n)));
+    let name = lower_name(path);
     let extension = name.rsplit_once('.').map_or("", |(_, e)| e);
     if is_info_file(&name) {
         return Some("an Info file: `\\x1F` separates its nodes and other controls are its markup");
@@ -102,28 +92,54 @@ pub(crate) fn data_file(path: &Path) -> Option<&'static str> {
     if extension == "hlp" {
         return Some("a help file: its control characters are markup");
     }
-    if in_dir(LOCALE_DIRS) {
+    if in_dir(path, LOCALE_DIRS) {
         return Some("a locale source: its characters are collation elements and mappings");
     }
-    if in_dir(UNICODE_DATA_DIRS) || UNICODE_DATA_FILES.contains(&name.as_str()) {
+    if in_dir(path, UNICODE_DATA_DIRS) || UNICODE_DATA_FILES.contains(&name.as_str()) {
         return Some("a Unicode data file: the characters it lists are its data");
     }
     if matches!(extension, "patch" | "diff") {
         return Some("a patch: its lines must match the file it applies to, byte for byte");
     }
-    if in_dir(TEST_DIRS)
-        || EXPECTED_EXTENSIONS.contains(&extension)
-        || name.contains("expected")
-        || is_test_file(&name)
-    {
+    if is_test_data(path) {
         return Some("test data: a test reads or compares these bytes as they are");
     }
     None
 }
 
+/// Whether the file at `path` is a test's data or a test's own source:
+/// in a directory of tests, fixtures or fuzzer inputs, an expected
+/// output, or a test file by its name.
+pub(crate) fn is_test_data(path: &Path) -> bool {
+    let name = lower_name(path);
+    let extension = name.rsplit_once('.').map_or("", |(_, e)| e);
+    in_dir(path, TEST_DIRS)
+        || EXPECTED_EXTENSIONS.contains(&extension)
+        || name.contains("expected")
+        || is_test_file(&name)
+}
+
+/// The file name of `path` in lower case.
+fn lower_name(path: &Path) -> String {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// Whether a directory of `path` (as given) is one of `names`, in any case.
+fn in_dir(path: &Path, names: &[&str]) -> bool {
+    path.parent()
+        .into_iter()
+        .flat_map(Path::components)
+        .filter_map(|c| c.as_os_str().to_str())
+        .any(|d| names.iter().any(|n| d.eq_ignore_ascii_case(n)))
+}
+
 /// A test's own source, whose strings are its data: `test_x.py`,
-/// `x_test.go`, `tests.py`, `x.test.js`, `x_spec.rb`, Perl's `x.t`.
-fn is_test_file(name: &str) -> bool {
+/// `x_test.go`, `tests.py`, `x.test.js`, `x_spec.rb`, Perl's `x.t`; `name`
+/// in lower case.
+pub(crate) fn is_test_file(name: &str) -> bool {
     let (stem, extension) = name.split_once('.').unwrap_or((name, ""));
     extension == "t"
         || matches!(stem, "test" | "tests")
@@ -261,6 +277,7 @@ impl Lang {
             return Some(NO_ESCAPE);
         }
         match name.rsplit_once('.').map(|(_, e)| e) {
+            Some(extension) if is_markup_named_as_code(extension.as_bytes(), bytes) => None,
             Some(extension) => Lang::of_extension(extension),
             None => bytes
                 .starts_with(b"#!")
@@ -268,10 +285,12 @@ impl Lang {
         }
     }
 
-    /// Whether `path` names source code (by its extension).
-    pub(crate) fn is_source(path: &Path) -> bool {
+    /// Whether the file at `path` is source code (by its extension, unless
+    /// `bytes` show it is markup under a language's extension).
+    pub(crate) fn is_source(path: &Path, bytes: &[u8]) -> bool {
         path.extension()
             .and_then(|e| e.to_str())
+            .filter(|e| !is_markup_named_as_code(e.as_bytes(), bytes))
             .and_then(Lang::of_extension)
             .is_some_and(|lang| lang != JSON && lang != GETTEXT)
     }

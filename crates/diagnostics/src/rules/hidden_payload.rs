@@ -187,22 +187,28 @@ enum Shape {
 
 /// The findings in `bytes` (UTF-8, perhaps with ill-formed bytes) of the file at `path` onto `out`:
 /// at most `shown` (0: all), a summary of the rest onto `summaries`.
+/// `non_ascii`: for a well-formed file, the ranges outside which it is
+/// ASCII, each starting and ending at a character (`None`: anywhere).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn check(
     bytes: &[u8],
     path: &Path,
+    non_ascii: Option<&[Range<usize>]>,
     configured_instructions: bool,
     level: Level,
     shown: usize,
     out: &mut Vec<Diagnostic>,
     summaries: &mut Vec<Diagnostic>,
 ) {
-    if level == Level::Allow || !may_hold_one(bytes) {
+    let whole = 0..bytes.len();
+    let within = non_ascii.unwrap_or(std::slice::from_ref(&whole));
+    if level == Level::Allow || !within.iter().any(|r| may_hold_one(&bytes[r.clone()])) {
         return;
     }
     let instructions = configured_instructions || is_agent_instructions(path);
     // A test's data and a Unicode table hold these characters on purpose:
     // shown there, but never at deny.
-    let code_or_instructions = instructions || Lang::is_source(path);
+    let code_or_instructions = instructions || Lang::is_source(path, bytes);
     let strict = code_or_instructions && data_file(path).is_none();
     let level = if strict {
         level
@@ -212,40 +218,82 @@ pub(crate) fn check(
     let mut capped = Capped::new(Rule::HiddenPayload, level, shown);
     let lang = Lang::of(path, bytes);
     // The well-formed stretches of the file: an ill-formed byte (U001's)
-    // does not hide a payload beside it.
-    let mut offset = 0;
-    for chunk in bytes.utf8_chunks() {
-        let text = chunk.valid();
-        for (span, shape) in hidden_runs(text, code_or_instructions) {
-            let span = offset + span.start..offset + span.end;
-            let d = diagnostic(&shape, span.clone(), instructions);
-            capped.push(
-                |level| {
-                    let mut d = Diagnostic { level, ..d };
-                    scope_character_fix(bytes, lang, &mut d);
-                    d
-                },
-                span,
-            );
+    // does not hide a payload beside it. A well-formed file is read in the
+    // stretches that are not ASCII.
+    let runs = match (non_ascii, utf8lint_codec::from_utf8(bytes)) {
+        (Some(within), Ok(text)) => hidden_runs(text, code_or_instructions, within),
+        _ => {
+            let mut runs = Vec::new();
+            let mut offset = 0;
+            for chunk in bytes.utf8_chunks() {
+                let text = chunk.valid();
+                let whole = 0..text.len();
+                let found = hidden_runs(text, code_or_instructions, std::slice::from_ref(&whole));
+                runs.extend(
+                    found
+                        .into_iter()
+                        .map(|(span, shape)| (offset + span.start..offset + span.end, shape)),
+                );
+                offset += text.len() + chunk.invalid().len();
+            }
+            runs
         }
-        offset += text.len() + chunk.invalid().len();
+    };
+    for (span, shape) in runs {
+        let d = diagnostic(&shape, span.clone(), instructions);
+        capped.push(
+            |level| {
+                let mut d = Diagnostic { level, ..d };
+                scope_character_fix(bytes, lang, &mut d);
+                d
+            },
+            span,
+        );
     }
     capped.finish(out, summaries);
 }
 
-/// Every run of hidden characters in `text` with its shape; private-use
-/// characters only when `private_use` (source code, instruction files).
-/// Only a character whose lead byte is `EE`, `EF`, `F3` or `F4` can be
-/// one: the search jumps from one such byte to the next, and reads the
-/// character before a run (its base) backwards.
-fn hidden_runs(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
-    let bytes = text.as_bytes();
+/// Every run of hidden characters in `text` that starts in one of the
+/// ordered ranges `within` (each on characters), with its shape;
+/// private-use characters only when `private_use` (source code,
+/// instruction files). Only a character whose lead byte is `EE`, `EF`,
+/// `F3` or `F4` can be one: the search jumps from one such byte to the
+/// next, and reads the character before a run (its base) backwards and
+/// the run itself forwards, in the whole text.
+fn hidden_runs(
+    text: &str,
+    private_use: bool,
+    within: &[Range<usize>],
+) -> Vec<(Range<usize>, Shape)> {
     let mut found = Vec::new();
     let mut from = 0;
+    for range in within {
+        from = from.max(range.start);
+        if from < range.end {
+            from = runs_in(text, private_use, from, range.end, &mut found);
+        }
+    }
+    found
+}
+
+/// The runs of [`hidden_runs`] that start in `from..stop`, onto `found`;
+/// returns where the search stopped (past the last run, which may end
+/// after `stop`).
+fn runs_in(
+    text: &str,
+    private_use: bool,
+    mut from: usize,
+    stop: usize,
+    found: &mut Vec<(Range<usize>, Shape)>,
+) -> usize {
+    let bytes = &text.as_bytes()[..stop];
     // The next `F4` (planes 16's lead, rare), found once and kept until
     // passed.
-    let mut next_f4 = memchr::memchr(0xF4, bytes);
+    let mut next_f4 = memchr::memchr(0xF4, &bytes[from..]).map(|k| from + k);
     loop {
+        if from >= stop {
+            break;
+        }
         if next_f4.is_some_and(|k| k < from) {
             next_f4 = memchr::memchr(0xF4, &bytes[from..]).map(|k| from + k);
         }
@@ -309,7 +357,7 @@ fn hidden_runs(text: &str, private_use: bool) -> Vec<(Range<usize>, Shape)> {
         };
         from = end;
     }
-    found
+    from
 }
 
 /// Whether `tags` are an emoji tag sequence's: lowercase letters and
@@ -533,12 +581,26 @@ mod tests {
             "\u{1F600}",
             "\u{F3A0}",
         ];
-        proptest!(ProptestConfig::with_cases(4096), |(picks in proptest::collection::vec(0..pieces.len(), 0..24), private_use: bool)| {
+        proptest!(ProptestConfig::with_cases(4096), |(picks in proptest::collection::vec(0..pieces.len(), 0..24), private_use: bool, block in 1usize..9)| {
             let text: String = picks.iter().map(|&p| pieces[p]).collect();
-            prop_assert_eq!(
-                format!("{:?}", hidden_runs(&text, private_use)),
-                format!("{:?}", hidden_runs_char_by_char(&text, private_use))
-            );
+            let want = format!("{:?}", hidden_runs_char_by_char(&text, private_use));
+            prop_assert_eq!(format!("{:?}", hidden_runs(&text, private_use, std::slice::from_ref(&(0..text.len())))), want.clone());
+            // Read in the stretches that are not ASCII only, as the scan
+            // reports them (blocks that hold a non-ASCII byte, merged).
+            let mut within: Vec<Range<usize>> = Vec::new();
+            for (i, chunk) in text.as_bytes().chunks(block).enumerate() {
+                if chunk.is_ascii() {
+                    continue;
+                }
+                let (mut start, mut end) = (i * block, i * block + chunk.len());
+                while !text.is_char_boundary(start) { start -= 1; }
+                while !text.is_char_boundary(end) { end += 1; }
+                match within.last_mut() {
+                    Some(last) if last.end >= start => last.end = end,
+                    _ => within.push(start..end),
+                }
+            }
+            prop_assert_eq!(format!("{:?}", hidden_runs(&text, private_use, &within)), want);
         });
     }
 }

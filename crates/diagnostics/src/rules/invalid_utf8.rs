@@ -8,9 +8,7 @@ use crate::rules::not_utf8::StrayBytes;
 use crate::text::{describe_code_point, escape_bytes, escape_shown};
 use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
-/// A run longer than this many subparts is split, so that one diagnostic
-/// (and its list of subparts) stays a readable size however hostile the file.
-pub(crate) const MAX_SUBPARTS_PER_RUN: usize = 256;
+pub(crate) use crate::errors::MAX_SUBPARTS_PER_RUN;
 
 /// How many bytes a label shows before `…`.
 const LABEL_BYTES: usize = 12;

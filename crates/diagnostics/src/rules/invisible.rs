@@ -25,10 +25,44 @@
 //! them is needed) is the caller's: `text_chars` asks `code_syntax`.
 
 use std::ops::Range;
+use std::path::Path;
 
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
 
+use crate::rules::fix_scope::{Lang, is_test_data, is_test_file};
+use crate::rules::mojibake::quoted::is_documentation;
 use crate::text::{char_at, char_before};
+
+/// Whether the file at `path` holds a test's values: a test's data or
+/// own source (`fix_scope::is_test_data`: fuzzer inputs, fixtures that
+/// tests compare byte for byte, a file of test strings, a test script),
+/// where an invisible character is what the test is about (`eins\u{200D}zwei`
+/// for a cursor test, ZWNJ between ASCII letters for an IDNA fuzzer, a
+/// Hangul filler in a row of a character set's table). Not values: a test
+/// tree's documents (`README`, Markdown, a change log) and catalogues,
+/// read by people, and the programs among its fixtures (`bytes` in a
+/// language by `path`, not a test's own source): a scanner's fixture is
+/// an attack as written, judged as the code it is.
+pub(crate) fn holds_test_values(path: &Path, bytes: &[u8]) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let fixture_program = Lang::is_source(path, bytes) && !is_test_file(&name);
+    is_test_data(path) && !read_by_people(path) && !fixture_program
+}
+
+/// Documentation, change logs, `README`s and translation catalogues.
+fn read_by_people(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let extension = name.rsplit_once('.').map_or("", |(_, e)| e);
+    is_documentation(path)
+        || ["po", "pot"]
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(extension))
+        || name.to_ascii_lowercase().starts_with("readme")
+}
 
 /// How far either side the neighbours of an invisible character are looked
 /// for, in bytes, past other invisible characters.
@@ -59,31 +93,136 @@ fn is_transparent(c: char) -> bool {
 
 /// The nearest characters before and after `i..i + len` within `stretch`
 /// (and the line), past invisible characters; for U+2800 also past other
-/// blanks, so that a run of them is judged by what surrounds it.
+/// blanks, so that a run of them is judged by what surrounds it. Looked
+/// for within [`REACH`] bytes either side.
+///
+/// Each character of a run of invisible characters asks the same
+/// question: the run's ends and the characters beyond them are found once
+/// and kept ([`Runs`]), so a run of thousands (a crash reproducer's
+/// `\u{180C}` repeated) is read once, not [`REACH`] bytes for each.
 pub(crate) fn neighbours(
     bytes: &[u8],
     i: usize,
     len: usize,
     stretch: &Range<usize>,
+    runs: &mut Runs,
 ) -> (Option<char>, Option<char>) {
-    let c = char_at(bytes, i).map_or('\0', |(c, _)| c);
-    let skip = |n: char| is_transparent(n) || (c == '\u{2800}' && n == '\u{2800}');
+    let blanks = char_at(bytes, i).is_some_and(|(c, _)| c == '\u{2800}');
+    let run = match &runs.last {
+        Some(run)
+            if run.blanks == blanks
+                && run.stretch == *stretch
+                && run.start <= i
+                && i + len <= run.end =>
+        {
+            run
+        }
+        _ => runs
+            .last
+            .insert(Run::around(bytes, i, len, stretch, blanks)),
+    };
     let floor = i.saturating_sub(REACH).max(stretch.start);
-    let mut at = i;
+    let before = run.before.filter(|_| run.start > floor);
+    let ceil = (i + len + REACH).min(stretch.end);
+    let after = run
+        .after
+        .filter(|&(_, l)| run.end + l <= ceil)
+        .map(|(n, _)| n);
+    (before, after)
+}
+
+/// The last run of invisible characters [`neighbours`] read, for the
+/// next character of the same run.
+#[derive(Debug, Default)]
+pub(crate) struct Runs {
+    last: Option<Run>,
+}
+
+/// A run of characters that [`neighbours`] looks past, whole.
+#[derive(Debug)]
+struct Run {
+    /// Whether blank braille patterns were among those looked past.
+    blanks: bool,
+    stretch: Range<usize>,
+    start: usize,
+    end: usize,
+    /// The character before `start`, unless it is a line's end.
+    before: Option<char>,
+    /// The character at `end` and its length, unless it is a line's end.
+    after: Option<(char, usize)>,
+}
+
+impl Run {
+    /// The run around `i..i + len` (a character that is itself looked
+    /// past), within `stretch`.
+    fn around(bytes: &[u8], i: usize, len: usize, stretch: &Range<usize>, blanks: bool) -> Run {
+        let skip = |n: char| is_transparent(n) || (blanks && n == '\u{2800}');
+        let mut start = i;
+        let before = loop {
+            match (start > stretch.start)
+                .then(|| char_before(bytes, start))
+                .flatten()
+            {
+                Some(n) if skip(n) => start -= n.len_utf8(),
+                Some(n) if n != '\n' => break Some(n),
+                _ => break None,
+            }
+        };
+        let mut end = i + len;
+        let after = loop {
+            match char_at(bytes, end).filter(|(_, l)| end + l <= stretch.end) {
+                Some((n, l)) if skip(n) => end += l,
+                Some((n, l)) if n != '\n' => break Some((n, l)),
+                _ => break None,
+            }
+        };
+        Run {
+            blanks,
+            stretch: stretch.clone(),
+            start,
+            end,
+            before,
+            after,
+        }
+    }
+}
+
+/// The nearest letters before and after `i..i + len` within [`REACH`]
+/// bytes and `stretch`, on its line, past spaces, digits, punctuation and
+/// placeholders: the script a U+200B beside `%1 ` breaks words of.
+pub(crate) fn nearest_letters(
+    bytes: &[u8],
+    i: usize,
+    len: usize,
+    stretch: &Range<usize>,
+) -> (Option<char>, Option<char>) {
+    nearest(bytes, i..i + len, stretch, |n| !n.is_alphabetic())
+}
+
+/// The nearest characters either side of `span` that `skip` does not
+/// pass, within [`REACH`] bytes, `stretch` and the line.
+fn nearest(
+    bytes: &[u8],
+    span: Range<usize>,
+    stretch: &Range<usize>,
+    skip: impl Fn(char) -> bool,
+) -> (Option<char>, Option<char>) {
+    let floor = span.start.saturating_sub(REACH).max(stretch.start);
+    let mut at = span.start;
     let before = loop {
         match (at > floor).then(|| char_before(bytes, at)).flatten() {
+            Some('\n') | None => break None,
             Some(n) if skip(n) => at -= n.len_utf8(),
-            Some(n) if n != '\n' => break Some(n),
-            _ => break None,
+            Some(n) => break Some(n),
         }
     };
-    let ceil = (i + len + REACH).min(stretch.end);
-    let mut at = i + len;
+    let ceil = (span.end + REACH).min(stretch.end);
+    let mut at = span.end;
     let after = loop {
         match char_at(bytes, at).filter(|(_, l)| at + l <= ceil) {
+            Some(('\n', _)) | None => break None,
             Some((n, l)) if skip(n) => at += l,
-            Some((n, _)) if n != '\n' => break Some(n),
-            _ => break None,
+            Some((n, _)) => break Some(n),
         }
     };
     (before, after)
@@ -103,11 +242,35 @@ pub(crate) fn needed(c: char, before: Option<char>, after: Option<char>) -> bool
     }
 }
 
+/// Whether `c` is a virama (a halant: Devanagari to Malayalam, Sinhala's
+/// al-lakuna, Myanmar's asat and virama, Khmer's coeng), after which a
+/// U+200B keeps the next consonant from forming a conjunct, as a ZWNJ is
+/// meant to: deleting it would change how the word shows.
+pub(crate) fn is_virama(c: char) -> bool {
+    matches!(
+        c,
+        '\u{094D}'
+            | '\u{09CD}'
+            | '\u{0A4D}'
+            | '\u{0ACD}'
+            | '\u{0B4D}'
+            | '\u{0BCD}'
+            | '\u{0C4D}'
+            | '\u{0CCD}'
+            | '\u{0D4D}'
+            | '\u{0DCA}'
+            | '\u{1039}'
+            | '\u{103A}'
+            | '\u{17D2}'
+    )
+}
+
 /// Whether `c` between `before` and `after` hides inside text: beside a
 /// word (a letter or digit, or the `%` of a printf format, which stands
 /// for one), and for ZWNJ and ZWJ, which join, inside one. A character
 /// beside no word is an item of a list of characters (a locale's exemplar
-/// characters `"\u{200C}\u{200D}"`).
+/// characters `"\u{200C}\u{200D}"`, `"\u{200B} ໐ ໑"`), even where a stray
+/// one stands between a space and a sign (`«-»\u{200B} ayırıcı`).
 pub(crate) fn in_a_word(c: char, before: Option<char>, after: Option<char>) -> bool {
     let word = |n: Option<char>| n.is_some_and(|n| n.is_alphanumeric() || n == '%');
     match c {
@@ -260,7 +423,13 @@ mod tests {
 
     fn judged(text: &str) -> bool {
         let (i, c) = text.char_indices().find(|&(_, c)| is_judged(c)).unwrap();
-        let (before, after) = neighbours(text.as_bytes(), i, c.len_utf8(), &(0..text.len()));
+        let (before, after) = neighbours(
+            text.as_bytes(),
+            i,
+            c.len_utf8(),
+            &(0..text.len()),
+            &mut Runs::default(),
+        );
         needed(c, before, after)
     }
 
@@ -285,6 +454,20 @@ mod tests {
         assert!(!judged("user\u{200B}Name"));
         assert!(!judged("'hello' + '\u{200B}' + 'world'"));
         assert!(!judged("при\u{200B}вет"));
+    }
+
+    #[test]
+    fn a_zero_width_space_beside_a_placeholder_is_judged_by_the_letters_nearest() {
+        let by_letters = |text: &str| {
+            let i = text.find('\u{200B}').unwrap();
+            let (before, after) = nearest_letters(text.as_bytes(), i, 3, &(0..text.len()));
+            needed('\u{200B}', before, after)
+        };
+        assert!(by_letters("បញ្ចូល %1\u{200B} ដោយ"));
+        assert!(!by_letters("usados \u{200B}\u{200B}para"));
+        assert!(!by_letters("URI 또는 \u{200B}해시"));
+        // The line ends the search.
+        assert!(!by_letters("ដោយ\n%1\u{200B} x"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! and `print(“hi”)` are Python `SyntaxError`s). Strings and comments are
 //! text and keep what they say; languages are told by `code_syntax`.
 
+use std::ops::Range;
 use std::path::Path;
 
 use crate::code_syntax::{Language, Region, non_code};
@@ -95,10 +96,12 @@ fn non_ascii_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
 
 /// The findings in `bytes` (valid UTF-8) of the file at `path` onto
 /// `out`: at most `shown` of them (0: all), and a summary of the rest onto
-/// `summaries`.
+/// `summaries`. `non_ascii`: the ranges outside which `bytes` is ASCII,
+/// each starting at a character (`None`: anywhere).
 pub(crate) fn check(
     bytes: &[u8],
     path: &Path,
+    non_ascii: Option<&[Range<usize>]>,
     level: Level,
     shown: usize,
     out: &mut Vec<Diagnostic>,
@@ -107,23 +110,29 @@ pub(crate) fn check(
     if level == Level::Allow {
         return;
     }
+    if non_ascii.is_some_and(<[_]>::is_empty) {
+        return;
+    }
     let Some(language) = Language::of(path, bytes) else {
         return;
     };
-    // A file with no byte that can lead a look-alike (most code, and text
-    // in most scripts) is answered by one pass over its bytes.
-    if bytes.is_ascii() || !bytes.iter().any(|&b| may_lead(b)) {
-        return;
-    }
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return;
-    };
+    let whole = 0..bytes.len();
     // The look-alikes first (most non-ASCII code holds none: a `©`, an
-    // accented name in a comment); only then the lexer, and only to the
-    // end of the last one's line: what a string or comment left open at
-    // the cut covers, it covers in the whole file too, and a literal that
-    // closes on that line (a Rust `'？'`) closes before the cut.
-    let found: Vec<(usize, char, LookAlike)> = non_ascii_chars(text)
+    // accented name in a comment), in the stretches that are not ASCII;
+    // only then the lexer, and only to the end of the last one's line:
+    // what a string or comment left open at the cut covers, it covers in
+    // the whole file too, and a literal that closes on that line (a Rust
+    // `'？'`) closes before the cut.
+    let found: Vec<(usize, char, LookAlike)> = non_ascii
+        .unwrap_or(std::slice::from_ref(&whole))
+        .iter()
+        .flat_map(|range| {
+            // Only these stretches are read, so only they are validated
+            // into text (the file is well-formed: the scan said so).
+            let range = on_characters(bytes, range.clone());
+            let text = utf8lint_codec::from_utf8(&bytes[range.clone()]).unwrap_or_default();
+            non_ascii_chars(text).map(move |(at, c)| (range.start + at, c))
+        })
         .filter_map(|(at, c)| look_alike(c).map(|look| (at, c, look)))
         .filter(|(_, _, look)| !(look.kind == "space" && language.reads_unicode_spaces()))
         .collect();
@@ -152,6 +161,22 @@ pub(crate) fn check(
         );
     }
     capped.finish(out, summaries);
+}
+
+/// `range` of well-formed `bytes` widened to the characters it cuts (the
+/// scan's blocks end where ASCII begins, so this changes nothing unless a
+/// block ends mid-character).
+fn on_characters(bytes: &[u8], mut range: Range<usize>) -> Range<usize> {
+    let continues = |i: usize| bytes.get(i).is_some_and(|&b| b & 0xC0 == 0x80);
+    range.end = range.end.min(bytes.len());
+    range.start = range.start.min(range.end);
+    while range.start > 0 && continues(range.start) {
+        range.start -= 1;
+    }
+    while continues(range.end) {
+        range.end += 1;
+    }
+    range
 }
 
 fn diagnostic(
@@ -190,16 +215,47 @@ fn diagnostic(
 mod tests {
     use super::*;
 
-    fn found(text: &str, path: &str) -> Vec<(String, Applicability)> {
+    /// The blocks of `block` bytes that hold a non-ASCII byte, adjacent
+    /// ones merged, as the scan reports them.
+    fn non_ascii_blocks(bytes: &[u8], block: usize) -> Vec<Range<usize>> {
+        let mut out: Vec<Range<usize>> = Vec::new();
+        for (i, chunk) in bytes.chunks(block).enumerate() {
+            if chunk.is_ascii() {
+                continue;
+            }
+            let range = i * block..i * block + chunk.len();
+            match out.last_mut() {
+                Some(last) if last.end == range.start => last.end = range.end,
+                _ => out.push(range),
+            }
+        }
+        out
+    }
+
+    fn findings(text: &str, path: &str, non_ascii: Option<&[Range<usize>]>) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         check(
             text.as_bytes(),
             Path::new(path),
+            non_ascii,
             Level::Deny,
             0,
             &mut out,
             &mut Vec::new(),
         );
+        out
+    }
+
+    fn found(text: &str, path: &str) -> Vec<(String, Applicability)> {
+        let out = findings(text, path, None);
+        for block in [1, 3, 4096] {
+            let blocks = non_ascii_blocks(text.as_bytes(), block);
+            assert_eq!(
+                findings(text, path, Some(&blocks)),
+                out,
+                "blocks of {block}"
+            );
+        }
         out.into_iter()
             .map(|d| {
                 let fix = d.fix.expect("a fix");
@@ -207,6 +263,29 @@ mod tests {
                 (text[edit.range()].to_owned(), fix.applicability())
             })
             .collect()
+    }
+
+    /// Reading only the stretches the scan says are not ASCII finds what
+    /// reading the whole file does, wherever the blocks cut the text.
+    #[test]
+    fn the_non_ascii_blocks_hold_every_finding() {
+        let line = "let a = b\u{2014}c; // “quoted” and \u{FF1B} in a comment\n";
+        let text = format!(
+            "{}{line}{}{line}",
+            "x = 1\n".repeat(700),
+            "y\n".repeat(3000)
+        );
+        let whole = findings(&text, "a.rs", None);
+        assert_eq!(whole.len(), 2, "{whole:?}");
+        for block in [1, 2, 3, 5, 64, 4096] {
+            let blocks = non_ascii_blocks(text.as_bytes(), block);
+            assert_eq!(
+                findings(&text, "a.rs", Some(&blocks)),
+                whole,
+                "blocks of {block}"
+            );
+        }
+        assert!(findings(&text, "a.rs", Some(&[])).is_empty());
     }
 
     #[test]

@@ -314,7 +314,6 @@ pub(crate) mod bom_formats;
 pub(crate) mod charset_mismatch;
 pub(crate) mod charset_names;
 pub(crate) mod confusable;
-pub(crate) mod conversion;
 pub(crate) mod declared;
 pub(crate) mod dos_code_pages;
 pub(crate) mod fix_scope;
@@ -326,6 +325,7 @@ pub(crate) mod mojibake;
 pub(crate) mod non_utf8_path;
 pub(crate) mod not_utf8;
 pub(crate) mod replacement_character;
+pub(crate) mod roff;
 pub(crate) mod stray_feff;
 pub(crate) mod text_chars;
 

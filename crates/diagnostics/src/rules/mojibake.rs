@@ -40,7 +40,7 @@ use crate::{Diagnostic, Edit, Fix, Level, Rule};
 
 mod common;
 mod high_bytes;
-mod quoted;
+pub(crate) mod quoted;
 
 use high_bytes::{latin_byte, mac_byte, window};
 

@@ -34,7 +34,7 @@ use std::path::Path;
 
 use crate::code_syntax::{self, Language, Region};
 use crate::rules::fix_scope::{Lang, scope_character_fix};
-use crate::rules::invisible;
+use crate::rules::{invisible, roff};
 use crate::shown::Capped;
 use crate::text::{
     ascii_name, char_at, char_before, escape_shown, is_noncharacter, windows_1252_char,
@@ -109,6 +109,14 @@ pub(crate) struct Pass<'a> {
     /// C0 controls are keystrokes here (Vim script): [`is_vim_script`],
     /// also worked out when first asked.
     keystrokes: OnceCell<bool>,
+    /// The file is a roff source (`roff::is_source`), worked out at the
+    /// first control.
+    roff: OnceCell<bool>,
+    /// The file holds a test's values (`invisible::holds_test_values`),
+    /// worked out at the first invisible character.
+    test_values: OnceCell<bool>,
+    /// The last run of invisible characters judged (`invisible::neighbours`).
+    runs: invisible::Runs,
     /// An ISO-2022 designation (`ESC $ B`, `ESC $ @`, `ESC ( J`) was seen.
     iso_2022_escape: bool,
     /// Whether the file designates a multi-byte set for SO to shift into
@@ -154,6 +162,9 @@ impl<'a> Pass<'a> {
             lang: OnceCell::new(),
             regions: OnceCell::new(),
             keystrokes: OnceCell::new(),
+            test_values: OnceCell::new(),
+            roff: OnceCell::new(),
+            runs: invisible::Runs::default(),
             iso_2022_escape: false,
             shifts: OnceCell::new(),
             bidi: Capped::new(Rule::BidiControl, levels.bidi, shown),
@@ -166,7 +177,9 @@ impl<'a> Pass<'a> {
     }
 
     fn is_source(&self) -> bool {
-        *self.source.get_or_init(|| Lang::is_source(self.path))
+        *self
+            .source
+            .get_or_init(|| Lang::is_source(self.path, self.bytes))
     }
 
     fn lang(&self) -> Option<Lang> {
@@ -321,6 +334,11 @@ impl<'a> Pass<'a> {
         if !self.control.wants() || *self.keystrokes.get_or_init(|| is_vim_script(self.path)) {
             return;
         }
+        let in_roff = *self.roff.get_or_init(|| roff::is_source(self.path, bytes));
+        let line = line_around(bytes, i, &(0..bytes.len()));
+        if c.is_ascii() && roff::is_syntax(&bytes[line], c as u8, in_roff) {
+            return;
+        }
         if matches!(c, '\u{E}' | '\u{F}' | '\u{1B}')
             && *self.shifts.get_or_init(|| designates_shifted_set(bytes))
         {
@@ -369,8 +387,26 @@ impl<'a> Pass<'a> {
         )
         .with_fix(Fix::unsafe_(format!("delete {}", code(c)), vec![Edit::delete(span.clone())]));
         let lang = self.lang();
-        self.control
-            .push(|level| scoped(bytes, lang, Diagnostic { level, ..d }), span);
+        let mut d = scoped(bytes, lang, d);
+        if in_roff && d.fix.take().is_some() {
+            d.notes.push(
+                "no fix: in a roff source a control may be syntax or data (a delimiter, the leader)"
+                    .to_owned(),
+            );
+        }
+        self.control.push(|level| Diagnostic { level, ..d }, span);
+    }
+
+    /// Whether the character at `i` is a value a test feeds or compares:
+    /// in a file of a test's values (a fuzzer's input, a fixture, a test's
+    /// own source: `invisible::holds_test_values`), outside code and
+    /// comments. A test tree's code, comments and documents are read by
+    /// people, and what hides in them is still reported.
+    fn is_test_value(&self, i: usize) -> bool {
+        *self
+            .test_values
+            .get_or_init(|| invisible::holds_test_values(self.path, self.bytes))
+            && !matches!(self.region(i), Some(Region::Code | Region::Comment))
     }
 
     /// Whether the short line around `i` names `c` ([`invisible::names`]),
@@ -401,7 +437,8 @@ impl<'a> Pass<'a> {
         let bytes = self.bytes;
         let i = span.start;
         if !(c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, i)) {
-            let (before, after) = invisible::neighbours(bytes, i, span.len(), stretch);
+            let (before, after) =
+                invisible::neighbours(bytes, i, span.len(), stretch, &mut self.runs);
             if invisible::joins_emoji(c, before, after) {
                 return;
             }
@@ -410,8 +447,16 @@ impl<'a> Pass<'a> {
             // string literal it is a value nobody can see (`'\u{200B}'`
             // written raw), which the fix spells as its escape.
             let region = self.region(i);
+            // A U+200B beside a placeholder or a space in text without
+            // spaces between words (Khmer `%1\u{200B} ដោយ`) is judged by
+            // the letters nearest it.
+            let by_letters = || {
+                let (before, after) = invisible::nearest_letters(bytes, i, span.len(), stretch);
+                invisible::needed(c, before, after)
+            };
             if region != Some(Region::Code)
                 && (invisible::needed(c, before, after)
+                    || (c == '\u{200B}' && by_letters())
                     || invisible::ends_a_range(before, after)
                     || !(region == Some(Region::String) || invisible::in_a_word(c, before, after)))
             {
@@ -432,13 +477,25 @@ impl<'a> Pass<'a> {
         if !self.in_code(span.start) && self.names_it(c, span.start) {
             return;
         }
+        if self.is_test_value(span.start) {
+            return;
+        }
         let mojibake = c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, span.start);
         // Never safe: an invisible character can be data (a string that
         // tests a word break, a table of characters) as much as damage.
+        let after_virama =
+            c == '\u{200B}' && char_before(bytes, span.start).is_some_and(invisible::is_virama);
         let fix = if c == '\u{2800}' {
             Fix::unsafe_(
                 format!("replace {} with a space", code(c)),
                 vec![Edit::replace(span.clone(), b" ".to_vec())],
+            )
+        } else if after_virama {
+            // It keeps a conjunct from forming, which is a ZWNJ's job: the
+            // word shows the same with one, and is one word to a search.
+            Fix::unsafe_(
+                format!("replace {} with U+200C ZERO WIDTH NON-JOINER", code(c)),
+                vec![Edit::replace(span.clone(), "\u{200C}".as_bytes().to_vec())],
             )
         } else {
             Fix::unsafe_(
@@ -458,6 +515,9 @@ impl<'a> Pass<'a> {
             }
             '\u{180B}'..='\u{180F}' => {
                 "a Mongolian format character away from Mongolian letters: it selects or separates nothing here"
+            }
+            '\u{200B}' if after_virama => {
+                "a zero width space after a virama: it keeps the consonants from joining, as a zero width non-joiner does, but splits the word in two for a search or a spelling checker"
             }
             '\u{200B}' | '\u{200C}' | '\u{200D}' if self.in_code(span.start) => {
                 "an invisible character in code: a name or a token that looks the same is a different one"
@@ -502,6 +562,19 @@ impl<'a> Pass<'a> {
         let Ok(text) = std::str::from_utf8(&bytes[line.clone()]) else {
             return 3;
         };
+        // A catalogue's string runs on over its continuation lines: what
+        // one line opens a later one may close, and the whole string is
+        // what a program shows.
+        let string = is_catalogue(self.path)
+            .then(|| catalogue_string(bytes, &line, stretch))
+            .flatten()
+            .filter(|string| string.end > line.end || string.start < line.start);
+        if let Some(string) = &string
+            && self.string_balances(string, stretch)
+        {
+            self.bidi_line_end = string.end;
+            return 3;
+        }
         // Prose (a translation catalogue, a document) embeds and isolates
         // its parts of the other direction: outside source code, a line
         // that closes every embedding and isolate it opens, in order, is
@@ -519,13 +592,120 @@ impl<'a> Pass<'a> {
             return 3;
         }
         let mut d = bidi_diagnostic(text, line.start, i, &balance, prose);
-        if prose && let Some(fix) = closing_fix(text, line.start, &balance) {
+        // Closing at this line's end keeps the display only where the
+        // line's text ends its paragraph: the string's last line, or a
+        // line whose text ends with `\n`.
+        let paragraph_goes_on = string.as_ref().is_some_and(|string| {
+            line.end < string.end
+                && !balance.unclosed.is_empty()
+                && !text.trim_end().trim_end_matches('"').ends_with("\\n")
+        });
+        if prose
+            && !paragraph_goes_on
+            && let Some(fix) = closing_fix(text, line.start, &balance)
+        {
             d.fix = Some(fix);
+        } else if paragraph_goes_on {
+            d.fix = None;
+            d.alternatives.clear();
+            d.notes.push("no fix: the string's paragraph goes on on the next line; close the embedding where its text ends".to_owned());
         }
         let span = d.span.clone();
         self.bidi.push(|level| Diagnostic { level, ..d }, span);
         3
     }
+}
+
+impl Pass<'_> {
+    /// Whether the catalogue string on the lines `string` closes, in each
+    /// of its paragraphs (a `\n` escape ends one, and with it every
+    /// embedding the algorithm has open), every embedding and isolate it
+    /// opens, with its overrides beside right-to-left letters: what a line
+    /// of prose that balances is.
+    fn string_balances(&self, string: &Range<usize>, stretch: &Range<usize>) -> bool {
+        let Ok(text) = std::str::from_utf8(&self.bytes[string.clone()]) else {
+            return false;
+        };
+        let overrides_beside_rtl = text
+            .char_indices()
+            .filter(|&(_, c)| matches!(c, '\u{202D}' | '\u{202E}'))
+            .all(|(k, c)| {
+                beside_right_to_left(self.bytes, string.start + k, c.len_utf8(), stretch)
+            });
+        overrides_beside_rtl
+            && string_text(text).split("\\n").all(|paragraph| {
+                let balance = Balance::of(paragraph);
+                balance.unclosed.is_empty() && balance.stray.is_empty()
+            })
+    }
+}
+
+/// Whether the file at `path` is a gettext catalogue (`.po`, `.pot`).
+fn is_catalogue(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("po") || e.eq_ignore_ascii_case("pot"))
+}
+
+/// Whether a catalogue line (without its newline) is a continuation of
+/// the string above it: a quoted string alone.
+fn is_continuation(line: &[u8]) -> bool {
+    line.trim_ascii_start().starts_with(b"\"")
+}
+
+/// The lines of the catalogue string that `line` is part of: its keyword
+/// line (`msgstr`, `msgid`, `msgstr[1]`...) and its continuation lines,
+/// within `stretch`; `None` when `line` is neither.
+fn catalogue_string(
+    bytes: &[u8],
+    line: &Range<usize>,
+    stretch: &Range<usize>,
+) -> Option<Range<usize>> {
+    let text = &bytes[line.clone()];
+    let keyword = |l: &[u8]| {
+        let l = l.trim_ascii_start();
+        let l = l.strip_prefix(b"#~").map_or(l, <[u8]>::trim_ascii_start);
+        l.starts_with(b"msg")
+    };
+    if !(keyword(text) || is_continuation(text)) {
+        return None;
+    }
+    let mut start = line.start;
+    let mut at = text;
+    while !keyword(at) {
+        // A continuation: the line above is part of the same string.
+        let end = start.checked_sub(1).filter(|&e| e > stretch.start)?;
+        let above = memchr::memrchr(b'\n', &bytes[stretch.start..end])
+            .map_or(stretch.start, |k| stretch.start + k + 1);
+        at = &bytes[above..end];
+        if !(keyword(at) || is_continuation(at)) {
+            return None;
+        }
+        start = above;
+    }
+    let mut end = line.end;
+    while end < stretch.end && bytes[end] == b'\n' {
+        let next_end = memchr::memchr(b'\n', &bytes[end + 1..stretch.end])
+            .map_or(stretch.end, |k| end + 1 + k);
+        if !is_continuation(&bytes[end + 1..next_end]) {
+            break;
+        }
+        end = next_end;
+    }
+    Some(start..end)
+}
+
+/// The text of a catalogue string's lines: each line's quoted part,
+/// joined (gettext concatenates them).
+fn string_text(lines: &str) -> String {
+    lines
+        .lines()
+        .filter_map(|l| {
+            let open = l.find('"')?;
+            let close = l.rfind('"').filter(|&c| c > open)?;
+            Some(&l[open + 1..close])
+        })
+        .collect()
 }
 
 /// `d` with its fix settled by where its character is

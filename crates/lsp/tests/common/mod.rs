@@ -75,22 +75,34 @@ impl Client {
         root: Option<&Path>,
         settings: Value,
     ) -> Client {
-        Client::start_as(encodings, root, settings, false).await
+        Client::start_as(encodings, root, settings, json!({})).await
     }
 
     /// A client that pulls diagnostics (`textDocument.diagnostic`, and
     /// `workspace/diagnostic/refresh`).
     pub(crate) async fn start_pulling(root: Option<&Path>, settings: Value) -> Client {
-        Client::start_as(Some(&["utf-16"]), root, settings, true).await
+        let pull = json!({
+            "textDocument": {"diagnostic": {"dynamicRegistration": false}},
+            "workspace": {"diagnostics": {"refreshSupport": true}}
+        });
+        Client::start_as(Some(&["utf-16"]), root, settings, pull).await
+    }
+
+    /// A client that announces `more` capabilities beside the usual ones
+    /// (merged into them, object by object).
+    pub(crate) async fn start_with(root: Option<&Path>, settings: Value, more: Value) -> Client {
+        Client::start_as(Some(&["utf-16"]), root, settings, more).await
     }
 
     async fn start_as(
         encodings: Option<&[&str]>,
         root: Option<&Path>,
         settings: Value,
-        pull: bool,
+        more: Value,
     ) -> Client {
-        let (client_end, server_end) = tokio::io::duplex(1 << 20);
+        // A system pipe's buffer (64 KiB): a larger one would keep the
+        // capacity of the largest message in the heap a test counts.
+        let (client_end, server_end) = tokio::io::duplex(64 << 10);
         let (server_read, server_write) = tokio::io::split(server_end);
         let (client_read, client_write) = tokio::io::split(client_end);
         let server = tokio::spawn(utf8lint_lsp::serve(server_read, server_write));
@@ -122,10 +134,7 @@ impl Client {
             "window": {"workDoneProgress": true},
             "textDocument": {"publishDiagnostics": {"versionSupport": true, "dataSupport": true}}
         });
-        if pull {
-            capabilities["textDocument"]["diagnostic"] = json!({"dynamicRegistration": false});
-            capabilities["workspace"]["diagnostics"] = json!({"refreshSupport": true});
-        }
+        merge(&mut capabilities, more);
         let init = client
             .request(
                 "initialize",
@@ -274,6 +283,62 @@ impl Client {
             .collect()
     }
 
+    /// The messages with `method` received so far, waiting up to `limit`
+    /// for there to be at least `count` (a notification the server sends
+    /// after its answer to a request may still be on its way).
+    pub(crate) async fn collect_at_least(
+        &mut self,
+        method: &str,
+        count: usize,
+        limit: Duration,
+    ) -> Vec<Value> {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let found = self.collect(method, Duration::ZERO).await;
+            if found.len() >= count || tokio::time::Instant::now() >= deadline {
+                return found;
+            }
+            match tokio::time::timeout_at(deadline, self.incoming.recv()).await {
+                Ok(Some(m)) => {
+                    if let (Some(id), Some(_)) = (m.get("id"), m.get("method")) {
+                        let reply = json!({"jsonrpc": "2.0", "id": id, "result": null});
+                        self.send(reply).await;
+                    }
+                    self.pending.push_back(m);
+                }
+                _ => return self.collect(method, Duration::ZERO).await,
+            }
+        }
+    }
+
+    /// The answer to `textDocument/codeAction` for one diagnostic.
+    pub(crate) async fn code_actions(&mut self, uri: &str, d: &Value) -> Value {
+        self.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]}}),
+        )
+        .await
+    }
+
+    /// The actions offered for one diagnostic.
+    pub(crate) async fn action_list(&mut self, uri: &str, d: &Value) -> Vec<Value> {
+        let answer = self.code_actions(uri, d).await;
+        answer["result"].as_array().unwrap().clone()
+    }
+
+    /// The answer to `textDocument/codeAction` for `source.fixAll`.
+    pub(crate) async fn fix_all_actions(&mut self, uri: &str) -> Value {
+        self.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": [], "only": ["source.fixAll"]}
+            }),
+        )
+        .await
+    }
+
     pub(crate) async fn open(&mut self, uri: &str, text: &str) {
         self.open_version(uri, text, 1).await;
     }
@@ -284,6 +349,42 @@ impl Client {
             json!({"textDocument": {"uri": uri, "languageId": "text", "version": version, "text": text}}),
         )
         .await;
+    }
+}
+
+/// Writes `bytes` to `name` under `dir` (its directories made): the path
+/// and its URI.
+pub(crate) fn write(dir: &Path, name: &str, bytes: &[u8]) -> (std::path::PathBuf, String) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let uri = file_uri(&path);
+    (path, uri)
+}
+
+/// Settings that keep the server from scanning the workspace.
+pub(crate) fn no_scan() -> Value {
+    json!({"workspace-scan": false})
+}
+
+/// The action titled `title`.
+pub(crate) fn titled<'a>(actions: &'a [Value], title: &str) -> &'a Value {
+    actions
+        .iter()
+        .find(|a| a["title"] == title)
+        .unwrap_or_else(|| panic!("no `{title}` in {actions:?}"))
+}
+
+/// `more` written into `into`: objects merged key by key, anything else
+/// replaced.
+fn merge(into: &mut Value, more: Value) {
+    match (into, more) {
+        (Value::Object(into), Value::Object(more)) => {
+            for (key, value) in more {
+                merge(into.entry(key).or_insert(Value::Null), value);
+            }
+        }
+        (into, more) => *into = more,
     }
 }
 

@@ -14,23 +14,23 @@ pub(crate) const MIN_ONE_SCRIPT_PERCENT: usize = 90;
 
 /// What a decoded sample's non-ASCII characters are.
 #[derive(Debug, Default)]
-pub(super) struct Reading {
+pub(crate) struct Reading {
     /// Non-ASCII characters other than typographic punctuation.
-    pub(super) non_ascii: usize,
+    pub(crate) non_ascii: usize,
     letters: usize,
     /// Non-ASCII letters next to another letter: in a word, not alone in a
     /// table (vim's Greek keymap lists `Α` alone on its line; read as
     /// windows-1252 it is `Á`, and nothing tells the two apart).
-    pub(super) in_words: usize,
+    pub(crate) in_words: usize,
     /// Letters per script, non-Latin scripts only, `non_latin_script` order.
     by_script: [usize; SCRIPTS],
     /// Non-ASCII capital and small letters (scripts with case only).
-    pub(super) upper: usize,
-    pub(super) lower: usize,
+    pub(crate) upper: usize,
+    pub(crate) lower: usize,
     /// Non-ASCII capital letters right after a small letter, inside a word
     /// (`версиЯ`, what an encoding that swaps a letter's case gives; `cafВ`,
     /// DOS Latin read as IBM866).
-    pub(super) breaks: usize,
+    pub(crate) breaks: usize,
     /// Cyrillic letters only Serbian and Macedonian write (`ђ`, `љ`, `џ`,
     /// ...), and letters they never write (`ы`, `э`, `й`, `щ`, `ъ`, `ё`):
     /// a text with both is no one language (MacCyrillic read as
@@ -58,7 +58,7 @@ pub(crate) const MAX_CAPITALS_PERCENT: usize = 95;
 pub(crate) const MIN_CASED_FOR_CAPITALS: usize = 50;
 
 impl Reading {
-    pub(super) fn of(text: &str) -> Reading {
+    pub(crate) fn of(text: &str) -> Reading {
         let mut r = Reading::default();
         // Two characters either side: `è` in ` è una ` is a word of a
         // sentence, `Α` in `" Α` at the end of a line is not. Each with
@@ -151,7 +151,7 @@ impl Reading {
         r
     }
 
-    pub(super) fn add(&mut self, c: char) {
+    pub(crate) fn add(&mut self, c: char) {
         if c.is_ascii() {
             return;
         }
@@ -175,7 +175,7 @@ impl Reading {
 
     /// Mostly letters ([`MIN_LEGACY_LETTER_PERCENT`]), and the non-Latin
     /// ones mostly of one script ([`MIN_ONE_SCRIPT_PERCENT`]).
-    pub(super) fn plausible(&self) -> bool {
+    pub(crate) fn plausible(&self) -> bool {
         let letters_ok = self.letters * 100 >= MIN_LEGACY_LETTER_PERCENT * self.non_ascii;
         let non_latin: usize = self.by_script.iter().sum();
         let top = self.by_script.iter().copied().max().unwrap_or(0);
@@ -192,7 +192,7 @@ impl Reading {
     /// turns `я` into `Я` and capitals into symbols), and one in another
     /// script's encoding (Hebrew DOS read as IBM866, Mac Greek as KOI8-U)
     /// gives words of capitals: text is written in small letters.
-    pub(super) fn running_text(&self) -> bool {
+    pub(crate) fn running_text(&self) -> bool {
         let cased = self.upper + self.lower;
         // In a text that writes `ы` or `й`, each Serbian letter breaks a word.
         let breaks = self.breaks
@@ -208,7 +208,7 @@ impl Reading {
     }
 
     /// [`Reading::plausible`], and at least half of the letters in words.
-    pub(super) fn plausible_words(&self) -> bool {
+    pub(crate) fn plausible_words(&self) -> bool {
         self.plausible() && self.in_words * 2 >= self.letters
     }
 }
@@ -302,11 +302,13 @@ impl CharClass {
 }
 
 /// The [`CharClass`] of every character below [`ClassTables::LOW_END`]
-/// and in [`ClassTables::PUNCTUATION`], built once.
+/// and in [`ClassTables::PUNCTUATION`], and the one class of each block in
+/// [`ClassTables::UNIFORM`], built once.
 struct ClassTables {
     low: [CharClass; ClassTables::LOW_END as usize],
     punctuation:
         [CharClass; (ClassTables::PUNCTUATION.end - ClassTables::PUNCTUATION.start) as usize],
+    uniform: [CharClass; ClassTables::UNIFORM.len()],
 }
 
 impl ClassTables {
@@ -314,6 +316,19 @@ impl ClassTables {
     const LOW_END: u32 = 0x800;
     /// ... and these in the second (`–`, `’`, `“`, `•`, `…`, `€`, `™`).
     const PUNCTUATION: std::ops::Range<u32> = 0x2000..0x2200;
+    /// Blocks whose characters all have one class, their first's (a test
+    /// checks each character): the letters of CJK and Korean text, which
+    /// Unicode's tables answer slowly (a table per block would cost more to
+    /// build than one file's text asks of them).
+    const UNIFORM: [std::ops::RangeInclusive<u32>; 4] = [
+        // Hiragana and katakana letters.
+        0x3041..=0x3096,
+        0x30A1..=0x30FA,
+        // CJK Unified Ideographs.
+        0x4E00..=0x9FFF,
+        // Hangul syllables.
+        0xAC00..=0xD7A3,
+    ];
 
     fn get() -> &'static ClassTables {
         static TABLES: std::sync::LazyLock<ClassTables> = std::sync::LazyLock::new(|| {
@@ -323,6 +338,7 @@ impl ClassTables {
                 punctuation: std::array::from_fn(|i| {
                     class(ClassTables::PUNCTUATION.start + i as u32)
                 }),
+                uniform: ClassTables::UNIFORM.map(|block| class(*block.start())),
             }
         });
         &TABLES
@@ -333,9 +349,13 @@ impl ClassTables {
         let u = u32::from(c);
         if u < ClassTables::LOW_END {
             self.low.get(u as usize).copied()
+        } else if ClassTables::PUNCTUATION.contains(&u) {
+            self.punctuation
+                .get((u - ClassTables::PUNCTUATION.start) as usize)
+                .copied()
         } else {
-            let at = u.checked_sub(ClassTables::PUNCTUATION.start)?;
-            self.punctuation.get(at as usize).copied()
+            let block = ClassTables::UNIFORM.iter().position(|b| b.contains(&u))?;
+            Some(self.uniform[block])
         }
     }
 
@@ -474,7 +494,7 @@ pub(crate) enum Support {
 /// Characters of the blocks everyday text uses: ASCII, Latin, Greek,
 /// Cyrillic, Hebrew, Arabic, Thai, CJK punctuation, kana, the common Han
 /// block, Hangul syllables and the full-width forms.
-pub(super) fn is_common(c: char) -> bool {
+pub(crate) fn is_common(c: char) -> bool {
     matches!(u32::from(c),
         0x09 | 0x0A | 0x0D | 0x20..=0x7E
         | 0xA0..=0x052F
@@ -489,6 +509,26 @@ pub(super) fn is_common(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every character of a uniform block has the class Unicode's tables
+    /// give it, case included, so the tables answer as Unicode's would.
+    #[test]
+    fn the_uniform_blocks_are_uniform() {
+        let tables = ClassTables::get();
+        for block in ClassTables::UNIFORM {
+            for u in block {
+                let c = char::from_u32(u).unwrap();
+                assert_eq!(tables.of(c), CharClass::compute(c), "U+{u:04X}");
+                assert_eq!(
+                    tables.uncased(c),
+                    CharClass::compute_uncased(c),
+                    "U+{u:04X}"
+                );
+            }
+        }
+        // Just outside: the middle dot `・` is CJK punctuation, not a letter.
+        assert!(tables.of('\u{30FB}').is(CharClass::NEUTRAL));
+    }
 
     #[test]
     fn word_breaks_are_pinned_from_both_sides() {

@@ -11,10 +11,10 @@ use super::languages::{
 };
 use super::reading::{Reading, Support};
 use super::sample::{LEGACY_SCAN_BYTES, non_ascii_lines};
-use super::sniff::{
+use super::unclaimed::unclaimed_rival;
+use crate::sniff::{
     BINARY_SNIFF_BYTES, MIN_BINARY_CONTROL_PERCENT, binary_signature, control_percent,
 };
-use super::unclaimed::unclaimed_rival;
 
 /// Any legacy verdict needs at least this many ill-formed sequences (an
 /// RFC 2279 form counts once, and not at all towards the text: it is
@@ -439,15 +439,40 @@ fn different_letters(text: &str) -> usize {
 /// text, whether or not its language is among the alphabets); for another,
 /// letters of one script in words that are running text. A declaration
 /// whose reading is such text is what the file says it is: a detector's
-/// other guess does not contradict it (U009).
-pub(crate) fn reads_as_text(encoding: &'static Encoding, bytes: &[u8]) -> bool {
-    let (sample, _) = non_ascii_lines(bytes);
-    if let Some(letters) = reads_as_letters(encoding, &sample) {
-        return letters && !reads_quotes_as_letters(encoding, &sample);
+/// other guess does not contradict it (U009). `text` is the sample decoded.
+fn reads_as_text(encoding: &'static Encoding, sample: &[u8], text: &str) -> bool {
+    if let Some(letters) = reads_as_letters(encoding, sample) {
+        return letters && !reads_quotes_as_letters(encoding, sample);
     }
-    let text = encoding.decode_without_bom_handling(&sample).0;
-    let reading = Reading::of(&text);
+    let reading = Reading::of(text);
     reading.plausible_words() && reading.running_text()
+}
+
+/// A declared encoding's reading of a file: whether it is text of its
+/// script, on the lines the verdict samples ([`reads_as_text`]), and the
+/// name it goes by: its family's where one decoder reads the labels of
+/// several ("ISO-8859-1 or windows-1252", "GBK or GB18030"), as a verdict
+/// of that encoding names it; a declared KOI8-R or KOI8-U is the one the
+/// declaration names (each label has its own decoder).
+pub(crate) struct DeclaredReading {
+    pub(crate) is_text: bool,
+    pub(crate) name: &'static str,
+}
+
+impl DeclaredReading {
+    pub(crate) fn of(encoding: &'static Encoding, bytes: &[u8]) -> DeclaredReading {
+        let (sample, _) = non_ascii_lines(bytes);
+        let text = encoding.decode_without_bom_handling(&sample).0;
+        let name = if encoding == encoding_rs::KOI8_R || encoding == encoding_rs::KOI8_U {
+            encoding.name()
+        } else {
+            family_name(encoding, &sample, &text)
+        };
+        DeclaredReading {
+            is_text: reads_as_text(encoding, &sample, &text),
+            name,
+        }
+    }
 }
 
 /// What the ill-formed sequences of a file the verdict left to U001 are.

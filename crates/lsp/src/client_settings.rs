@@ -93,7 +93,7 @@ impl Settings {
         self.resolver.clear_cache();
     }
 
-    /// The resolver, for the pipeline (`utf8lint_workspace::check_file`).
+    /// The resolver, for the pipeline (`utf8lint_workspace::read_and_check`).
     pub(crate) fn resolver(&self) -> &Resolver {
         &self.resolver
     }

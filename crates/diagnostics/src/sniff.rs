@@ -1,12 +1,15 @@
 //! The binary and wide-encoding sniff: the CLI and the server skip what
 //! it calls binary, and `check` asks its UTF-16/32 part.
 
+mod formats;
+mod no_text;
+
 use utf8lint_codec::Signature;
 
-use super::formats::{format_words, own_format};
-use super::no_text::{NoText, no_text};
-use super::reading::{Reading, is_common};
-use super::sample::MIN_LEGACY_NON_ASCII;
+use self::formats::{format_words, own_format};
+pub use self::no_text::NoText;
+use self::no_text::no_text;
+use crate::rules::not_utf8::{MIN_LEGACY_NON_ASCII, Reading, is_common};
 
 /// How many leading bytes the NUL-pattern and legacy sniffers read.
 const SNIFF_BYTES: usize = 64 * 1024;
@@ -155,7 +158,7 @@ pub fn sniff(bytes: &[u8]) -> Sniff {
     // Nearly every file has no control byte: then there is no NUL either
     // (it is one), so only a byte-order mark can make the file wide, and
     // nothing else makes it binary.
-    let controls = utf8lint_codec::count_controls(head);
+    let controls = crate::control_bytes::count_controls(head);
     if controls == 0 {
         return wide_by_signature(bytes).map_or(Sniff::Text, Sniff::Wide);
     }
@@ -259,7 +262,7 @@ pub(crate) fn binary_signature(bytes: &[u8]) -> Option<&'static str> {
         matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' '..=b'~')
             || Signature::detect(bytes).is_some()
     });
-    if text_start && utf8lint_codec::count_controls(head) == 0 {
+    if text_start && crate::control_bytes::count_controls(head) == 0 {
         return None;
     }
     // The whole sniffed head: an OOXML document is told from a ZIP archive
@@ -616,7 +619,7 @@ fn decode_utf32(bytes: &[u8], little: bool) -> Option<String> {
 
 /// Decodes a whole UTF-16/32 file (its signature dropped) to UTF-8, if it
 /// decodes without errors.
-pub(super) fn transcode_wide(bytes: &[u8], wide: Wide) -> Option<String> {
+pub(crate) fn transcode_wide(bytes: &[u8], wide: Wide) -> Option<String> {
     let body = if wide.by_signature {
         let sig_len = Signature::detect(bytes).map_or(0, Signature::len);
         &bytes[sig_len..]
@@ -636,13 +639,13 @@ pub(super) fn transcode_wide(bytes: &[u8], wide: Wide) -> Option<String> {
 }
 
 /// Percent of `head`'s bytes that are control bytes text does not use
-/// (`utf8lint_codec::count_controls`, vectorized: every scanned file pays
+/// (`crate::control_bytes`, counted by the codec: every scanned file pays
 /// it over up to 8 KiB).
 pub(crate) fn control_percent(head: &[u8]) -> usize {
     if head.is_empty() {
         return 0;
     }
-    utf8lint_codec::count_controls(head) * 100 / head.len()
+    crate::control_bytes::count_controls(head) * 100 / head.len()
 }
 
 #[cfg(test)]
@@ -754,7 +757,7 @@ mod tests {
     fn every_kind_of_evidence_is_told() {
         // No control byte in it: told by its structure alone.
         let record = b"\x82\xA4name\xA5Alice\xA3age\x41".to_vec();
-        assert_eq!(utf8lint_codec::count_controls(&record), 0);
+        assert_eq!(crate::control_bytes::count_controls(&record), 0);
         let mut records = record.repeat(3);
         records.extend_from_slice(b"\x81\xA1k\xA1v");
         let mut noise = 0x1234_5678_9ABC_DEF1u64;

@@ -14,7 +14,7 @@
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE};
 
-use super::reading::{Reading, is_common};
+use crate::rules::not_utf8::{Reading, is_common};
 
 /// Fewer bytes than this are never called data by this test: a random
 /// dozen bytes may hold two controls and no space, as a short text with a

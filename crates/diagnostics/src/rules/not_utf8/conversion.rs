@@ -10,49 +10,48 @@ use std::path::Path;
 
 use encoding_rs::Encoding;
 
-use super::declared::{
+use super::reading::{Script, Support, script_of};
+use super::verdict::{DeclaredReading, LegacyVerdict};
+use crate::rules::declared::{
     Declaration, declarations, declared_legacy_encoding, is_html_page, meta_charset_offset,
 };
-use super::not_utf8::{Script, script_of};
-use crate::rules::not_utf8::{LegacyVerdict, Support, reads_as_text};
 use crate::{Edit, Fix};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The evidence weighed: a declaration naming an encoding the whole file
 /// decodes in to text ([`declared_legacy_encoding`]) names the file's
-/// encoding, identified, whatever the detector's `detected` verdict says
+/// encoding, identified, whatever the detector's verdict (`detect`) says
 /// (the declaration is what the file's readers follow); without one, the
 /// detector's verdict stands. With the verdict: the declaration followed,
 /// and the encoding the detector identified when it is another one (U009
-/// shows both readings).
+/// shows both readings). The detector, the verdict's costliest step, is
+/// asked only when its answer can matter.
 pub(crate) fn weigh<'a>(
     bytes: &'a [u8],
     path: &Path,
-    detected: Option<LegacyVerdict>,
+    detect: impl FnOnce() -> Option<LegacyVerdict>,
 ) -> Option<(
     LegacyVerdict,
     Option<Declaration<'a>>,
     Option<&'static Encoding>,
 )> {
     let Some((declaration, encoding)) = declared_legacy_encoding(bytes, path) else {
-        return detected.map(|v| (v, None, None));
+        return detect().map(|v| (v, None, None));
     };
     // A declared reading that is text of its script is not contradicted
     // by the detector's other guess (a table of Spanish vowels that
-    // windows-1255 also reads as letters); one that is not text is.
-    let rival = detected
+    // windows-1255 also reads as letters), so the detector is not asked;
+    // one that is not text is.
+    let declared = DeclaredReading::of(encoding, bytes);
+    let rival = (!declared.is_text)
+        .then(detect)
+        .flatten()
         .filter(|v| v.support == Support::Identified && v.encoding != encoding)
-        .filter(|_| !reads_as_text(encoding, bytes))
         .map(|v| v.encoding);
-    // The family's name when the detector read the same encoding
-    // ("ISO-8859-1 or windows-1252"), else the declared encoding's.
-    let name = detected
-        .filter(|v| v.encoding == encoding)
-        .map_or(encoding.name(), |v| v.name);
     let verdict = LegacyVerdict {
         encoding,
-        name,
+        name: declared.name,
         support: Support::Identified,
     };
     Some((verdict, Some(declaration), rival))
@@ -65,7 +64,7 @@ pub(crate) fn weigh<'a>(
 /// served as the old encoding. The file must be renamed with its
 /// conversion, which an edit of its bytes cannot do.
 pub(crate) fn refused_by_name(path: &Path) -> Option<String> {
-    let (ext, encoding) = super::declared::charset_in_name(path)?;
+    let (ext, encoding) = crate::rules::declared::charset_in_name(path)?;
     Some(format!(
         "no fix is offered: the file's name declares {} (`.{ext}`), which servers send with it (Apache's `AddCharset`, content negotiation's type maps); convert it with `iconv -f {} -t UTF-8` and rename it (`.utf8`), updating what lists it",
         encoding.name(),
@@ -295,10 +294,51 @@ fn reads_as_utf8(text: &str, script: Script) -> bool {
 mod tests {
     use super::*;
 
+    /// A declaration whose reading is text names the file without the
+    /// detector being asked, by its family's name; one whose reading is
+    /// not text asks it, and its other guess is the rival U009 shows.
+    #[test]
+    fn the_detector_is_asked_only_against_a_declared_reading_that_is_not_text() {
+        let path = Path::new("fr.py");
+        let latin = b"# -*- coding: latin-1 -*-\ns = 'fran\xe7ais tr\xe8s \xe2g\xe9 d\xe9j\xe0 \xe9t\xe9'\n";
+        let asked = std::cell::Cell::new(0);
+        let detect = || {
+            asked.set(asked.get() + 1);
+            None
+        };
+        let (verdict, declaration, rival) = weigh(latin, path, detect).unwrap();
+        assert_eq!(asked.get(), 0);
+        assert_eq!(verdict.name, "ISO-8859-1 or windows-1252");
+        assert_eq!(verdict.encoding, encoding_rs::WINDOWS_1252);
+        assert!(declaration.is_some() && rival.is_none());
+
+        // Cyrillic declared Latin-1 reads `Ïðèâåò`: not text, so the
+        // detector's windows-1251 is asked for and kept as the rival.
+        let cyrillic =
+            b"# -*- coding: latin-1 -*-\ns = '\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0 \xe8 \xe4\xf0\xf3\xe7\xfc\xff'\n";
+        let detect = || {
+            asked.set(asked.get() + 1);
+            Some(LegacyVerdict {
+                encoding: encoding_rs::WINDOWS_1251,
+                name: "windows-1251",
+                support: Support::Identified,
+            })
+        };
+        let (verdict, _, rival) = weigh(cyrillic, path, detect).unwrap();
+        assert_eq!(asked.get(), 1);
+        assert_eq!(verdict.encoding, encoding_rs::WINDOWS_1252);
+        assert_eq!(rival, Some(encoding_rs::WINDOWS_1251));
+
+        // A declared KOI8-R is named as declared.
+        let koi8 = b"# -*- coding: koi8-r -*-\ns = '\xf0\xd2\xc9\xd7\xc5\xd4 \xcd\xc9\xd2'\n";
+        let (verdict, _, _) = weigh(koi8, path, || None).unwrap();
+        assert_eq!(verdict.name, "KOI8-R");
+    }
+
     /// The conversion's text and title, the same whether the lines are
     /// read one by one or found from the file's ill-formed stretches.
     fn converted(bytes: &[u8], path: &str, encoding: &'static Encoding) -> (String, String) {
-        let errors = crate::scan::Errors::of(bytes).ranges;
+        let errors = crate::errors::Errors::of(bytes).ranges;
         let by_lines = conversion(bytes, Path::new(path), encoding, None);
         let by_errors = conversion(bytes, Path::new(path), encoding, Some(&errors));
         assert_eq!(by_lines, by_errors);
@@ -307,7 +347,7 @@ mod tests {
     }
 
     fn lines_both_ways(bytes: &[u8], start: usize) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
-        let errors = crate::scan::Errors::of(bytes).ranges;
+        let errors = crate::errors::Errors::of(bytes).ranges;
         let (mut read, mut found) = (Vec::new(), Vec::new());
         utf8_lines(bytes, start, |line| read.push(line));
         utf8_lines_between(bytes, start, &errors, |line| found.push(line));
