@@ -191,7 +191,9 @@ fn a_latin9_letter_foreign_to_the_language_is_no_rival() {
 
 /// Lines of words in an encoding no reading identifies, left to U001 (here
 /// among enough UTF-8 text to be UTF-8 with defects): no U+FFFD over them,
-/// which would destroy the text. A handful of bytes still gets it.
+/// which would destroy the text, not even over a pair that reads as an
+/// overlong form (`\xC0\xB3`, a Big5 letter). A handful of bytes still
+/// gets it.
 #[test]
 fn text_no_reading_identifies_gets_no_fffd() {
     let mut bytes = Vec::new();
@@ -199,7 +201,7 @@ fn text_no_reading_identifies_gets_no_fffd() {
         for i in 0..16u8 {
             bytes.extend_from_slice(&[b'w', 0x81 + i, b'a', b' ']);
         }
-        bytes.push(b'\n');
+        bytes.extend_from_slice(b"\xC0\xB3,0.0014\n");
     }
     let errors = bytes.iter().filter(|&&b| b >= 0x80).count();
     for _ in 0..=errors / 8 {
@@ -212,6 +214,10 @@ fn text_no_reading_identifies_gets_no_fffd() {
         .collect();
     assert!(!u001.is_empty(), "{found:#?}");
     assert!(u001.iter().all(|d| d.fix.is_none()), "{:#?}", u001[0]);
+    assert!(
+        u001.iter().any(|d| d.message.starts_with("overlong")),
+        "{u001:#?}"
+    );
     let handful = run_as("notes.txt", b"abc \xFF def\n");
     assert!(handful.iter().all(|d| d.fix.is_some()));
 }

@@ -202,8 +202,9 @@ impl Item {
         enc: Encoding,
         raw: &convert::RawBytes,
     ) -> lsp::Diagnostic {
+        let range = convert::range_in(rope, self.range.start, self.range.end, enc, raw);
         lsp::Diagnostic {
-            range: convert::range_in(rope, self.range.start, self.range.end, enc, raw),
+            range,
             severity: Some(self.severity),
             code: self
                 .rule
@@ -218,7 +219,7 @@ impl Item {
                 vec![lsp::DiagnosticRelatedInformation {
                     location: lsp::Location {
                         uri: uri.clone(),
-                        range: convert::range_in(rope, self.range.start, self.range.end, enc, raw),
+                        range,
                     },
                     message: detail.clone(),
                 }]

@@ -38,7 +38,14 @@ pub(crate) fn run_diagnostics(
             Some((reading, covered + 1))
         });
         if let Some((reading, count)) = reading {
-            out.push(interpreted(bytes, &run[i..i + count], reading, level));
+            let mut d = interpreted(bytes, &run[i..i + count], reading, level);
+            // In a file of legacy text, `\xC0\xB3` is a Big5 letter that
+            // only happens to read as an overlong form: no U+FFFD over it.
+            if readings == StrayBytes::Text {
+                d.fix = None;
+                d.help.push(NO_FIX_IN_LEGACY_TEXT.to_owned());
+            }
+            out.push(d);
             i += count;
             continue;
         }
@@ -55,6 +62,10 @@ pub(crate) fn run_diagnostics(
         i = j;
     }
 }
+
+/// The help of a finding in lines of words in an encoding no verdict
+/// identified, where U+FFFD is never offered.
+const NO_FIX_IN_LEGACY_TEXT: &str = "no fix: these bytes are text in an encoding that no reading identified, which U+FFFD would destroy: find the encoding and convert the file (`iconv -f ENCODING -t UTF-8`)";
 
 fn span_of(parts: &[Subpart]) -> std::ops::Range<usize> {
     let start = parts.first().map_or(0, |s| s.offset);
@@ -321,10 +332,7 @@ fn plain(bytes: &[u8], parts: &[Subpart], level: Level, readings: StrayBytes) ->
     // code page, JIS X 0213): U+FFFD over them would destroy the text;
     // the file's fix is a conversion from its real encoding, or nothing.
     if readings == StrayBytes::Text {
-        d.help.push(
-            "no fix: these bytes are text in an encoding that no reading identified, which U+FFFD would destroy: find the encoding and convert the file (`iconv -f ENCODING -t UTF-8`)"
-                .to_owned(),
-        );
+        d.help.push(NO_FIX_IN_LEGACY_TEXT.to_owned());
     } else {
         d.fix = Some(replace_with_fffd(parts));
     }
