@@ -157,6 +157,68 @@ fn every_file_added_reports_what_a_full_scan_does() {
     assert_eq!(stdout(&added), stdout(&full));
 }
 
+/// Against the empty tree every file git tracks or would track is new,
+/// whether the walk decides it (git is asked nothing more) or git does
+/// (a named file, `--no-ignore`, a named directory inside the repository):
+/// an ignored file did not change. A tree is a base as a commit is.
+#[test]
+fn against_an_empty_tree_ignored_files_are_not_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["commit", "-q", "--allow-empty", "-m", "empty"]);
+    git(d, &["tag", "empty"]);
+    write(d, ".gitignore", "ignored.txt\n");
+    write(d, "kept.txt", &format!("k{FEFF}\n"));
+    write(d, "ignored.txt", &format!("i{FEFF}\n"));
+    fs::create_dir(d.join("sub")).unwrap();
+    write(&d.join("sub"), "new.txt", &format!("n{FEFF}\n"));
+    git(d, &["add", ".gitignore", "kept.txt"]);
+    git(d, &["commit", "-q", "-m", "files"]);
+    let json = ["check", "--format", "json", "--diff-base"];
+    let walked = run(d, json.iter().copied().chain(["empty"]));
+    assert_eq!(
+        found(&walked),
+        [
+            ("kept.txt".into(), "U002".into(), 1),
+            ("sub/new.txt".into(), "U002".into(), 1)
+        ],
+        "{}",
+        stdout(&walked)
+    );
+    let as_tree = run(d, json.iter().copied().chain(["empty^{tree}"]));
+    assert_eq!(stdout(&as_tree), stdout(&walked));
+    let everything = run(d, json.iter().copied().chain(["empty", "--no-ignore"]));
+    assert_eq!(stdout(&everything), stdout(&walked));
+    let named = run(
+        d,
+        json.iter()
+            .copied()
+            .chain(["empty", "ignored.txt", "kept.txt"]),
+    );
+    assert_eq!(
+        found(&named),
+        [("kept.txt".into(), "U002".into(), 1)],
+        "{}",
+        stdout(&named)
+    );
+    let sub = run(&d.join("sub"), json.iter().copied().chain(["empty"]));
+    assert_eq!(
+        found(&sub),
+        [("new.txt".into(), "U002".into(), 1)],
+        "{}",
+        stdout(&sub)
+    );
+    // A tree that is not empty is a base too.
+    let tree = run(d, json.iter().copied().chain(["HEAD^{tree}"]));
+    assert_eq!(
+        found(&tree),
+        [("sub/new.txt".into(), "U002".into(), 1)],
+        "{}",
+        stdout(&tree)
+    );
+}
+
 #[test]
 fn baselines_and_fixes_keep_to_the_changed_lines() {
     let repo = history();
