@@ -174,9 +174,10 @@ impl DiffBase {
     fn within_top(&self, path: &Path) -> bool {
         let bytes = path.as_os_str().as_encoded_bytes();
         let climbs = || {
-            bytes
-                .split(|&b| std::path::is_separator(char::from(b)))
-                .any(|part| part == b"..")
+            memchr_iter(b'.', bytes).any(|i| bytes.get(i + 1) == Some(&b'.'))
+                && bytes
+                    .split(|&b| std::path::is_separator(char::from(b)))
+                    .any(|part| part == b"..")
         };
         (path.is_relative() && !climbs()) || self.key(path).is_some()
     }
