@@ -367,37 +367,15 @@ fn changes_since(top: &Path, tree: &str) -> anyhow::Result<HashMap<Vec<u8>, File
         // Added files are every line changed: named only, not printed
         // whole (a branch that adds a tree would make git print all of it).
         let added = s.spawn(|| {
-            let asked = [
-                "diff",
-                "--name-only",
-                "-z",
-                "--no-relative",
-                "-M",
-                "--diff-filter=A",
-                tree,
-                "--",
-            ];
-            git(top, asked).context("listing the files added")
+            let asked = "diff --name-only -z --no-relative -M --diff-filter=A";
+            git(top, asked.split_whitespace().chain([tree, "--"]))
+                .context("listing the files added")
         });
         // The rest, but for deletions, with their changed lines.
         let diff = s.spawn(|| {
-            let asked = [
-                "-c",
-                "core.quotePath=false",
-                "diff",
-                "--no-ext-diff",
-                "--no-textconv",
-                "--no-color",
-                "--no-relative",
-                "--unified=0",
-                "-M",
-                "--diff-filter=ad",
-                "--src-prefix=a/",
-                "--dst-prefix=b/",
-                tree,
-                "--",
-            ];
-            git(top, asked).context("reading git's diff")
+            let asked = "-c core.quotePath=false diff --no-ext-diff --no-textconv --no-color \
+                --no-relative --unified=0 -M --diff-filter=ad --src-prefix=a/ --dst-prefix=b/";
+            git(top, asked.split_whitespace().chain([tree, "--"])).context("reading git's diff")
         });
         let untracked = s.spawn(|| {
             git(top, ["ls-files", "-z", "--others", "--exclude-standard"])
