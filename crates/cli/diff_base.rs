@@ -10,11 +10,18 @@
 //! gone; a renamed file is its new path with its changed lines; a file git
 //! calls binary (no line diff) counts as changed everywhere.
 //!
-//! Git names the files added (every line changed, never printed whole),
-//! then gives the diff of the others with every setting that changes its
-//! shape pinned (`--no-ext-diff`, `--no-textconv`, `--no-color`, the `a/` and
-//! `b/` prefixes, paths from the top, names unquoted where git allows), and
-//! its C-quoted names are read back byte for byte.
+//! REV is any commit or tree (`REV^{tree}` is what is compared). Against
+//! the empty tree every file is new: git is asked nothing more when the
+//! walk's ignore rules (git's among them) already decide every file the
+//! run checks, and otherwise only which files it tracks or would track.
+//! Against any other tree git names the files added (every line changed,
+//! never printed whole), then gives the diff of the others with every
+//! setting that changes its shape pinned (`--no-ext-diff`, `--no-textconv`,
+//! `--no-color`, the `a/` and `b/` prefixes, paths from the top, names
+//! unquoted where git allows), and its C-quoted names are read back byte
+//! for byte (`patch.rs`).
+
+mod patch;
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
@@ -25,25 +32,19 @@ use anyhow::{Context as _, bail};
 use memchr::memchr_iter;
 use utf8lint_diagnostics::{Diagnostic, Rule, escape_shown};
 
-/// The lines of one file that changed, 1-based, sorted, as half-open
-/// ranges; or every line.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct FileChange {
-    lines: Vec<(usize, usize)>,
-    every_line: bool,
-}
+use self::patch::FileChange;
 
-impl FileChange {
-    /// Whether any line from `first` to `last` (inclusive) changed.
-    fn touches(&self, first: usize, last: usize) -> bool {
-        if self.every_line {
-            return true;
-        }
-        // The first range that ends after `first`.
-        let i = self.lines.partition_point(|&(_, end)| end <= first);
-        self.lines.get(i).is_some_and(|&(start, _)| start <= last)
-    }
-}
+/// The empty tree's id, SHA-1 and SHA-256: a base with no file.
+const EMPTY_TREES: [&str; 2] = [
+    "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+];
+
+/// What every file new since the base is.
+static EVERY_LINE: FileChange = FileChange {
+    lines: Vec::new(),
+    every_line: true,
+};
 
 /// The changes since a revision, by path relative to the repository's top.
 #[derive(Debug)]
@@ -54,7 +55,38 @@ pub(crate) struct DiffBase {
     top: PathBuf,
     /// The working directory relative to `top` (`src/`, or empty).
     prefix: Vec<u8>,
-    files: HashMap<Vec<u8>, FileChange>,
+    changes: Changes,
+}
+
+#[derive(Debug)]
+enum Changes {
+    /// The base's tree is empty and every file the run checks passed
+    /// git's ignore rules: each file in the repository is new.
+    Everything,
+    /// The changed files by path relative to the top, `/` between
+    /// components; a path not listed did not change.
+    Listed(HashMap<Vec<u8>, FileChange>),
+}
+
+/// What the run checks, as far as `--diff-base` needs to know it: the
+/// paths named and whether the walk honours ignore files.
+pub(crate) struct Scope<'a> {
+    pub paths: &'a [PathBuf],
+    pub no_ignore: bool,
+}
+
+impl Scope<'_> {
+    /// Whether every file the run checks is one the walk found under
+    /// git's ignore rules: ignore files honoured, and each named path a
+    /// directory that holds `top` (a named file, or a named directory
+    /// inside the repository, may be one git ignores).
+    fn walk_ignores_as_git_does(&self, cwd: &Path, top: &Path) -> bool {
+        !self.no_ignore
+            && self.paths.iter().all(|path| {
+                std::fs::canonicalize(cwd.join(path))
+                    .is_ok_and(|dir| dir.is_dir() && top.starts_with(&dir))
+            })
+    }
 }
 
 /// Whether `rule` judges the file as a whole (its byte-order mark, its
@@ -78,120 +110,76 @@ impl DiffBase {
         rev: Option<&str>,
         reads_stdin: bool,
         cwd: Option<&Path>,
+        scope: &Scope<'_>,
     ) -> anyhow::Result<Option<DiffBase>> {
         let Some(rev) = rev else { return Ok(None) };
         if reads_stdin {
             bail!("--diff-base compares files with git; standard input is not one of them");
         }
         let cwd = cwd.context("--diff-base needs the working directory, which cannot be read")?;
-        DiffBase::read(rev, cwd).map(Some)
+        DiffBase::read(rev, cwd, scope).map(Some)
     }
 
     /// Asks git, run in `cwd`, what changed since `rev`. Fails with a
     /// sentence when git is missing, `cwd` is not in a repository or `rev`
-    /// names no commit.
-    pub(crate) fn read(rev: &str, cwd: &Path) -> anyhow::Result<DiffBase> {
+    /// names no commit or tree.
+    pub(crate) fn read(rev: &str, cwd: &Path, scope: &Scope<'_>) -> anyhow::Result<DiffBase> {
         if rev.is_empty() || rev.starts_with('-') {
             bail!(
                 "--diff-base {}: not a revision (a branch, tag or commit, such as origin/main)",
                 escape_shown(rev)
             );
         }
-        let located = git(cwd, ["rev-parse", "--show-toplevel", "--show-prefix"])
-            .map_err(|why| anyhow::anyhow!("--diff-base needs a git repository: {why}"))?;
-        let mut lines = located.split(|&b| b == b'\n');
-        let top = PathBuf::from(os_str(lines.next().unwrap_or_default()));
-        let prefix = lines.next().unwrap_or_default().to_vec();
-        let spec = format!("{rev}^{{commit}}");
-        let commit = git(
-            &top,
-            [
-                "rev-parse",
-                "--verify",
-                "--quiet",
-                "--end-of-options",
-                spec.as_str(),
-            ],
-        )
-        .map_err(|_| {
-            anyhow::anyhow!(
-                "--diff-base {}: git knows no commit by that name (in a shallow CI checkout, fetch it first, e.g. `git fetch origin main`, or check out with the full history)",
-                escape_shown(rev)
+        let (top, prefix, tree) = locate(rev, cwd)?;
+        let changes = if !EMPTY_TREES.contains(&tree.as_str()) {
+            Changes::Listed(changes_since(&top, &tree)?)
+        } else if scope.walk_ignores_as_git_does(cwd, &top) {
+            Changes::Everything
+        } else {
+            // Every file git tracks or would track is new; an ignored one
+            // (named, or walked under `--no-ignore`) did not change.
+            let tracked = git(
+                &top,
+                [
+                    "ls-files",
+                    "-z",
+                    "--cached",
+                    "--others",
+                    "--exclude-standard",
+                ],
             )
-        })?;
-        let commit = String::from_utf8_lossy(&commit).trim().to_owned();
-        let commit = commit.as_str();
-        // Three questions, asked at once: each git stats or walks the whole
-        // tree, which is most of what `--diff-base` adds to a scan.
-        let (added, diff, untracked) = std::thread::scope(|s| {
-            // Added files are every line changed: named only, not printed
-            // whole (a branch that adds a tree would make git print all of it).
-            let added = s.spawn(|| {
-                git(
-                    &top,
-                    [
-                        "diff",
-                        "--name-only",
-                        "-z",
-                        "--no-relative",
-                        "-M",
-                        "--diff-filter=A",
-                        commit,
-                        "--",
-                    ],
-                )
-                .context("listing the files added")
-            });
-            // The rest, but for deletions, with their changed lines.
-            let diff = s.spawn(|| {
-                git(
-                    &top,
-                    [
-                        "-c",
-                        "core.quotePath=false",
-                        "diff",
-                        "--no-ext-diff",
-                        "--no-textconv",
-                        "--no-color",
-                        "--no-relative",
-                        "--unified=0",
-                        "-M",
-                        "--diff-filter=ad",
-                        "--src-prefix=a/",
-                        "--dst-prefix=b/",
-                        commit,
-                        "--",
-                    ],
-                )
-                .context("reading git's diff")
-            });
-            let untracked = s.spawn(|| {
-                git(&top, ["ls-files", "-z", "--others", "--exclude-standard"])
-                    .context("listing untracked files")
-            });
-            let answer = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<Vec<u8>>>| {
-                h.join()
-                    .unwrap_or_else(|_| Err(anyhow::anyhow!("asking git failed")))
-            };
-            (answer(added), answer(diff), answer(untracked))
-        });
-        let (added, diff, untracked) = (added?, diff?, untracked?);
-        let mut files = parse_diff(&diff);
-        for list in [added, untracked] {
-            for name in list.split(|&b| b == 0).filter(|n| !n.is_empty()) {
-                files.entry(name.to_vec()).or_default().every_line = true;
-            }
-        }
+            .context("listing the files")?;
+            let mut files = HashMap::new();
+            every_line_of_each(&tracked, &mut files);
+            Changes::Listed(files)
+        };
         Ok(DiffBase {
             rev: rev.to_owned(),
             top,
             prefix,
-            files,
+            changes,
         })
     }
 
     fn change(&self, path: &Path) -> Option<&FileChange> {
-        self.files.get(&self.key(path)?)
+        match &self.changes {
+            Changes::Everything => self.within_top(path).then_some(&EVERY_LINE),
+            Changes::Listed(files) => files.get(&self.key(path)?),
+        }
+    }
+
+    /// Whether `path` is inside the repository: a relative path that
+    /// never climbs is, as the working directory is. (Its bytes are
+    /// looked at, not its components: this is asked for every file.)
+    fn within_top(&self, path: &Path) -> bool {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let climbs = || {
+            memchr_iter(b'.', bytes).any(|i| bytes.get(i + 1) == Some(&b'.'))
+                && bytes
+                    .split(|&b| std::path::is_separator(char::from(b)))
+                    .any(|part| part == b"..")
+        };
+        (path.is_relative() && !climbs()) || self.key(path).is_some()
     }
 
     /// Whether the file at `path` (as the run names it) changed.
@@ -209,6 +197,12 @@ impl DiffBase {
     /// The path relative to the repository's top, `/` between components,
     /// as git names it; `None` for a path outside the repository.
     fn key(&self, path: &Path) -> Option<Vec<u8>> {
+        self.plain_key(path)
+            .or_else(|| self.key_of_components(path))
+    }
+
+    /// [`Self::key`], component by component.
+    fn key_of_components(&self, path: &Path) -> Option<Vec<u8>> {
         let mut parts: Vec<&[u8]> = Vec::new();
         let relative;
         let path = if path.is_absolute() {
@@ -239,6 +233,22 @@ impl DiffBase {
             }
         }
         Some(parts.join(&b'/'))
+    }
+
+    /// The key of a path as the walk names one (`./a/b`, `a/b`: relative,
+    /// no `.`, `..` or empty component but a leading `./`) from its bytes,
+    /// as [`Self::key`] would give it: asked for every file walked.
+    fn plain_key(&self, path: &Path) -> Option<Vec<u8>> {
+        if !cfg!(unix) || path.is_absolute() {
+            return None;
+        }
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let rest = bytes.strip_prefix(b"./").unwrap_or(bytes);
+        let plain = rest
+            .split(|&b| b == b'/')
+            .all(|part| !part.is_empty() && part != b"." && part != b"..");
+        // The prefix is empty or ends with `/`.
+        plain.then(|| [self.prefix.as_slice(), rest].concat())
     }
 
     /// Leaves in `diagnostics` (one file's, of `bytes` at `path`) only the
@@ -312,8 +322,92 @@ fn os_str(bytes: &[u8]) -> &OsStr {
     OsStr::new(std::str::from_utf8(bytes).unwrap_or_default())
 }
 
-/// Runs git in `dir`; its standard output, or a sentence with what it said.
-fn git<'a>(dir: &Path, args: impl IntoIterator<Item = &'a str>) -> anyhow::Result<Vec<u8>> {
+/// The repository's top, the working directory relative to it, and the
+/// id of the tree `rev` names: one `git rev-parse`.
+fn locate(rev: &str, cwd: &Path) -> anyhow::Result<(PathBuf, Vec<u8>, String)> {
+    let spec = format!("{rev}^{{tree}}");
+    let asked = [
+        "rev-parse",
+        "--show-toplevel",
+        "--show-prefix",
+        "--verify",
+        "--quiet",
+        "--end-of-options",
+        spec.as_str(),
+    ];
+    let output = run_git(cwd, asked)
+        .map_err(|why| anyhow::anyhow!("--diff-base needs a git repository: {why}"))?;
+    let mut lines = output.stdout.split(|&b| b == b'\n');
+    let top = lines.next().unwrap_or_default();
+    // Outside a repository git prints no top; with one, a revision it
+    // cannot resolve ends the answer after the prefix.
+    if top.is_empty() {
+        bail!(
+            "--diff-base needs a git repository: {}",
+            what_git_said(&output.stderr)
+        );
+    }
+    let prefix = lines.next().unwrap_or_default().to_vec();
+    let tree = String::from_utf8_lossy(lines.next().unwrap_or_default()).into_owned();
+    if !output.status.success() || tree.is_empty() {
+        bail!(
+            "--diff-base {}: git knows no commit by that name (in a shallow CI checkout, fetch it first, e.g. `git fetch origin main`, or check out with the full history)",
+            escape_shown(rev)
+        );
+    }
+    Ok((PathBuf::from(os_str(top)), prefix, tree))
+}
+
+/// The files changed between `tree` and the working tree of the
+/// repository at `top`: three questions, asked at once, since each git
+/// stats or walks the whole tree, which is most of what `--diff-base` adds
+/// to a scan.
+fn changes_since(top: &Path, tree: &str) -> anyhow::Result<HashMap<Vec<u8>, FileChange>> {
+    let (added, diff, untracked) = std::thread::scope(|s| {
+        // Added files are every line changed: named only, not printed
+        // whole (a branch that adds a tree would make git print all of it).
+        let added = s.spawn(|| {
+            let asked = "diff --name-only -z --no-relative -M --diff-filter=A";
+            git(top, asked.split_whitespace().chain([tree, "--"]))
+                .context("listing the files added")
+        });
+        // The rest, but for deletions, with their changed lines.
+        let diff = s.spawn(|| {
+            let asked = "-c core.quotePath=false diff --no-ext-diff --no-textconv --no-color \
+                --no-relative --unified=0 -M --diff-filter=ad --src-prefix=a/ --dst-prefix=b/";
+            git(top, asked.split_whitespace().chain([tree, "--"])).context("reading git's diff")
+        });
+        let untracked = s.spawn(|| {
+            git(top, ["ls-files", "-z", "--others", "--exclude-standard"])
+                .context("listing untracked files")
+        });
+        let answer = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<Vec<u8>>>| {
+            h.join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("asking git failed")))
+        };
+        (answer(added), answer(diff), answer(untracked))
+    });
+    let (added, diff, untracked) = (added?, diff?, untracked?);
+    let mut files = HashMap::new();
+    patch::read_patch(&diff, &mut files);
+    every_line_of_each(&added, &mut files);
+    every_line_of_each(&untracked, &mut files);
+    Ok(files)
+}
+
+/// Marks every file of `names` (git's `-z` list) changed on every line.
+fn every_line_of_each(names: &[u8], files: &mut HashMap<Vec<u8>, FileChange>) {
+    for name in names.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        files.entry(name.to_vec()).or_default().every_line = true;
+    }
+}
+
+/// Runs git in `dir`, not interactively: what it did, or why it could not
+/// be run.
+fn run_git<'a>(
+    dir: &Path,
+    args: impl IntoIterator<Item = &'a str>,
+) -> anyhow::Result<std::process::Output> {
     let output = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -323,17 +417,27 @@ fn git<'a>(dir: &Path, args: impl IntoIterator<Item = &'a str>) -> anyhow::Resul
         .env("GIT_TERMINAL_PROMPT", "0")
         .stdin(std::process::Stdio::null())
         .output();
-    let output = match output {
-        Ok(output) => output,
+    match output {
+        Ok(output) => Ok(output),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             bail!("git is not installed (or not on PATH)")
         }
-        Err(e) => return Err(e).context("cannot run git"),
-    };
+        Err(e) => Err(e).context("cannot run git"),
+    }
+}
+
+/// `git says: ...`, the first line of git's standard error.
+fn what_git_said(stderr: &[u8]) -> String {
+    let said = String::from_utf8_lossy(stderr);
+    let said = said.lines().next().unwrap_or("").trim();
+    format!("git says: {}", escape_shown(said))
+}
+
+/// Runs git in `dir`; its standard output, or a sentence with what it said.
+fn git<'a>(dir: &Path, args: impl IntoIterator<Item = &'a str>) -> anyhow::Result<Vec<u8>> {
+    let output = run_git(dir, args)?;
     if !output.status.success() {
-        let said = String::from_utf8_lossy(&output.stderr);
-        let said = said.lines().next().unwrap_or("").trim();
-        bail!("git says: {}", escape_shown(said));
+        bail!("{}", what_git_said(&output.stderr));
     }
     let mut out = output.stdout;
     if out.ends_with(b"\n") {
@@ -342,199 +446,30 @@ fn git<'a>(dir: &Path, args: impl IntoIterator<Item = &'a str>) -> anyhow::Resul
     Ok(out)
 }
 
-/// Reads a name as git writes it: as it is, or in double quotes with C
-/// escapes (`\t`, `\"`, `\\`, octal `\303`) when it holds such bytes.
-/// Returns the name and what follows it.
-fn unquote(text: &[u8]) -> (Vec<u8>, &[u8]) {
-    let Some(rest) = text.strip_prefix(b"\"") else {
-        return (text.to_vec(), &[]);
-    };
-    let mut out = Vec::with_capacity(rest.len());
-    let mut i = 0;
-    while i < rest.len() {
-        match rest[i] {
-            b'"' => return (out, &rest[i + 1..]),
-            b'\\' if i + 1 < rest.len() => {
-                let c = rest[i + 1];
-                i += 2;
-                let octal = |b: u8| (b'0'..=b'7').contains(&b);
-                match c {
-                    b'a' => out.push(0x07),
-                    b'b' => out.push(0x08),
-                    b't' => out.push(b'\t'),
-                    b'n' => out.push(b'\n'),
-                    b'v' => out.push(0x0B),
-                    b'f' => out.push(0x0C),
-                    b'r' => out.push(b'\r'),
-                    c if octal(c)
-                        && rest.get(i).copied().is_some_and(octal)
-                        && rest.get(i + 1).copied().is_some_and(octal) =>
-                    {
-                        let value = [c, rest[i], rest[i + 1]]
-                            .iter()
-                            .fold(0u32, |v, &d| v * 8 + u32::from(d - b'0'));
-                        out.push(value as u8);
-                        i += 2;
-                    }
-                    other => out.push(other),
-                }
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    (out, &[])
-}
-
-/// The new path of a `diff --git a/X b/X` line when both sides name the
-/// same file (a rename says its new name on a line of its own).
-fn path_of_diff_line(rest: &[u8]) -> Option<Vec<u8>> {
-    if rest.starts_with(b"\"") {
-        let (_, after) = unquote(rest);
-        let (new, _) = unquote(after.strip_prefix(b" ")?);
-        return new.strip_prefix(b"b/").map(<[u8]>::to_vec);
-    }
-    if rest.len().is_multiple_of(2) {
-        return None;
-    }
-    let half = rest.len() / 2;
-    let (old, new) = (&rest[..half], &rest[half + 1..]);
-    let (old, new) = (old.strip_prefix(b"a/")?, new.strip_prefix(b"b/")?);
-    (old == new).then(|| new.to_vec())
-}
-
-/// The new side's first line and line count of a hunk header
-/// `@@ -a[,b] +c[,d] @@`, with the old side's count.
-fn hunk_header(line: &[u8]) -> Option<(usize, usize, usize)> {
-    let text = std::str::from_utf8(line.strip_prefix(b"@@ -")?).ok()?;
-    let (old, rest) = text.split_once(" +")?;
-    let (new, _) = rest.split_once(" @@")?;
-    let count = |side: &str| -> Option<(usize, usize)> {
-        match side.split_once(',') {
-            Some((start, n)) => Some((start.parse().ok()?, n.parse().ok()?)),
-            None => Some((side.parse().ok()?, 1)),
-        }
-    };
-    let (_, old_count) = count(old)?;
-    let (start, new_count) = count(new)?;
-    Some((start, new_count, old_count))
-}
-
-/// One file's entry of the diff, being read.
-#[derive(Default)]
-struct Entry {
-    /// From `+++ b/...`, `rename to` or `copy to`.
-    path: Option<Vec<u8>>,
-    /// From the `diff --git` line.
-    guessed: Option<Vec<u8>>,
-    deleted: bool,
-    change: FileChange,
-}
-
-fn finish(entry: Option<Entry>, files: &mut HashMap<Vec<u8>, FileChange>) {
-    let Some(entry) = entry else { return };
-    if entry.deleted {
-        return;
-    }
-    if let Some(path) = entry.path.or(entry.guessed) {
-        files.insert(path, entry.change);
-    }
-}
-
-/// Reads `git diff --unified=0` output: each file's new path and the new
-/// side's changed lines. Content lines are counted by the hunk headers, so
-/// a removed line that reads `-- x` is never taken for a header.
-fn parse_diff(diff: &[u8]) -> HashMap<Vec<u8>, FileChange> {
-    let mut files = HashMap::new();
-    let mut entry: Option<Entry> = None;
-    // Lines of the current hunk still to come, old and new side.
-    let mut left = (0usize, 0usize);
-    for line in diff.split(|&b| b == b'\n') {
-        if left != (0, 0) {
-            match line.first() {
-                Some(b'-') => left.0 = left.0.saturating_sub(1),
-                Some(b'+') => left.1 = left.1.saturating_sub(1),
-                Some(b' ') => {
-                    left.0 = left.0.saturating_sub(1);
-                    left.1 = left.1.saturating_sub(1);
-                }
-                _ => {}
-            }
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix(b"diff --git ") {
-            finish(entry.take(), &mut files);
-            entry = Some(Entry {
-                guessed: path_of_diff_line(rest),
-                ..Entry::default()
-            });
-            continue;
-        }
-        let Some(current) = entry.as_mut() else {
-            continue;
-        };
-        if line.starts_with(b"deleted file mode") || line == b"+++ /dev/null" {
-            current.deleted = true;
-        } else if let Some(name) = line
-            .strip_prefix(b"rename to ")
-            .or_else(|| line.strip_prefix(b"copy to "))
-        {
-            current.path = Some(unquote(name).0);
-        } else if let Some(name) = line.strip_prefix(b"+++ ") {
-            let (name, _) = unquote(name);
-            if let Some(name) = name.strip_prefix(b"b/") {
-                current.path = Some(name.to_vec());
-            }
-        } else if line.starts_with(b"Binary files ") {
-            current.change.every_line = true;
-        } else if let Some((start, count, old_count)) = hunk_header(line) {
-            if count > 0 {
-                current.change.lines.push((start, start + count));
-            }
-            left = (old_count, count);
-        }
-    }
-    finish(entry, &mut files);
-    files
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn hunks_give_the_new_side_s_lines() {
-        let diff = b"diff --git a/src/a.txt b/src/a.txt\nindex 1..2 100644\n--- a/src/a.txt\n+++ b/src/a.txt\n@@ -3 +3 @@\n-old\n+new\n@@ -10,0 +11,2 @@\n+x\n+--- y\n@@ -20,2 +22,0 @@\n--- z\n-w\n";
-        let files = parse_diff(diff);
-        let change = &files[&b"src/a.txt".to_vec()];
-        assert_eq!(change.lines, [(3, 4), (11, 13)]);
-        assert!(change.touches(3, 3) && change.touches(12, 12) && change.touches(1, 3));
-        assert!(!change.touches(4, 10) && !change.touches(13, 30));
-    }
-
-    #[test]
-    fn renames_deletions_binaries_and_quoted_names() {
-        let diff = b"diff --git a/old.txt b/new.txt\nsimilarity index 100%\nrename from old.txt\nrename to new.txt\ndiff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\nindex 1..0\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\ndiff --git a/img.png b/img.png\nindex 1..2 100644\nBinary files a/img.png and b/img.png differ\ndiff --git \"a/tab\\there\" \"b/tab\\there\"\nindex 1..2 100644\n--- \"a/tab\\there\"\n+++ \"b/tab\\there\"\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/caf\xC3\xA9 b/caf\xC3\xA9\nnew file mode 100644\n--- /dev/null\n+++ b/caf\xC3\xA9\n@@ -0,0 +1 @@\n+x\n";
-        let files = parse_diff(diff);
-        assert_eq!(files[&b"new.txt".to_vec()], FileChange::default());
-        assert!(!files.contains_key(b"gone.txt".as_slice()));
-        assert!(files[&b"img.png".to_vec()].every_line);
-        assert_eq!(files[&b"tab\there".to_vec()].lines, [(1, 2)]);
-        assert_eq!(files[&b"caf\xC3\xA9".to_vec()].lines, [(1, 2)]);
-        assert_eq!(files.len(), 4);
-    }
-
-    #[test]
-    fn git_quoting_reads_back() {
-        assert_eq!(
-            unquote(b"\"b/caf\\303\\251\\t\\\"\\\\.txt\" rest").0,
-            b"b/caf\xC3\xA9\t\"\\.txt"
-        );
-        assert_eq!(unquote(b"plain name").0, b"plain name");
-        assert_eq!(path_of_diff_line(b"a/x y b/x y"), Some(b"x y".to_vec()));
-        assert_eq!(path_of_diff_line(b"a/x b/y"), None);
+    fn a_walked_path_s_key_is_its_bytes_after_the_prefix() {
+        let base = DiffBase {
+            rev: "main".into(),
+            top: PathBuf::from("/repo"),
+            prefix: b"sub/".to_vec(),
+            changes: Changes::Listed(HashMap::new()),
+        };
+        for path in ["./a/b.txt", "a/b.txt", "a", "./.hidden/x"] {
+            let path = Path::new(path);
+            assert!(base.plain_key(path).is_some(), "{}", path.display());
+            assert_eq!(base.plain_key(path), base.key_of_components(path));
+        }
+        for path in ["a//b", "./a/./b", "../x", "a/..", "/repo/sub/a", "a/"] {
+            assert_eq!(base.plain_key(Path::new(path)), None, "{path}");
+        }
+        assert_eq!(base.key(Path::new("../x/./y")), Some(b"x/y".to_vec()));
+        assert_eq!(base.key(Path::new("/repo/sub/a")), Some(b"sub/a".to_vec()));
+        assert_eq!(base.key(Path::new("../../x")), None);
+        assert!(base.within_top(Path::new("./a")) && !base.within_top(Path::new("../../x")));
     }
 
     #[test]

@@ -127,10 +127,15 @@ impl Plan {
         ctx.statistics = args.statistics;
         ctx.excludes = exclude::overrides(args)?;
         ctx.force_exclude = args.force_exclude;
+        let scope = diff_base::Scope {
+            paths: &self.paths,
+            no_ignore: args.no_ignore,
+        };
         ctx.diff_base = diff_base::DiffBase::for_run(
             args.diff_base.as_deref(),
             self.stdin,
             ctx.cwd.as_deref(),
+            &scope,
         )?;
         if let Some(id) = self.report_file {
             ctx.leave_out.insert(id);

@@ -23,6 +23,15 @@ fn found(o: &std::process::Output) -> Vec<(String, String, u64)> {
         .collect()
 }
 
+/// Asserts the findings of `o` are `expected` (path, code, line).
+fn assert_found(o: &std::process::Output, expected: &[(&str, &str, u64)]) {
+    let expected: Vec<(String, String, u64)> = expected
+        .iter()
+        .map(|&(path, code, line)| (path.to_owned(), code.to_owned(), line))
+        .collect();
+    assert_eq!(found(o), expected, "{}", stdout(o));
+}
+
 fn write(dir: &Path, name: &str, text: &str) {
     fs::write(dir.join(name), text).unwrap();
 }
@@ -131,17 +140,24 @@ fn only_changed_lines_and_whole_file_findings_of_changed_files_are_reported() {
     );
 }
 
+/// A repository whose first commit, tagged `empty`, has no file.
+fn empty_history() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["commit", "-q", "--allow-empty", "-m", "empty"]);
+    git(d, &["tag", "empty"]);
+    dir
+}
+
 /// Against a base with none of the files (an empty tree: every file
 /// added), the report is a full scan's, byte for byte: a file new since
 /// the base is reported as the scan reports it, its findings past
 /// `--max-per-file` in one note, not every one of them.
 #[test]
 fn every_file_added_reports_what_a_full_scan_does() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = empty_history();
     let d = dir.path();
-    git(d, &["init", "-q", "-b", "main"]);
-    git(d, &["commit", "-q", "--allow-empty", "-m", "empty"]);
-    git(d, &["tag", "empty"]);
     let many: String = (0..20).map(|k| format!("word{k}{FEFF}joined\n")).collect();
     write(d, "many.txt", &many);
     // Latin-1, with more ill-formed sequences (72,000) than a report
@@ -155,6 +171,45 @@ fn every_file_added_reports_what_a_full_scan_does() {
     // The caps hold in the scan (3 of 20 shown, the rest counted).
     assert!(json_lines(&full).len() < 20, "{}", stdout(&full));
     assert_eq!(stdout(&added), stdout(&full));
+}
+
+/// Against the empty tree every file git tracks or would track is new,
+/// whether the walk decides it (git is asked nothing more) or git does
+/// (a named file, `--no-ignore`, a named directory inside the repository):
+/// an ignored file did not change. A tree is a base as a commit is.
+#[test]
+fn against_an_empty_tree_ignored_files_are_not_new() {
+    let dir = empty_history();
+    let d = dir.path();
+    write(d, ".gitignore", "ignored.txt\n");
+    write(d, "kept.txt", &format!("k{FEFF}\n"));
+    write(d, "ignored.txt", &format!("i{FEFF}\n"));
+    fs::create_dir(d.join("sub")).unwrap();
+    write(&d.join("sub"), "new.txt", &format!("n{FEFF}\n"));
+    git(d, &["add", ".gitignore", "kept.txt"]);
+    git(d, &["commit", "-q", "-m", "files"]);
+    let json = ["check", "--format", "json", "--diff-base"];
+    let walked = run(d, json.iter().copied().chain(["empty"]));
+    assert_found(
+        &walked,
+        &[("kept.txt", "U002", 1), ("sub/new.txt", "U002", 1)],
+    );
+    let as_tree = run(d, json.iter().copied().chain(["empty^{tree}"]));
+    assert_eq!(stdout(&as_tree), stdout(&walked));
+    let everything = run(d, json.iter().copied().chain(["empty", "--no-ignore"]));
+    assert_eq!(stdout(&everything), stdout(&walked));
+    let named = run(
+        d,
+        json.iter()
+            .copied()
+            .chain(["empty", "ignored.txt", "kept.txt"]),
+    );
+    assert_found(&named, &[("kept.txt", "U002", 1)]);
+    let sub = run(&d.join("sub"), json.iter().copied().chain(["empty"]));
+    assert_found(&sub, &[("new.txt", "U002", 1)]);
+    // A tree that is not empty is a base too.
+    let tree = run(d, json.iter().copied().chain(["HEAD^{tree}"]));
+    assert_found(&tree, &[("sub/new.txt", "U002", 1)]);
 }
 
 #[test]
