@@ -22,6 +22,7 @@ mod files;
 mod fix;
 mod generate;
 mod habits;
+mod held;
 mod line_changes;
 mod output;
 mod plan;
@@ -173,11 +174,14 @@ fn run_check(args: &CheckArgs, levels: &[(String, Level)]) -> anyhow::Result<u8>
         progress::Handle::start(ctx.stats.clone(), !args.quiet && io::stderr().is_terminal());
     let mut reports = walk::run(&ctx, &files, &dirs, plan.walk);
     progress.stop();
-    reports.append(&mut early.reports);
-    reports.sort_by(|a, b| a.key.cmp(&b.key));
+    for report in early.reports.drain(..) {
+        reports.push(report);
+    }
 
     let mut printer = Printer::new(args, plan.stdin);
-    for report in reports {
+    let held = "cannot read back the reports held in a temporary file";
+    for report in reports.into_sorted().context(held)? {
+        let report = report.context(held)?;
         printer.report(report, &ctx)?;
     }
     let mut err = io::stderr().lock();

@@ -11,24 +11,35 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use ignore::WalkState;
 use utf8lint_workspace::WalkOptions;
 
-use crate::check::{self, Context, FileReport, Worker};
+use crate::check::{self, Context, Worker};
+use crate::held::{HELD_BUDGET, HeldReports};
 use crate::output::names::display_path;
 use crate::trouble::{Kind, Subject, Trouble};
 
-/// Collects each worker's reports when the worker is done.
+/// Hands each worker's reports to the run's as soon as a file is done: a
+/// worker holds one file's reports at a time, the run about its budget
+/// ([`HeldReports`]).
 struct Collector<'a> {
     worker: Worker,
-    sink: &'a Mutex<Vec<FileReport>>,
+    sink: &'a Mutex<HeldReports>,
+}
+
+impl Collector<'_> {
+    fn hand_over(&mut self) {
+        if self.worker.reports.is_empty() {
+            return;
+        }
+        if let Ok(mut sink) = self.sink.lock() {
+            for report in self.worker.reports.drain(..) {
+                sink.push(report);
+            }
+        }
+    }
 }
 
 impl Drop for Collector<'_> {
     fn drop(&mut self) {
-        let reports = std::mem::take(&mut self.worker.reports);
-        if !reports.is_empty()
-            && let Ok(mut sink) = self.sink.lock()
-        {
-            sink.extend(reports);
-        }
+        self.hand_over();
     }
 }
 
@@ -38,8 +49,8 @@ pub(crate) fn run(
     files: &[PathBuf],
     dirs: &[PathBuf],
     options: WalkOptions,
-) -> Vec<FileReport> {
-    let sink = Mutex::new(Vec::new());
+) -> HeldReports {
+    let sink = Mutex::new(HeldReports::new(HELD_BUDGET));
     if !files.is_empty() {
         let next = AtomicUsize::new(0);
         let threads = options.threads.min(files.len()).max(1);
@@ -54,6 +65,7 @@ pub(crate) fn run(
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(path) = files.get(i) else { break };
                         check::check_and_report(ctx, &mut c.worker, path, true);
+                        c.hand_over();
                     }
                 });
             }
@@ -84,13 +96,12 @@ pub(crate) fn run(
                         check::report_trouble(ctx, &mut c.worker, walk_trouble(&err));
                     }
                 }
+                c.hand_over();
                 WalkState::Continue
             })
         });
     }
-    let mut reports = sink.into_inner().unwrap_or_else(|e| e.into_inner());
-    reports.sort_by(|a, b| a.key.cmp(&b.key));
-    reports
+    sink.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Whether the walk meets `entry` for the first time (`seen`: the files

@@ -40,6 +40,7 @@ mod glob_list;
 mod owner;
 mod settings;
 mod toml_file;
+mod toml_keys;
 mod toml_list;
 mod toml_reader;
 mod toml_scalar;

@@ -13,7 +13,6 @@
 //! reading.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -28,6 +27,7 @@ use crate::error::ConfigError;
 use crate::settings::{
     Entries, GlobKey, LevelValue, PolicyValue, RuleKey, RuleLevels, Settings, line_of,
 };
+use crate::toml_keys::KeyStore;
 use crate::toml_list::{LONG_EXPRESSION, ListReader, ListShape};
 use crate::toml_scalar::{Refusal, Scalar, not_a_scalar};
 
@@ -331,70 +331,25 @@ impl Child {
         let at = VALUE_TYPES.iter().position(|t| *t == name).unwrap_or(0);
         Child::Value(at as u8)
     }
-}
 
-/// A table's keys: a list while there are few (most tables), a hash map
-/// once there are many (`[bom]`, `[per-file-lints]`).
-enum Keys {
-    Few(Vec<(Box<str>, Child)>),
-    /// Boxed (a map is 48 bytes, a list 24): most tables have few keys,
-    /// and a [`Table`] is kept for every `[per-file-lints]` entry written
-    /// with a dotted key.
-    #[allow(clippy::box_collection)]
-    Many(Box<HashMap<Box<str>, Child>>),
-}
-
-impl Default for Keys {
-    fn default() -> Keys {
-        Keys::Few(Vec::new())
-    }
-}
-
-impl Keys {
-    /// The most keys kept as a list.
-    const FEW: usize = 8;
-
-    fn get(&self, key: &str) -> Option<Child> {
+    /// In the 32 bits a [`KeyStore`] keeps: a table's node (under 2^31),
+    /// or a value's type with the top bit set.
+    fn pack(self) -> u32 {
         match self {
-            Keys::Few(list) => list.iter().find(|(k, _)| &**k == key).map(|(_, c)| *c),
-            Keys::Many(map) => map.get(key).copied(),
+            Child::Table(n) => n & !Child::VALUE_BIT,
+            Child::Value(kind) => Child::VALUE_BIT | u32::from(kind),
         }
     }
 
-    /// Sets `key` to `child`.
-    fn insert(&mut self, key: &str, child: Child) {
-        match self {
-            Keys::Few(list) => {
-                if let Some(slot) = list.iter_mut().find(|(k, _)| &**k == key) {
-                    slot.1 = child;
-                } else if list.len() < Keys::FEW {
-                    if list.is_empty() {
-                        list.reserve_exact(1);
-                    }
-                    list.push((key.into(), child));
-                } else {
-                    let mut map: HashMap<Box<str>, Child> =
-                        std::mem::take(list).into_iter().collect();
-                    map.insert(key.into(), child);
-                    *self = Keys::Many(Box::new(map));
-                }
-            }
-            Keys::Many(map) => {
-                map.insert(key.into(), child);
-            }
+    fn unpack(bits: u32) -> Child {
+        if bits & Child::VALUE_BIT == 0 {
+            Child::Table(bits)
+        } else {
+            Child::Value((bits & 0xFF) as u8)
         }
     }
 
-    fn tables(&self) -> Vec<usize> {
-        let table = |c: &Child| match c {
-            Child::Table(n) => Some(*n as usize),
-            Child::Value(_) => None,
-        };
-        match self {
-            Keys::Few(list) => list.iter().filter_map(|(_, c)| table(c)).collect(),
-            Keys::Many(map) => map.values().filter_map(table).collect(),
-        }
-    }
+    const VALUE_BIT: u32 = 1 << 31;
 }
 
 /// The number a [`Table`] keeps for `[per-file-lints]` entry `n`: one
@@ -415,7 +370,8 @@ fn offset32(offset: usize) -> u32 {
     u32::try_from(offset).unwrap_or(u32::MAX)
 }
 
-/// A table that keys may still be added to.
+/// A table that keys may still be added to (its keys are in the
+/// reader's [`KeyStore`], under its node).
 #[derive(Default)]
 struct Table {
     /// Made as the parent of a `[header]` or a dotted key, not defined.
@@ -424,7 +380,6 @@ struct Table {
     dotted: bool,
     /// An inline table being read.
     inline: bool,
-    children: Keys,
     /// The `[per-file-lints]` entry it is.
     /// One more than its index: four bytes, and none taken for `None`.
     entry: Option<std::num::NonZeroU32>,
@@ -450,6 +405,9 @@ enum Frame {
         node: Option<usize>,
         slot: Slot,
         path_len: usize,
+        /// The keys held when it opened: those added since are its own,
+        /// removed when it closes.
+        mark: usize,
         /// The key (of `parent`) it is the value of, to close it there.
         parent: Option<(usize, Box<str>)>,
     },
@@ -465,6 +423,8 @@ struct Reader<'i> {
     text: &'i str,
     /// Tables; `None` once freed (an inline table closed).
     nodes: Vec<Option<Table>>,
+    /// Every table's keys, by node.
+    table_keys: KeyStore,
     free: Vec<usize>,
     /// The table of the last `[header]`: its node (none under an ignored
     /// key) and slot.
@@ -487,6 +447,7 @@ impl<'i> Reader<'i> {
         Reader {
             text,
             nodes: vec![Some(Table::default())],
+            table_keys: KeyStore::default(),
             free: Vec::new(),
             table: (Some(0), Slot::Root),
             header_len: 0,
@@ -526,12 +487,27 @@ impl<'i> Reader<'i> {
         }
     }
 
-    /// Frees node `id` and the tables under it.
-    fn free_tree(&mut self, id: usize) {
-        let mut stack = vec![id];
-        while let Some(id) = stack.pop() {
-            if let Some(table) = self.nodes[id].take() {
-                stack.extend(table.children.tables());
+    /// The value of `key` in table `id`.
+    fn child(&self, id: usize, key: &str) -> Option<Child> {
+        self.table_keys.get(id, key).map(Child::unpack)
+    }
+
+    /// Sets `key` in table `id` to `child`.
+    fn set_key(&mut self, id: usize, key: &str, child: Child) {
+        self.table_keys.insert(id, key, child.pack());
+    }
+
+    /// Frees inline table `id` and the tables under it, whose keys are
+    /// those added since `mark`.
+    fn free_tree(&mut self, id: usize, mark: usize) {
+        let mut freed = vec![id];
+        self.table_keys.remove_since(mark, |bits| {
+            if let Child::Table(n) = Child::unpack(bits) {
+                freed.push(n as usize);
+            }
+        });
+        for id in freed {
+            if self.nodes[id].take().is_some() {
                 self.free.push(id);
             }
         }
@@ -669,7 +645,7 @@ impl<'i> Reader<'i> {
             return Some((None, Slot::Ignored));
         }
         let id = node?;
-        let existing = self.node(id).children.get(&key);
+        let existing = self.child(id, &key);
         let (child, fresh) = match existing {
             None => {
                 let child = self.new_node(Table {
@@ -678,7 +654,7 @@ impl<'i> Reader<'i> {
                     inline: walk == Walk::InlineDotted,
                     ..Table::default()
                 });
-                self.node(id).children.insert(&key, Child::table(child));
+                self.set_key(id, &key, Child::table(child));
                 (child, true)
             }
             Some(Child::Table(child)) => {
@@ -760,7 +736,7 @@ impl<'i> Reader<'i> {
             return;
         }
         let Some(id) = node else { return };
-        let existing = self.node(id).children.get(&last);
+        let existing = self.child(id, &last);
         let (child, fresh) = match existing {
             Some(Child::Table(child))
                 if !array && {
@@ -809,9 +785,7 @@ impl<'i> Reader<'i> {
         }
         let child = child.unwrap_or_else(|| {
             let child = self.new_node(Table::default());
-            self.node(id)
-                .children
-                .insert(&key_text, Child::table(child));
+            self.set_key(id, &key_text, Child::table(child));
             child
         });
         if let Slot::PerFileEntry(n) = slot {
@@ -856,7 +830,7 @@ impl<'i> Reader<'i> {
         self.keys = keys;
         let parent = match node {
             Some(id) if !matches!(slot, Slot::Ignored) => {
-                if self.node(id).children.get(&last).is_some() {
+                if self.child(id, &last).is_some() {
                     self.fail(last_span.start(), false, "duplicate key".to_owned());
                     return;
                 }
@@ -917,7 +891,7 @@ impl<'i> Reader<'i> {
 
     fn set_child(&mut self, parent: &Option<(usize, Box<str>)>, child: Child) {
         if let Some((id, key)) = parent {
-            self.node(*id).children.insert(key, child);
+            self.set_key(*id, key, child);
         }
     }
 
@@ -1066,15 +1040,18 @@ impl<'i> Reader<'i> {
             node,
             slot: target.slot,
             path_len: self.path.len(),
+            mark: self.table_keys.mark(),
             parent: target.parent,
         });
     }
 
     fn on_close(&mut self) {
         match self.frames.pop() {
-            Some(Frame::Inline { node, parent, .. }) => {
+            Some(Frame::Inline {
+                node, parent, mark, ..
+            }) => {
                 if let Some(n) = node {
-                    self.free_tree(n);
+                    self.free_tree(n, mark);
                 }
                 self.set_child(&parent, Child::value("inline table"));
             }
