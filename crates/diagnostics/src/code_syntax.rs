@@ -288,6 +288,12 @@ fn block_comment_end(bytes: &[u8], start: usize, nested: bool) -> usize {
     let mut depth = 0usize;
     let mut i = start;
     while i + 1 < bytes.len() {
+        // Only a `/` or `*` opens or closes one: the bytes between are
+        // passed over by `memchr2`.
+        let Some(k) = memchr::memchr2(b'/', b'*', &bytes[i..bytes.len() - 1]) else {
+            break;
+        };
+        i += k;
         if bytes[i] == b'/' && bytes[i + 1] == b'*' && (nested || depth == 0) {
             depth += 1;
             i += 2;
@@ -379,8 +385,22 @@ fn python_string(bytes: &[u8], i: usize) -> usize {
 /// The end of a string whose body starts at `from` and that ends at
 /// `close`, skipping a byte after `escape`; the file's end if unclosed.
 fn until(bytes: &[u8], from: usize, close: &[u8], escape: Option<u8>) -> usize {
+    let Some(&first) = close.first() else {
+        return from.min(bytes.len());
+    };
     let mut i = from;
     while i < bytes.len() {
+        // Only the escape or the close's first byte can change anything:
+        // the bytes between are passed over by `memchr`.
+        let rest = &bytes[i..];
+        let next = match escape {
+            Some(escape) => memchr::memchr2(escape, first, rest),
+            None => memchr::memchr(first, rest),
+        };
+        let Some(k) = next else {
+            break;
+        };
+        i += k;
         if Some(bytes[i]) == escape {
             i += 2;
             continue;
@@ -398,11 +418,14 @@ fn until(bytes: &[u8], from: usize, close: &[u8], escape: Option<u8>) -> usize {
 fn one_line(bytes: &[u8], from: usize, q: u8) -> usize {
     let mut i = from;
     while i < bytes.len() {
+        let Some(k) = memchr::memchr3(b'\\', b'\n', q, &bytes[i..]) else {
+            break;
+        };
+        i += k;
         match bytes[i] {
             b'\\' => i += 2,
             b'\n' => return i,
-            b if b == q => return i + 1,
-            _ => i += 1,
+            _ => return i + 1,
         }
     }
     bytes.len()
@@ -611,6 +634,74 @@ mod tests {
         assert!(!judged("s = '''a\n# ''' \u{2014}\n", Language::Python));
         // A block comment's inner line is for the scanner to tell.
         assert!(!judged("/* a\n * \u{2014}\n */\n", Language::C));
+    }
+
+    /// The searching forms of the string and comment ends find what a
+    /// walk over every byte finds, from any start.
+    #[test]
+    fn the_ends_found_by_search_are_the_ends_found_byte_by_byte() {
+        use proptest::prelude::*;
+        fn until_walk(bytes: &[u8], from: usize, close: &[u8], escape: Option<u8>) -> usize {
+            let mut i = from;
+            while i < bytes.len() {
+                if Some(bytes[i]) == escape {
+                    i += 2;
+                    continue;
+                }
+                if bytes[i..].starts_with(close) {
+                    return i + close.len();
+                }
+                i += 1;
+            }
+            bytes.len()
+        }
+        fn one_line_walk(bytes: &[u8], from: usize, q: u8) -> usize {
+            let mut i = from;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'\\' => i += 2,
+                    b'\n' => return i,
+                    b if b == q => return i + 1,
+                    _ => i += 1,
+                }
+            }
+            bytes.len()
+        }
+        fn block_comment_walk(bytes: &[u8], start: usize, nested: bool) -> usize {
+            let mut depth = 0usize;
+            let mut i = start;
+            while i + 1 < bytes.len() {
+                if bytes[i] == b'/' && bytes[i + 1] == b'*' && (nested || depth == 0) {
+                    depth += 1;
+                    i += 2;
+                } else if bytes[i] == b'*' && bytes[i + 1] == b'/' {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        return i;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            bytes.len()
+        }
+        let alphabet = [b'"', b'\'', b'`', b'/', b'*', b'#', b'\\', b'\n', b'a'];
+        proptest!(ProptestConfig::with_cases(8192), |(picks in proptest::collection::vec(0..alphabet.len(), 0..24), from in 0usize..26, nested: bool)| {
+            let bytes: Vec<u8> = picks.iter().map(|&p| alphabet[p]).collect();
+            let from = from.min(bytes.len());
+            for close in [&b"\""[..], b"`", b"\"\"\"", b"'''", b"\"#"] {
+                for escape in [None, Some(b'\\')] {
+                    prop_assert_eq!(until(&bytes, from, close, escape), until_walk(&bytes, from, close, escape));
+                }
+            }
+            for q in [b'"', b'\''] {
+                prop_assert_eq!(one_line(&bytes, from, q), one_line_walk(&bytes, from, q));
+            }
+            if bytes[from..].starts_with(b"/*") {
+                prop_assert_eq!(block_comment_end(&bytes, from, nested), block_comment_walk(&bytes, from, nested));
+            }
+        });
     }
 
     /// What the line alone says is in a string or comment, the scanner
