@@ -209,6 +209,47 @@ pub(crate) fn non_code(bytes: &[u8], language: Language) -> Vec<(Range<usize>, R
     out
 }
 
+/// Whether the byte at `at` is in a string or comment, judged by its line
+/// alone (`false`: only [`non_code`] can tell): the line's first byte that
+/// can start a string or comment opens a line comment before `at`, and
+/// nothing between the line's start and `at` can end a string or block
+/// comment. Either the line starts in code, and then the comment runs to
+/// its end; or it starts inside a string or block comment, which then
+/// still holds `at`. What can end one: a quote of the language, `*/`, a
+/// `'` that closes a one-line string carried over by a backslash before
+/// the line break, `''` of a Python `'''`.
+pub(crate) fn in_string_or_comment_by_its_line(
+    bytes: &[u8],
+    at: usize,
+    language: Language,
+) -> bool {
+    let Some(before) = bytes.get(..at) else {
+        return false;
+    };
+    let start = memchr::memrchr(b'\n', before).map_or(0, |k| k + 1);
+    let line = &before[start..];
+    let carried_over = start >= 2 && bytes[start - 2] == b'\\';
+    let starts = language.region_starts();
+    let opens_comment = line
+        .iter()
+        .position(|&b| starts.table[usize::from(b)])
+        .is_some_and(|k| line[k..].starts_with(language.line_comment()));
+    let backtick_quotes = matches!(language, Language::Go | Language::JavaScript);
+    let mut previous = 0u8;
+    let may_end_one = line.iter().any(|&b| {
+        let ends = match b {
+            b'"' => true,
+            b'`' => backtick_quotes,
+            b'/' => previous == b'*',
+            b'\'' => previous == b'\'',
+            _ => false,
+        };
+        previous = b;
+        ends
+    });
+    opens_comment && !carried_over && !may_end_one
+}
+
 /// The bytes that can start a string or a comment in a language (or end
 /// a string prefix: Rust's `r#"`), found three at a time by `memchr3`
 /// where there are three, else by a table.
@@ -247,6 +288,12 @@ fn block_comment_end(bytes: &[u8], start: usize, nested: bool) -> usize {
     let mut depth = 0usize;
     let mut i = start;
     while i + 1 < bytes.len() {
+        // Only a `/` or `*` opens or closes one: the bytes between are
+        // passed over by `memchr2`.
+        let Some(k) = memchr::memchr2(b'/', b'*', &bytes[i..bytes.len() - 1]) else {
+            break;
+        };
+        i += k;
         if bytes[i] == b'/' && bytes[i + 1] == b'*' && (nested || depth == 0) {
             depth += 1;
             i += 2;
@@ -338,8 +385,22 @@ fn python_string(bytes: &[u8], i: usize) -> usize {
 /// The end of a string whose body starts at `from` and that ends at
 /// `close`, skipping a byte after `escape`; the file's end if unclosed.
 fn until(bytes: &[u8], from: usize, close: &[u8], escape: Option<u8>) -> usize {
+    let Some(&first) = close.first() else {
+        return from.min(bytes.len());
+    };
     let mut i = from;
     while i < bytes.len() {
+        // Only the escape or the close's first byte can change anything:
+        // the bytes between are passed over by `memchr`.
+        let rest = &bytes[i..];
+        let next = match escape {
+            Some(escape) => memchr::memchr2(escape, first, rest),
+            None => memchr::memchr(first, rest),
+        };
+        let Some(k) = next else {
+            break;
+        };
+        i += k;
         if Some(bytes[i]) == escape {
             i += 2;
             continue;
@@ -357,11 +418,14 @@ fn until(bytes: &[u8], from: usize, close: &[u8], escape: Option<u8>) -> usize {
 fn one_line(bytes: &[u8], from: usize, q: u8) -> usize {
     let mut i = from;
     while i < bytes.len() {
+        let Some(k) = memchr::memchr3(b'\\', b'\n', q, &bytes[i..]) else {
+            break;
+        };
+        i += k;
         match bytes[i] {
             b'\\' => i += 2,
             b'\n' => return i,
-            b if b == q => return i + 1,
-            _ => i += 1,
+            _ => return i + 1,
         }
     }
     bytes.len()
@@ -545,6 +609,153 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_line_shows_a_comment_only_where_nothing_before_can_end_a_string() {
+        let judged = |text: &str, language: Language| {
+            let at = text.find('\u{2014}').expect("a dash");
+            let by_line = in_string_or_comment_by_its_line(text.as_bytes(), at, language);
+            let in_region = non_code(text.as_bytes(), language)
+                .iter()
+                .any(|(range, _)| range.contains(&at));
+            assert!(!by_line || in_region, "{text:?}");
+            by_line
+        };
+        assert!(judged("x = 1; // \u{2014} note\n", Language::C));
+        assert!(judged("\t0x2019, // \u{2014}\n", Language::C));
+        assert!(judged("    /// it's `x` \u{2014} done\n", Language::Rust));
+        assert!(judged("x = 1  # \u{2014}\n", Language::Python));
+        // Each of these ends, on the line, what the line started in.
+        assert!(!judged("s = 'a\\\n# ' \u{2014}\n", Language::Python));
+        assert!(!judged("/* a\n// */ \u{2014}\n", Language::C));
+        assert!(!judged("let s = \"a\n// \" \u{2014}\n", Language::Rust));
+        assert!(!judged("s := `a\n// ` \u{2014}\n", Language::Go));
+        assert!(!judged("s = '''a\n# ''' \u{2014}\n", Language::Python));
+        // A block comment's inner line is for the scanner to tell.
+        assert!(!judged("/* a\n * \u{2014}\n */\n", Language::C));
+    }
+
+    /// The searching forms of the string and comment ends find what a
+    /// walk over every byte finds, from any start.
+    #[test]
+    fn the_ends_found_by_search_are_the_ends_found_byte_by_byte() {
+        use proptest::prelude::*;
+        fn until_walk(bytes: &[u8], from: usize, close: &[u8], escape: Option<u8>) -> usize {
+            let mut i = from;
+            while i < bytes.len() {
+                if Some(bytes[i]) == escape {
+                    i += 2;
+                    continue;
+                }
+                if bytes[i..].starts_with(close) {
+                    return i + close.len();
+                }
+                i += 1;
+            }
+            bytes.len()
+        }
+        fn one_line_walk(bytes: &[u8], from: usize, q: u8) -> usize {
+            let mut i = from;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'\\' => i += 2,
+                    b'\n' => return i,
+                    b if b == q => return i + 1,
+                    _ => i += 1,
+                }
+            }
+            bytes.len()
+        }
+        fn block_comment_walk(bytes: &[u8], start: usize, nested: bool) -> usize {
+            let mut depth = 0usize;
+            let mut i = start;
+            while i + 1 < bytes.len() {
+                if bytes[i] == b'/' && bytes[i + 1] == b'*' && (nested || depth == 0) {
+                    depth += 1;
+                    i += 2;
+                } else if bytes[i] == b'*' && bytes[i + 1] == b'/' {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        return i;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            bytes.len()
+        }
+        let alphabet = [b'"', b'\'', b'`', b'/', b'*', b'#', b'\\', b'\n', b'a'];
+        proptest!(ProptestConfig::with_cases(8192), |(picks in proptest::collection::vec(0..alphabet.len(), 0..24), from in 0usize..26, nested: bool)| {
+            let bytes: Vec<u8> = picks.iter().map(|&p| alphabet[p]).collect();
+            let from = from.min(bytes.len());
+            for close in [&b"\""[..], b"`", b"\"\"\"", b"'''", b"\"#"] {
+                for escape in [None, Some(b'\\')] {
+                    prop_assert_eq!(until(&bytes, from, close, escape), until_walk(&bytes, from, close, escape));
+                }
+            }
+            for q in [b'"', b'\''] {
+                prop_assert_eq!(one_line(&bytes, from, q), one_line_walk(&bytes, from, q));
+            }
+            if bytes[from..].starts_with(b"/*") {
+                prop_assert_eq!(block_comment_end(&bytes, from, nested), block_comment_walk(&bytes, from, nested));
+            }
+        });
+    }
+
+    /// What the line alone says is in a string or comment, the scanner
+    /// says is too.
+    #[test]
+    fn a_line_alone_never_puts_code_in_a_comment() {
+        use proptest::prelude::*;
+        let languages = [
+            Language::Python,
+            Language::Rust,
+            Language::Go,
+            Language::C,
+            Language::Java,
+            Language::Kotlin,
+            Language::JavaScript,
+            Language::CSharp,
+        ];
+        let pieces: &[&[u8]] = &[
+            b"\"",
+            b"'",
+            b"`",
+            b"/",
+            b"*",
+            b"#",
+            b"\\",
+            b"\n",
+            b"r",
+            b"b",
+            b"@",
+            b"a",
+            b" ",
+            b"\"\"\"",
+            b"'''",
+            b"/*",
+            b"*/",
+            b"r#",
+            b"# ",
+            b"// ",
+            "\u{2014}".as_bytes(),
+        ];
+        proptest!(ProptestConfig::with_cases(20_000), |(picks in proptest::collection::vec(0..pieces.len(), 0..24), k in 0usize..8)| {
+            let bytes: Vec<u8> = picks.iter().flat_map(|&p| pieces[p].to_vec()).collect();
+            let language = languages[k];
+            let regions = non_code(&bytes, language);
+            for at in (0..bytes.len()).filter(|&i| bytes[i] == 0xE2) {
+                if in_string_or_comment_by_its_line(&bytes, at, language) {
+                    prop_assert!(
+                        regions.iter().any(|(range, _)| range.contains(&at)),
+                        "{:?} at {at}",
+                        String::from_utf8_lossy(&bytes)
+                    );
+                }
+            }
+        });
     }
 
     #[test]

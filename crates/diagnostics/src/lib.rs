@@ -350,6 +350,7 @@ fn check_unsuppressed(
             bytes,
             path,
             non_ascii,
+            scan.text_candidates.as_deref(),
             policy.agent_instructions,
             levels.get(Rule::HiddenPayload),
             shown,

@@ -44,6 +44,10 @@ pub(crate) struct Scan {
     /// The blocks that hold a byte that is not ASCII, adjacent ones merged
     /// (`None`: not looked for, so anywhere; `Some` of none: ASCII).
     pub non_ascii: Option<Vec<Range<usize>>>,
+    /// The blocks in which a text candidate ([`candidates::TEXT`]) ends,
+    /// adjacent ones merged (`None`: not looked for, so anywhere): those
+    /// of U018's variation selectors and tags among them.
+    pub text_candidates: Option<Vec<Range<usize>>>,
 }
 
 /// The cap of a rule of the byte pass under `keep`: U001's counts its
@@ -147,7 +151,7 @@ pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep)
             if kinds & candidates::CONFUSABLE != 0 {
                 extend(&mut confusable_blocks, block.clone());
             }
-            if kinds & candidates::TEXT != 0 && !every_byte && text.is_some() {
+            if kinds & candidates::TEXT != 0 {
                 extend(&mut blocks, block);
             }
         }
@@ -163,15 +167,16 @@ pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep)
         let whole = 0..bytes.len();
         if every_byte {
             text.run(&whole, 0, bytes.len());
-        }
-        let mut done = 0;
-        for block in blocks {
-            // A candidate that ends in the block starts at most 3 bytes
-            // before it (a pattern looks at a byte and the two before it;
-            // U008's Mac Roman leads are 4 bytes).
-            let from = block.start.saturating_sub(3).max(done);
-            text.run(&whole, from, block.end);
-            done = block.end;
+        } else {
+            let mut done = 0;
+            for block in &blocks {
+                // A candidate that ends in the block starts at most 3 bytes
+                // before it (a pattern looks at a byte and the two before it;
+                // U008's Mac Roman leads are 4 bytes).
+                let from = block.start.saturating_sub(3).max(done);
+                text.run(&whole, from, block.end);
+                done = block.end;
+            }
         }
     }
     let mut diagnostics = Vec::new();
@@ -184,6 +189,7 @@ pub(crate) fn scan_valid(bytes: &[u8], path: &Path, policy: &Policy, keep: Keep)
         text: finish_text(text),
         directives: Some(directives),
         non_ascii: wanted.patterns.map(|_| non_ascii),
+        text_candidates: wanted.patterns.map(|_| blocks),
     })
 }
 
@@ -319,6 +325,7 @@ pub(crate) fn scan_with_errors(bytes: &[u8], path: &Path, policy: &Policy, keep:
         text: finish_text(text),
         directives: None,
         non_ascii: None,
+        text_candidates: None,
     }
 }
 

@@ -62,14 +62,27 @@ pub(crate) fn is_agent_instructions(path: &Path) -> bool {
     if INSTRUCTION_FILES.contains(&name) {
         return true;
     }
-    let parent = path
-        .parent()
-        .and_then(|p| p.to_str())
-        .unwrap_or("")
-        .replace('\\', "/");
+    let parent = path.parent().and_then(|p| p.to_str()).unwrap_or("");
     INSTRUCTION_DIRS
         .iter()
-        .any(|dir| parent == *dir || parent.ends_with(&format!("/{dir}")))
+        .any(|dir| is_or_ends_in_dir(parent, dir))
+}
+
+/// Whether the directory `parent` is `dir` or ends in `/dir`, a `\` in
+/// `parent` read as `/` (Windows paths).
+fn is_or_ends_in_dir(parent: &str, dir: &str) -> bool {
+    let (parent, dir) = (parent.as_bytes(), dir.as_bytes());
+    let is_slash = |b: u8| b == b'/' || b == b'\\';
+    let same = |a: &[u8]| {
+        a.iter()
+            .zip(dir)
+            .all(|(&x, &y)| x == y || (is_slash(x) && y == b'/'))
+    };
+    match parent.len().checked_sub(dir.len()) {
+        Some(0) => same(parent),
+        Some(k) => is_slash(parent[k - 1]) && same(&parent[k..]),
+        None => false,
+    }
 }
 
 fn is_variation_selector(c: char) -> bool {
@@ -188,27 +201,42 @@ enum Shape {
 /// The findings in `bytes` (UTF-8, perhaps with ill-formed bytes) of the file at `path` onto `out`:
 /// at most `shown` (0: all), a summary of the rest onto `summaries`.
 /// `non_ascii`: for a well-formed file, the ranges outside which it is
-/// ASCII, each starting and ending at a character (`None`: anywhere).
+/// ASCII, each starting and ending at a character; `text_candidates`: the
+/// ranges in which a text candidate ends (`None`: anywhere).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn check(
     bytes: &[u8],
     path: &Path,
     non_ascii: Option<&[Range<usize>]>,
+    text_candidates: Option<&[Range<usize>]>,
     configured_instructions: bool,
     level: Level,
     shown: usize,
     out: &mut Vec<Diagnostic>,
     summaries: &mut Vec<Diagnostic>,
 ) {
-    let whole = 0..bytes.len();
-    let within = non_ascii.unwrap_or(std::slice::from_ref(&whole));
-    if level == Level::Allow || !within.iter().any(|r| may_hold_one(&bytes[r.clone()])) {
+    if level == Level::Allow {
         return;
     }
     let instructions = configured_instructions || is_agent_instructions(path);
+    let code_or_instructions = instructions || Lang::is_source(path, bytes);
+    // Outside code and instructions only variation selectors and tags
+    // count, and the second byte of each (`EF B8`, `F3 A0`) ends a text
+    // candidate: only the blocks of those can hold one, and a selector's
+    // or tag's first byte is at most one byte before its block. A
+    // catalogue's or a manual's many non-ASCII blocks are not read.
+    let (within, reach) = match (code_or_instructions, text_candidates) {
+        (false, Some(blocks)) => (Some(blocks), 1),
+        _ => (non_ascii, 0),
+    };
+    let whole = 0..bytes.len();
+    let within = within.unwrap_or(std::slice::from_ref(&whole));
+    let stretch = |r: &Range<usize>| r.start.saturating_sub(reach)..r.end.min(bytes.len());
+    if !within.iter().any(|r| may_hold_one(&bytes[stretch(r)])) {
+        return;
+    }
     // A test's data and a Unicode table hold these characters on purpose:
     // shown there, but never at deny.
-    let code_or_instructions = instructions || Lang::is_source(path, bytes);
     let strict = code_or_instructions && data_file(path).is_none();
     let level = if strict {
         level
@@ -221,14 +249,13 @@ pub(crate) fn check(
     // does not hide a payload beside it. A well-formed file is read in the
     // stretches that are not ASCII.
     let runs = match (non_ascii, utf8lint_codec::from_utf8(bytes)) {
-        (Some(within), Ok(text)) => hidden_runs(text, code_or_instructions, within),
+        (Some(_), Ok(text)) => hidden_runs(text, code_or_instructions, within.iter().map(stretch)),
         _ => {
             let mut runs = Vec::new();
             let mut offset = 0;
             for chunk in bytes.utf8_chunks() {
                 let text = chunk.valid();
-                let whole = 0..text.len();
-                let found = hidden_runs(text, code_or_instructions, std::slice::from_ref(&whole));
+                let found = hidden_runs(text, code_or_instructions, std::iter::once(0..text.len()));
                 runs.extend(
                     found
                         .into_iter()
@@ -254,7 +281,8 @@ pub(crate) fn check(
 }
 
 /// Every run of hidden characters in `text` that starts in one of the
-/// ordered ranges `within` (each on characters), with its shape;
+/// ordered ranges `within` (one may start inside a character: only lead
+/// bytes are looked for), with its shape;
 /// private-use characters only when `private_use` (source code,
 /// instruction files). Only a character whose lead byte is `EE`, `EF`,
 /// `F3` or `F4` can be one: the search jumps from one such byte to the
@@ -263,7 +291,7 @@ pub(crate) fn check(
 fn hidden_runs(
     text: &str,
     private_use: bool,
-    within: &[Range<usize>],
+    within: impl IntoIterator<Item = Range<usize>>,
 ) -> Vec<(Range<usize>, Shape)> {
     let mut found = Vec::new();
     let mut from = 0;
@@ -584,7 +612,7 @@ mod tests {
         proptest!(ProptestConfig::with_cases(4096), |(picks in proptest::collection::vec(0..pieces.len(), 0..24), private_use: bool, block in 1usize..9)| {
             let text: String = picks.iter().map(|&p| pieces[p]).collect();
             let want = format!("{:?}", hidden_runs_char_by_char(&text, private_use));
-            prop_assert_eq!(format!("{:?}", hidden_runs(&text, private_use, std::slice::from_ref(&(0..text.len())))), want.clone());
+            prop_assert_eq!(format!("{:?}", hidden_runs(&text, private_use, std::iter::once(0..text.len()))), want.clone());
             // Read in the stretches that are not ASCII only, as the scan
             // reports them (blocks that hold a non-ASCII byte, merged).
             let mut within: Vec<Range<usize>> = Vec::new();
@@ -600,7 +628,7 @@ mod tests {
                     _ => within.push(start..end),
                 }
             }
-            prop_assert_eq!(format!("{:?}", hidden_runs(&text, private_use, &within)), want);
+            prop_assert_eq!(format!("{:?}", hidden_runs(&text, private_use, within.iter().cloned())), want);
         });
     }
 }

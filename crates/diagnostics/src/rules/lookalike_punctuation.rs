@@ -7,7 +7,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use crate::code_syntax::{Language, Region, non_code};
+use crate::code_syntax::{Language, Region, in_string_or_comment_by_its_line, non_code};
 use crate::shown::Capped;
 use crate::{Applicability, Diagnostic, Edit, Fix, Level, Rule};
 
@@ -118,8 +118,9 @@ pub(crate) fn check(
     };
     let whole = 0..bytes.len();
     // The look-alikes first (most non-ASCII code holds none: a `©`, an
-    // accented name in a comment), in the stretches that are not ASCII;
-    // only then the lexer, and only to the end of the last one's line:
+    // accented name in a comment), in the stretches that are not ASCII,
+    // but for those whose line shows them in a comment; only then the
+    // lexer, and only to the end of the last one's line:
     // what a string or comment left open at the cut covers, it covers in
     // the whole file too, and a literal that closes on that line (a Rust
     // `'？'`) closes before the cut.
@@ -135,6 +136,8 @@ pub(crate) fn check(
         })
         .filter_map(|(at, c)| look_alike(c).map(|look| (at, c, look)))
         .filter(|(_, _, look)| !(look.kind == "space" && language.reads_unicode_spaces()))
+        // Most sit in a comment that the line alone shows.
+        .filter(|&(at, _, _)| !in_string_or_comment_by_its_line(bytes, at, language))
         .collect();
     let Some(&(last, last_char, _)) = found.last() else {
         return;
