@@ -269,7 +269,9 @@ pub(crate) fn statistics_json(counts: &RuleCounts, mut files: Vec<FileRow>) -> S
 
 /// Where the report goes: standard output as it is produced, or a
 /// temporary file copied into `--output-file`'s replacement once the run
-/// completes (never half a report, and memory one buffer).
+/// completes (never half a report, and memory one buffer). The spool is
+/// anonymous, not the replacement's own temporary file beside the output:
+/// a file appearing in a checked directory mid-run could be walked.
 pub(crate) enum Sink {
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
     File { path: PathBuf, report: Spool },
