@@ -14,7 +14,7 @@
 //! on a short line, and an edit far along such a line does not change it.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Write as _;
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -324,8 +324,13 @@ impl Baseline {
 
     /// Writes the findings recorded to `file` (sorted, one per line, so
     /// that a baseline under version control diffs well); returns how many.
+    /// The findings are taken, not copied: a run writes its baseline once.
     pub(crate) fn write(&self, file: &Path) -> anyhow::Result<usize> {
-        let mut found = self.found.lock().map(|f| f.clone()).unwrap_or_default();
+        let mut found = self
+            .found
+            .lock()
+            .map(|mut f| std::mem::take(&mut *f))
+            .unwrap_or_default();
         // By path, rule code, hash, occurrence and message.
         found.sort_by(|(a_path, a, a_message), (b_path, b, b_message)| {
             (a_path, a.rule.code(), a.hash, a.occurrence, a_message).cmp(&(
@@ -337,29 +342,32 @@ impl Baseline {
             ))
         });
         let shown = escape_lossless(file.as_os_str().as_encoded_bytes());
-        let mut out = Vec::new();
-        writeln!(
-            out,
-            "{{\n  \"utf8lint-baseline\": {VERSION},\n  \"key\": \"path relative to this file, rule, FNV-1a 64 of the finding's bytes and its line's bytes around it, occurrence among equal keys in file order\",\n  \"findings\": ["
-        )?;
-        for (i, (path, key, message)) in found.iter().enumerate() {
-            let entry = json!({
-                "path": &**path,
-                "rule": key.rule.code(),
-                "hash": format!("{:016x}", key.hash),
-                "occurrence": key.occurrence,
-                "message": message,
-            });
-            let comma = if i + 1 < found.len() { "," } else { "" };
-            writeln!(out, "    {entry}{comma}")?;
-        }
-        writeln!(out, "  ]\n}}")?;
         // Whole or not at all: a full disk leaves the last baseline as it
         // was, never cut-off JSON.
-        write_whole_file(file, |w| w.write_all(&out))
+        write_whole_file(file, |out| write_entries(out, &found))
             .map_err(|e| anyhow!("cannot write baseline {shown}: {e}"))?;
         Ok(found.len())
     }
+}
+
+/// The baseline's JSON, entry by entry (sorted already).
+fn write_entries(out: &mut dyn Write, found: &[(Arc<str>, Key, String)]) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{{\n  \"utf8lint-baseline\": {VERSION},\n  \"key\": \"path relative to this file, rule, FNV-1a 64 of the finding's bytes and its line's bytes around it, occurrence among equal keys in file order\",\n  \"findings\": ["
+    )?;
+    for (i, (path, key, message)) in found.iter().enumerate() {
+        let entry = json!({
+            "path": &**path,
+            "rule": key.rule.code(),
+            "hash": format!("{:016x}", key.hash),
+            "occurrence": key.occurrence,
+            "message": message,
+        });
+        let comma = if i + 1 < found.len() { "," } else { "" };
+        writeln!(out, "    {entry}{comma}")?;
+    }
+    writeln!(out, "  ]\n}}")
 }
 
 /// The keys of a baseline's JSON `text` (`shown`: its file, for

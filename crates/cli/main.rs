@@ -31,6 +31,7 @@ mod progress;
 mod report;
 mod rules;
 mod settings;
+mod spool;
 mod trouble;
 mod walk;
 

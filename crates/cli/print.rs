@@ -1,6 +1,6 @@
 //! The one printer of a `check` run: it owns standard output (or the
-//! `--output-file` buffer) and standard error, and each format's sink
-//! there (the findings' document, SARIF's results and notifications, the
+//! `--output-file`'s temporary file) and standard error, and each
+//! format's writer there (the findings' document, the SARIF log, the
 //! statistics' rows), fed the files' reports in path order.
 
 use std::io::{self, IsTerminal, Write};
@@ -27,8 +27,8 @@ pub(crate) struct Printer {
     findings_on_stdout: bool,
     /// The findings as one document (a JSON array, a JUnit suite).
     document: Option<output::Document>,
-    sarif_results: Vec<serde_json::Value>,
-    notifications: Vec<serde_json::Value>,
+    /// The SARIF log, under `--format sarif`.
+    sarif: Option<output::sarif::LogWriter>,
     file_rows: Vec<report::FileRow>,
 }
 
@@ -47,8 +47,7 @@ impl Printer {
             raw_on_terminal: args.output_file.is_none() && io::stdout().is_terminal(),
             findings_on_stdout,
             document: output::Document::for_format(args.format).filter(|_| findings_on_stdout),
-            sarif_results: Vec::new(),
-            notifications: Vec::new(),
+            sarif: (args.format == Format::Sarif).then(output::sarif::LogWriter::default),
             file_rows: Vec::new(),
         }
     }
@@ -62,14 +61,18 @@ impl Printer {
                 .write_all(t.stderr_line().as_bytes())
                 .context("writing to standard error")?;
             match self.format {
-                Format::Sarif => self
-                    .notifications
-                    .push(output::sarif::notification(t, ctx.cwd.as_deref())),
+                Format::Sarif => self.sarif.iter_mut().for_each(|log| {
+                    log.note(output::sarif::notification(t, ctx.cwd.as_deref()));
+                }),
                 Format::Github => out.write_all(output::github::trouble(t).as_bytes())?,
                 Format::Json | Format::JsonLines if self.findings_on_stdout => {
                     report.stdout.push_str(&output::json::trouble(t));
                 }
-                _ => self.document.iter_mut().for_each(|doc| doc.trouble(t)),
+                _ => {
+                    if let Some(doc) = &mut self.document {
+                        doc.trouble(t)?;
+                    }
+                }
             }
         }
         if !report.stderr.is_empty() {
@@ -86,8 +89,15 @@ impl Printer {
         } else {
             out.write_all(&report.raw)?;
         }
-        self.sarif_results.extend(report.sarif);
-        self.notifications.extend(report.sarif_notes);
+        if let Some(log) = &mut self.sarif {
+            for result in &report.sarif {
+                log.result(result)?;
+            }
+            report
+                .sarif_notes
+                .into_iter()
+                .for_each(|note| log.note(note));
+        }
         if let Some(counts) = report.counts {
             self.file_rows
                 .push(report::FileRow::new(&report.key, counts));
@@ -97,7 +107,7 @@ impl Printer {
 
     /// What closes the output once every report is printed: the document's
     /// end, GitHub's notice, the SARIF log, the statistics; then standard
-    /// output flushed, or the output file written whole.
+    /// output flushed, or the output file replaced.
     pub(crate) fn finish(self, ctx: &Context) -> anyhow::Result<()> {
         let Printer {
             format,
@@ -105,8 +115,7 @@ impl Printer {
             diff,
             mut sink,
             document,
-            sarif_results,
-            notifications,
+            sarif,
             file_rows,
             ..
         } = self;
@@ -122,11 +131,9 @@ impl Printer {
             );
             out.write_all(notice.as_bytes())?;
         }
-        if format == Format::Sarif {
+        if let Some(log) = sarif {
             let clean = stats.troubles.load(Ordering::Relaxed) == 0;
-            let log = output::sarif::log(sarif_results, clean, notifications);
-            serde_json::to_writer_pretty(&mut *out, &log)?;
-            out.write_all(b"\n")?;
+            log.finish(clean, out)?;
         }
         if statistics {
             let table = match format {

@@ -2,7 +2,7 @@
 //! kept in `check::Stats` for every run, for the summary's by-rule line),
 //! counts per file (`FileCounts`, kept only for `--statistics`), their
 //! human and JSON tables, and the report's destination (standard output,
-//! or `--output-file` written whole through the workspace's writer).
+//! or `--output-file`, replaced through the workspace's writer at the end).
 
 use std::collections::HashSet;
 use std::io::{self, Write};
@@ -14,6 +14,7 @@ use serde_json::json;
 use utf8lint_diagnostics::{Applicability, Diagnostic, Level, Rule};
 
 use crate::output::names::display_path;
+use crate::spool::Spool;
 
 /// Findings per rule, added to by every worker (findings are rare next to
 /// files, so one shared counter per rule costs nothing measurable).
@@ -266,11 +267,14 @@ pub(crate) fn statistics_json(counts: &RuleCounts, mut files: Vec<FileRow>) -> S
     text
 }
 
-/// Where the report goes: standard output as it is produced, or a buffer
-/// written whole to `--output-file` at the end (never half a report).
+/// Where the report goes: standard output as it is produced, or a
+/// temporary file copied into `--output-file`'s replacement once the run
+/// completes (never half a report, and memory one buffer). The spool is
+/// anonymous, not the replacement's own temporary file beside the output:
+/// a file appearing in a checked directory mid-run could be walked.
 pub(crate) enum Sink {
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
-    File { path: PathBuf, bytes: Vec<u8> },
+    File { path: PathBuf, report: Spool },
 }
 
 impl Sink {
@@ -278,7 +282,7 @@ impl Sink {
         match output_file {
             Some(path) => Sink::File {
                 path: path.to_owned(),
-                bytes: Vec::new(),
+                report: Spool::default(),
             },
             None => Sink::Stdout(io::BufWriter::with_capacity(64 * 1024, io::stdout().lock())),
         }
@@ -287,17 +291,17 @@ impl Sink {
     pub(crate) fn writer(&mut self) -> &mut dyn Write {
         match self {
             Sink::Stdout(out) => out,
-            Sink::File { bytes, .. } => bytes,
+            Sink::File { report, .. } => report,
         }
     }
 
-    /// Flushes standard output, or writes the file whole.
+    /// Flushes standard output, or replaces the file with the report.
     pub(crate) fn finish(self) -> anyhow::Result<()> {
         match self {
             Sink::Stdout(mut out) => Ok(out.flush()?),
-            Sink::File { path, bytes } => {
+            Sink::File { path, report } => {
                 let shown = display_path(&path).0;
-                utf8lint_workspace::write_whole_file(&path, |w| w.write_all(&bytes))
+                utf8lint_workspace::write_whole_file(&path, |w| report.copy_to(w))
                     .map_err(|e| anyhow::anyhow!("{e}"))
                     .with_context(|| format!("cannot write the report to {shown}"))
             }

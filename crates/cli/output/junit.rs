@@ -3,17 +3,20 @@
 //! per trouble (an `error`); a run with neither has one passing case, so
 //! that a CI's test report says the check ran. Each file's cases are
 //! rendered, one per line, by the worker that checked it; the suite's
-//! counts are known once every file is.
+//! counts are known once every file is, so the cases wait in a
+//! temporary file (`Spool`) until then.
 //!
 //! Everything from outside (names, messages) is escaped twice: hidden
 //! characters written visibly (`escape_shown`), then XML's five
 //! characters and whatever XML 1.0 cannot hold at all.
 
 use std::fmt::Write as _;
+use std::io::{self, Write as _};
 
 use utf8lint_diagnostics::{Diagnostic, escape_shown};
 
 use super::place::{Region, is_file_level};
+use crate::spool::Spool;
 use crate::trouble::Trouble;
 
 /// Text made fit for XML content and attribute values.
@@ -79,37 +82,34 @@ pub(super) fn case(d: &Diagnostic, path: &str, region: &Region) -> String {
     )
 }
 
-/// The suite being gathered: its cases, counted.
+/// The suite being gathered: its cases, counted, kept on disk until the
+/// counts the suite's head carries are known.
 #[derive(Default)]
 pub(crate) struct Suite {
-    cases: String,
+    cases: Spool,
     failures: usize,
     errors: usize,
 }
 
 impl Suite {
     /// A file's cases, as its worker rendered them.
-    pub(crate) fn push(&mut self, cases: &str) {
+    pub(crate) fn push(&mut self, cases: &str) -> io::Result<()> {
         self.failures += cases.lines().count();
-        self.cases.push_str(cases);
+        self.cases.write_all(cases.as_bytes())
     }
 
     /// A trouble, as an error case.
-    pub(crate) fn trouble(&mut self, t: &Trouble) {
+    pub(crate) fn trouble(&mut self, t: &Trouble) -> io::Result<()> {
         self.errors += 1;
         let text = escape(&t.text());
-        let _ = writeln!(
+        writeln!(
             self.cases,
             "<testcase name=\"utf8lint trouble\" classname=\"utf8lint\"><error message=\"{text}\">{text}</error></testcase>"
-        );
+        )
     }
 
     /// The whole document.
-    pub(crate) fn finish(mut self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        if self.failures + self.errors == 0 {
-            self.cases
-                .push_str("<testcase name=\"no findings\" classname=\"utf8lint\"/>\n");
-        }
+    pub(crate) fn finish(self, out: &mut dyn io::Write) -> io::Result<()> {
         let tests = (self.failures + self.errors).max(1);
         let counts = format!(
             "tests=\"{tests}\" failures=\"{}\" errors=\"{}\"",
@@ -117,9 +117,13 @@ impl Suite {
         );
         write!(
             out,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"utf8lint\" {counts}>\n<testsuite name=\"utf8lint\" {counts}>\n{}</testsuite>\n</testsuites>\n",
-            self.cases
-        )
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"utf8lint\" {counts}>\n<testsuite name=\"utf8lint\" {counts}>\n"
+        )?;
+        if self.failures + self.errors == 0 {
+            out.write_all(b"<testcase name=\"no findings\" classname=\"utf8lint\"/>\n")?;
+        }
+        self.cases.copy_to(out)?;
+        out.write_all(b"</testsuite>\n</testsuites>\n")
     }
 }
 

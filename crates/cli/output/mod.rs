@@ -190,8 +190,9 @@ impl JsonArray {
     }
 }
 
-/// The formats written as one document once every file is in: the JSON
-/// arrays of `json` and `gitlab`, the test suite of `junit`.
+/// The formats written as one document: the JSON arrays of `json` and
+/// `gitlab`, written as the files come in, and the test suite of `junit`,
+/// whose head waits for the counts of every file.
 pub(crate) enum Document {
     Array(JsonArray),
     Junit(junit::Suite),
@@ -210,17 +211,15 @@ impl Document {
     pub(crate) fn push(&mut self, out: &mut dyn std::io::Write, text: &str) -> std::io::Result<()> {
         match self {
             Document::Array(array) => array.push(out, text),
-            Document::Junit(suite) => {
-                suite.push(text);
-                Ok(())
-            }
+            Document::Junit(suite) => suite.push(text),
         }
     }
 
     /// A trouble, where the format has a place for it (JUnit's errors).
-    pub(crate) fn trouble(&mut self, t: &crate::trouble::Trouble) {
-        if let Document::Junit(suite) = self {
-            suite.trouble(t);
+    pub(crate) fn trouble(&mut self, t: &crate::trouble::Trouble) -> std::io::Result<()> {
+        match self {
+            Document::Junit(suite) => suite.trouble(t),
+            Document::Array(_) => Ok(()),
         }
     }
 
