@@ -551,16 +551,7 @@ mod tests {
     #[test]
     fn regions_are_ordered_and_within_the_input() {
         use proptest::prelude::*;
-        let languages = [
-            Language::Python,
-            Language::Rust,
-            Language::Go,
-            Language::C,
-            Language::Java,
-            Language::Kotlin,
-            Language::JavaScript,
-            Language::CSharp,
-        ];
+        let languages = PROPERTY_LANGUAGES;
         proptest!(|(bytes in proptest::collection::vec(prop_oneof![
             Just(b'"'), Just(b'\''), Just(b'`'), Just(b'/'), Just(b'*'), Just(b'#'),
             Just(b'\\'), Just(b'\n'), Just(b'r'), Just(b'@'), Just(b'a'), Just(0xE2u8),
@@ -704,21 +695,24 @@ mod tests {
         });
     }
 
+    /// The languages the property tests lex.
+    const PROPERTY_LANGUAGES: [Language; 8] = [
+        Language::Python,
+        Language::Rust,
+        Language::Go,
+        Language::C,
+        Language::Java,
+        Language::Kotlin,
+        Language::JavaScript,
+        Language::CSharp,
+    ];
+
     /// What the line alone says is in a string or comment, the scanner
     /// says is too.
     #[test]
     fn a_line_alone_never_puts_code_in_a_comment() {
         use proptest::prelude::*;
-        let languages = [
-            Language::Python,
-            Language::Rust,
-            Language::Go,
-            Language::C,
-            Language::Java,
-            Language::Kotlin,
-            Language::JavaScript,
-            Language::CSharp,
-        ];
+        let languages = PROPERTY_LANGUAGES;
         let pieces: &[&[u8]] = &[
             b"\"",
             b"'",
@@ -761,16 +755,7 @@ mod tests {
     #[test]
     fn the_jumping_scanner_finds_what_the_byte_by_byte_one_finds() {
         use proptest::prelude::*;
-        let languages = [
-            Language::Python,
-            Language::Rust,
-            Language::Go,
-            Language::C,
-            Language::Java,
-            Language::Kotlin,
-            Language::JavaScript,
-            Language::CSharp,
-        ];
+        let languages = PROPERTY_LANGUAGES;
         let pieces: &[&[u8]] = &[
             b"\"",
             b"'",
