@@ -209,10 +209,7 @@ impl Item {
             code: self
                 .rule
                 .map(|r| NumberOrString::String(r.code().to_string())),
-            code_description: self
-                .rule
-                .and_then(|r| Url::parse(&r.url()).ok())
-                .map(|href| CodeDescription { href }),
+            code_description: self.rule.and_then(code_description),
             source: Some("utf8lint".to_string()),
             message: self.message.clone(),
             related_information: self.detail.as_ref().map(|detail| {
@@ -228,6 +225,20 @@ impl Item {
             data: self.data.as_ref().map(FindingData::to_value),
         }
     }
+}
+
+/// The link to a rule's explanation: every publish sends one a finding,
+/// so each rule's address is parsed once per process, not per finding.
+fn code_description(rule: Rule) -> Option<CodeDescription> {
+    static ADDRESSES: std::sync::OnceLock<Vec<Option<Url>>> = std::sync::OnceLock::new();
+    let addresses = ADDRESSES.get_or_init(|| {
+        Rule::ALL
+            .iter()
+            .map(|r| Url::parse(&r.url()).ok())
+            .collect()
+    });
+    let href = addresses.get(rule.index())?.clone()?;
+    Some(CodeDescription { href })
 }
 
 fn severity(level: Level) -> DiagnosticSeverity {
