@@ -136,6 +136,10 @@ pub(crate) struct Reframe<R> {
     hold: Option<Step>,
     /// How long it may wait ([`HOLD_LIMIT`]).
     hold_limit: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// What each read fills: made once, on the first read. A chunk made
+    /// for every read cost a zeroed 256 KiB (and, above glibc's mmap
+    /// threshold, a mapping) several times per keystroke.
+    chunk: Vec<u8>,
 }
 
 impl<R> Reframe<R> {
@@ -153,6 +157,7 @@ impl<R> Reframe<R> {
             lifecycle,
             hold: None,
             hold_limit: None,
+            chunk: Vec::new(),
         }
     }
 
@@ -350,8 +355,10 @@ impl<R: AsyncRead + Unpin> AsyncRead for Reframe<R> {
                 this.lifecycle.note_input_over();
                 return Poll::Ready(Ok(()));
             }
-            let mut chunk = vec![0u8; READ_CHUNK];
-            let mut read_buf = ReadBuf::new(&mut chunk);
+            if this.chunk.is_empty() {
+                this.chunk = vec![0u8; READ_CHUNK];
+            }
+            let mut read_buf = ReadBuf::new(&mut this.chunk);
             match Pin::new(&mut this.inner).poll_read(cx, &mut read_buf) {
                 Poll::Ready(Ok(())) => {
                     let filled = read_buf.filled();
