@@ -137,8 +137,8 @@ pub(crate) struct Reframe<R> {
     /// How long it may wait ([`HOLD_LIMIT`]).
     hold_limit: Option<Pin<Box<tokio::time::Sleep>>>,
     /// What each read fills: made once, on the first read. A chunk made
-    /// for every read cost a zeroed 256 KiB (and, above glibc's mmap
-    /// threshold, a mapping) several times per keystroke.
+    /// per read would be a zeroed 256 KiB (above glibc's mmap threshold, a
+    /// fresh mapping) several times per keystroke.
     chunk: Vec<u8>,
 }
 
