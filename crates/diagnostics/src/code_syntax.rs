@@ -707,35 +707,46 @@ mod tests {
         Language::CSharp,
     ];
 
+    /// What the property tests' sources are made of: every opener and
+    /// closer of a string or comment the languages have, prefixes, escapes,
+    /// letters, and non-ASCII (a dash U+2014 whose lead byte is looked for).
+    const PROPERTY_PIECES: &[&[u8]] = &[
+        b"\"",
+        b"'",
+        b"`",
+        b"/",
+        b"*",
+        b"#",
+        b"\\",
+        b"\n",
+        b"r",
+        b"b",
+        b"f",
+        b"br",
+        b"@",
+        b"a",
+        b"_",
+        b" ",
+        b"9",
+        "\u{e9}".as_bytes(),
+        "\u{2014}".as_bytes(),
+        b"\"\"\"",
+        b"'''",
+        b"//",
+        b"// ",
+        b"# ",
+        b"/*",
+        b"*/",
+        b"r#",
+    ];
+
     /// What the line alone says is in a string or comment, the scanner
     /// says is too.
     #[test]
     fn a_line_alone_never_puts_code_in_a_comment() {
         use proptest::prelude::*;
         let languages = PROPERTY_LANGUAGES;
-        let pieces: &[&[u8]] = &[
-            b"\"",
-            b"'",
-            b"`",
-            b"/",
-            b"*",
-            b"#",
-            b"\\",
-            b"\n",
-            b"r",
-            b"b",
-            b"@",
-            b"a",
-            b" ",
-            b"\"\"\"",
-            b"'''",
-            b"/*",
-            b"*/",
-            b"r#",
-            b"# ",
-            b"// ",
-            "\u{2014}".as_bytes(),
-        ];
+        let pieces = PROPERTY_PIECES;
         proptest!(ProptestConfig::with_cases(20_000), |(picks in proptest::collection::vec(0..pieces.len(), 0..24), k in 0usize..8)| {
             let bytes: Vec<u8> = picks.iter().flat_map(|&p| pieces[p].to_vec()).collect();
             let language = languages[k];
@@ -756,32 +767,7 @@ mod tests {
     fn the_jumping_scanner_finds_what_the_byte_by_byte_one_finds() {
         use proptest::prelude::*;
         let languages = PROPERTY_LANGUAGES;
-        let pieces: &[&[u8]] = &[
-            b"\"",
-            b"'",
-            b"`",
-            b"/",
-            b"*",
-            b"#",
-            b"\\",
-            b"\n",
-            b"r",
-            b"b",
-            b"f",
-            b"br",
-            b"@",
-            b"a",
-            b"_",
-            b" ",
-            "é".as_bytes(),
-            b"\"\"\"",
-            b"'''",
-            b"//",
-            b"/*",
-            b"*/",
-            b"r#",
-            b"9",
-        ];
+        let pieces = PROPERTY_PIECES;
         proptest!(ProptestConfig::with_cases(4096), |(picks in proptest::collection::vec(0..pieces.len(), 0..40), k in 0usize..8)| {
             let bytes: Vec<u8> = picks.iter().flat_map(|&p| pieces[p].to_vec()).collect();
             prop_assert_eq!(non_code(&bytes, languages[k]), non_code_byte_by_byte(&bytes, languages[k]));
