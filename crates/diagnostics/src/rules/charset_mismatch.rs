@@ -20,7 +20,9 @@ use encoding_rs::Encoding;
 
 use crate::{Charset, Diagnostic, Edit, Fix, Level, PolicySource, Rule};
 
-use super::declared::{Declaration, Syntax, declarations, is_html_page, meta_charset_offset};
+use super::declared::{
+    Declaration, Format, Syntax, declarations_of, is_html_page_of, meta_charset_offset,
+};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -102,9 +104,10 @@ fn disagreement(
 
 /// U009 for each declaration in the file that its bytes contradict.
 fn in_file(bytes: &[u8], path: &Path, level: Level, evidence: &Evidence<'_>) -> Vec<Diagnostic> {
-    let found = declarations(bytes, path);
+    let format = Format::of(path);
+    let found = declarations_of(bytes, format);
     if found.is_empty() {
-        return undeclared_html(bytes, path, level, evidence)
+        return undeclared_html(bytes, path, format, level, evidence)
             .into_iter()
             .collect();
     }
@@ -205,18 +208,23 @@ fn one_edit_from(a: &str, b: &str) -> bool {
     }
 }
 
-/// U009 for a whole HTML page ([`is_html_page`]) that is UTF-8 with
+/// U009 for a whole HTML page ([`is_html_page_of`]) that is UTF-8 with
 /// multi-byte characters, with no BOM and no declaration: a browser reads
 /// it as windows-1252. The fix writes `<meta charset="utf-8">` where
 /// [`meta_charset_offset`] says, inside the prescan's first 1024 bytes.
 fn undeclared_html(
     bytes: &[u8],
     path: &Path,
+    format: Format,
     level: Level,
     evidence: &Evidence<'_>,
 ) -> Option<Diagnostic> {
     // The page test first: it reads the head, not every byte.
-    if !evidence.valid || bytes.starts_with(BOM) || !is_html_page(bytes, path) || bytes.is_ascii() {
+    if !evidence.valid || bytes.starts_with(BOM) || !is_html_page_of(bytes, path, format) {
+        return None;
+    }
+    let first = encoding_rs::Encoding::ascii_valid_up_to(bytes);
+    if first == bytes.len() {
         return None;
     }
     // A `charset` the prescan's window does not reach (a late `<meta>`,
@@ -224,7 +232,6 @@ fn undeclared_html(
     if bytes.windows(7).any(|w| w.eq_ignore_ascii_case(b"charset")) {
         return None;
     }
-    let first = bytes.iter().position(|&b| b >= 0x80)?;
     let multibyte = bytes.iter().filter(|&&b| b >= 0xC0).count();
     let mut d = Diagnostic::new(
         Rule::CharsetMismatch,
@@ -364,7 +371,12 @@ fn declaration_mismatch(
         let first = evidence.first_error.as_ref()?.start;
         return disagreement(bytes, declaration, encoding, detected, first, level);
     }
-    let first = bytes.iter().position(|&b| b >= 0x80)?;
+    // Most declarations of a legacy encoding stand over ASCII, which reads
+    // alike in both: found in one vector scan, not byte by byte.
+    let first = encoding_rs::Encoding::ascii_valid_up_to(bytes);
+    if first == bytes.len() {
+        return None;
+    }
     // The file is well-formed: the character at `first` is whole.
     let c = utf8lint_codec::Utf8Chunks::new(&bytes[first..bytes.len().min(first + 4)])
         .next()

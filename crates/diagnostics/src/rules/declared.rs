@@ -221,8 +221,10 @@ fn emacs_coding_system(name: &str) -> Option<&'static str> {
 }
 
 /// The formats whose declarations depend on the file's name or content.
+/// Found once per file ([`Format::of`]) by U009, which asks both for the
+/// declarations and whether the file is an HTML page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
+pub(crate) enum Format {
     Html,
     Css,
     Po,
@@ -240,64 +242,59 @@ enum Format {
 const MAX_EXTENSIONS: usize = 4;
 
 impl Format {
-    /// The format the extension `ext` names, in any case, if any.
-    fn named(ext: &str) -> Option<Format> {
-        const FORMATS: [(Format, &[&str]); 9] = [
-            (Format::Html, &["html", "htm", "xhtml", "shtml"]),
-            (Format::Css, &["css", "scss", "less"]),
-            (Format::Po, &["po", "pot"]),
+    /// The format the extension `ext` names, in any case, if any. Asked
+    /// for every extension of every file: lower-cased once into a buffer
+    /// and matched whole, which the compiler turns into a switch on the
+    /// length and a few word compares (most extensions name none of these
+    /// formats).
+    fn named(ext: &[u8]) -> Option<Format> {
+        let mut lower = [0u8; 7];
+        let buf = lower.get_mut(..ext.len())?;
+        buf.copy_from_slice(ext);
+        buf.make_ascii_lowercase();
+        Some(match &*buf {
+            b"html" | b"htm" | b"xhtml" | b"shtml" => Format::Html,
+            b"css" | b"scss" | b"less" => Format::Css,
+            b"po" | b"pot" => Format::Po,
             // Every TeX source kind that loads packages: documents,
             // packages, classes, docstrip sources and installers, l3build
             // tests, bibliographies, font and option files, Sweave.
-            (
-                Format::Latex,
-                &[
-                    "tex", "sty", "cls", "ltx", "dtx", "ins", "lvt", "bib", "drv", "fd", "clo",
-                    "bbx", "cbx", "lbx", "tikz", "rnw",
-                ],
-            ),
-            (Format::Python, &["py", "pyw", "pyi"]),
-            (Format::Ruby, &["rb", "rake", "gemspec", "ru"]),
+            b"tex" | b"sty" | b"cls" | b"ltx" | b"dtx" | b"ins" | b"lvt" | b"bib" | b"drv"
+            | b"fd" | b"clo" | b"bbx" | b"cbx" | b"lbx" | b"tikz" | b"rnw" => Format::Latex,
+            b"py" | b"pyw" | b"pyi" => Format::Python,
+            b"rb" | b"rake" | b"gemspec" | b"ru" => Format::Ruby,
             // Perl sources, which hold POD, and POD files.
-            (Format::Perl, &["pl", "pm", "pod", "t", "plx", "psgi"]),
-            (Format::Texinfo, &["texi", "texinfo", "txi"]),
-            (Format::VimScript, &["vim"]),
-        ];
-        // Asked for every extension of every file: lower-cased once, then
-        // compared whole (most extensions name none of these formats).
-        let mut lower = [0u8; 7];
-        let buf = lower.get_mut(..ext.len())?;
-        buf.copy_from_slice(ext.as_bytes());
-        buf.make_ascii_lowercase();
-        let ext = &*buf;
-        FORMATS
-            .iter()
-            .find(|(_, names)| names.iter().any(|n| n.as_bytes() == ext))
-            .map(|&(format, _)| format)
+            b"pl" | b"pm" | b"pod" | b"t" | b"plx" | b"psgi" => Format::Perl,
+            b"texi" | b"texinfo" | b"txi" => Format::Texinfo,
+            b"vim" => Format::VimScript,
+            _ => return None,
+        })
     }
 
     /// The format of the file at `path`: the last of its extensions that
     /// names one. Content negotiation puts a page's language and charset
     /// after its type (`index.html.de`, `index.html.ko.euc-kr`), and
     /// templates add a suffix (`setup.py.in`).
-    fn of(path: &Path) -> Format {
-        extensions(path).find_map(Format::named).unwrap_or_else(|| {
-            // Vim's startup files, which have no extension.
-            let name = file_name(path);
-            let vimrc = [
-                &b".vimrc"[..],
-                b"_vimrc",
-                b"vimrc",
-                b".gvimrc",
-                b"_gvimrc",
-                b"gvimrc",
-            ];
-            if vimrc.contains(&name) {
-                Format::VimScript
-            } else {
-                Format::Other
-            }
-        })
+    pub(crate) fn of(path: &Path) -> Format {
+        extension_bytes(path)
+            .find_map(Format::named)
+            .unwrap_or_else(|| {
+                // Vim's startup files, which have no extension.
+                let name = file_name(path);
+                let vimrc = [
+                    &b".vimrc"[..],
+                    b"_vimrc",
+                    b"vimrc",
+                    b".gvimrc",
+                    b"_gvimrc",
+                    b"gvimrc",
+                ];
+                if vimrc.contains(&name) {
+                    Format::VimScript
+                } else {
+                    Format::Other
+                }
+            })
     }
 }
 
@@ -314,11 +311,12 @@ fn file_name(path: &Path) -> &[u8] {
 }
 
 /// The extensions of the file name `path` ends in, the last first, at most
-/// [`MAX_EXTENSIONS`]: the parts after each dot of the name but a leading
-/// one (`.bashrc` has none). Read from the end of the path's bytes: parsing
-/// the path's components was a tenth of the declarations' cost in a file
-/// without any.
-fn extensions(path: &Path) -> impl Iterator<Item = &str> {
+/// [`MAX_EXTENSIONS`], as bytes: the parts after each dot of the name but a
+/// leading one (`.bashrc` has none). Read from the end of the path's bytes,
+/// the dots looked for byte by byte: a name is a few bytes, shorter than a
+/// vector search takes to set up, and parsing the path's components was a
+/// tenth of the declarations' cost in a file without any.
+fn extension_bytes(path: &Path) -> impl Iterator<Item = &[u8]> {
     let mut name = file_name(path);
     // A path that does not end in a plain name (`a/b/`, `a/b/.`): its
     // components say which name it is.
@@ -327,13 +325,17 @@ fn extensions(path: &Path) -> impl Iterator<Item = &str> {
     }
     let mut rest = name.strip_prefix(b".").unwrap_or(name);
     std::iter::from_fn(move || {
-        let dot = memchr::memrchr(b'.', rest)?;
+        let dot = rest.iter().rposition(|&b| b == b'.')?;
         let ext = &rest[dot + 1..];
         rest = &rest[..dot];
         Some(ext)
     })
     .take(MAX_EXTENSIONS)
-    .filter_map(|ext| std::str::from_utf8(ext).ok())
+}
+
+/// [`extension_bytes`] that are UTF-8, as text.
+fn extensions(path: &Path) -> impl Iterator<Item = &str> {
+    extension_bytes(path).filter_map(|ext| std::str::from_utf8(ext).ok())
 }
 
 /// The legacy encoding the file's name declares, with the extension that
@@ -346,7 +348,8 @@ pub(crate) fn charset_in_name(path: &Path) -> Option<(&str, &'static Encoding)> 
         // `.ascii` names no legacy encoding (WHATWG's label for
         // windows-1252), and a format's extension names no charset.
         let ascii = ext.to_ascii_lowercase().contains("ascii");
-        let encoding = resolve(ext).filter(|_| !ascii && Format::named(ext).is_none())?;
+        let encoding =
+            resolve(ext).filter(|_| !ascii && Format::named(ext.as_bytes()).is_none())?;
         (encoding != encoding_rs::UTF_8
             && encoding != encoding_rs::UTF_16LE
             && encoding != encoding_rs::UTF_16BE)
@@ -421,16 +424,27 @@ pub(crate) fn head_tag_end(bytes: &[u8]) -> Option<usize> {
 /// doctype. Without a declaration or a BOM, such a page is windows-1252 to
 /// a browser ("Proceeding using windows-1252", the HTML validator says).
 pub(crate) fn is_html_page(bytes: &[u8], path: &Path) -> bool {
+    is_html_page_of(bytes, path, Format::of(path))
+}
+
+/// [`is_html_page`] for a file whose [`Format`] is known.
+pub(crate) fn is_html_page_of(bytes: &[u8], path: &Path, format: Format) -> bool {
     let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     let head = bytes[start..].trim_ascii_start();
+    // A page by content opens with a tag (`html_by_content`): a file of
+    // another format that does not is no page, settled before its name is
+    // read again.
+    if format != Format::Html && !head.starts_with(b"<") {
+        return false;
+    }
     if head.starts_with(b"<?xml")
-        || extensions(path)
+        || extension_bytes(path)
             .next()
-            .is_some_and(|e| e.eq_ignore_ascii_case("xhtml"))
+            .is_some_and(|e| e.eq_ignore_ascii_case(b"xhtml"))
     {
         return false;
     }
-    let html = Format::of(path) == Format::Html || html_by_content(bytes, start);
+    let html = format == Format::Html || html_by_content(bytes, start);
     let window = &bytes[start..bytes.len().min(start + 4096)];
     html && [&b"<html"[..], b"<head", b"<!doctype"].iter().any(|tag| {
         window
@@ -443,8 +457,12 @@ pub(crate) fn is_html_page(bytes: &[u8], path: &Path) -> bool {
 /// and U005's conversion both read this list, so a declaration the
 /// conversion does not rewrite is one U009 does not check either.
 pub(crate) fn declarations<'a>(bytes: &'a [u8], path: &Path) -> Vec<Declaration<'a>> {
+    declarations_of(bytes, Format::of(path))
+}
+
+/// [`declarations`] for a file whose [`Format`] is known.
+pub(crate) fn declarations_of(bytes: &[u8], format: Format) -> Vec<Declaration<'_>> {
     let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
-    let format = Format::of(path);
     let mut out = Vec::new();
     out.extend(xml(bytes, start));
     match format {
@@ -619,16 +637,23 @@ pub(crate) fn decodes_to_text(bytes: &[u8], encoding: &'static Encoding) -> bool
 pub(crate) fn decodes(bytes: &[u8], encoding: &'static Encoding, text_only: bool) -> bool {
     if encoding.is_single_byte() {
         let table = single_byte_table(encoding, text_only);
-        // Every such encoding decodes ASCII as ASCII: a chunk of ASCII
-        // text (every ASCII byte when not `text_only`) is settled in
-        // vector compares, and only a chunk with another byte is looked up.
-        let plain = |b: u8| b < 0x80;
+        // Every such encoding decodes ASCII as ASCII, and in most of them
+        // every byte from `0xA0` (or nearly) up, where the letters are: the
+        // bytes from `floor` up all decode. A chunk holding no byte between
+        // those (ASCII and letters, most chunks of legacy text) is settled
+        // in vector compares, and only another chunk is looked up.
+        let floor = (0x80..=0xFF)
+            .rev()
+            .find(|&b| !table[usize::from(b)])
+            .map_or(0x80, |b: u8| u16::from(b) + 1);
+        // Bytes below `floor` and not ASCII: `b - 0x80 < unsure` (at most
+        // 0x80, which fits).
+        let unsure = u8::try_from(floor - 0x80).unwrap_or(0x80);
         let decodes = |chunk: &[u8]| {
-            let other = chunk
-                .iter()
-                .fold(0u8, |other, &b| other | u8::from(!plain(b)));
-            // Legacy text has another byte in nearly every chunk, and nearly
-            // always every byte decodes: looked up without a branch each.
+            let other = chunk.iter().fold(0u8, |other, &b| {
+                other | u8::from(b.wrapping_sub(0x80) < unsure)
+            });
+            // Looked up without a branch each.
             other == 0 || chunk.iter().fold(true, |ok, &b| ok & table[usize::from(b)])
         };
         let mut chunks = bytes.chunks_exact(64);
@@ -1389,6 +1414,17 @@ mod tests {
                     decodes_decoded(&every, encoding, text_only),
                     "{label} {text_only}"
                 );
+                // Each byte inside a whole chunk of one letter, also where
+                // the chunk is otherwise settled without a look-up.
+                for (&b, &letter) in every.iter().zip(every.iter().cycle().skip(0xA0)) {
+                    let mut chunked = vec![letter; 150];
+                    chunked[70] = b;
+                    assert_eq!(
+                        decodes(&chunked, encoding, text_only),
+                        decodes_decoded(&chunked, encoding, text_only),
+                        "{label} {b:02X} in {letter:02X} {text_only}"
+                    );
+                }
             }
         }
         assert_eq!(single, 29);
