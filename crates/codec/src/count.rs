@@ -216,15 +216,23 @@ mod x86 {
             let h = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
             _mm256_and_si256(l, h)
         };
-        // Whole registers, the last padded with a byte outside the set.
-        let chunks = bytes.chunks_exact(32);
-        let mut last = [outside; 32];
-        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        // SAFETY: a register's 32 bytes are readable; no alignment need.
+        let load = |reg: &[u8; 32]| unsafe { _mm256_loadu_si256(reg.as_ptr().cast()) };
+        let (regs, tail) = bytes.as_chunks::<32>();
         let mut any = _mm256_setzero_si256();
-        for chunk in chunks.chain(core::iter::once(&last[..])) {
-            // SAFETY: the chunk is 32 readable bytes; no alignment need.
-            let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
-            any = _mm256_or_si256(any, class(v));
+        // Four registers a step: the loop's own work is then a small share
+        // of a file head's 8 KiB.
+        let mut fours = regs.chunks_exact(4);
+        for four in fours.by_ref() {
+            let pair = _mm256_or_si256(class(load(&four[0])), class(load(&four[1])));
+            let other = _mm256_or_si256(class(load(&four[2])), class(load(&four[3])));
+            any = _mm256_or_si256(any, _mm256_or_si256(pair, other));
+        }
+        // Then whole registers, the last padded with a byte outside the set.
+        let mut last = [outside; 32];
+        last[..tail.len()].copy_from_slice(tail);
+        for reg in fours.remainder().iter().chain(core::iter::once(&last)) {
+            any = _mm256_or_si256(any, class(load(reg)));
         }
         _mm256_testz_si256(any, any) == 0
     }

@@ -281,8 +281,21 @@ impl Capped {
 
     /// The kept findings onto `out`, the summary (if any was not kept)
     /// onto `summaries`.
-    pub(crate) fn finish(self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
-        summaries.extend(self.summary());
-        out.extend(self.kept);
+    pub(crate) fn finish(mut self, out: &mut Vec<Diagnostic>, summaries: &mut Vec<Diagnostic>) {
+        // Nearly every rule finds nothing in nearly every file: then no
+        // summary is made, and nothing is moved.
+        if self.first_hidden.is_some()
+            && let Some(summary) = self.summary()
+        {
+            summaries.push(summary);
+        }
+        if self.kept.is_empty() {
+            return;
+        }
+        if out.is_empty() {
+            std::mem::swap(out, &mut self.kept);
+        } else {
+            out.append(&mut self.kept);
+        }
     }
 }
