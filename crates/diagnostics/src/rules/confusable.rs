@@ -236,6 +236,25 @@ const WIDE: [u32; 442] = [
     0x1FBF0, 0x1FBF1,
 ];
 
+/// [`WIDE`]'s characters of three bytes by their first two: for each lead
+/// `E0`..`EF` and second byte (the low six bits of each, as an index),
+/// the low six bits of their third bytes. The test of a three-byte
+/// character is then a lookup, not a search of [`WIDE`] (the comma of
+/// Chinese text, `EF BC 8C`, is a pair of [`PAIRS`]).
+static THIRD_BITS: [u64; 16 * 64] = {
+    let mut bits = [0u64; 16 * 64];
+    let mut k = 0;
+    while k < WIDE.len() {
+        let cp = WIDE[k];
+        if cp >= 0x800 && cp < 0x10000 {
+            let pair = ((cp >> 12) & 0x0F) << 6 | ((cp >> 6) & 0x3F);
+            bits[pair as usize] |= 1 << (cp & 0x3F);
+        }
+        k += 1;
+    }
+    bits
+};
+
 /// Whether the bytes from `at` start a character U016 looks for: a pair of
 /// [`PAIR_BITS`], and for three and four bytes one of [`WIDE`] or a
 /// mathematical letter (bytes past the end of `bytes` may be anything).
@@ -255,6 +274,10 @@ fn is_lead(bytes: &[u8], at: usize) -> bool {
     let Some(tail) = bytes.get(at + 1..at + len) else {
         return true;
     };
+    if len == 3 {
+        let pair = usize::from(b & 0x0F) << 6 | usize::from(tail[0] & 0x3F);
+        return THIRD_BITS[pair] & 1 << (tail[1] & 0x3F) != 0;
+    }
     let cp = tail.iter().fold(u32::from(b) & (0x7F >> len), |cp, &t| {
         cp << 6 | u32::from(t & 0x3F)
     });
@@ -1535,6 +1558,31 @@ mod tests {
                 (0..CHUNK).fold(0u64, |bits, i| bits | u64::from(is_first(chunk[i])) << i);
             assert_eq!(first_bits(&chunk), expected, "{chunk:02X?}");
         }
+    }
+
+    /// The lookup of a three-byte look-alike answers as the search of
+    /// [`WIDE`] does, on every three bytes after one of its leads.
+    #[test]
+    fn the_third_bytes_are_the_wide_characters() {
+        let mut leads = 0;
+        for b in 0xE0..=0xEFu8 {
+            for b1 in 0..=255u8 {
+                for b2 in 0..=255u8 {
+                    let cp = (u32::from(b) & 0x0F) << 12
+                        | u32::from(b1 & 0x3F) << 6
+                        | u32::from(b2 & 0x3F);
+                    let paired = PAIR_BITS[usize::from(b - 0xC0)] & 1 << (b1 & 0x3F) != 0;
+                    let expected = paired && WIDE.binary_search(&cp).is_ok();
+                    assert_eq!(
+                        is_lead(&[b, b1, b2], 0),
+                        expected,
+                        "{b:02X} {b1:02X} {b2:02X}"
+                    );
+                    leads += usize::from(expected);
+                }
+            }
+        }
+        assert!(leads > 1_000, "{leads}");
     }
 
     /// Leads are found at every offset from every start, near and far.
