@@ -524,7 +524,8 @@ const STEP: usize = 64;
 /// non-ASCII characters are the no-break space, `«`, `»` and General
 /// Punctuation (U+2000..U+203F: dashes, quotes; no word characters), and
 /// no ASCII letter, digit or `_` stands next to a letter of the alphabet
-/// or a neutral one. A translation catalogue's lines are mostly cleared
+/// or a neutral one, but a letter an escape or a format takes before one
+/// ([`is_escaped`]). A translation catalogue's lines are mostly cleared
 /// here in one look at their bytes instead of being split into words.
 ///
 /// The answer holds for well-formed lines, the only kind the pass reads
@@ -533,12 +534,19 @@ const STEP: usize = 64;
 /// each byte is tested with the two after it, with no state carried from
 /// one to the next: 64 bytes at a time in vector compares, one loop per
 /// alphabet with its bytes as constants.
-fn first_unclear(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize> {
-    match alphabet {
-        Alphabet::Cyrillic => first_unclear_in(lines, from, Alphabet::Cyrillic),
-        Alphabet::Greek => first_unclear_in(lines, from, Alphabet::Greek),
-        Alphabet::Armenian => first_unclear_in(lines, from, Alphabet::Armenian),
-        Alphabet::Arabic => first_unclear_in(lines, from, Alphabet::Arabic),
+fn first_unclear(lines: &[u8], mut from: usize, alphabet: Alphabet) -> Option<usize> {
+    loop {
+        let k = match alphabet {
+            Alphabet::Cyrillic => first_unclear_in(lines, from, Alphabet::Cyrillic),
+            Alphabet::Greek => first_unclear_in(lines, from, Alphabet::Greek),
+            Alphabet::Armenian => first_unclear_in(lines, from, Alphabet::Armenian),
+            Alphabet::Arabic => first_unclear_in(lines, from, Alphabet::Arabic),
+        }?;
+        // Each offset is judged alone: the test goes on from the next.
+        if !is_escaped(lines, k) {
+            return Some(k);
+        }
+        from = k + 1;
     }
 }
 
@@ -606,6 +614,23 @@ fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usi
         at += STEP;
     }
     None
+}
+
+/// Whether `lines[k]` is an ASCII letter that an escape or a format
+/// before it takes (`\tЗапуск`, `%sфайл`: [`escape_len`] strips it from
+/// the word), so that a letter after it mixes nothing. Asked only of the
+/// offsets the vector test ([`first_unclear_in`]) stops at: C catalogues
+/// write a tab or a newline before a translated word.
+fn is_escaped(lines: &[u8], k: usize) -> bool {
+    let b = lines[k];
+    let before = k.checked_sub(1).map(|p| lines[p]);
+    b.is_ascii_alphabetic()
+        && match before {
+            Some(b'\\') => true,
+            // `%ld`, `%hd`: a length before the conversion letter.
+            Some(b'%') => !b"hlLqjzt".contains(&b),
+            _ => false,
+        }
 }
 
 /// Whether `c` belongs in an identifier-like word.
@@ -963,7 +988,9 @@ mod tests {
     /// The neutral word characters, and characters like them.
     const NEUTRAL: [&str; 3] = ["ʼ", "\u{300}", "\u{301}"];
     /// What the test allows between words.
-    const AROUND: [&str; 8] = [" ", "-", ",", "«", "»", "\u{A0}", "—", "„"];
+    const AROUND: [&str; 12] = [
+        " ", "-", ",", "«", "»", "\u{A0}", "—", "„", "\\t", "%s", "%l", "\\",
+    ];
     /// Everything else: ASCII word characters, other scripts, the
     /// neighbours of the alphabets and of the neutral characters.
     const OTHERS: [&str; 20] = [
@@ -1032,10 +1059,17 @@ mod tests {
     fn the_byte_test_reads_lines_as_their_characters_do() {
         let stepped = |line: &str, alphabet: Alphabet| {
             let mut previous = 0u8;
+            let mut before = None;
             for c in line.chars() {
                 let mut buffer = [0u8; 4];
                 let b = c.encode_utf8(&mut buffer).as_bytes();
+                // A letter an escape or a format takes (`\t`, `%s`, not
+                // the length of `%l`) mixes with nothing after it.
+                let escaped = c.is_ascii_alphabetic()
+                    && (before == Some('\\') || before == Some('%') && !"hlLqjzt".contains(c));
+                before = Some(c);
                 let kind = match (b.len(), c) {
+                    (1, _) if escaped => 0,
                     (1, _) => u8::from(c.is_ascii_alphanumeric() || c == '_'),
                     (2, _) if alphabet.letter(b[0], b[1]) => 2,
                     (_, '\u{A0}' | '«' | '»' | '\u{2000}'..='\u{203F}') => 0,
