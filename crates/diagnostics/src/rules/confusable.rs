@@ -236,6 +236,25 @@ const WIDE: [u32; 442] = [
     0x1FBF0, 0x1FBF1,
 ];
 
+/// [`WIDE`]'s characters of three bytes by their first two: for each lead
+/// `E0`..`EF` and second byte (the low six bits of each, as an index),
+/// the low six bits of their third bytes. The test of a three-byte
+/// character is then a lookup, not a search of [`WIDE`] (the comma of
+/// Chinese text, `EF BC 8C`, is a pair of [`PAIRS`]).
+static THIRD_BITS: [u64; 16 * 64] = {
+    let mut bits = [0u64; 16 * 64];
+    let mut k = 0;
+    while k < WIDE.len() {
+        let cp = WIDE[k];
+        if cp >= 0x800 && cp < 0x10000 {
+            let pair = ((cp >> 12) & 0x0F) << 6 | ((cp >> 6) & 0x3F);
+            bits[pair as usize] |= 1 << (cp & 0x3F);
+        }
+        k += 1;
+    }
+    bits
+};
+
 /// Whether the bytes from `at` start a character U016 looks for: a pair of
 /// [`PAIR_BITS`], and for three and four bytes one of [`WIDE`] or a
 /// mathematical letter (bytes past the end of `bytes` may be anything).
@@ -255,6 +274,10 @@ fn is_lead(bytes: &[u8], at: usize) -> bool {
     let Some(tail) = bytes.get(at + 1..at + len) else {
         return true;
     };
+    if len == 3 {
+        let pair = usize::from(b & 0x0F) << 6 | usize::from(tail[0] & 0x3F);
+        return THIRD_BITS[pair] & 1 << (tail[1] & 0x3F) != 0;
+    }
     let cp = tail.iter().fold(u32::from(b) & (0x7F >> len), |cp, &t| {
         cp << 6 | u32::from(t & 0x3F)
     });
@@ -501,7 +524,8 @@ const STEP: usize = 64;
 /// non-ASCII characters are the no-break space, `«`, `»` and General
 /// Punctuation (U+2000..U+203F: dashes, quotes; no word characters), and
 /// no ASCII letter, digit or `_` stands next to a letter of the alphabet
-/// or a neutral one. A translation catalogue's lines are mostly cleared
+/// or a neutral one, but a letter an escape or a format takes before one
+/// ([`is_escaped`]). A translation catalogue's lines are mostly cleared
 /// here in one look at their bytes instead of being split into words.
 ///
 /// The answer holds for well-formed lines, the only kind the pass reads
@@ -510,12 +534,19 @@ const STEP: usize = 64;
 /// each byte is tested with the two after it, with no state carried from
 /// one to the next: 64 bytes at a time in vector compares, one loop per
 /// alphabet with its bytes as constants.
-fn first_unclear(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize> {
-    match alphabet {
-        Alphabet::Cyrillic => first_unclear_in(lines, from, Alphabet::Cyrillic),
-        Alphabet::Greek => first_unclear_in(lines, from, Alphabet::Greek),
-        Alphabet::Armenian => first_unclear_in(lines, from, Alphabet::Armenian),
-        Alphabet::Arabic => first_unclear_in(lines, from, Alphabet::Arabic),
+fn first_unclear(lines: &[u8], mut from: usize, alphabet: Alphabet) -> Option<usize> {
+    loop {
+        let k = match alphabet {
+            Alphabet::Cyrillic => first_unclear_in(lines, from, Alphabet::Cyrillic),
+            Alphabet::Greek => first_unclear_in(lines, from, Alphabet::Greek),
+            Alphabet::Armenian => first_unclear_in(lines, from, Alphabet::Armenian),
+            Alphabet::Arabic => first_unclear_in(lines, from, Alphabet::Arabic),
+        }?;
+        // Each offset is judged alone: the test goes on from the next.
+        if !is_escaped(lines, k) {
+            return Some(k);
+        }
+        from = k + 1;
     }
 }
 
@@ -583,6 +614,23 @@ fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usi
         at += STEP;
     }
     None
+}
+
+/// Whether `lines[k]` is an ASCII letter that an escape or a format
+/// before it takes (`\tЗапуск`, `%sфайл`: [`escape_len`] strips it from
+/// the word), so that a letter after it mixes nothing. Asked only of the
+/// offsets the vector test ([`first_unclear_in`]) stops at: C catalogues
+/// write a tab or a newline before a translated word.
+fn is_escaped(lines: &[u8], k: usize) -> bool {
+    let b = lines[k];
+    let before = k.checked_sub(1).map(|p| lines[p]);
+    b.is_ascii_alphabetic()
+        && match before {
+            Some(b'\\') => true,
+            // `%ld`, `%hd`: a length before the conversion letter.
+            Some(b'%') => !b"hlLqjzt".contains(&b),
+            _ => false,
+        }
 }
 
 /// Whether `c` belongs in an identifier-like word.
@@ -940,7 +988,9 @@ mod tests {
     /// The neutral word characters, and characters like them.
     const NEUTRAL: [&str; 3] = ["ʼ", "\u{300}", "\u{301}"];
     /// What the test allows between words.
-    const AROUND: [&str; 8] = [" ", "-", ",", "«", "»", "\u{A0}", "—", "„"];
+    const AROUND: [&str; 12] = [
+        " ", "-", ",", "«", "»", "\u{A0}", "—", "„", "\\t", "%s", "%l", "\\",
+    ];
     /// Everything else: ASCII word characters, other scripts, the
     /// neighbours of the alphabets and of the neutral characters.
     const OTHERS: [&str; 20] = [
@@ -1009,10 +1059,17 @@ mod tests {
     fn the_byte_test_reads_lines_as_their_characters_do() {
         let stepped = |line: &str, alphabet: Alphabet| {
             let mut previous = 0u8;
+            let mut before = None;
             for c in line.chars() {
                 let mut buffer = [0u8; 4];
                 let b = c.encode_utf8(&mut buffer).as_bytes();
+                // A letter an escape or a format takes (`\t`, `%s`, not
+                // the length of `%l`) mixes with nothing after it.
+                let escaped = c.is_ascii_alphabetic()
+                    && (before == Some('\\') || before == Some('%') && !"hlLqjzt".contains(c));
+                before = Some(c);
                 let kind = match (b.len(), c) {
+                    (1, _) if escaped => 0,
                     (1, _) => u8::from(c.is_ascii_alphanumeric() || c == '_'),
                     (2, _) if alphabet.letter(b[0], b[1]) => 2,
                     (_, '\u{A0}' | '«' | '»' | '\u{2000}'..='\u{203F}') => 0,
@@ -1535,6 +1592,31 @@ mod tests {
                 (0..CHUNK).fold(0u64, |bits, i| bits | u64::from(is_first(chunk[i])) << i);
             assert_eq!(first_bits(&chunk), expected, "{chunk:02X?}");
         }
+    }
+
+    /// The lookup of a three-byte look-alike answers as the search of
+    /// [`WIDE`] does, on every three bytes after one of its leads.
+    #[test]
+    fn the_third_bytes_are_the_wide_characters() {
+        let mut leads = 0;
+        for b in 0xE0..=0xEFu8 {
+            for b1 in 0..=255u8 {
+                for b2 in 0..=255u8 {
+                    let cp = (u32::from(b) & 0x0F) << 12
+                        | u32::from(b1 & 0x3F) << 6
+                        | u32::from(b2 & 0x3F);
+                    let paired = PAIR_BITS[usize::from(b - 0xC0)] & 1 << (b1 & 0x3F) != 0;
+                    let expected = paired && WIDE.binary_search(&cp).is_ok();
+                    assert_eq!(
+                        is_lead(&[b, b1, b2], 0),
+                        expected,
+                        "{b:02X} {b1:02X} {b2:02X}"
+                    );
+                    leads += usize::from(expected);
+                }
+            }
+        }
+        assert!(leads > 1_000, "{leads}");
     }
 
     /// Leads are found at every offset from every start, near and far.

@@ -4,6 +4,7 @@
 //! (`word`) both ask, kept in a leaf so that neither imports the other back.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use unicode_security::mixed_script::AugmentedScriptSet;
 use unicode_security::{GeneralSecurityProfile, skeleton};
@@ -30,7 +31,59 @@ pub(super) fn is_mark(c: char) -> bool {
 
 /// A letter that counts for its script.
 pub(super) fn is_letter(c: char) -> bool {
+    match known(c) {
+        Some(k) => k.letter,
+        None => is_letter_by_lookup(c),
+    }
+}
+
+fn is_letter_by_lookup(c: char) -> bool {
     c.is_alphabetic() && !is_mark(c)
+}
+
+/// Whether UTS #39 restricts `c` in identifiers (ASCII never is).
+pub(super) fn is_restricted(c: char) -> bool {
+    match known(c) {
+        Some(k) => k.restricted,
+        None => is_restricted_by_lookup(c),
+    }
+}
+
+fn is_restricted_by_lookup(c: char) -> bool {
+    !c.is_ascii() && !c.identifier_allowed()
+}
+
+/// Characters below this are answered from [`Known`]: the two-byte
+/// letters of every script U016 reads, where nearly all the words it
+/// judges are.
+const KNOWN_LEN: usize = 0x800;
+
+/// What the word judgement asks of a character below [`KNOWN_LEN`],
+/// computed once from the same lookups the others take: a word of random
+/// Greek, Cyrillic and Latin letters (test data) is judged at every word,
+/// and the Unicode property and script tables were most of its cost.
+#[derive(Clone, Copy)]
+struct Known {
+    letter: bool,
+    restricted: bool,
+    script: Option<&'static str>,
+}
+
+fn known(c: char) -> Option<Known> {
+    static TABLE: std::sync::OnceLock<Vec<Known>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..KNOWN_LEN as u32)
+            .map(|cp| {
+                let c = char::from_u32(cp).unwrap_or('\0');
+                Known {
+                    letter: is_letter_by_lookup(c),
+                    restricted: is_restricted_by_lookup(c),
+                    script: script_by_lookup(c),
+                }
+            })
+            .collect()
+    });
+    table.get(c as usize).copied()
 }
 
 /// The letters of the scripts the pass reads, by script, where a
@@ -52,12 +105,42 @@ pub(super) fn letters_of(script: &str) -> &'static [std::ops::RangeInclusive<u32
     }
 }
 
+/// The scripts whose letters a foreign one is compared with.
+const SCRIPTS: [&str; 5] = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew"];
+
 /// Whether the foreign letter `c` looks like a letter of the word's `main`
 /// script (the same skeleton): Cyrillic `а` in a Latin word does, and so
 /// does a Latin `a` in a Cyrillic word; a Latin `b` among Greek letters
 /// (`ππbbππ`, test data of a multibyte search) does not, and the word
 /// then looks like no word of one script.
 pub(super) fn looks_like(c: char, main: &str) -> bool {
+    let Some(k) = SCRIPTS.iter().position(|&s| s == main) else {
+        return false;
+    };
+    let Some(answers) = LOOKS_LIKE.get(c as usize) else {
+        return looks_like_by_skeleton(c, main);
+    };
+    // Bit 7: the answers were computed; bit `k`: `c` looks like a letter
+    // of `SCRIPTS[k]`. A skeleton is a normalization and a search; each
+    // character is asked again and again.
+    let mut bits = answers.load(Ordering::Relaxed);
+    if bits == 0 {
+        let shape = skeleton_of(c);
+        bits = SCRIPTS
+            .iter()
+            .enumerate()
+            .filter(|&(_, s)| shapes_of(s).is_some_and(|shapes| shapes.contains_key(&shape)))
+            .fold(0x80, |bits, (k, _)| bits | 1 << k);
+        answers.store(bits, Ordering::Relaxed);
+    }
+    bits & 1 << k != 0
+}
+
+/// [`looks_like`]'s answers for the characters below [`KNOWN_LEN`], each
+/// computed when first asked (0: not yet).
+static LOOKS_LIKE: [AtomicU8; KNOWN_LEN] = [const { AtomicU8::new(0) }; KNOWN_LEN];
+
+fn looks_like_by_skeleton(c: char, main: &str) -> bool {
     shapes_of(main).is_some_and(|shapes| shapes.contains_key(&skeleton_of(c)))
 }
 
@@ -80,7 +163,6 @@ pub(super) fn skeleton_of(c: char) -> String {
 /// 850 letters were most of the rule's time. `None` for a script the pass
 /// does not read.
 pub(super) fn shapes_of(main: &str) -> Option<&'static HashMap<String, Option<char>>> {
-    const SCRIPTS: [&str; 5] = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew"];
     static SHAPES: [std::sync::OnceLock<HashMap<String, Option<char>>>; 5] =
         [const { std::sync::OnceLock::new() }; 5];
     let k = SCRIPTS.iter().position(|&s| s == main)?;
@@ -105,9 +187,40 @@ pub(super) fn shapes_of(main: &str) -> Option<&'static HashMap<String, Option<ch
 /// The one script of `c`, if it has exactly one (not Common, not
 /// Inherited, not shared between scripts).
 pub(super) fn script_of(c: char) -> Option<&'static str> {
+    match known(c) {
+        Some(k) => k.script,
+        None => script_by_lookup(c),
+    }
+}
+
+fn script_by_lookup(c: char) -> Option<&'static str> {
     let set = AugmentedScriptSet::for_char(c).base;
     if set.is_common() || set.is_inherited() || set.len() != 1 {
         return None;
     }
     set.iter().next().map(|s| s.full_name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The answers kept for the characters below [`KNOWN_LEN`] are the
+    /// lookups' and the skeletons', asked in any order.
+    #[test]
+    fn known_characters_answer_as_their_lookups() {
+        for cp in (0..KNOWN_LEN as u32).rev() {
+            let Some(c) = char::from_u32(cp) else {
+                continue;
+            };
+            assert_eq!(is_letter(c), is_letter_by_lookup(c), "{c:?}");
+            assert_eq!(is_restricted(c), is_restricted_by_lookup(c), "{c:?}");
+            assert_eq!(script_of(c), script_by_lookup(c), "{c:?}");
+            for main in SCRIPTS.into_iter().chain(["Han", "Arabic"]) {
+                let expected = looks_like_by_skeleton(c, main);
+                assert_eq!(looks_like(c, main), expected, "{c:?} {main}");
+                assert_eq!(looks_like(c, main), expected, "{c:?} {main}, asked again");
+            }
+        }
+    }
 }

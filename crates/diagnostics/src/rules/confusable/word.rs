@@ -14,9 +14,9 @@
 //! and the ASCII letter a translator marks as a menu accelerator in a word
 //! of another script (`Р&eгулярний`, `Р_eгулярний`).
 
-use unicode_security::{GeneralSecurityProfile, skeleton};
+use unicode_security::skeleton;
 
-use super::letters::{is_letter, looks_like, plain_letter, script_of};
+use super::letters::{is_letter, is_restricted, looks_like, plain_letter, script_of};
 use crate::{Diagnostic, Level, Rule};
 
 /// Characters that mark the next letter as a menu accelerator in
@@ -143,7 +143,7 @@ fn letters(part: &str, after_marker: bool) -> Vec<Letter> {
         out.push(Letter {
             c,
             script: script_of(c),
-            restricted: !c.is_ascii() && !c.identifier_allowed(),
+            restricted: is_restricted(c),
             key,
             before: k.checked_sub(1).map(|p| chars[p]),
             after: chars.get(k + 1).copied(),
