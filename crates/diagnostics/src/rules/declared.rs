@@ -314,8 +314,8 @@ fn file_name(path: &Path) -> &[u8] {
 /// [`MAX_EXTENSIONS`], as bytes: the parts after each dot of the name but a
 /// leading one (`.bashrc` has none). Read from the end of the path's bytes,
 /// the dots looked for byte by byte: a name is a few bytes, shorter than a
-/// vector search takes to set up, and parsing the path's components was a
-/// tenth of the declarations' cost in a file without any.
+/// vector search takes to set up, and parsing the path's components would
+/// be a tenth of the declarations' cost in a file without any.
 fn extension_bytes(path: &Path) -> impl Iterator<Item = &[u8]> {
     let mut name = file_name(path);
     // A path that does not end in a plain name (`a/b/`, `a/b/.`): its
