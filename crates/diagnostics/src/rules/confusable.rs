@@ -628,7 +628,7 @@ fn is_escaped(lines: &[u8], k: usize) -> bool {
         && match before {
             Some(b'\\') => true,
             // `%ld`, `%hd`: a length before the conversion letter.
-            Some(b'%') => !b"hlLqjzt".contains(&b),
+            Some(b'%') => !PRINTF_LENGTHS.contains(&b),
             _ => false,
         }
 }
@@ -857,6 +857,10 @@ fn is_entity(rest: &str) -> bool {
     len > 0 && name.as_bytes().get(len) == Some(&b';')
 }
 
+/// printf's length modifiers, which stand between a `%` (and its width)
+/// and the conversion letter: `%ld`, `%hhd`, `%zu`.
+const PRINTF_LENGTHS: &[u8] = b"hlLqjzt";
+
 /// How much of the start of `word` belongs to an escape or a format
 /// that `before` opens: `\nΤο`, troff's `\fIНОМЕР` and TeX's `\LaTeXу`
 /// (the ASCII letters after a backslash), troff's `\(lqтупых` and
@@ -893,7 +897,7 @@ fn escape_len(before: &str, word: &str) -> usize {
             let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
             let length = bytes[digits..]
                 .iter()
-                .take_while(|b| matches!(b, b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't'))
+                .take_while(|b| PRINTF_LENGTHS.contains(b))
                 .count()
                 .min(2);
             match bytes.get(digits + length) {
