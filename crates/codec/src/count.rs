@@ -1,15 +1,18 @@
-//! Counting the bytes of a caller's set: the binary-file sniff counts
-//! the control bytes text does not use in the first 8 KiB of every file a
-//! scan reads. Which bytes those are is the caller's knowledge; the codec
-//! only counts.
+//! The bytes of a caller's sets, counted or as bits: the binary-file sniff
+//! counts the control bytes text does not use in the first 8 KiB of every
+//! file a scan reads ([`count_in`]); a test that looks at each byte with
+//! the two after it (which bytes of a line are letters, lead bytes, word
+//! characters) takes the bits of each set 64 bytes at a time
+//! ([`find_by_bits`]) and combines them with shifts. Which bytes those are
+//! is the caller's knowledge; the codec only counts and gathers.
 //!
 //! The set is compiled (in a `const`, [`ByteClass::new`]) into two forms:
 //! `N` ranges of byte values, which the compiler vectorizes on every
 //! target (a byte's test is one subtraction and one compare per range),
 //! and two 16-entry tables by nibble, which the AVX2 build looks each byte
 //! up in (one byte shuffle by each nibble a register, whatever the set).
-//! Nearly every input has no byte of the set, so each build first asks
-//! whether there is one and counts (with the ranges) only then.
+//! Nearly every input has no byte of the set, so each build of the count
+//! first asks whether there is one and counts (with the ranges) only then.
 
 use crate::ByteSet;
 
@@ -81,7 +84,7 @@ impl<const N: usize> ByteClass<N> {
 
     /// Whether `b` is in the set.
     #[inline(always)]
-    const fn contains(&self, b: u8) -> bool {
+    pub const fn contains(&self, b: u8) -> bool {
         let mut any = false;
         let mut i = 0;
         while i < N {
@@ -149,6 +152,102 @@ const LOOK: usize = 1024;
 /// `LOOK`.
 const STEP: usize = 64;
 
+/// Bytes per chunk of [`find_by_bits`]: one bit each in a `u64`.
+pub const BITS_CHUNK: usize = 64;
+
+/// Calls `step(at, bits)` for each 64-byte chunk of `bytes` from `from` on
+/// (`at` is `from`, `from + 64`, ...) that holds a byte of one of `sets`,
+/// where bit `i` of `bits[k]` says whether `bytes[at + i]` is in `sets[k]`
+/// (0 past the end of `bytes`), until `step` returns `Some`, which is
+/// returned; `None` once the chunks run out. A chunk with no byte of any
+/// set is not handed over: a caller finds what it looks for at set bits.
+///
+/// ```
+/// use utf8lint_codec::{ByteClass, ByteSet, find_by_bits};
+/// const DIGITS: ByteClass<1> = ByteClass::new(ByteSet::range(b'0', b'9'));
+/// const SPACE: ByteClass<1> = ByteClass::new(ByteSet::of(b" "));
+/// let text = "a".repeat(70) + " 42";
+/// // The first digit after a space: the bits of the two sets, shifted.
+/// let found = find_by_bits(text.as_bytes(), 0, &[DIGITS, SPACE], |at, [digits, spaces]| {
+///     let after_space = digits & (spaces << 1);
+///     (after_space != 0).then(|| at + after_space.trailing_zeros() as usize)
+/// });
+/// assert_eq!(found, Some(71));
+/// ```
+#[inline]
+pub fn find_by_bits<const N: usize, const K: usize, R>(
+    bytes: &[u8],
+    from: usize,
+    sets: &[ByteClass<N>; K],
+    step: impl FnMut(usize, [u64; K]) -> Option<R>,
+) -> Option<R> {
+    #[cfg(all(target_arch = "x86_64", feature = "std", not(feature = "portable")))]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU supports AVX2, checked just above.
+        return unsafe { x86::find_by_bits_avx2(bytes, from, sets, step) };
+    }
+    find_by_bits_portable(bytes, from, sets, step)
+}
+
+/// The portable build of [`find_by_bits`]: the ranges, vectorized by the
+/// compiler, the bits gathered eight bytes at a time by one multiplication.
+#[inline(always)]
+fn find_by_bits_portable<const N: usize, const K: usize, R>(
+    bytes: &[u8],
+    from: usize,
+    sets: &[ByteClass<N>; K],
+    mut step: impl FnMut(usize, [u64; K]) -> Option<R>,
+) -> Option<R> {
+    let mut at = from;
+    while at < bytes.len() {
+        let (chunk, valid) = chunk_at(bytes, at);
+        let bits = core::array::from_fn(|k| {
+            let mut flags = [0u8; BITS_CHUNK];
+            for (flag, &b) in flags.iter_mut().zip(&chunk) {
+                *flag = u8::from(sets[k].contains(b));
+            }
+            gather(&flags) & valid
+        });
+        if bits.iter().any(|&b| b != 0)
+            && let Some(r) = step(at, bits)
+        {
+            return Some(r);
+        }
+        at += BITS_CHUNK;
+    }
+    None
+}
+
+/// The 64 bytes from `at` (`at < bytes.len()`), zeros past the end, and
+/// the bits of those in `bytes`.
+#[inline(always)]
+fn chunk_at(bytes: &[u8], at: usize) -> ([u8; BITS_CHUNK], u64) {
+    let mut chunk = [0u8; BITS_CHUNK];
+    let rest = &bytes[at..];
+    let len = rest.len().min(BITS_CHUNK);
+    chunk[..len].copy_from_slice(&rest[..len]);
+    let valid = if len == BITS_CHUNK {
+        u64::MAX
+    } else {
+        (1u64 << len) - 1
+    };
+    (chunk, valid)
+}
+
+/// Bit `i` for each `flags[i]` that is 1 (each is 0 or 1): eight bytes at a
+/// time, one multiplication (no two products overlap).
+#[inline(always)]
+fn gather(flags: &[u8; BITS_CHUNK]) -> u64 {
+    let mut bits = 0u64;
+    for (k, eight) in flags.chunks_exact(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(eight);
+        let eight = u64::from_le_bytes(word);
+        bits |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    bits
+}
+
 /// How many bytes of `bytes` are in `set`.
 #[inline]
 pub fn count_in<const N: usize>(bytes: &[u8], set: &ByteClass<N>) -> usize {
@@ -194,30 +293,96 @@ fn count_avx2<const N: usize>(bytes: &[u8], set: &ByteClass<N>, outside: u8) -> 
 #[cfg(all(target_arch = "x86_64", feature = "std", not(feature = "portable")))]
 mod x86 {
     use core::arch::x86_64::{
-        __m256i, _mm_loadu_si128, _mm256_and_si256, _mm256_broadcastsi128_si256,
-        _mm256_loadu_si256, _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256,
-        _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_testz_si256,
+        __m256i, _mm_loadu_si128, _mm256_and_si256, _mm256_broadcastsi128_si256, _mm256_cmpeq_epi8,
+        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
+        _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_testz_si256,
     };
+
+    use super::{BITS_CHUNK, ByteClass, chunk_at};
+
+    /// A nibble table in both lanes of a register.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn table(t: &[u8; 16]) -> __m256i {
+        // SAFETY: the table is 16 readable bytes; no alignment need.
+        unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) }
+    }
+
+    /// The 32 bytes of `reg` in a register.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn load(reg: &[u8; 32]) -> __m256i {
+        // SAFETY: a register's 32 bytes are readable; no alignment need.
+        unsafe { _mm256_loadu_si256(reg.as_ptr().cast()) }
+    }
+
+    /// [`super::find_by_bits`]: per register, a shuffle by each nibble
+    /// and set, and a compare and a mask of the bytes' high bits.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn find_by_bits_avx2<const N: usize, const K: usize, R>(
+        bytes: &[u8],
+        from: usize,
+        sets: &[ByteClass<N>; K],
+        mut step: impl FnMut(usize, [u64; K]) -> Option<R>,
+    ) -> Option<R> {
+        let tables: [(__m256i, __m256i); K] =
+            core::array::from_fn(|k| (table(&sets[k].low), table(&sets[k].high)));
+        let nibble = _mm256_set1_epi8(0x0F);
+        let zero = _mm256_setzero_si256();
+        let bits_of = |chunk: &[u8; BITS_CHUNK]| -> [u64; K] {
+            let regs = chunk.as_chunks::<32>().0;
+            let (lo, hi) = (load(&regs[0]), load(&regs[1]));
+            let nibbles = |v: __m256i| {
+                (
+                    _mm256_and_si256(v, nibble),
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble),
+                )
+            };
+            let (lo, hi) = (nibbles(lo), nibbles(hi));
+            core::array::from_fn(|k| {
+                let (low, high) = tables[k];
+                // The bytes outside the set: those whose lookups share no bit.
+                let outside = |(l, h): (__m256i, __m256i)| {
+                    let both =
+                        _mm256_and_si256(_mm256_shuffle_epi8(low, l), _mm256_shuffle_epi8(high, h));
+                    u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(both, zero)) as u32)
+                };
+                !(outside(lo) | outside(hi) << 32)
+            })
+        };
+        let mut at = from;
+        while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<BITS_CHUNK>) {
+            let bits = bits_of(chunk);
+            if bits.iter().any(|&b| b != 0)
+                && let Some(r) = step(at, bits)
+            {
+                return Some(r);
+            }
+            at += BITS_CHUNK;
+        }
+        if at < bytes.len() {
+            let (chunk, valid) = chunk_at(bytes, at);
+            let bits = bits_of(&chunk).map(|bits| bits & valid);
+            return bits
+                .iter()
+                .any(|&b| b != 0)
+                .then(|| step(at, bits))
+                .flatten();
+        }
+        None
+    }
 
     /// Whether `bytes` hold a byte of the set whose nibble tables are
     /// `low` and `high`; `outside` is a byte not in it.
     #[target_feature(enable = "avx2")]
     pub(super) fn any_avx2(bytes: &[u8], tables: (&[u8; 16], &[u8; 16]), outside: u8) -> bool {
-        // SAFETY: each table is 16 readable bytes; no alignment need.
-        let (low, high) = unsafe {
-            (
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(tables.0.as_ptr().cast())),
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(tables.1.as_ptr().cast())),
-            )
-        };
+        let (low, high) = (table(tables.0), table(tables.1));
         let nibble = _mm256_set1_epi8(0x0F);
         let class = |v: __m256i| {
             let l = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
             let h = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
             _mm256_and_si256(l, h)
         };
-        // SAFETY: a register's 32 bytes are readable; no alignment need.
-        let load = |reg: &[u8; 32]| unsafe { _mm256_loadu_si256(reg.as_ptr().cast()) };
         let (regs, tail) = bytes.as_chunks::<32>();
         let mut any = _mm256_setzero_si256();
         // Four registers a step: the loop's own work is then a small share
@@ -370,6 +535,78 @@ mod tests {
                 assert_eq!(both(&text[..len], &CONTROLS), [1; 2], "{at} {len}");
             }
             text[at] = b'x';
+        }
+    }
+
+    /// Every chunk's bits from each build as a plain test of each byte
+    /// gives them, from any offset, for any length, zeros past the end.
+    #[test]
+    fn the_bits_are_each_sets_bytes() {
+        const WORD: ByteClass<4> = ByteClass::new(
+            ByteSet::range(b'0', b'9')
+                .union(ByteSet::range(b'A', b'Z'))
+                .union(ByteSet::range(b'a', b'z'))
+                .union(ByteSet::of(b"_")),
+        );
+        const LEAD: ByteClass<4> = ByteClass::new(ByteSet::range(0xC0, 0xFF));
+        const ZERO: ByteClass<4> = ByteClass::new(ByteSet::of(b"\0"));
+        let sets = [WORD, LEAD, ZERO];
+        let plain_sets = [
+            ByteSet::range(b'0', b'9')
+                .union(ByteSet::range(b'A', b'Z'))
+                .union(ByteSet::range(b'a', b'z'))
+                .union(ByteSet::of(b"_")),
+            ByteSet::range(0xC0, 0xFF),
+            ByteSet::of(b"\0"),
+        ];
+        // Bytes of every kind, with a run in no set (`!`) in the middle:
+        // chunks that are not handed over.
+        let bytes: std::vec::Vec<u8> = (0..300usize)
+            .map(|i| {
+                if (100..250).contains(&i) {
+                    b'!'
+                } else {
+                    (i * 37 % 256) as u8
+                }
+            })
+            .collect();
+        for len in [0, 1, 63, 64, 65, 127, 128, 129, 300] {
+            for from in [0, 1, 5, 63, 64, 70] {
+                let bytes = &bytes[..len];
+                let expected: std::vec::Vec<(usize, [u64; 3])> = (from..len)
+                    .step_by(BITS_CHUNK)
+                    .map(|at| {
+                        let bits = core::array::from_fn(|k| {
+                            (at..len.min(at + BITS_CHUNK)).fold(0u64, |bits, i| {
+                                bits | u64::from(plain_sets[k].contains(bytes[i])) << (i - at)
+                            })
+                        });
+                        (at, bits)
+                    })
+                    .filter(|(_, bits)| bits.iter().any(|&b| b != 0))
+                    .collect();
+                let mut seen = std::vec::Vec::new();
+                let none: Option<()> = find_by_bits(bytes, from, &sets, |at, bits| {
+                    seen.push((at, bits));
+                    None
+                });
+                assert!(none.is_none());
+                assert_eq!(seen, expected, "{len} {from}");
+                let mut portable = std::vec::Vec::new();
+                let _: Option<()> = find_by_bits_portable(bytes, from, &sets, |at, bits| {
+                    portable.push((at, bits));
+                    None
+                });
+                assert_eq!(portable, expected, "portable {len} {from}");
+                // The first `Some` ends the search.
+                let mut calls = 0;
+                let first = find_by_bits(bytes, from, &sets, |at, _| {
+                    calls += 1;
+                    Some(at)
+                });
+                assert_eq!(first, expected.first().map(|&(at, _)| at));
+                assert_eq!(calls, usize::from(!expected.is_empty()));
+            }
         }
     }
 }

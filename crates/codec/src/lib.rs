@@ -23,9 +23,10 @@
 //!   byte patterns ([`Patterns`], data the caller compiles in a `const`)
 //!   or pair of bytes end.
 //! * [`Signature`] recognises the UTF-8, UTF-16 and UTF-32 byte-order marks.
-//! * [`find_nul`] finds the first NUL byte, and [`count_in`] counts the
+//! * [`find_nul`] finds the first NUL byte, [`count_in`] counts the
 //!   bytes of a caller's set ([`ByteClass`], compiled in a `const`): the
-//!   binary-file sniff's questions.
+//!   binary-file sniff's questions; [`find_by_bits`] gives which bytes of
+//!   each 64 are in each of a caller's sets, as bits.
 //!
 //! The crate does no I/O, never panics, and allocates only in the functions
 //! that return owned values.
@@ -50,7 +51,7 @@ mod stream;
 mod subparts;
 mod validate;
 
-pub use count::{ByteClass, count_in};
+pub use count::{BITS_CHUNK, ByteClass, count_in, find_by_bits};
 pub use encode::{EncodeError, EncodedScalar, encode_utf8};
 pub use error::{ErrorKind, REPLACEMENT_CHARACTER, Subpart, Utf8Error};
 pub use interpret::{Interpretation, interpret};

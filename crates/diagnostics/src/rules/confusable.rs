@@ -33,6 +33,7 @@ use std::ops::Range;
 
 use unicode_security::GeneralSecurityProfile;
 use unicode_security::mixed_script::AugmentedScriptSet;
+use utf8lint_codec::{BITS_CHUNK, ByteClass, ByteSet, find_by_bits};
 
 mod letters;
 mod word;
@@ -41,9 +42,6 @@ use letters::is_mark;
 
 use crate::Diagnostic;
 use crate::shown::Capped;
-
-/// Bytes per step of the byte test.
-const CHUNK: usize = 64;
 
 /// The lead bytes of the characters U016 looks for, and their second
 /// bytes: every two-byte letter of Greek, Cyrillic, Armenian and Hebrew
@@ -284,30 +282,13 @@ fn is_lead(bytes: &[u8], at: usize) -> bool {
     (0x1D400..=0x1D7FF).contains(&cp) || WIDE.binary_search(&cp).is_ok()
 }
 
-/// The bytes of `chunk` that are a first byte of a character U016 looks
-/// for ([`is_first`]), as bits (bit `i` for `chunk[i]`): the test in
-/// vector compares, the bits gathered eight bytes at a time by one
-/// multiplication (each byte is 0 or 1, so no two products overlap).
-#[inline(always)]
-fn first_bits(chunk: &[u8; CHUNK]) -> u64 {
-    let mut firsts = [0u8; CHUNK];
-    for (first, &b) in firsts.iter_mut().zip(chunk) {
-        *first = u8::from(is_first(b));
-    }
-    gather(&firsts)
-}
-
-/// Bit `i` for each `flags[i]` that is 1 (each is 0 or 1), gathered
-/// eight bytes at a time by one multiplication.
-#[inline(always)]
-fn gather(flags: &[u8; CHUNK]) -> u64 {
-    let mut bits = 0u64;
-    for (k, eight) in flags.chunks_exact(8).enumerate() {
-        let eight = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
-        bits |= (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
-    }
-    bits
-}
+/// The bytes [`is_first`] holds, for the codec's gathering of them as
+/// bits ([`find_by_bits`]).
+const FIRSTS: ByteClass<4> = ByteClass::new(
+    ByteSet::range(0xC5, 0xDF)
+        .union(ByteSet::of(&[0xE1, 0xE2, 0xEA]))
+        .union(ByteSet::range(0xEF, 0xF0)),
+);
 
 /// Bytes [`next_lead`] tests one at a time before it takes whole chunks:
 /// from the end of a word, the next Cyrillic or Greek word is near.
@@ -315,39 +296,27 @@ const NEAR: usize = 16;
 
 /// The first offset at or after `from` of a character U016 looks for
 /// ([`is_lead`]): the first [`NEAR`] bytes one at a time, then per 64-byte
-/// chunk the bits of its first bytes ([`first_bits`]) and the exact test
-/// at each of them alone. Blocks of Polish, Korean or Vietnamese text, or
-/// of English with typographic quotes, hold first bytes that start no
-/// look-alike (`C5 82`, `EA B0`, `E1 BA`, `E2 80`) in most chunks; each
-/// costs one table lookup, not a test of every byte of its chunk.
+/// chunk the bits of its first bytes ([`FIRSTS`], gathered by the codec)
+/// and the exact test at each of them alone. Blocks of Polish, Korean or
+/// Vietnamese text, or of English with typographic quotes, hold first bytes
+/// that start no look-alike (`C5 82`, `EA B0`, `E1 BA`, `E2 80`) in most
+/// chunks; each costs one table lookup, not a test of every byte of its
+/// chunk.
 fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
     let near_end = bytes.len().min(from.saturating_add(NEAR));
     if let Some(i) = (from..near_end).find(|&i| is_first(bytes[i]) && is_lead(bytes, i)) {
         return Some(i);
     }
-    let mut base = near_end;
-    let rest = bytes.get(near_end..)?;
-    let mut chunks = rest.chunks_exact(CHUNK);
-    for chunk in &mut chunks {
-        let chunk: &[u8; CHUNK] = chunk.try_into().expect("a whole chunk");
-        // Most chunks of the blocks handed over hold no byte from `C5` up
-        // (English around one quote or dash): one maximum over the chunk
-        // answers them, cheaper than gathering its first bytes.
-        if chunk.iter().fold(0, |m, &b| m.max(b)) < 0xC5 {
-            base += CHUNK;
-            continue;
-        }
-        let mut bits = first_bits(chunk);
-        while bits != 0 {
-            let i = base + bits.trailing_zeros() as usize;
+    find_by_bits(bytes, near_end, &[FIRSTS], |at, [mut firsts]| {
+        while firsts != 0 {
+            let i = at + firsts.trailing_zeros() as usize;
             if is_lead(bytes, i) {
                 return Some(i);
             }
-            bits &= bits - 1;
+            firsts &= firsts - 1;
         }
-        base += CHUNK;
-    }
-    (base..bytes.len()).find(|&i| is_first(bytes[i]) && is_lead(bytes, i))
+        None
+    })
 }
 
 /// U016 over `bytes`: each line holding a lead byte, split into words.
@@ -514,8 +483,36 @@ fn neutral(b: u8, b1: u8) -> bool {
     ((b == 0xCA) & (b1 == 0xBC)) | ((b == 0xCC) & (b1 & 0xFE == 0x80))
 }
 
-/// Bytes per step of [`first_unclear`].
-const STEP: usize = 64;
+/// ASCII letters, digits and `_`: what makes a word with a letter beside
+/// it.
+const WORD_BYTES: ByteClass<4> = ByteClass::new(
+    ByteSet::range(b'0', b'9')
+        .union(ByteSet::range(b'A', b'Z'))
+        .union(ByteSet::range(b'a', b'z'))
+        .union(ByteSet::of(b"_")),
+);
+
+/// The lead bytes that [`first_unclear`] takes for a letter's beside an
+/// ASCII word character: every lead but `C2` and `E2`, whose characters
+/// there are the punctuation it allows or, if not, ruled out at their own
+/// offset.
+const LETTER_LEADS: ByteClass<4> =
+    ByteClass::new(ByteSet::range(0xC0, 0xFF).minus(ByteSet::of(&[0xC2, 0xE2])));
+
+/// For each alphabet (in the order of [`ALPHABETS`]), the lead bytes that
+/// are not all of its letters ([`Alphabet::whole_leads`]): where its test
+/// looks at the byte after them.
+const OTHER_LEADS: [ByteClass<4>; 4] = [
+    other_leads(Alphabet::Cyrillic),
+    other_leads(Alphabet::Greek),
+    other_leads(Alphabet::Armenian),
+    other_leads(Alphabet::Arabic),
+];
+
+const fn other_leads(alphabet: Alphabet) -> ByteClass<4> {
+    let (first, last) = alphabet.whole_leads();
+    ByteClass::new(ByteSet::range(0xC0, 0xFF).minus(ByteSet::range(first, last)))
+}
 
 /// The first offset at or after `from` in `lines` (whole lines) of a byte
 /// that keeps its line from being cleared by its bytes: a line without
@@ -553,67 +550,38 @@ fn first_unclear(lines: &[u8], mut from: usize, alphabet: Alphabet) -> Option<us
 #[inline(always)]
 fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize> {
     let word = |b: u8| b.is_ascii_alphanumeric() | (b == b'_');
-    let lead = |b: u8| b >= 0xC0;
-    let (whole_first, whole_last) = alphabet.whole_leads();
-    let whole = |b: u8| b.wrapping_sub(whole_first) <= whole_last - whole_first;
-    // Whether the byte rules its line out: a lead of a character that is
-    // neither a letter nor the punctuation allowed (`C2 A0`, `C2 AB`,
-    // `C2 BB`, `E2 80`); an ASCII word character before a letter, or one
-    // after it. A lead other than `C2` and `E2` that is no letter is ruled
-    // out by the first test at its own offset, so the other two, which
-    // look at its line only, need not ask whether it is a letter.
-    let unclear = |b: u8, b1: u8, b2: u8| {
+    let letter = |b: u8| (b >= 0xC0) & (b != 0xC2) & (b != 0xE2);
+    // A lead that is not one of the alphabet's whole leads is no letter of
+    // it unless the byte after it says so; nor is it the punctuation
+    // allowed (`C2 A0`, `C2 AB`, `C2 BB`, `E2 80`): then it rules its line
+    // out.
+    let other_lead = |b: u8, b1: u8| {
         let c2 = (b == 0xC2) & ((b1 == 0xA0) | (b1 == 0xAB) | (b1 == 0xBB));
         let e2 = (b == 0xE2) & (b1 == 0x80);
-        let other_lead = lead(b) & !(alphabet.letter(b, b1) | c2 | e2);
-        let letter = |b: u8| lead(b) & (b != 0xC2) & (b != 0xE2);
-        other_lead | (word(b) & letter(b1)) | (letter(b) & word(b2))
+        !(alphabet.letter(b, b1) | c2 | e2)
     };
-    let mut at = from;
-    let mut padded;
-    while at < lines.len() {
-        let window: &[u8; STEP + 2] =
-            match lines.get(at..at + STEP + 2).and_then(|w| w.try_into().ok()) {
-                Some(window) => window,
-                None => {
-                    // The last bytes, then zeros: past the end is no byte,
-                    // and 0 is none of those tested for.
-                    padded = [0u8; STEP + 2];
-                    padded[..lines.len() - at].copy_from_slice(&lines[at..]);
-                    &padded
-                }
-            };
-        // ASCII, up to the first byte of the next step, has neither a
-        // letter nor another lead: nothing to rule out (most of a
-        // catalogue's bytes: its English lines, comments and references).
-        if window[..=STEP].iter().fold(0, |any, &b| any | b) >= 0x80 {
-            // Where every lead up to the next step's first byte is one of
-            // the alphabet's whole leads (most steps of a catalogue's
-            // translated lines), each is a letter: only the ASCII word
-            // characters beside them rule a line out.
-            let other = window[..=STEP]
-                .iter()
-                .fold(false, |any, &b| any | (lead(b) & !whole(b)));
-            let mut any = false;
-            if other {
-                for i in 0..STEP {
-                    any |= unclear(window[i], window[i + 1], window[i + 2]);
-                }
-            } else {
-                for i in 0..STEP {
-                    let (b, b1, b2) = (window[i], window[i + 1], window[i + 2]);
-                    any |= (word(b) & lead(b1)) | (lead(b) & word(b2));
-                }
+    let byte = |i: usize| lines.get(i).copied().unwrap_or(0);
+    let sets = [WORD_BYTES, LETTER_LEADS, OTHER_LEADS[alphabet as usize]];
+    // Per 64 bytes, the bits of each set: an ASCII word character before a
+    // letter or after one rules its line out, shifted bits against bits
+    // (past the end is no byte, as 0 is none of those tested for); each
+    // other lead, few in a chunk of the alphabet's lines, is tested with
+    // the byte after it.
+    find_by_bits(lines, from, &sets, |at, [words, letters, others]| {
+        let (next, after) = (byte(at + BITS_CHUNK), byte(at + BITS_CHUNK + 1));
+        let letters_next = letters >> 1 | u64::from(letter(next)) << 63;
+        let words_after = words >> 2 | u64::from(word(next)) << 62 | u64::from(word(after)) << 63;
+        let mut unclear = (words & letters_next) | (letters & words_after);
+        let mut rest = others;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            if other_lead(lines[at + i], byte(at + i + 1)) {
+                unclear |= 1 << i;
             }
-            if any {
-                return (0..STEP)
-                    .find(|&i| unclear(window[i], window[i + 1], window[i + 2]))
-                    .map(|i| at + i);
-            }
+            rest &= rest - 1;
         }
-        at += STEP;
-    }
-    None
+        (unclear != 0).then(|| at + unclear.trailing_zeros() as usize)
+    })
 }
 
 /// Whether `lines[k]` is an ASCII letter that an escape or a format
@@ -1583,18 +1551,92 @@ mod tests {
         assert!(files > 0, "no file read");
     }
 
-    /// The gathered bits are the first bytes, each at its offset.
+    /// The codec's bits of [`FIRSTS`] are [`is_first`]'s bytes.
     #[test]
-    fn the_first_bits_are_the_first_bytes() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..2_000 {
-            let mut chunk = [0u8; CHUNK];
-            for b in &mut chunk {
-                *b = (xorshift(&mut state) >> 56) as u8;
+    fn the_first_bytes_class_is_the_first_bytes() {
+        let bytes: Vec<u8> = (0..=255u8).collect();
+        let mut firsts = [false; 256];
+        let _: Option<()> = find_by_bits(&bytes, 0, &[FIRSTS], |at, [bits]| {
+            for (i, first) in firsts[at..at + 64].iter_mut().enumerate() {
+                *first = bits >> i & 1 == 1;
             }
-            let expected =
-                (0..CHUNK).fold(0u64, |bits, i| bits | u64::from(is_first(chunk[i])) << i);
-            assert_eq!(first_bits(&chunk), expected, "{chunk:02X?}");
+            None
+        });
+        for b in 0..=255u8 {
+            assert_eq!(firsts[usize::from(b)], is_first(b), "{b:02X}");
+        }
+    }
+
+    /// The byte test by bits answers as the test of each byte with the two
+    /// after it, from every offset, for every alphabet, on lines that mix
+    /// every kind of byte it tells apart.
+    #[test]
+    fn the_bit_test_is_the_byte_by_byte_test() {
+        fn plain(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize> {
+            let at = |i: usize| lines.get(i).copied().unwrap_or(0);
+            let word = |b: u8| b.is_ascii_alphanumeric() | (b == b'_');
+            let lead = |b: u8| b >= 0xC0;
+            let letter = |b: u8| lead(b) & (b != 0xC2) & (b != 0xE2);
+            (from..lines.len()).find(|&i| {
+                let (b, b1, b2) = (at(i), at(i + 1), at(i + 2));
+                let c2 = (b == 0xC2) & ((b1 == 0xA0) | (b1 == 0xAB) | (b1 == 0xBB));
+                let e2 = (b == 0xE2) & (b1 == 0x80);
+                let other = lead(b) & !(alphabet.letter(b, b1) | c2 | e2);
+                other | (word(b) & letter(b1)) | (letter(b) & word(b2))
+            })
+        }
+        let pieces = [
+            "слово ",
+            "λέξη ",
+            "բառ ",
+            "كلمة ",
+            "a",
+            "_",
+            "7",
+            " ",
+            "\u{a0}",
+            "«",
+            "»",
+            "—",
+            "„",
+            "ʼ",
+            "\u{301}",
+            "é",
+            "ł",
+            "ѐ",
+            "ӿ",
+            "ԁ",
+            "ϣ",
+            "ֆ",
+            "ۿ",
+            "x",
+            "\n",
+            "日",
+            "😀",
+            ".",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..300 {
+            let mut text = String::new();
+            let n = (xorshift(&mut state) % 60) as usize;
+            for _ in 0..n {
+                let k = (xorshift(&mut state) % pieces.len() as u64) as usize;
+                // Long runs of one piece too: whole chunks of one kind.
+                let times = if xorshift(&mut state).is_multiple_of(8) { 40 } else { 1 };
+                for _ in 0..times {
+                    text.push_str(pieces[k]);
+                }
+            }
+            let bytes = text.as_bytes();
+            for alphabet in ALPHABETS {
+                for from in (0..bytes.len()).step_by(7).chain([0]) {
+                    assert_eq!(
+                        first_unclear_in(bytes, from, alphabet),
+                        plain(bytes, from, alphabet),
+                        "{alphabet:?} {from} {text:?}"
+                    );
+                }
+            }
         }
     }
 
