@@ -1622,7 +1622,11 @@ mod tests {
             for _ in 0..n {
                 let k = (xorshift(&mut state) % pieces.len() as u64) as usize;
                 // Long runs of one piece too: whole chunks of one kind.
-                let times = if xorshift(&mut state).is_multiple_of(8) { 40 } else { 1 };
+                let times = if xorshift(&mut state).is_multiple_of(8) {
+                    40
+                } else {
+                    1
+                };
                 for _ in 0..times {
                     text.push_str(pieces[k]);
                 }
