@@ -11,6 +11,7 @@
 //! target (a byte's test is one subtraction and one compare per range),
 //! and two 16-entry tables by nibble, which the AVX2 build looks each byte
 //! up in (one byte shuffle by each nibble a register, whatever the set).
+//! The set itself is kept for a caller's test of one byte.
 //! Nearly every input has no byte of the set, so each build of the count
 //! first asks whether there is one and counts (with the ranges) only then.
 
@@ -37,6 +38,8 @@ pub struct ByteClass<const N: usize> {
     /// set when its two lookups share a bit.
     low: [u8; 16],
     high: [u8; 16],
+    /// The set itself, for the test of one byte ([`ByteClass::contains`]).
+    set: ByteSet,
 }
 
 impl<const N: usize> ByteClass<N> {
@@ -79,12 +82,22 @@ impl<const N: usize> ByteClass<N> {
             outside,
             low,
             high,
+            set,
         }
     }
 
-    /// Whether `b` is in the set.
+    /// Whether `b` is in the set: one bit of the set looked up, for a
+    /// caller's test of a byte or two beside the bits it was given.
     #[inline(always)]
     pub const fn contains(&self, b: u8) -> bool {
+        self.set.contains(b)
+    }
+
+    /// Whether `b` is in one of the ranges: the same answer as
+    /// [`ByteClass::contains`], in the form the compiler vectorizes over a
+    /// run of bytes.
+    #[inline(always)]
+    const fn in_ranges(&self, b: u8) -> bool {
         let mut any = false;
         let mut i = 0;
         while i < N {
@@ -204,7 +217,7 @@ fn find_by_bits_portable<const N: usize, const K: usize, R>(
         let bits = core::array::from_fn(|k| {
             let mut flags = [0u8; BITS_CHUNK];
             for (flag, &b) in flags.iter_mut().zip(&chunk) {
-                *flag = u8::from(sets[k].contains(b));
+                *flag = u8::from(sets[k].in_ranges(b));
             }
             gather(&flags) & valid
         });
@@ -409,7 +422,7 @@ fn count_portable<const N: usize>(bytes: &[u8], set: &ByteClass<N>, outside: u8)
     // The last bytes are padded to a whole step with a byte outside the
     // set, so that no input ends in a byte-at-a-time tail (most files are
     // shorter than a few steps).
-    let any = |chunk: &[u8]| chunk.iter().fold(false, |any, &b| any | set.contains(b));
+    let any = |chunk: &[u8]| chunk.iter().fold(false, |any, &b| any | set.in_ranges(b));
     let mut looks = bytes.chunks_exact(LOOK);
     let mut steps = looks.remainder().chunks_exact(STEP);
     let tail = steps.remainder();
@@ -427,7 +440,7 @@ fn count_all<const N: usize>(bytes: &[u8], set: &ByteClass<N>) -> usize {
     let in_chunk = |chunk: &[u8]| {
         let n = chunk
             .iter()
-            .fold(0u8, |n, &b| n.wrapping_add(u8::from(set.contains(b))));
+            .fold(0u8, |n, &b| n.wrapping_add(u8::from(set.in_ranges(b))));
         usize::from(n)
     };
     let mut chunks = bytes.chunks_exact(CHUNK);
@@ -475,6 +488,7 @@ mod tests {
             let class = ByteClass::<8>::new(set);
             let every_value: std::vec::Vec<u8> = (0..=255u8).cycle().take(1000).collect();
             for b in 0..=255u8 {
+                assert_eq!(class.in_ranges(b), set.contains(b), "{set:?} {b:02X}");
                 assert_eq!(class.contains(b), set.contains(b), "{set:?} {b:02X}");
                 let one = [b; 40];
                 assert_eq!(both(&one, &class), [40 * usize::from(set.contains(b)); 2]);

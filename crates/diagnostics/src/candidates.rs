@@ -142,14 +142,16 @@ const TEXT_FAMILIES: [&[Pattern]; 9] = [
     )],
 ];
 
-/// U016's candidates: the lead bytes of the characters it looks for
-/// (`rules::confusable`'s pairs): `C5`..`DF`, `E1`, `E2`, `EA`, `EF`,
-/// `F0`; U016 tests the second byte itself.
-const CONFUSABLE_PATTERNS: [Pattern; 1] = [Pattern::new(
-    ANY,
-    ANY,
-    range(0xC5, 0xDF).union(of(&[0xE1, 0xE2, 0xEA, 0xEF, 0xF0])),
-)];
+/// The first bytes of the characters U016 looks for (`rules::confusable`'s
+/// pairs and the Greek to Arabic letters): `C5`..`DF`, `E1`, `E2`, `EA`,
+/// `EF`, `F0`. U016 finds them in the blocks the validator reports and
+/// tests the bytes after them itself.
+pub(crate) const CONFUSABLE_FIRSTS: ByteSet = range(0xC5, 0xDF)
+    .union(of(&[0xE1, 0xE2, 0xEA]))
+    .union(range(0xEF, 0xF0));
+
+/// U016's candidates: its first bytes, each alone.
+const CONFUSABLE_PATTERNS: [Pattern; 1] = [Pattern::new(ANY, ANY, CONFUSABLE_FIRSTS)];
 
 /// Every byte that is not ASCII: one product of nibbles (`8`..`F` high,
 /// any low), tested by the byte alone, so a non-ASCII chunk costs no more

@@ -167,19 +167,6 @@ const PAIR_BITS: [u64; 64] = {
     bits
 };
 
-/// Whether `b` is the first byte of one of [`PAIRS`] or of the Greek to
-/// Arabic letters: `C5`..`DF`, `E1`, `E2`, `EA`, `EF`, `F0` (what
-/// `candidates::CONFUSABLE` reports).
-#[inline(always)]
-fn is_first(b: u8) -> bool {
-    (b.wrapping_sub(0xC5) <= 0xDF - 0xC5)
-        | (b == 0xE1)
-        | (b == 0xE2)
-        | (b == 0xEA)
-        | (b == 0xEF)
-        | (b == 0xF0)
-}
-
 /// The look-alikes of three and four bytes that [`PAIRS`] admits, from UTS
 /// #39's confusables (every letter or digit whose skeleton is an ASCII
 /// letter's), but the mathematical alphanumerics (U+1D400..U+1D7FF, tested
@@ -282,13 +269,11 @@ fn is_lead(bytes: &[u8], at: usize) -> bool {
     (0x1D400..=0x1D7FF).contains(&cp) || WIDE.binary_search(&cp).is_ok()
 }
 
-/// The bytes [`is_first`] holds, for the codec's gathering of them as
-/// bits ([`find_by_bits`]).
-const FIRSTS: ByteClass<4> = ByteClass::new(
-    ByteSet::range(0xC5, 0xDF)
-        .union(ByteSet::of(&[0xE1, 0xE2, 0xEA]))
-        .union(ByteSet::range(0xEF, 0xF0)),
-);
+/// The first bytes of [`PAIRS`] and of the Greek to Arabic letters
+/// (`candidates::CONFUSABLE_FIRSTS`, the set the codec's validator reports
+/// the blocks of) as ranges, for the codec's gathering of them as bits
+/// ([`find_by_bits`]) and the test of one byte.
+const FIRSTS: ByteClass<4> = ByteClass::new(crate::candidates::CONFUSABLE_FIRSTS);
 
 /// Bytes [`next_lead`] tests one at a time before it takes whole chunks:
 /// from the end of a word, the next Cyrillic or Greek word is near.
@@ -304,7 +289,7 @@ const NEAR: usize = 16;
 /// chunk.
 fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
     let near_end = bytes.len().min(from.saturating_add(NEAR));
-    if let Some(i) = (from..near_end).find(|&i| is_first(bytes[i]) && is_lead(bytes, i)) {
+    if let Some(i) = (from..near_end).find(|&i| FIRSTS.contains(bytes[i]) && is_lead(bytes, i)) {
         return Some(i);
     }
     find_by_bits(bytes, near_end, &[FIRSTS], |at, [mut firsts]| {
@@ -533,12 +518,7 @@ const fn other_leads(alphabet: Alphabet) -> ByteClass<4> {
 /// alphabet with its bytes as constants.
 fn first_unclear(lines: &[u8], mut from: usize, alphabet: Alphabet) -> Option<usize> {
     loop {
-        let k = match alphabet {
-            Alphabet::Cyrillic => first_unclear_in(lines, from, Alphabet::Cyrillic),
-            Alphabet::Greek => first_unclear_in(lines, from, Alphabet::Greek),
-            Alphabet::Armenian => first_unclear_in(lines, from, Alphabet::Armenian),
-            Alphabet::Arabic => first_unclear_in(lines, from, Alphabet::Arabic),
-        }?;
+        let k = first_unclear_in(lines, from, alphabet)?;
         // Each offset is judged alone: the test goes on from the next.
         if !is_escaped(lines, k) {
             return Some(k);
@@ -547,10 +527,22 @@ fn first_unclear(lines: &[u8], mut from: usize, alphabet: Alphabet) -> Option<us
     }
 }
 
-#[inline(always)]
+/// [`first_unclear`] but for the escapes: the vector test, with the
+/// alphabet a constant in its test of each chunk (which the codec's
+/// vector build calls, not inlined).
 fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usize> {
-    let word = |b: u8| b.is_ascii_alphanumeric() | (b == b'_');
-    let letter = |b: u8| (b >= 0xC0) & (b != 0xC2) & (b != 0xE2);
+    match alphabet {
+        Alphabet::Cyrillic => unclear_by_bits::<{ Alphabet::Cyrillic as usize }>(lines, from),
+        Alphabet::Greek => unclear_by_bits::<{ Alphabet::Greek as usize }>(lines, from),
+        Alphabet::Armenian => unclear_by_bits::<{ Alphabet::Armenian as usize }>(lines, from),
+        Alphabet::Arabic => unclear_by_bits::<{ Alphabet::Arabic as usize }>(lines, from),
+    }
+}
+
+/// [`first_unclear_in`] under the alphabet `ALPHABETS[A]`.
+#[inline(always)]
+fn unclear_by_bits<const A: usize>(lines: &[u8], from: usize) -> Option<usize> {
+    let alphabet = ALPHABETS[A];
     // A lead that is not one of the alphabet's whole leads is no letter of
     // it unless the byte after it says so; nor is it the punctuation
     // allowed (`C2 A0`, `C2 AB`, `C2 BB`, `E2 80`): then it rules its line
@@ -561,17 +553,25 @@ fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usi
         !(alphabet.letter(b, b1) | c2 | e2)
     };
     let byte = |i: usize| lines.get(i).copied().unwrap_or(0);
-    let sets = [WORD_BYTES, LETTER_LEADS, OTHER_LEADS[alphabet as usize]];
+    let sets = [WORD_BYTES, LETTER_LEADS, OTHER_LEADS[A]];
     // Per 64 bytes, the bits of each set: an ASCII word character before a
     // letter or after one rules its line out, shifted bits against bits
     // (past the end is no byte, as 0 is none of those tested for); each
     // other lead, few in a chunk of the alphabet's lines, is tested with
     // the byte after it.
     find_by_bits(lines, from, &sets, |at, [words, letters, others]| {
-        let (next, after) = (byte(at + BITS_CHUNK), byte(at + BITS_CHUNK + 1));
-        let letters_next = letters >> 1 | u64::from(letter(next)) << 63;
-        let words_after = words >> 2 | u64::from(word(next)) << 62 | u64::from(word(after)) << 63;
-        let mut unclear = (words & letters_next) | (letters & words_after);
+        // The bytes of the next chunk are looked at only when a bit at the
+        // end of this one can meet them.
+        let mut unclear = (words & letters >> 1) | (letters & words >> 2);
+        if words >> 63 != 0 && LETTER_LEADS.contains(byte(at + BITS_CHUNK)) {
+            unclear |= 1 << 63;
+        }
+        if letters >> 62 != 0 {
+            let (next, after) = (byte(at + BITS_CHUNK), byte(at + BITS_CHUNK + 1));
+            let words_after = u64::from(WORD_BYTES.contains(next)) << 62
+                | u64::from(WORD_BYTES.contains(after)) << 63;
+            unclear |= letters & words_after;
+        }
         let mut rest = others;
         while rest != 0 {
             let i = rest.trailing_zeros() as usize;
@@ -760,10 +760,15 @@ fn line_words(line: &str, base: usize, out: &mut Capped) {
             && word::may_be_look_alike(word)
             && !table.single_script(word)
             && !in_bracket_class(&line[..s], &line[end..])
-            && let Some(d) = word::judge(word, base + s, is_option(&line[..s]))
+            && let Some(odd) = word::judge(word, is_option(&line[..s]))
         {
-            let span = d.span.clone();
-            out.push(|level| Diagnostic { level, ..d }, span);
+            // Past the cap the finding is counted, not made.
+            let at = base + s;
+            let make = |level| Diagnostic {
+                level,
+                ..word::finding(word, at, &odd)
+            };
+            out.push(make, at..at + word.len());
         }
     }
 }
@@ -1549,22 +1554,6 @@ mod tests {
             "{files} files, {with_leads} with a lead byte, {found} U016 findings: the same both ways"
         );
         assert!(files > 0, "no file read");
-    }
-
-    /// The codec's bits of [`FIRSTS`] are [`is_first`]'s bytes.
-    #[test]
-    fn the_first_bytes_class_is_the_first_bytes() {
-        let bytes: Vec<u8> = (0..=255u8).collect();
-        let mut firsts = [false; 256];
-        let _: Option<()> = find_by_bits(&bytes, 0, &[FIRSTS], |at, [bits]| {
-            for (i, first) in firsts[at..at + 64].iter_mut().enumerate() {
-                *first = bits >> i & 1 == 1;
-            }
-            None
-        });
-        for b in 0..=255u8 {
-            assert_eq!(firsts[usize::from(b)], is_first(b), "{b:02X}");
-        }
     }
 
     /// The byte test by bits answers as the test of each byte with the two

@@ -89,11 +89,12 @@ fn may_be_of_lookalike_script(c: char) -> bool {
     )
 }
 
-/// The finding for `word` (at byte `at` of the file), if one of its parts
-/// is a look-alike. With `option`, the word follows a `-` that starts a
-/// command-line option (`-cТЕГ`, gettext's `-cTAG` translated): its first
-/// letter is the option's, typed in ASCII on purpose.
-pub(super) fn judge(word: &str, at: usize, option: bool) -> Option<Diagnostic> {
+/// The odd letters of `word`, if one of its parts is a look-alike: what
+/// its finding ([`finding`]) names, made only when the finding is shown.
+/// With `option`, the word follows a `-` that starts a command-line option
+/// (`-cТЕГ`, gettext's `-cTAG` translated): its first letter is the
+/// option's, typed in ASCII on purpose.
+pub(super) fn judge(word: &str, option: bool) -> Option<Odd> {
     if word.chars().nth(LONGEST).is_some() {
         return None;
     }
@@ -104,7 +105,7 @@ pub(super) fn judge(word: &str, at: usize, option: bool) -> Option<Diagnostic> {
             && !is_key_list(part)
             && let Some(odd) = odd_letters(part, after_marker)
         {
-            return Some(finding(word, at, &odd));
+            return Some(odd);
         }
         start += part.len() + 1;
     }
@@ -124,7 +125,7 @@ fn is_key_list(part: &str) -> bool {
 }
 
 /// What was found in a part: its main script and its odd letters.
-struct Odd {
+pub(super) struct Odd {
     main: &'static str,
     letters: Vec<Letter>,
 }
@@ -269,7 +270,9 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-fn finding(word: &str, at: usize, odd: &Odd) -> Diagnostic {
+/// The finding for `word`, at byte `at` of the file, whose odd letters
+/// are `odd`.
+pub(super) fn finding(word: &str, at: usize, odd: &Odd) -> Diagnostic {
     let main = odd.main;
     let mut named: Vec<String> = Vec::new();
     for l in &odd.letters {
@@ -344,7 +347,7 @@ mod tests {
         for word in ["𝐀", "각", "ΐ", "Ａ", "xΑ", "аb", "ℎ", "ᎪᎪ", "ꓲꓲ", "ＡＢＣ"]
         {
             assert!(!may_be_look_alike(word), "{word}");
-            assert!(judge(word, 0, false).is_none(), "{word}");
+            assert!(judge(word, false).is_none(), "{word}");
         }
         for word in ["pаypal", "𝐟etch", "Ｉgnore", "поезд", "ἀἐo", "αβc"] {
             assert!(may_be_look_alike(word), "{word}");
