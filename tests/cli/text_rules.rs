@@ -282,3 +282,78 @@ fn roffs_delimiters_and_leader_are_neither_reported_nor_deleted() {
         assert_eq!(troff("tmac/cmp.tmac"), Some(before));
     }
 }
+
+/// An Info file's structure is made of controls: `\x1F` alone on a line
+/// between nodes, `\x7F` before a tag table entry's offset, the backspace
+/// of an index marker after a NUL. None is reported, by the file's name or
+/// by makeinfo's first line; a stray control in a node's text still is,
+/// with no fix (an Info file is data). So is awk's field separator set to
+/// BEL, as every configure script autoconf writes has it, but not a BEL
+/// elsewhere in the same script. `--fix --unsafe-fixes` changes neither
+/// file. (The index's NULs stand past the first 8 KiB, as in a real
+/// manual: a NUL before that makes a file binary, skipped whole.)
+#[test]
+fn info_structure_and_awk_separators_are_not_reported() {
+    let info = [
+        "This is x.info, produced by makeinfo version 6.8 from x.texi.\n",
+        "\n\u{1F}\nFile: x.info,  Node: Top,  Next: Index,  Up: (dir)\n\n",
+        "x\n*\n\nA stray\u{7}bell.\n",
+        &"Text of the manual, long enough for the index to come late.\n".repeat(150),
+        "\u{1F}\nFile: x.info,  Node: Index,  Prev: Top,  Up: Top\n\n",
+        "Index\n*****\n\n\0\u{8}[index\0\u{8}]\n* Menu:\n\n",
+        "* x:                                     Top.                   (line 6)\n\n",
+        "\u{1F}\nTag Table:\nNode: Top\u{7F}65\nNode: Index\u{7F}9158\n\u{1F}\nEnd Tag Table\n",
+    ]
+    .concat();
+    let info = info.as_str();
+    let configure = concat!(
+        "#! /bin/sh\n",
+        "cat >>\"$ac_tmp/subs1.awk\" <<_ACAWK &&\n",
+        "  for (key in S) S_is_set[key] = 1\n",
+        "  FS = \"\u{7}\"\n",
+        "}\n",
+        "_ACAWK\n",
+        "echo 'a stray \u{7} bell'\n",
+    );
+    let dir = tree(&[
+        ("doc/manual", info.as_bytes()),
+        ("doc/x.info-1", info.as_bytes()),
+        ("configure", configure.as_bytes()),
+    ]);
+    let found = json_lines(&run(dir.path(), ["check", "--format", "json", "."]));
+    let mut u012: Vec<(String, u64)> = found
+        .iter()
+        .filter(|d| d["code"] == "U012")
+        .map(|d| {
+            (
+                d["path"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    u012.sort();
+    let want = [("configure", 7), ("doc/manual", 9), ("doc/x.info-1", 9)];
+    assert_eq!(u012, want.map(|(p, l)| (p.to_owned(), l)), "{found:#?}");
+    assert!(
+        found
+            .iter()
+            .filter(|d| d["code"] == "U012" && d["path"] != "configure")
+            .all(|d| d["fix"].is_null()),
+        "{found:#?}"
+    );
+    let o = run(dir.path(), ["check", "--fix", "--unsafe-fixes", "."]);
+    assert_ne!(code(&o), 2, "{}", stderr(&o));
+    for (name, text) in [("doc/manual", info), ("doc/x.info-1", info)] {
+        assert_eq!(
+            std::fs::read(dir.path().join(name)).unwrap(),
+            text.as_bytes()
+        );
+    }
+    let fixed = std::fs::read(dir.path().join("configure")).unwrap();
+    assert!(
+        String::from_utf8(fixed)
+            .unwrap()
+            .contains("  FS = \"\u{7}\"\n"),
+        "the separator is kept"
+    );
+}

@@ -18,6 +18,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::code_syntax::is_markup_named_as_code;
+use crate::rules::info;
 use crate::{Diagnostic, Edit, Fix};
 
 /// Directory names that hold test data, fixtures and expected outputs
@@ -86,8 +87,8 @@ const UNICODE_DATA_FILES: &[&str] = &[
 pub(crate) fn data_file(path: &Path) -> Option<&'static str> {
     let name = lower_name(path);
     let extension = name.rsplit_once('.').map_or("", |(_, e)| e);
-    if is_info_file(&name) {
-        return Some("an Info file: `\\x1F` separates its nodes and other controls are its markup");
+    if info::is_file_name(&name) {
+        return Some(info::WHY);
     }
     if extension == "hlp" {
         return Some("a help file: its control characters are markup");
@@ -149,14 +150,6 @@ pub(crate) fn is_test_file(name: &str) -> bool {
             .any(|end| stem.ends_with(end))
         || extension.starts_with("test.")
         || extension.starts_with("spec.")
-}
-
-/// `foo.info` and its split parts `foo.info-1`, `foo.info-2`...
-fn is_info_file(name: &str) -> bool {
-    name.ends_with(".info")
-        || name
-            .rsplit_once(".info-")
-            .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Settles the fixes of `diagnostics`, found in `bytes` of the file at

@@ -318,6 +318,7 @@ pub(crate) mod declared;
 pub(crate) mod dos_code_pages;
 pub(crate) mod fix_scope;
 pub(crate) mod hidden_payload;
+pub(crate) mod info;
 pub(crate) mod invalid_utf8;
 pub(crate) mod invisible;
 pub(crate) mod lookalike_punctuation;

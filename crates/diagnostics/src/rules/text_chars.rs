@@ -34,7 +34,7 @@ use std::path::Path;
 
 use crate::code_syntax::{self, Language, Region};
 use crate::rules::fix_scope::{Lang, scope_character_fix};
-use crate::rules::{invisible, roff};
+use crate::rules::{info, invisible, roff};
 use crate::shown::Capped;
 use crate::text::{
     ascii_name, char_at, char_before, escape_shown, is_noncharacter, windows_1252_char,
@@ -112,6 +112,9 @@ pub(crate) struct Pass<'a> {
     /// The file is a roff source (`roff::is_source`), worked out at the
     /// first control.
     roff: OnceCell<bool>,
+    /// The file is an Info file (`info::is_file`), worked out at the first
+    /// control.
+    info: OnceCell<bool>,
     /// The file holds a test's values (`invisible::holds_test_values`),
     /// worked out at the first invisible character.
     test_values: OnceCell<bool>,
@@ -164,6 +167,7 @@ impl<'a> Pass<'a> {
             keystrokes: OnceCell::new(),
             test_values: OnceCell::new(),
             roff: OnceCell::new(),
+            info: OnceCell::new(),
             runs: invisible::Runs::default(),
             iso_2022_escape: false,
             shifts: OnceCell::new(),
@@ -336,7 +340,14 @@ impl<'a> Pass<'a> {
         }
         let in_roff = *self.roff.get_or_init(|| roff::is_source(self.path, bytes));
         let line = line_around(bytes, i, &(0..bytes.len()));
-        if c.is_ascii() && roff::is_syntax(&bytes[line], c as u8, in_roff) {
+        if c.is_ascii() && roff::is_syntax(&bytes[line.clone()], c as u8, in_roff) {
+            return;
+        }
+        let in_info = *self.info.get_or_init(|| info::is_file(self.path, bytes));
+        if in_info && info::is_syntax(bytes, i) {
+            return;
+        }
+        if c.is_ascii() && is_awk_separator(&bytes[line.start..line.end], i - line.start) {
             return;
         }
         if matches!(c, '\u{E}' | '\u{F}' | '\u{1B}')
@@ -393,6 +404,11 @@ impl<'a> Pass<'a> {
                 "no fix: in a roff source a control may be syntax or data (a delimiter, the leader)"
                     .to_owned(),
             );
+        }
+        // An Info file known by its content, not its name (which
+        // `fix_scope::data_file` reads), is data all the same.
+        if in_info && d.fix.take().is_some() {
+            d.notes.push(format!("no fix: this is {}", info::WHY));
         }
         self.control.push(|level| Diagnostic { level, ..d }, span);
     }
@@ -910,6 +926,35 @@ fn closing_fix(text: &str, base: usize, balance: &Balance) -> Option<Fix> {
 }
 
 /// The line around `i`, at most 4 KiB either side, inside `stretch`.
+/// Whether the control at `at` of `line` is an awk separator set to that
+/// control alone (`FS = "^G"`, also `RS`, `OFS`, `ORS`, `SUBSEP`): a field
+/// separator no data holds, chosen on purpose. Every configure script
+/// autoconf writes sets `FS` to BEL twice.
+fn is_awk_separator(line: &[u8], at: usize) -> bool {
+    let (Some(before), Some(after)) = (at.checked_sub(1).map(|k| &line[..k]), line.get(at + 1..))
+    else {
+        return false;
+    };
+    if line[at - 1] != b'"' || after.first() != Some(&b'"') {
+        return false;
+    }
+    let ends = after[1..]
+        .first()
+        .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b';' | b'}'));
+    let assigned = before.trim_ascii_end();
+    let Some(name) = assigned.strip_suffix(b"=") else {
+        return false;
+    };
+    let name = name.trim_ascii_end();
+    ends && ["FS", "RS", "OFS", "ORS", "SUBSEP"].iter().any(|v| {
+        name.strip_suffix(v.as_bytes()).is_some_and(|before| {
+            before
+                .last()
+                .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'{' | b';'))
+        })
+    })
+}
+
 fn line_around(bytes: &[u8], i: usize, stretch: &Range<usize>) -> Range<usize> {
     let floor = i.saturating_sub(4096).max(stretch.start);
     let ceil = (i + 4096).min(stretch.end);
@@ -1258,4 +1303,40 @@ fn name(c: char) -> Option<String> {
         _ => return None,
     };
     Some(fixed.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// awk's separators set to one control are that control on purpose;
+    /// the control anywhere else, or among other characters, is not.
+    #[test]
+    fn awks_separators_set_to_a_control_alone() {
+        let separator = |line: &[u8]| {
+            let at = line.iter().position(u8::is_ascii_control).unwrap();
+            is_awk_separator(line, at)
+        };
+        for line in [
+            &b"  FS = \"\x07\""[..],
+            b"BEGIN { FS=\"\x01\" }",
+            b"{ OFS = \"\x1C\"; print }",
+            b"RS = \"\x1E\";",
+            b"SUBSEP = \"\x1D\"",
+        ] {
+            assert!(separator(line), "{line:?}");
+        }
+        for line in [
+            &b"  FS = \"a\x07\""[..],
+            b"  FS = \"\x07b\"",
+            b"  XFS = \"\x07\"",
+            b"  fs = \"\x07\"",
+            b"  FS == \"\x07\"",
+            b"  echo \"\x07\"",
+            b"\x07",
+            b"  FS = \"\x07\"x",
+        ] {
+            assert!(!separator(line), "{line:?}");
+        }
+    }
 }
