@@ -1377,6 +1377,13 @@ mod tests {
             "msgstr \"\u{4E}έα Γη\"",
             "в лог всё равно записало\u{63}ь сообщение",
             "-\u{430}dmin is an option",
+            // Capitals glued to a lowercase literal, each a look-alike of
+            // an ASCII letter: no translated metavariable.
+            "msgstr \"a\u{412}\u{421}\"",
+            // A capital standing alone elsewhere on the line hides nothing:
+            // Russian writes `А` and `В` as words.
+            "if is\u{410}dmin { // \u{410} тут проверка",
+            "msgstr \"p\u{430}бота\"",
         ] {
             assert_eq!(found(text).len(), 1, "{text}: {:?}", found(text));
         }
@@ -1413,6 +1420,8 @@ mod tests {
             "msgstr \"^[yYνΝ]\" and \"^[yYдДщЩ]\", \"[-,А-ЯЁA-Z0-9 .()]\"",
             "msgstr \"NnНн\"",
             "resizecons СТОВПЧИКІВxРЯДКІВ",
+            "  pБРВ      нумеровать только строки, соответствующие БРВ",
+            "  pРЕГУЛЯРЕН_ИЗРАЗ и pΚΑΝΕΚΦ, в файлы ПРЕФИКСaa, ПРЕФИКСab",
             "msgid \"ǀXam\", \"Juǀʼhoan\"",
             "0x88a0:  ǜüếềêɡ",
             "call assert_equal('k œ̄ṣ́m̥̄ᾱ̆́', getline(18))",

@@ -16,7 +16,7 @@
 
 use unicode_security::skeleton;
 
-use super::letters::{is_letter, is_restricted, looks_like, plain_letter, script_of};
+use super::letters::{is_letter, is_restricted, looks_like, plain_letter, script_of, skeleton_of};
 use crate::{Diagnostic, Level, Rule};
 
 /// Characters that mark the next letter as a menu accelerator in
@@ -205,7 +205,43 @@ fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
     if main == "Latin" && (odd.iter().all(is_scientific_greek) || is_inflected_acronym(part)) {
         return None;
     }
+    if is_glued_metavariable(part) {
+        return None;
+    }
     Some(Odd { main, letters: odd })
+}
+
+/// Whether `part` is a lowercase ASCII literal glued to a translated
+/// metavariable, capitals of one other script, either way round: nl's
+/// `pBRE` translated `pБРВ`, split's `PREFIXaa` translated `ПРЕФИКСaa`.
+/// At least one capital looks like no ASCII letter (`Б`, `Ф`: its UTS #39
+/// skeleton is not ASCII), so the word passes for no ASCII one: capitals
+/// that are all look-alikes (`aВС`) are still a finding, and so is a
+/// look-alike in a lowercase word (`pабота`).
+fn is_glued_metavariable(part: &str) -> bool {
+    let split = |at: usize| part.split_at(at);
+    let literal = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase());
+    let capitals = |s: &str| {
+        let mut scripts = s.chars().map(script_of);
+        let script = scripts.next().flatten();
+        !s.is_empty()
+            && script.is_some_and(|script| script != "Latin")
+            && scripts.all(|other| other == script)
+            && s.chars().all(char::is_uppercase)
+            && s.chars()
+                .any(|c| !skeleton_of(c).bytes().all(|b| b.is_ascii_alphanumeric()))
+    };
+    let head = part
+        .find(|c: char| !c.is_ascii_lowercase())
+        .unwrap_or(part.len());
+    let tail = part
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_ascii_lowercase())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let (literal_first, rest) = split(head);
+    let (first, literal_last) = split(tail);
+    (literal(literal_first) && capitals(rest)) || (capitals(first) && literal(literal_last))
 }
 
 /// Whether `part` is an acronym in ASCII capitals with a case ending in
