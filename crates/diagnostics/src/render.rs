@@ -149,12 +149,18 @@ pub fn render_human(
             }
             (Applicability::DisplayOnly, _) => "",
         };
-        elements.push(Element::Help(format!("{}{how}", fix.title())));
+        // A title quotes the file's text (`replace `Ã¢Â\u{80}Â\u{99}` with
+        // `’``): escaped as the message is, so no control reaches the
+        // terminal.
+        elements.push(Element::Help(escape_shown(&format!(
+            "{}{how}",
+            fix.title()
+        ))));
         for other in &d.alternatives {
-            elements.push(Element::Help(format!(
+            elements.push(Element::Help(escape_shown(&format!(
                 "or: {} (offered by the language server; `--fix` applies the one above)",
                 other.title()
-            )));
+            ))));
         }
     }
     for element in &elements {
@@ -305,6 +311,42 @@ mod tests {
     fn shown_at(bytes: &[u8], span: Range<usize>) -> Shown {
         let pos = Locator::new(bytes).locate(span.start);
         shown_line(bytes, &span, &pos)
+    }
+
+    /// Nothing a finding quotes reaches the terminal raw: its message,
+    /// label, notes, help and its fixes' titles all escape the file's
+    /// controls (a C1 control among mojibake's bytes).
+    #[test]
+    fn fix_titles_are_escaped_as_the_message_is() {
+        let bytes = "upperdir\u{E2}\u{80}\u{99}s\n".as_bytes();
+        let span = 8..14;
+        let title = format!("replace `{}` with `’`", "\u{E2}\u{80}\u{99}");
+        let d = Diagnostic::new(
+            Rule::Mojibake,
+            crate::Level::Warn,
+            span.clone(),
+            format!("mojibake: `{}`", "\u{E2}\u{80}\u{99}"),
+        )
+        .with_fix(crate::Fix::unsafe_(
+            title.clone(),
+            vec![crate::Edit::replace(span, "’".as_bytes())],
+        ));
+        let mut d = d;
+        d.alternatives.push(crate::Fix::unsafe_(title, Vec::new()));
+        let shown = render_human(
+            &d,
+            bytes,
+            "a.po",
+            &mut Locator::new(bytes),
+            &RenderOptions::default(),
+        );
+        assert!(
+            !shown.chars().any(|c| ('\u{80}'..='\u{9F}').contains(&c)),
+            "{shown}"
+        );
+        let helps: Vec<&str> = shown.lines().filter(|l| l.contains("help:")).collect();
+        assert_eq!(helps.len(), 2, "{shown}");
+        assert!(helps.iter().all(|l| l.contains("\\u{80}")), "{shown}");
     }
 
     #[test]

@@ -259,8 +259,9 @@ impl<'a> Pass<'a> {
             }
             0x80..=0x9F => {
                 if self.control.wants() {
-                    let mut d = c1_diagnostic(c, span.clone());
-                    if crate::rules::mojibake::part_of_run(self.bytes, i) {
+                    let in_mojibake = crate::rules::mojibake::part_of_run(self.bytes, i);
+                    let mut d = c1_diagnostic(c, span.clone(), !in_mojibake);
+                    if in_mojibake {
                         part_of_mojibake(&mut d);
                     }
                     let (bytes, lang) = (self.bytes, self.lang());
@@ -1052,15 +1053,22 @@ fn visual_order(text: &str) -> String {
         .into_owned()
 }
 
-fn c1_diagnostic(c: char, span: Range<usize>) -> Diagnostic {
+/// U012's finding for the C1 control `c`, with the windows-1252 reading
+/// of its byte when `reading` (not inside mojibake, where the run's repair
+/// says what was meant and a reading of one byte would contradict it).
+fn c1_diagnostic(c: char, span: Range<usize>, reading: bool) -> Diagnostic {
     let byte = u32::from(c) as u8;
-    let mut d = Diagnostic::new(
+    let d = Diagnostic::new(
         Rule::ControlCharacter,
         Level::Warn,
         span.clone(),
         format!("C1 control character {}", describe(c)),
     )
     .with_label(format!("{} here", code(c)));
+    if !reading {
+        return d;
+    }
+    let mut d = d;
     match windows_1252_char(byte) {
         Some(meant) => {
             d.notes.push(format!(
@@ -1308,6 +1316,24 @@ fn name(c: char) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A C1 control alone gets its byte's windows-1252 reading; inside
+    /// mojibake it gets none, the run's repair saying what was meant.
+    #[test]
+    fn a_c1_control_in_mojibake_has_no_reading_of_its_own() {
+        let alone = c1_diagnostic('\u{80}', 0..2, true);
+        assert!(alone.notes.iter().any(|n| n.contains("did you mean `€`")));
+        assert!(alone.fix.is_some());
+        let mut in_run = c1_diagnostic('\u{80}', 0..2, false);
+        part_of_mojibake(&mut in_run);
+        assert!(
+            in_run.notes.iter().all(|n| !n.contains("did you mean")),
+            "{:?}",
+            in_run.notes
+        );
+        assert!(in_run.notes.iter().any(|n| n.contains("part of mojibake")));
+        assert!(in_run.fix.is_none());
+    }
 
     /// awk's separators set to one control are that control on purpose;
     /// the control anywhere else, or among other characters, is not.
