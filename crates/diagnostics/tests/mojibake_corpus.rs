@@ -430,3 +430,29 @@ fn lines_with_lost_bytes_are_settled_in_one_run() {
         }
     }
 }
+
+/// A line that holds a sign's repair far from the run is no table of
+/// repairs: ordinary text holds quotes anyway (a Serbian catalogue's line
+/// with two damaged quotes and a correct `„copy_up“`). A letter's repair
+/// anywhere on the line, and a sign's beside the run, still make one.
+#[test]
+fn a_quote_far_from_its_damage_is_no_table_of_repairs() {
+    for (text, runs) in [
+        (
+            "\"Са функцијом â\u{80}\u{9C}nfs_exportâ\u{80}\u{9D}, на „copy_up“ било ког\"\n",
+            2,
+        ),
+        (
+            "With the â\u{80}\u{9C}nfs_exportâ\u{80}\u{9D} feature, on copy_up of “any” lower object\n",
+            2,
+        ),
+        (
+            "A row: \"â\u{80}\u{9C}\": \"“\", \"â\u{80}\u{9D}\": \"”\"\n",
+            0,
+        ),
+        ("Quotes showed â\u{80}\u{99} instead of ’ here.\n", 0),
+        ("The word cafÃ© is café in a long sentence of its own.\n", 0),
+    ] {
+        assert_eq!(u008_in(text.as_bytes(), "src/lib.rs").len(), runs, "{text}");
+    }
+}

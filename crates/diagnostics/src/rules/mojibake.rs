@@ -32,7 +32,7 @@
 //! * a line with 3 or more characters that no chain's byte reads as
 //!   (`ξ`, `я`, `中`): text in other scripts, among which `Ð¢` is chance;
 //! * a line that also holds the repair (`"Ã©" => "é"`): a table of
-//!   repairs, mojibake on purpose.
+//!   repairs, mojibake on purpose (a sign's repair only beside the run).
 
 use std::ops::Range;
 
@@ -407,13 +407,35 @@ const MAX_JUDGED_CHARS: usize = JUDGED + 2 * CONTEXT_CHARS;
 
 /// Whether `repaired` occurs on `line` as text of its own, not inside other
 /// damage (Vietnamese `áº¿` holds an `á` that is no repair's): no
-/// non-ASCII character right before or after it.
-fn stands_alone_on(line: &str, repaired: &str) -> bool {
+/// non-ASCII character right before or after it; starting in `within`.
+fn stands_alone_on(line: &str, repaired: &str, within: Range<usize>) -> bool {
     line.match_indices(repaired).any(|(i, _)| {
         let before = line[..i].chars().next_back();
         let after = line[i + repaired.len()..].chars().next();
-        before.is_none_or(|c| c.is_ascii()) && after.is_none_or(|c| c.is_ascii())
+        within.contains(&i)
+            && before.is_none_or(|c| c.is_ascii())
+            && after.is_none_or(|c| c.is_ascii())
     })
+}
+
+/// How near the run a repair that is a sign, not a letter or digit, must
+/// stand for its line to be a table of repairs (`"â€œ": "“"`,
+/// `"â€™" instead of ’`), in bytes either side.
+const TABLE_REACH: usize = 16;
+
+/// Whether `line`, holding the run at `run`, also holds its repair
+/// `repaired` as text of its own: a table of repairs, mojibake on purpose.
+/// A letter's repair counts anywhere on the line (`"Ã©" => "é"`); a sign's
+/// only beside the run, since ordinary text holds quotes and dashes
+/// anyway: a Serbian line with `â\u{80}\u{9C}nfs_exportâ\u{80}\u{9D}` and a
+/// correct `„copy_up“` further on is damaged twice.
+fn holds_its_repair(line: &str, run: Range<usize>, repaired: &str) -> bool {
+    let within = if repaired.chars().any(char::is_alphanumeric) {
+        0..line.len()
+    } else {
+        run.start.saturating_sub(TABLE_REACH + repaired.len())..run.end + TABLE_REACH
+    };
+    stands_alone_on(line, repaired, within)
 }
 
 /// Mac Roman's signs of mathematics: after `√`, `≈` or `∆` they are
@@ -600,7 +622,11 @@ fn run_at(stretch: &str, offset: usize, damaged: bool) -> Option<(usize, Option<
             return Some((end, None));
         }
     }
-    if stands_alone_on(line, &repaired) {
+    if holds_its_repair(
+        line,
+        line_before.len()..line.len() - line_after.len(),
+        &repaired,
+    ) {
         return Some((end, None));
     }
     // The repair writes letters of the line's scripts only: a Han letter
