@@ -48,18 +48,18 @@ pub(crate) fn is_file(path: &Path, bytes: &[u8]) -> bool {
     is_file_name(&name) || by_makeinfo || memchr::memmem::find(head, b"\x1F\nFile: ").is_some()
 }
 
-/// Whether the control at `i` of `bytes` (an Info file's) is its
-/// structure: a node separator (`\x1F` alone on its line, or before the
-/// form feed older manuals put after it), a tag table entry's `\x7F`
-/// (after `Node: ` or `Ref: ` and a name, before the offset's digits and
-/// the line's end), or the backspace of a marker (`\0\b[`, `\0\b]`).
-pub(crate) fn is_syntax(bytes: &[u8], i: usize) -> bool {
-    let line_start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |k| k + 1);
-    let line_end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |k| i + k);
-    let line = &bytes[line_start..line_end];
+/// Whether the control at `at` of `line` (a line of an Info file, without
+/// its `\n`) is its structure: a node separator (`\x1F` alone on its
+/// line, or before the form feed older manuals put after it), a tag table
+/// entry's `\x7F` (after `Node: ` or `Ref: ` and a name, before the
+/// offset's digits and the line's end), or the backspace of a marker
+/// (`\0\b[`, `\0\b]`).
+pub(crate) fn is_syntax(line: &[u8], at: usize) -> bool {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    let at = i - line_start;
-    match bytes[i] {
+    let Some(&c) = line.get(at) else {
+        return false;
+    };
+    match c {
         0x1F => matches!(line, [0x1F] | [0x1F, 0x0C]),
         0x7F => {
             let offset = &line[at + 1..];
@@ -103,8 +103,20 @@ mod tests {
     fn separators_tag_table_offsets_and_markers_are_syntax() {
         let text = b"x\n\x1F\nFile: a.info\n\x1F\x0C\n\x1F\r\n\0\x08[index\0\x08]\n\
 Tag Table:\nNode: Top\x7F773\nRef: an anchor\x7F1965\n\x1F\nEnd Tag Table\n";
+        // Each control tested on its line, as the rule hands it over.
+        let on_line = |i: usize| {
+            let start = text[..i]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |k| k + 1);
+            let end = text[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(text.len(), |k| i + k);
+            is_syntax(&text[start..end], i - start)
+        };
         let syntax: Vec<usize> = (0..text.len())
-            .filter(|&i| matches!(text[i], 0x1F | 0x7F | 0x08) && is_syntax(text, i))
+            .filter(|&i| matches!(text[i], 0x1F | 0x7F | 0x08) && on_line(i))
             .collect();
         let controls: Vec<usize> = (0..text.len())
             .filter(|&i| matches!(text[i], 0x1F | 0x7F | 0x08))
@@ -121,11 +133,12 @@ Tag Table:\nNode: Top\x7F773\nRef: an anchor\x7F1965\n\x1F\nEnd Tag Table\n";
             b"back\x08space\n",
             b"\0\x08index\n",
         ] {
-            let i = stray
+            let line = stray.strip_suffix(b"\n").unwrap();
+            let i = line
                 .iter()
                 .position(|b| matches!(b, 0x1F | 0x7F | 0x08))
                 .unwrap();
-            assert!(!is_syntax(stray, i), "{stray:?}");
+            assert!(!is_syntax(line, i), "{stray:?}");
         }
     }
 }

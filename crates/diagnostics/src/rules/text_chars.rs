@@ -345,7 +345,7 @@ impl<'a> Pass<'a> {
             return;
         }
         let in_info = *self.info.get_or_init(|| info::is_file(self.path, bytes));
-        if in_info && info::is_syntax(bytes, i) {
+        if in_info && info::is_syntax(&bytes[line.start..line.end], i - line.start) {
             return;
         }
         if c.is_ascii() && is_awk_separator(&bytes[line.start..line.end], i - line.start) {
