@@ -26,7 +26,7 @@
 use std::ops::Range;
 use std::path::Path;
 
-use crate::rules::text_chars::{self, Levels, Pass};
+use crate::rules::text_chars::{self, Levels, Pass, Place};
 use crate::rules::{confusable, mojibake};
 use crate::shown::{Capped, Keep};
 use crate::{Diagnostic, Level, Policy, Rule};
@@ -371,6 +371,22 @@ impl<'a> TextScan<'a> {
     /// The findings, in rule order, and the summaries.
     pub(crate) fn finish(self) -> Found {
         let (mut diagnostics, mut summaries) = (Vec::new(), Vec::new());
+        // U016 reads the file now, asking where its words stand (a test's
+        // values, prose) as U011 does, through the character pass's answers
+        // when it ran.
+        let confusable = self.confusable.map(|mut capped| {
+            let own;
+            let place = match &self.characters {
+                Some(pass) => pass.place(),
+                None => {
+                    own = Place::new(self.bytes, self.path);
+                    &own
+                }
+            };
+            let blocks = self.confusable_blocks.as_deref();
+            confusable::pass(self.bytes, blocks, Some(place), &mut capped);
+            capped
+        });
         if let Some(capped) = self.mojibake {
             capped.finish(&mut diagnostics, &mut summaries);
         }
@@ -383,8 +399,7 @@ impl<'a> TextScan<'a> {
             text_chars::count_non_ascii_lines(&mut capped);
             capped.finish(&mut diagnostics, &mut summaries);
         }
-        if let Some(mut capped) = self.confusable {
-            confusable::pass(self.bytes, self.confusable_blocks.as_deref(), &mut capped);
+        if let Some(capped) = confusable {
             capped.finish(&mut diagnostics, &mut summaries);
         }
         Found {

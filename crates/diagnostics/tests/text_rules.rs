@@ -637,6 +637,25 @@ fn invisible_like(c: char) -> bool {
     matches!(c, '\u{AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}')
 }
 
+/// A catalogue's string goes on over its continuation lines, and gettext
+/// joins them: a soft hyphen at a segment's end or start stands inside the
+/// word the two segments make, as one inside a segment does. Where the
+/// next segment starts with no letter, it stands beside no word.
+#[test]
+fn a_soft_hyphen_where_a_catalogue_string_breaks_is_in_its_word() {
+    let split = concat!(
+        "msgid \"output\\n\"\n",
+        "msgstr \"\"\n\"liñas de saí\u{AD}\"\n\"da\\n\"\n",
+        "msgid \"input\"\nmsgstr \"\"\n  \"entra\"\n\t\"\u{AD}da\"\n",
+    );
+    assert_eq!(invisible_in(split, "gl.po"), vec![]);
+    // Outside a catalogue the quotes end the strings, and a segment that
+    // goes on with a space leaves the hyphen after the word, not in it.
+    assert_eq!(invisible_in(split, "notes.md").len(), 2);
+    let apart = "msgid \"a\"\nmsgstr \"\"\n\"saí\u{AD}\"\n\" da\"\n";
+    assert_eq!(invisible_in(apart, "gl.po").len(), 1);
+}
+
 /// In code outside strings and comments none of them is needed: a name
 /// with one is a different name that looks the same. No fix there.
 #[test]
@@ -886,4 +905,30 @@ fn a_zero_width_space_is_judged_by_the_nearest_letters_and_a_virama() {
         String::from_utf8(fixed).unwrap(),
         "ట్రాన్స్\u{200C}మిషన్ చూపించు\n"
     );
+}
+
+/// U016 where the mixture is the point: a test's strings (grep's
+/// case-folding test) and a manual that names the letter it shows (sed's
+/// `printf 'a\u03A3b'` and its output). Neither hides a look-alike in code.
+#[test]
+fn look_alikes_that_a_test_or_a_manual_means_are_left_alone() {
+    assert!(codes("  grep_test 'a\u{212A}b/' '' 'K' -i\n", "tests/foad1").is_empty());
+    let manual = "     $ printf 'a\\u03A3b'\n     a\u{3A3}b\n\n     $ printf 'ABC\\u03a3\\n' | sed 's/.*/\\L&/'\n     abc\u{3C3}\n";
+    assert!(codes(manual, "doc/sed.info").is_empty());
+    assert!(codes("The letter U+0430 in p\u{430}ypal.\n", "notes.md").is_empty());
+    for (text, path) in [
+        // Code in a test's own source.
+        ("def test_x():\n    p\u{430}ypal = 1\n", "tests/test_x.py"),
+        // A string of a program beside a comment that names the letter.
+        ("s = \"p\u{430}ypal\"  # U+0430\n", "src/x.py"),
+        // Code beside a comment that names it.
+        ("# \\u0430\nif p\u{430}ypal:\n    pass\n", "x.py"),
+        // A manual that names another letter, or names it too far before.
+        ("$ printf '\\u03A3'\na\u{39F}b\n", "doc/x.info"),
+        ("U+0430\n\n\n\np\u{430}ypal\n", "notes.md"),
+        // A test tree's documents are read by people.
+        ("See p\u{430}ypal.\n", "tests/README.md"),
+    ] {
+        assert_eq!(codes(text, path), ["U016"], "{path}: {text:?}");
+    }
 }

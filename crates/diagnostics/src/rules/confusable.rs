@@ -35,12 +35,14 @@ use unicode_security::GeneralSecurityProfile;
 use unicode_security::mixed_script::AugmentedScriptSet;
 use utf8lint_codec::{BITS_CHUNK, ByteClass, ByteSet, find_by_bits};
 
+mod catalogue;
 mod letters;
 mod word;
 
 use letters::is_mark;
 
 use crate::Diagnostic;
+use crate::rules::text_chars::Place;
 use crate::shown::Capped;
 
 /// The lead bytes of the characters U016 looks for, and their second
@@ -315,7 +317,12 @@ fn next_lead(bytes: &[u8], from: usize) -> Option<usize> {
 /// read: only a line holding a byte that the test cannot clear is looked
 /// at alone. A translation catalogue's lines of one script then cost one
 /// vector pass, not a search for each line's ends and a test of its own.
-pub(crate) fn pass(bytes: &[u8], blocks: Option<&[Range<usize>]>, out: &mut Capped) {
+pub(crate) fn pass(
+    bytes: &[u8],
+    blocks: Option<&[Range<usize>]>,
+    place: Option<&Place>,
+    out: &mut Capped,
+) {
     let whole = 0..bytes.len();
     // The end of the last line read.
     let mut from = 0;
@@ -338,7 +345,7 @@ pub(crate) fn pass(bytes: &[u8], blocks: Option<&[Range<usize>]>, out: &mut Capp
                 None => next_lead(lines, at),
             } {
                 let line = line_start(bytes, at, k)..line_end(bytes, k);
-                alphabet = read_line(bytes, line.clone(), alphabet, out).flatten();
+                alphabet = read_line(bytes, line.clone(), alphabet, place, out).flatten();
                 at = line.end;
             }
             from = end;
@@ -371,6 +378,7 @@ fn read_line(
     bytes: &[u8],
     line: Range<usize>,
     judged: Option<Alphabet>,
+    place: Option<&Place>,
     out: &mut Capped,
 ) -> Option<Option<Alphabet>> {
     let text = &bytes[line.clone()];
@@ -378,7 +386,7 @@ fn read_line(
     let alphabet = Alphabet::of(text[lead], text.get(lead + 1).copied().unwrap_or(0));
     let clear = alphabet.is_some_and(|a| judged != Some(a) && first_unclear(text, 0, a).is_none());
     if !clear && let Ok(text) = std::str::from_utf8(text) {
-        line_words(text, line.start, out);
+        line_words(bytes, text, line.start, place, out);
     }
     Some(alphabet)
 }
@@ -718,8 +726,14 @@ impl WideInWord {
 /// word), so the words of CJK or Indic text around them are not split
 /// out. A word is a run of [`in_word`] characters, with the accelerator
 /// markers `&` and `~` before or between them (`Р&eгулярний`, `~Oткрыть`)
-/// but not an HTML entity (`&nbsp;`).
-fn line_words(line: &str, base: usize, out: &mut Capped) {
+/// but not an HTML entity (`&nbsp;`). `file` is the whole file, in which
+/// a catalogue's word is read beside its entry's `msgid`
+/// ([`catalogue::keeps_a_literal_of_its_msgid`]). By its `place` (none:
+/// prose), a word that is a test's value (a string of a test's data or own
+/// source, which mixes scripts on purpose: IDNA vectors, case-folding
+/// tests) is not reported, nor one in prose whose odd letters the text
+/// names beside it ([`word::names_its_letters`]).
+fn line_words(file: &[u8], line: &str, base: usize, place: Option<&Place>, out: &mut Capped) {
     let table = char_table();
     let mut wide = WideInWord::default();
     // Whether `c` at `k`, before `next`, belongs in a word.
@@ -761,6 +775,10 @@ fn line_words(line: &str, base: usize, out: &mut Capped) {
             && !table.single_script(word)
             && !in_bracket_class(&line[..s], &line[end..])
             && let Some(odd) = word::judge(word, is_option(&line[..s]))
+            && !catalogue::keeps_a_literal_of_its_msgid(file, base + s, word)
+            && !place.is_some_and(|p| p.is_test_value(base + s))
+            && !(place.is_none_or(|p| p.is_prose(base + s))
+                && word::names_its_letters(file, base + s, &odd))
         {
             // Past the cap the finding is counted, not made.
             let at = base + s;
@@ -1167,7 +1185,7 @@ mod tests {
             if next_lead(line, 0).is_some()
                 && let Ok(text) = std::str::from_utf8(line)
             {
-                line_words(text, start, &mut out);
+                line_words(bytes, text, start, None, &mut out);
             }
             start += line.len();
         }
@@ -1209,7 +1227,7 @@ mod tests {
                 });
             }
             let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
-            pass(&bytes, None, &mut out);
+            pass(&bytes, None, None, &mut out);
             let passed: Vec<_> = out.kept.into_iter().map(|d| (d.span, d.message)).collect();
             let expected = every_line(&bytes);
             assert_same(&passed, &expected, &format!("rarity {rarity}"));
@@ -1231,7 +1249,7 @@ mod tests {
                 if first_unclear(line.as_bytes(), 0, alphabet).is_none() {
                     cleared += 1;
                     let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 100);
-                    line_words(&line, 0, &mut out);
+                    line_words(line.as_bytes(), &line, 0, None, &mut out);
                     let (mut found, mut summaries) = (Vec::new(), Vec::new());
                     out.finish(&mut found, &mut summaries);
                     assert!(found.is_empty(), "{line:?}: {found:?}");
@@ -1303,7 +1321,7 @@ mod tests {
 
     fn found(line: &str) -> Vec<String> {
         let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
-        pass(line.as_bytes(), None, &mut out);
+        pass(line.as_bytes(), None, None, &mut out);
         out.kept.into_iter().map(|d| d.message).collect()
     }
 
@@ -1384,6 +1402,10 @@ mod tests {
             // Russian writes `А` and `В` as words.
             "if is\u{410}dmin { // \u{410} тут проверка",
             "msgstr \"p\u{430}бота\"",
+            // A msgid that does not hold the literal glued to a capital.
+            "msgid \"print\"\nmsgstr \"p\u{430}бота\"\n",
+            "msgid \"cs N\"\nmsgstr \"cs\u{41D}\"\n",
+            "msgid \"isAdmin\"\nmsgstr \"is\u{410}dmin\"\n",
         ] {
             assert_eq!(found(text).len(), 1, "{text}: {:?}", found(text));
         }
@@ -1423,6 +1445,10 @@ mod tests {
             "  pБРВ      нумеровать только строки, соответствующие БРВ",
             "  pРЕГУЛЯРЕН_ИЗРАЗ и pΚΑΝΕΚΦ, в файлы ПРЕФИКСaa, ПРЕФИКСab",
             "msgid \"ǀXam\", \"Juǀʼhoan\"",
+            // A literal kept from the entry's msgid, the rest translated:
+            // stty's `csN`, df's `IUsed`.
+            "msgid \"   csN     set character size to N bits\"\nmsgstr \"   csН     размер символа Н бит\"\n",
+            "msgid \"\"\n\"IUsed\"\nmsgstr \"\"\n\"IИспользовано\"\n",
             "0x88a0:  ǜüếềêɡ",
             "call assert_equal('k œ̄ṣ́m̥̄ᾱ̆́', getline(18))",
             "N;\t1.ass\\u200C\\u200Db\\u200C\\u1ABBΣ≠;",
@@ -1445,7 +1471,7 @@ mod tests {
 
         let findings = |blocks: Option<&[Range<usize>]>| {
             let mut out = Capped::new(Rule::MixedScriptConfusable, Level::Warn, 0);
-            pass(bytes, blocks, &mut out);
+            pass(bytes, blocks, None, &mut out);
             let found: Vec<(Range<usize>, String)> =
                 out.kept.into_iter().map(|d| (d.span, d.message)).collect();
             found

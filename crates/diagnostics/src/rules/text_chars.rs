@@ -101,11 +101,8 @@ pub(crate) struct Pass<'a> {
     /// The file's language, for where a fix may touch a character
     /// (`fix_scope`), worked out at the first finding.
     lang: OnceCell<Option<Lang>>,
-    /// The stretches of a source file that are strings and comments, for
-    /// whether a character stands in code (`code_syntax`), worked out at
-    /// the first character that asks; `None` for a language it does not
-    /// follow.
-    regions: OnceCell<Option<Regions>>,
+    /// Where a byte stands: code, a string or a comment, a test's value.
+    place: Place<'a>,
     /// C0 controls are keystrokes here (Vim script): [`is_vim_script`],
     /// also worked out when first asked.
     keystrokes: OnceCell<bool>,
@@ -115,9 +112,6 @@ pub(crate) struct Pass<'a> {
     /// The file is an Info file (`info::is_file`), worked out at the first
     /// control.
     info: OnceCell<bool>,
-    /// The file holds a test's values (`invisible::holds_test_values`),
-    /// worked out at the first invisible character.
-    test_values: OnceCell<bool>,
     /// The last run of invisible characters judged (`invisible::neighbours`).
     runs: invisible::Runs,
     /// An ISO-2022 designation (`ESC $ B`, `ESC $ @`, `ESC ( J`) was seen.
@@ -141,6 +135,64 @@ pub(crate) struct Pass<'a> {
 /// A source file's strings and comments, in order (`code_syntax::non_code`).
 type Regions = Vec<(Range<usize>, Region)>;
 
+/// Where the bytes of a file stand, for the text rules that judge a
+/// character by its place (U011, U016): code, a string or a comment, and
+/// whether the file holds a test's values. Each is worked out when first
+/// asked: most files have no character that asks.
+pub(crate) struct Place<'a> {
+    bytes: &'a [u8],
+    path: &'a Path,
+    /// The stretches of a source file that are strings and comments
+    /// (`code_syntax`); `None` for a language it does not follow.
+    regions: OnceCell<Option<Regions>>,
+    /// The file holds a test's values (`invisible::holds_test_values`).
+    test_values: OnceCell<bool>,
+}
+
+impl<'a> Place<'a> {
+    pub(crate) fn new(bytes: &'a [u8], path: &'a Path) -> Place<'a> {
+        Place {
+            bytes,
+            path,
+            regions: OnceCell::new(),
+            test_values: OnceCell::new(),
+        }
+    }
+
+    /// What byte `i` is in a source file of a language `code_syntax`
+    /// follows (code, a string, a comment); `None` in other files.
+    fn region(&self, i: usize) -> Option<Region> {
+        let regions = self.regions.get_or_init(|| {
+            Language::of(self.path, self.bytes).map(|l| code_syntax::non_code(self.bytes, l))
+        });
+        let regions = regions.as_ref()?;
+        let k = regions.partition_point(|(range, _)| range.end <= i);
+        Some(match regions.get(k) {
+            Some((range, region)) if range.start <= i => *region,
+            _ => Region::Code,
+        })
+    }
+
+    /// Whether the character at `i` is a value a test feeds or compares:
+    /// in a file of a test's values (a fuzzer's input, a fixture, a test's
+    /// own source: `invisible::holds_test_values`), outside code and
+    /// comments. A test tree's code, comments and documents are read by
+    /// people, and what hides in them is still reported.
+    pub(crate) fn is_test_value(&self, i: usize) -> bool {
+        *self
+            .test_values
+            .get_or_init(|| invisible::holds_test_values(self.path, self.bytes))
+            && !matches!(self.region(i), Some(Region::Code | Region::Comment))
+    }
+
+    /// Whether byte `i` is prose: a comment of a source file, or anywhere
+    /// in a file that is not source of a language `code_syntax` follows
+    /// (documentation, catalogues, data), but not code or a string.
+    pub(crate) fn is_prose(&self, i: usize) -> bool {
+        matches!(self.region(i), None | Some(Region::Comment))
+    }
+}
+
 /// The ISO-2022 designation of a multi-byte set into G1, G2 or G3 at
 /// `i` (`ESC $ )`, `ESC $ *`, `ESC $ +` and the set's final byte), the
 /// sets SO and SS2/SS3 shift into.
@@ -163,9 +215,8 @@ impl<'a> Pass<'a> {
             path,
             source: OnceCell::new(),
             lang: OnceCell::new(),
-            regions: OnceCell::new(),
+            place: Place::new(bytes, path),
             keystrokes: OnceCell::new(),
-            test_values: OnceCell::new(),
             roff: OnceCell::new(),
             info: OnceCell::new(),
             runs: invisible::Runs::default(),
@@ -190,18 +241,13 @@ impl<'a> Pass<'a> {
         *self.lang.get_or_init(|| Lang::of(self.path, self.bytes))
     }
 
-    /// What byte `i` is in a source file of a language `code_syntax`
-    /// follows (code, a string, a comment); `None` in other files.
+    /// Where the file's bytes stand, which U016 asks too.
+    pub(crate) fn place(&self) -> &Place<'a> {
+        &self.place
+    }
+
     fn region(&self, i: usize) -> Option<Region> {
-        let regions = self.regions.get_or_init(|| {
-            Language::of(self.path, self.bytes).map(|l| code_syntax::non_code(self.bytes, l))
-        });
-        let regions = regions.as_ref()?;
-        let k = regions.partition_point(|(range, _)| range.end <= i);
-        Some(match regions.get(k) {
-            Some((range, region)) if range.start <= i => *region,
-            _ => Region::Code,
-        })
+        self.place.region(i)
     }
 
     /// Whether byte `i` is code (not a string or comment) of a language
@@ -414,16 +460,8 @@ impl<'a> Pass<'a> {
         self.control.push(|level| Diagnostic { level, ..d }, span);
     }
 
-    /// Whether the character at `i` is a value a test feeds or compares:
-    /// in a file of a test's values (a fuzzer's input, a fixture, a test's
-    /// own source: `invisible::holds_test_values`), outside code and
-    /// comments. A test tree's code, comments and documents are read by
-    /// people, and what hides in them is still reported.
     fn is_test_value(&self, i: usize) -> bool {
-        *self
-            .test_values
-            .get_or_init(|| invisible::holds_test_values(self.path, self.bytes))
-            && !matches!(self.region(i), Some(Region::Code | Region::Comment))
+        self.place.is_test_value(i)
     }
 
     /// Whether the short line around `i` names `c` ([`invisible::names`]),
@@ -454,8 +492,15 @@ impl<'a> Pass<'a> {
         let bytes = self.bytes;
         let i = span.start;
         if !(c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, i)) {
-            let (before, after) =
+            let (mut before, mut after) =
                 invisible::neighbours(bytes, i, span.len(), stretch, &mut self.runs);
+            // A catalogue's string goes on over its continuation lines, so
+            // a soft hyphen at a segment's end (`"...saí\u{AD}"` then
+            // `"da"`) stands inside the word gettext joins.
+            if c == '\u{AD}' && is_catalogue(self.path) {
+                before = continued_before(bytes, span.start, stretch).or(before);
+                after = continued_after(bytes, span.end, stretch).or(after);
+            }
             if invisible::joins_emoji(c, before, after) {
                 return;
             }
@@ -710,6 +755,44 @@ fn catalogue_string(
         end = next_end;
     }
     Some(start..end)
+}
+
+/// The character a catalogue string goes on with on the next line when
+/// its segment closes at `end` (`"...saí\u{AD}"` then `"da\n"`: `d`).
+fn continued_after(bytes: &[u8], end: usize, stretch: &Range<usize>) -> Option<char> {
+    let rest = bytes[end..stretch.end].strip_prefix(b"\"")?;
+    let next = trim_blanks_start(trim_blanks_start(rest).strip_prefix(b"\n")?);
+    let next = next.strip_prefix(b"\"")?;
+    char_at(bytes, stretch.end - next.len()).map(|(c, _)| c)
+}
+
+/// The character a catalogue string ends its segment with on the line
+/// above when the segment at `start` opens its line (`"...saí"` then
+/// `"\u{AD}da"`: `í`).
+fn continued_before(bytes: &[u8], start: usize, stretch: &Range<usize>) -> Option<char> {
+    let head = bytes[stretch.start..start].strip_suffix(b"\"")?;
+    let above = trim_blanks_end(trim_blanks_end(head).strip_suffix(b"\n")?);
+    let above = above.strip_suffix(b"\"")?;
+    char_before(bytes, stretch.start + above.len())
+}
+
+/// `bytes` without the spaces and tabs (and a CR) it starts with.
+fn trim_blanks_start(bytes: &[u8]) -> &[u8] {
+    let blank = bytes
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+        .count();
+    &bytes[blank..]
+}
+
+/// `bytes` without the spaces and tabs (and a CR) it ends with.
+fn trim_blanks_end(bytes: &[u8]) -> &[u8] {
+    let blank = bytes
+        .iter()
+        .rev()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+        .count();
+    &bytes[..bytes.len() - blank]
 }
 
 /// The text of a catalogue string's lines: each line's quoted part,

@@ -298,6 +298,64 @@ fn kind_of(l: &Letter, main: &str) -> String {
     }
 }
 
+/// Whether the text around the word at `at` in `file` (its line and the two
+/// before) names each of its odd letters, or the letter's other case, by
+/// code point (`\u03A3`, `\u{3A3}`, `U+03A3`, `&#x3A3;`): documentation
+/// that shows a character (a manual's `printf 'a\u03A3b'` and the `aΣb`
+/// it prints, then `abcσ` after a lowercasing), not a word that hides one.
+pub(super) fn names_its_letters(file: &[u8], at: usize, odd: &Odd) -> bool {
+    let line_start = |i: usize| memchr::memrchr(b'\n', &file[..i]).map_or(0, |k| k + 1);
+    let mut start = line_start(at);
+    for _ in 0..2 {
+        if start == 0 {
+            break;
+        }
+        start = line_start(start - 1);
+    }
+    let end = memchr::memchr(b'\n', &file[at..]).map_or(file.len(), |k| at + k);
+    let text = &file[start..end];
+    odd.letters.iter().all(|l| {
+        let mut cases = vec![u32::from(l.c)];
+        let lower: Vec<char> = l.c.to_lowercase().collect();
+        let upper: Vec<char> = l.c.to_uppercase().collect();
+        for other in [lower, upper] {
+            if let [c] = other[..] {
+                cases.push(u32::from(c));
+            }
+        }
+        code_points_named(text).any(|v| cases.contains(&v))
+    })
+}
+
+/// The code points `text` writes as escapes or in Unicode's notation:
+/// `\u03A3` (four digits), `\U0001D41F` (eight), `\u{3A3}` and
+/// `\x{3A3}`, `U+03A3`, `&#x3A3;`.
+fn code_points_named(text: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    const PREFIXES: [(&[u8], usize); 7] = [
+        (b"\\u{", 6),
+        (b"\\x{", 6),
+        (b"\\u", 4),
+        (b"\\U", 8),
+        (b"U+", 6),
+        (b"&#x", 6),
+        (b"&#X", 6),
+    ];
+    (0..text.len()).filter_map(move |i| {
+        let rest = &text[i..];
+        let (prefix, most) = PREFIXES.iter().find(|(p, _)| rest.starts_with(p))?;
+        let digits = &rest[prefix.len()..];
+        let n = digits
+            .iter()
+            .take(*most)
+            .take_while(|b| b.is_ascii_hexdigit())
+            .count();
+        let hex = std::str::from_utf8(&digits[..n]).ok()?;
+        (n >= 2)
+            .then(|| u32::from_str_radix(hex, 16).ok())
+            .flatten()
+    })
+}
+
 /// "a" or "an" before `word`.
 fn article(word: &str) -> &'static str {
     match word.chars().next() {
