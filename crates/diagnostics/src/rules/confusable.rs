@@ -725,8 +725,9 @@ impl WideInWord {
 /// (the odd letter, or the letters of a Greek, Cyrillic, Armenian or Hebrew
 /// word), so the words of CJK or Indic text around them are not split
 /// out. A word is a run of [`in_word`] characters, with the accelerator
-/// markers `&` and `~` before or between them (`Р&eгулярний`, `~Oткрыть`)
-/// but not an HTML entity (`&nbsp;`). `file` is the whole file, in which
+/// markers `&` and `~` before a letter (`Р&eгулярний`, `~Oткрыть`), but
+/// not an HTML entity (`&nbsp;`) nor a marker before a digit (procps's
+/// `%9.9s~2загал`, where `~2` switches a colour). `file` is the whole file, in which
 /// a catalogue's word is read beside its entry's `msgid`
 /// ([`catalogue::keeps_a_literal_of_its_msgid`]). By its `place` (none:
 /// prose), a word that is a test's value (a string of a test's data or own
@@ -740,7 +741,7 @@ fn line_words(file: &[u8], line: &str, base: usize, place: Option<&Place>, out: 
     let mut joins = |k: usize, c: char, next: Option<char>| {
         wide.in_word(table, c)
             || (matches!(c, '&' | '~')
-                && next.is_some_and(|n| n != '_' && wide.in_word(table, n))
+                && next.is_some_and(|n| n.is_alphabetic() && wide.in_word(table, n))
                 && !is_entity(&line[k..]))
     };
     let mut from = 0;
@@ -1402,6 +1403,10 @@ mod tests {
             // Russian writes `А` and `В` as words.
             "if is\u{410}dmin { // \u{410} тут проверка",
             "msgstr \"p\u{430}бота\"",
+            // A Latin capital in a Greek word; a marker before a digit
+            // joins nothing.
+            "msgstr \"%s: A\u{3B4}υναμία ανάκτησης\"",
+            "msgstr \"~2p\u{430}бота\"",
             // A msgid that does not hold the literal glued to a capital.
             "msgid \"print\"\nmsgstr \"p\u{430}бота\"\n",
             "msgid \"cs N\"\nmsgstr \"cs\u{41D}\"\n",
@@ -1445,6 +1450,10 @@ mod tests {
             "  pБРВ      нумеровать только строки, соответствующие БРВ",
             "  pРЕГУЛЯРЕН_ИЗРАЗ и pΚΑΝΕΚΦ, в файлы ПРЕФИКСaa, ПРЕФИКСab",
             "msgid \"ǀXam\", \"Juǀʼhoan\"",
+            // A colour switch before a word (procps's `top`), a grammar's
+            // symbols around a nonterminal (bison).
+            "\"%s %s:~3 %9.9s~2загал,~3 %9.9s~2вільн,~3\"",
+            " * B → βAγ, γ nullable, and p'-- β -->",
             // A literal kept from the entry's msgid, the rest translated:
             // stty's `csN`, df's `IUsed`.
             "msgid \"   csN     set character size to N bits\"\nmsgstr \"   csН     размер символа Н бит\"\n",

@@ -4,16 +4,23 @@
 //! Translators keep the literal half of a word whose other half they
 //! translate: stty's `csN` (the literal `cs` before the metavariable `N`)
 //! becomes `csН`, df's `IUsed` (a column's key letter before its name)
-//! becomes `IИспользовано`. Both halves are meant. What tells such a word
-//! from a look-alike typed by slip is the entry's own `msgid`: it holds the
-//! ASCII half glued to an ASCII capital where the case changes (`cs|N`,
-//! `I|Used`), as the translation glues it to a capital of the other
-//! script. A slip has no such original: `pабота` translates `print`, whose
-//! `p` is followed by a lowercase `r`, and `EΚΦΡΑΣΗ` translates
+//! becomes `IИспользовано`, wget's `HTTPMethod` becomes `МетодHTTP`, and
+//! e2fsck's keyed messages (`aextended attribute`, the expansion of `@a`)
+//! keep their key before the translation (`aрозширений атрибут`). Both
+//! halves are meant. What tells such a word from a look-alike typed by
+//! slip is the entry's own `msgid`, and the catalogue: the `msgid` holds
+//! the ASCII half as a part of a word where the case changes (`cs|N`,
+//! `I|Used`), or starts with it as the translation does, and then the
+//! translated half is a word the catalogue uses elsewhere. A slip has no
+//! such original: `pабота` translates `print`, whose `p` is followed by a
+//! lowercase `r`, and leaves `абота`, no word; `EΚΦΡΑΣΗ` translates
 //! `EXPRESSION`, one word in capitals; and a word with ASCII letters on
 //! both sides of a foreign one (`isАdmin`) is not two halves.
 
+use std::ops::Range;
+
 use super::letters::script_of;
+use crate::text::{char_at, char_before};
 
 /// How far before a finding its entry's `msgid` is looked for: an entry's
 /// text is rarely longer, and a file of no entries costs each finding no
@@ -21,83 +28,153 @@ use super::letters::script_of;
 const REACH: usize = 16 * 1024;
 
 /// Whether `word`, at `at` in `file`, is in a `msgstr` and is an ASCII
-/// literal glued to a translated half that its entry's `msgid` holds as
-/// the same literal glued to an ASCII capital where the case changes.
+/// literal of its entry's `msgid` beside a translated half: glued to it
+/// where the case changes, as the `msgid` glues it ([`glued_as_in_msgid`]),
+/// or the key that starts both messages ([`keyed_message`]).
 pub(super) fn keeps_a_literal_of_its_msgid(file: &[u8], at: usize, word: &str) -> bool {
-    let Some((literal, side)) = halves(word) else {
+    let Some(halves) = halves(word) else {
         return false;
     };
-    let Some(msgid) = entry_msgid(file, at) else {
+    let Some(entry) = entry_of(file, at) else {
         return false;
     };
-    let literal = literal.as_bytes();
-    (0..msgid.len())
-        .filter(|&i| msgid[i..].starts_with(literal))
-        .any(|i| {
-            let before = i.checked_sub(1).map(|p| msgid[p]);
-            let after = msgid.get(i + literal.len()).copied();
-            // Where the literal meets the rest of the original, the case
-            // changes: `cs|N`, `I|Used` (a capital before a lowercase
-            // letter starts a word, as in `HTMLParser`), `PREFIX|aa`. An
-            // original of one case throughout (`EXPRESSION` for a slip
-            // `EΚΦΡΑΣΗ`) has no literal to keep.
-            let last_lower = literal.last().is_some_and(u8::is_ascii_lowercase);
-            match side {
-                Side::First => {
-                    starts_word(msgid, i)
-                        && after.is_some_and(|b| b.is_ascii_uppercase())
-                        && (last_lower
-                            || msgid
-                                .get(i + literal.len() + 1)
-                                .is_some_and(u8::is_ascii_lowercase))
-                }
-                Side::Last => {
-                    literal[0].is_ascii_lowercase()
-                        && before.is_some_and(|b| b.is_ascii_uppercase())
-                        && !after.is_some_and(|b| b.is_ascii_alphanumeric())
-                }
-            }
-        })
+    glued_as_in_msgid(&file[entry.msgid.clone()], &halves)
+        || keyed_message(file, at, &entry, &halves)
+}
+
+/// A word of ASCII letters at one end and letters of one other script.
+struct Halves<'w> {
+    literal: &'w str,
+    translated: &'w str,
+    side: Side,
 }
 
 /// Where a word's ASCII literal stands.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Side {
-    /// Before the translated half, which starts with a capital (`csН`).
+    /// Before the translated half (`csН`).
     First,
-    /// After it, which ends with a capital (`ПРЕФИКСaa`).
+    /// After it (`ПРЕФИКСaa`, `МетодHTTP`).
     Last,
 }
 
-/// The ASCII literal of `word` and its side, when the word is ASCII letters
-/// and letters of one other script, each half whole, the translated half
-/// meeting the literal with a capital.
-fn halves(word: &str) -> Option<(&str, Side)> {
-    let head = word.find(|c: char| !c.is_ascii_alphabetic())?;
-    if head > 0 && translated(&word[head..], |half| half.chars().next()) {
-        return Some((&word[..head], Side::First));
+fn halves(word: &str) -> Option<Halves<'_>> {
+    let head = word
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(word.len());
+    if head > 0 && one_script(&word[head..]) {
+        return Some(Halves {
+            literal: &word[..head],
+            translated: &word[head..],
+            side: Side::First,
+        });
     }
     let tail = word
         .char_indices()
         .rev()
         .find(|(_, c)| !c.is_ascii_alphabetic())
-        .map(|(i, c)| i + c.len_utf8())?;
-    if tail < word.len() && translated(&word[..tail], |half| half.chars().next_back()) {
-        return Some((&word[tail..], Side::Last));
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    if tail < word.len() && one_script(&word[..tail]) {
+        return Some(Halves {
+            literal: &word[tail..],
+            translated: &word[..tail],
+            side: Side::Last,
+        });
     }
     None
 }
 
-/// Whether `half` is letters of one script other than Latin and the letter
-/// `meeting` picks (the one beside the literal) is a capital.
-fn translated(half: &str, meeting: impl Fn(&str) -> Option<char>) -> bool {
+/// Whether `half` is letters of one script other than Latin.
+fn one_script(half: &str) -> bool {
     let mut scripts = half.chars().map(script_of);
     let Some(Some(script)) = scripts.next() else {
         return false;
     };
-    script != "Latin"
-        && scripts.all(|s| s == Some(script))
-        && meeting(half).is_some_and(char::is_uppercase)
+    script != "Latin" && scripts.all(|s| s == Some(script))
+}
+
+/// A literal glued to a translated metavariable or name, where the case
+/// changes as in the original: stty's `csN` translated `csН`, df's
+/// `IUsed` `IИспользовано`, split's `PREFIXaa` `ПРЕФИКСaa`, wget's
+/// `HTTPMethod` `МетодHTTP`. In the translation the case changes where
+/// the halves meet (for a literal first, to a capital); in the `msgid` the
+/// literal is a part of a word that the case or the word's ends bound
+/// (`cs|N`, `I|Used`, `PREFIX|aa`, `=HTTP|Method`). An original of one
+/// case throughout (`EXPRESSION` for a slip `EΚΦΡΑΣΗ`) or of one case
+/// across (`print` for `pабота`) has no literal to keep.
+fn glued_as_in_msgid(msgid: &[u8], halves: &Halves) -> bool {
+    let literal = halves.literal.as_bytes();
+    let (first, last) = (literal[0], literal[literal.len() - 1]);
+    let meets_a_capital = match halves.side {
+        Side::First => halves
+            .translated
+            .chars()
+            .next()
+            .is_some_and(char::is_uppercase),
+        Side::Last => halves
+            .translated
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_uppercase() != first.is_ascii_uppercase()),
+    };
+    if !meets_a_capital {
+        return false;
+    }
+    (0..msgid.len())
+        .filter(|&i| msgid[i..].starts_with(literal))
+        .any(|i| {
+            let before = i.checked_sub(1).map(|p| msgid[p]);
+            let after = msgid.get(i + literal.len()).copied();
+            let after_next = msgid.get(i + literal.len() + 1).copied();
+            let starts = starts_word(msgid, i)
+                || before.is_some_and(|b| {
+                    b.is_ascii_alphabetic() && b.is_ascii_uppercase() != first.is_ascii_uppercase()
+                });
+            // `cs|N`; `I|Used`, as in `HTMLParser`.
+            let to_a_capital = after.is_some_and(|b| b.is_ascii_uppercase())
+                && (last.is_ascii_lowercase()
+                    || after_next.is_some_and(|b| b.is_ascii_lowercase()));
+            match halves.side {
+                Side::First => starts_word(msgid, i) && to_a_capital,
+                Side::Last => {
+                    starts && (!after.is_some_and(|b| b.is_ascii_alphanumeric()) || to_a_capital)
+                }
+            }
+        })
+}
+
+/// The key letter that starts a message and its translation, before the
+/// translated text: e2fsck's `aextended attribute` translated
+/// `aрозширений атрибут` (the `a` of its `@a` abbreviation), `E@e` `Eзапис`.
+/// The word starts the `msgstr`, the `msgid` starts with the same letters
+/// before more text, and the translated half starts lowercase, as the
+/// expansion it is (the first letter of a translated sentence, `YВи` for
+/// `You`, is a slip that kept the original's), and is a word of the
+/// catalogue elsewhere (`розширений`): a slip inside a word (`pабота`, for
+/// `работа`) leaves no word behind.
+fn keyed_message(file: &[u8], at: usize, entry: &Entry, halves: &Halves) -> bool {
+    let literal = halves.literal.as_bytes();
+    halves.side == Side::First
+        && halves
+            .translated
+            .chars()
+            .next()
+            .is_some_and(char::is_lowercase)
+        && text_start(file, entry.msgstr) == Some(at)
+        && text_start(file, entry.msgid.start).is_some_and(|m| {
+            file[m..].starts_with(literal) && file.get(m + literal.len()) != Some(&b'"')
+        })
+        && is_word_elsewhere(file, halves.translated, at + literal.len())
+}
+
+/// Whether `word` stands as a whole word in `file` anywhere but at `not`.
+fn is_word_elsewhere(file: &[u8], word: &str, not: usize) -> bool {
+    let letter = |c: Option<char>| c.is_some_and(char::is_alphabetic);
+    memchr::memmem::find_iter(file, word.as_bytes()).any(|i| {
+        i != not
+            && !letter(char_before(file, i))
+            && !letter(char_at(file, i + word.len()).map(|(c, _)| c))
+    })
 }
 
 /// Whether `msgid[i]` starts a word: nothing before it, a character that is
@@ -110,21 +187,28 @@ fn starts_word(msgid: &[u8], i: usize) -> bool {
     }
 }
 
-/// The `msgid` lines (with any `msgid_plural`) of the entry whose `msgstr`
-/// holds `at`, or `None` when `at` is on no `msgstr` or continuation of
-/// one: a `msgid`, a comment, a file that is no catalogue. An obsolete
-/// entry (`#~ msgid`, `#~ msgstr`) is read as a live one.
-fn entry_msgid(file: &[u8], at: usize) -> Option<&[u8]> {
+/// The entry whose `msgstr` holds a byte: its `msgid` lines (with any
+/// `msgid_plural`), and the start of the `msgstr` line the byte is on or
+/// continues.
+struct Entry {
+    msgid: Range<usize>,
+    msgstr: usize,
+}
+
+/// The entry whose `msgstr` holds `at`, or `None` when `at` is on no
+/// `msgstr` or continuation of one: a `msgid`, a comment, a file that is
+/// no catalogue. An obsolete entry (`#~ msgid`, `#~ msgstr`) is read as a
+/// live one.
+fn entry_of(file: &[u8], at: usize) -> Option<Entry> {
     let floor = at.saturating_sub(REACH);
     let mut end = memchr::memchr(b'\n', &file[at..]).map_or(file.len(), |k| at + k);
-    let (mut msgid_start, mut msgid_end) = (None, None);
+    let (mut msgid_start, mut msgid_end, mut msgstr) = (None, None, None);
     while end > floor {
         let start = memchr::memrchr(b'\n', &file[floor..end]).map_or(floor, |k| floor + k + 1);
-        // An obsolete entry's lines are the same behind `#~`.
-        let line = file[start..end].trim_ascii_start();
-        let line = line.strip_prefix(b"#~").unwrap_or(line).trim_ascii_start();
+        let line = keyword_line(&file[start..end]);
         if line.starts_with(b"msgstr") {
             msgid_end = Some(start);
+            msgstr.get_or_insert(start);
         } else if line.starts_with(b"msgid") {
             // A `msgid` before any `msgstr`: `at` is in the original.
             msgid_end?;
@@ -137,7 +221,31 @@ fn entry_msgid(file: &[u8], at: usize) -> Option<&[u8]> {
         }
         end = start - 1;
     }
-    Some(&file[msgid_start?..msgid_end?])
+    Some(Entry {
+        msgid: msgid_start?..msgid_end?,
+        msgstr: msgstr?,
+    })
+}
+
+/// A catalogue line from its keyword or string on: past its indentation
+/// and, in an obsolete entry, past `#~`.
+fn keyword_line(line: &[u8]) -> &[u8] {
+    let line = line.trim_ascii_start();
+    line.strip_prefix(b"#~").unwrap_or(line).trim_ascii_start()
+}
+
+/// The offset of the first byte of the text of the string that the
+/// keyword line at `line` starts: inside its quotes, or, when that string
+/// is empty (`msgstr ""`), inside the next line's.
+fn text_start(file: &[u8], line: usize) -> Option<usize> {
+    let quote = line + memchr::memchr(b'"', &file[line..])?;
+    if file.get(quote + 1) != Some(&b'"') {
+        return Some(quote + 1);
+    }
+    let next = quote + memchr::memchr(b'\n', &file[quote..])? + 1;
+    let rest = &file[next..];
+    let indent = rest.len() - keyword_line(rest).len();
+    (rest.get(indent) == Some(&b'"')).then_some(next + indent + 1)
 }
 
 #[cfg(test)]
@@ -159,6 +267,12 @@ mod tests {
             "#~ msgid \"    Inodes   IUsed   IFree\"\n#~ msgstr \"    Iнодов   IИспол  IСвоб\"\n";
         assert!(keeps(obsolete, "IИспол"));
         assert!(keeps(obsolete, "IСвоб"));
+        let wget = "msgid \"       --method=HTTPMethod   use method\"\nmsgstr \"       --method=МетодHTTP   використовувати\"\n";
+        assert!(keeps(wget, "МетодHTTP"));
+        let e2fsck = "msgid \"aextended attribute\"\nmsgstr \"aрозширений атрибут\"\n\n#: e2fsck/message.c:117\nmsgid \"\"\n\"bblock\"\nmsgstr \"\"\n\"bблок\"\n\nmsgid \"extended attribute block\"\nmsgstr \"розширений атрибут блок\"\n";
+        assert!(keeps(e2fsck, "aрозширений"));
+        let at = e2fsck.find("bблок").unwrap();
+        assert!(keeps_a_literal_of_its_msgid(e2fsck.as_bytes(), at, "bблок"));
         let plural = "msgid \"one\"\nmsgid_plural \"PREFIXaa\"\nmsgstr[0] \"ПРЕФИКСaa\"\n";
         assert!(keeps(plural, "ПРЕФИКСaa"));
     }
@@ -179,6 +293,25 @@ mod tests {
         assert!(!keeps(
             "msgid \"EXTERNAL\"\nmsgstr \"EСПОЉНИ\"\n",
             "EСПОЉНИ"
+        ));
+        // A key whose translated half is no word of the catalogue, or a
+        // word that starts no message.
+        let slip = "msgid \"print\"\nmsgstr \"pабота\"\n\nmsgid \"work\"\nmsgstr \"работа\"\n";
+        assert!(!keeps(slip, "pабота"));
+        assert!(!keeps(
+            "msgid \"aextended\"\nmsgstr \"aрозширений\"\n",
+            "aрозширений"
+        ));
+        let inside =
+            "msgid \"aextended\"\nmsgstr \"x aрозширений\"\n\nmsgid \"e\"\nmsgstr \"розширений\"\n";
+        assert!(!keeps(inside, "aрозширений"));
+        // The original's first letter kept before a translated sentence.
+        let you = "msgid \"You can\"\nmsgstr \"YВи можете\"\n\nmsgid \"you\"\nmsgstr \"Ви\"\n";
+        assert!(!keeps(you, "YВи"));
+        // Halves of one case where they meet.
+        assert!(!keeps(
+            "msgid \"methodhttp\"\nmsgstr \"Методhttp\"\n",
+            "Методhttp"
         ));
         // The msgid holds the literal inside a longer word only.
         assert!(!keeps("msgid \"docsN\"\nmsgstr \"csН\"\n", "csН"));

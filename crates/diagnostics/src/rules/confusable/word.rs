@@ -174,6 +174,9 @@ fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
     if ordinary < 2 || (main == "Latin" && ascii < 2) {
         return None;
     }
+    if main == "Greek" && is_symbol_notation(&letters) {
+        return None;
+    }
     let foreign = |l: &Letter| l.script.is_some_and(|s| s != main);
     let odd: Vec<Letter> = letters
         .into_iter()
@@ -275,6 +278,21 @@ fn is_scientific_greek(l: &Letter) -> bool {
         Some(c) => c.is_ascii_uppercase() || c.is_ascii_digit() || script_of(c) == Some("Greek"),
     };
     l.script == Some("Greek") && l.c.is_lowercase() && beside(l.before) && beside(l.after)
+}
+
+/// Whether `letters` are a grammar's or a formula's symbols: lowercase
+/// Greek letters each standing alone between ASCII capitals (`βAγ`, a
+/// string of symbols around the nonterminal `A` in a parser's comment),
+/// not a Greek word with a Latin capital typed in it (`Aδυναμία`).
+fn is_symbol_notation(letters: &[Letter]) -> bool {
+    let alone = |c: Option<char>| c.is_none_or(|c| script_of(c) != Some("Greek"));
+    letters.iter().all(|l| {
+        if l.script == Some("Greek") {
+            l.c.is_lowercase() && alone(l.before) && alone(l.after)
+        } else {
+            l.c.is_ascii_uppercase()
+        }
+    })
 }
 
 /// What a reader is told a letter is: its script, or for a restricted
