@@ -107,6 +107,7 @@ fn the_fixability_column_holds_for_real_findings() {
             "zero\u{200B}width, soft\u{AD}hyphen\n".as_bytes(),
         ),
         ("nonchar.txt", "a\u{FDD0}b\n".as_bytes()),
+        ("control.txt", b"ring the bell\x07 here\n"),
         ("unused.py", b"x = 1  # utf8lint: allow(stray_feff)\n"),
         (
             "confusable.txt",

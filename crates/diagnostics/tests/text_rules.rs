@@ -932,3 +932,25 @@ fn look_alikes_that_a_test_or_a_manual_means_are_left_alone() {
         assert_eq!(codes(text, path), ["U016"], "{path}: {text:?}");
     }
 }
+
+/// U012 and the controls that a format or a test means: nroff's
+/// overstrikes in a formatted manual (bash's `bash.0`), a progress bar's
+/// backspaces in a test's expected output (e2fsprogs' `expect`). A lone
+/// backspace in prose, and a control in a test's code, are findings.
+#[test]
+fn overstrikes_and_a_tests_controls_are_meant() {
+    let manual =
+        "N\u{8}NA\u{8}AM\u{8}ME\u{8}E\n       _\u{8}f_\u{8}i_\u{8}l_\u{8}e  o\u{8}+ item\n";
+    assert!(codes(manual, "doc/bash.0").is_empty());
+    let expect = "Extending the inode table     ----\u{8}\u{8}\u{8}\u{8}XXXX\n";
+    assert!(codes(expect, "tests/r_move_itable/expect").is_empty());
+    assert!(codes("a\u{1C}b\n", "test/symtab1.ok").is_empty());
+    for (text, path) in [
+        ("Type abc\u{8}d to see.\n", "README.txt"),
+        ("ab\u{8}c\n", "doc/bash.0"),
+        ("def test_x():\n    x = 1\u{7}\n", "tests/test_x.py"),
+        ("See the bell\u{7} here.\n", "tests/README.md"),
+    ] {
+        assert_eq!(codes(text, path), ["U012"], "{path}: {text:?}");
+    }
+}

@@ -397,6 +397,15 @@ impl<'a> Pass<'a> {
         if c.is_ascii() && is_awk_separator(&bytes[line.start..line.end], i - line.start) {
             return;
         }
+        if c == '\u{8}' && is_overstrike(bytes, i) {
+            return;
+        }
+        // A control in a test's expected output or input (a progress bar's
+        // backspaces, awk's `SUBSEP` in a `.ok` file) is what the test
+        // compares.
+        if self.is_test_value(i) {
+            return;
+        }
         if matches!(c, '\u{E}' | '\u{F}' | '\u{1B}')
             && *self.shifts.get_or_init(|| designates_shifted_set(bytes))
         {
@@ -1009,7 +1018,20 @@ fn closing_fix(text: &str, base: usize, balance: &Balance) -> Option<Fix> {
     ))
 }
 
-/// The line around `i`, at most 4 KiB either side, inside `stretch`.
+/// Whether the backspace at `i` overstrikes, as nroff's output for a
+/// terminal does (formatted manuals, `bash.0`, `less` and `ul` read it): a
+/// character struck again for bold (`N^HN`), or with an underscore for
+/// underline (`_^Hf`), or the bullet `o^H+`. The text shows what it says.
+fn is_overstrike(bytes: &[u8], i: usize) -> bool {
+    let (Some(before), Some((after, _))) = (char_before(bytes, i), char_at(bytes, i + 1)) else {
+        return false;
+    };
+    before == after
+        || before == '_'
+        || after == '_'
+        || matches!((before, after), ('o', '+') | ('+', 'o'))
+}
+
 /// Whether the control at `at` of `line` is an awk separator set to that
 /// control alone (`FS = "^G"`, also `RS`, `OFS`, `ORS`, `SUBSEP`): a field
 /// separator no data holds, chosen on purpose. Every configure script
@@ -1039,6 +1061,7 @@ fn is_awk_separator(line: &[u8], at: usize) -> bool {
     })
 }
 
+/// The line around `i`, at most 4 KiB either side, inside `stretch`.
 fn line_around(bytes: &[u8], i: usize, stretch: &Range<usize>) -> Range<usize> {
     let floor = i.saturating_sub(4096).max(stretch.start);
     let ceil = (i + 4096).min(stretch.end);
