@@ -885,20 +885,37 @@ fn escape_len(before: &str, word: &str) -> usize {
             }
         }
         Some('\\') => bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count(),
-        Some('%') => {
-            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-            let length = bytes[digits..]
-                .iter()
-                .take_while(|b| PRINTF_LENGTHS.contains(b))
-                .count()
-                .min(2);
-            match bytes.get(digits + length) {
-                Some(b) if b.is_ascii_alphabetic() => digits + length + 1,
-                _ => 0,
-            }
-        }
+        Some('%') => conversion_len(bytes),
+        // Python's named conversion, `%(value)sмиллион`.
+        Some(')') if is_python_key(before) => conversion_len(bytes),
         _ => 0,
     }
+}
+
+/// How much of the start of `bytes` is the rest of a printf conversion
+/// after its `%`: a width, a length and the conversion letter (`5ld`).
+fn conversion_len(bytes: &[u8]) -> usize {
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let length = bytes[digits..]
+        .iter()
+        .take_while(|b| PRINTF_LENGTHS.contains(b))
+        .count()
+        .min(2);
+    match bytes.get(digits + length) {
+        Some(b) if b.is_ascii_alphabetic() => digits + length + 1,
+        _ => 0,
+    }
+}
+
+/// Whether `before` ends with the key of a Python named conversion,
+/// `%(name)`, whose conversion letter comes next.
+fn is_python_key(before: &str) -> bool {
+    before
+        .strip_suffix(')')
+        .and_then(|b| b.rfind("%(").map(|k| &b[k + 2..]))
+        .is_some_and(|name| {
+            !name.is_empty() && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        })
 }
 
 #[cfg(test)]
@@ -1407,6 +1424,7 @@ mod tests {
             // joins nothing.
             "msgstr \"%s: A\u{3B4}υναμία ανάκτησης\"",
             "msgstr \"~2p\u{430}бота\"",
+            "msgstr \"(x)s\u{441}айт\"",
             // A msgid that does not hold the literal glued to a capital.
             "msgid \"print\"\nmsgstr \"p\u{430}бота\"\n",
             "msgid \"cs N\"\nmsgstr \"cs\u{41D}\"\n",
@@ -1454,6 +1472,9 @@ mod tests {
             // symbols around a nonterminal (bison).
             "\"%s %s:~3 %9.9s~2загал,~3 %9.9s~2вільн,~3\"",
             " * B → βAγ, γ nullable, and p'-- β -->",
+            // Python's named conversions glued to a word (Django's Kyrgyz
+            // catalogue).
+            "msgstr[0] \"мындан%(count)sсекунд мурда\" и %(limit_value)dсимвол",
             // A literal kept from the entry's msgid, the rest translated:
             // stty's `csN`, df's `IUsed`.
             "msgid \"   csN     set character size to N bits\"\nmsgstr \"   csН     размер символа Н бит\"\n",
