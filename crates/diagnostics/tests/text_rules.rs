@@ -954,3 +954,22 @@ fn overstrikes_and_a_tests_controls_are_meant() {
         assert_eq!(codes(text, path), ["U012"], "{path}: {text:?}");
     }
 }
+
+/// A table of code points written raw (xregexp's Unicode categories, as
+/// Django's admin vendors it) is data about characters: no U011, U012 or
+/// U013 in it, nor at a raw range's end. A bidi control there is still
+/// U010's, and a control beside a `-` in prose ends no range.
+#[test]
+fn a_table_of_code_points_is_data() {
+    let table = "var c={name:\"Cc\",bmp:\"\\0-\u{1F}\u{7F}-\u{9F}\"},{name:\"Cn\",bmp:\"\u{378}\u{379}\u{380}-\u{383}\u{AD}\u{58B}\u{58C}\u{590}\u{5C8}-\u{5CF}\u{180E}\u{FDD0}-\u{FDEF}\u{FFFE}\u{FFFF}\"};\n";
+    assert!(
+        codes(table, "vendor/xregexp.min.js").is_empty(),
+        "{:?}",
+        codes(table, "vendor/xregexp.min.js")
+    );
+    let bidi =
+        "var f=\"\u{378}\u{380}-\u{383}\u{590}-\u{591}\u{200B}-\u{200F}\u{202A}-\u{202E}\";\n";
+    assert_eq!(codes(bidi, "vendor/xregexp.min.js"), ["U010"]);
+    assert_eq!(codes("press a -\u{7} b\n", "notes.txt"), ["U012"]);
+    assert_eq!(codes("x = \"\u{FFFF}-a\"\n", "x.py"), ["U013"]);
+}

@@ -304,7 +304,10 @@ impl<'a> Pass<'a> {
                 len
             }
             0x80..=0x9F => {
-                if self.control.wants() {
+                if self.control.wants()
+                    && !in_code_point_table(self.bytes, i)
+                    && !ends_a_raw_range(self.bytes, &span)
+                {
                     let in_mojibake = crate::rules::mojibake::part_of_run(self.bytes, i);
                     let mut d = c1_diagnostic(c, span.clone(), !in_mojibake);
                     if in_mojibake {
@@ -340,7 +343,10 @@ impl<'a> Pass<'a> {
             // (U018), which knows the sequences they belong in.
             0xE0000..=0xE007F | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF => len,
             _ if is_noncharacter(v) => {
-                if self.noncharacter.wants() {
+                if self.noncharacter.wants()
+                    && !in_code_point_table(self.bytes, i)
+                    && !ends_a_raw_range(self.bytes, &span)
+                {
                     let (bytes, lang) = (self.bytes, self.lang());
                     self.noncharacter.push(
                         |level| {
@@ -403,7 +409,8 @@ impl<'a> Pass<'a> {
         // A control in a test's expected output or input (a progress bar's
         // backspaces, awk's `SUBSEP` in a `.ok` file) is what the test
         // compares.
-        if self.is_test_value(i) {
+        if self.is_test_value(i) || in_code_point_table(bytes, i) || ends_a_raw_range(bytes, &span)
+        {
             return;
         }
         if matches!(c, '\u{E}' | '\u{F}' | '\u{1B}')
@@ -548,7 +555,7 @@ impl<'a> Pass<'a> {
         if !self.in_code(span.start) && self.names_it(c, span.start) {
             return;
         }
-        if self.is_test_value(span.start) {
+        if self.is_test_value(span.start) || in_code_point_table(bytes, span.start) {
             return;
         }
         let mojibake = c == '\u{AD}' && crate::rules::mojibake::part_of_run(bytes, span.start);
@@ -1031,6 +1038,81 @@ fn is_overstrike(bytes: &[u8], i: usize) -> bool {
         || after == '_'
         || matches!((before, after), ('o', '+') | ('+', 'o'))
 }
+
+/// Whether the character at `i` stands in a table of code points written
+/// raw: a run of characters with no space or quote in it (at most
+/// [`TABLE_REACH`] bytes either side) holding [`TABLE_RANGES`] ranges or
+/// more `X-Y` whose ends are characters other than printable ASCII, in
+/// ascending order. A regular expression library's Unicode categories
+/// (xregexp's `\0-^_^?-\u{9F}\u{AD}\u{378}\u{379}\u{380}-\u{383}...`,
+/// vendored with Django's admin) are data about characters, whatever the
+/// run holds. U010 does not ask: a bidi control in code is reported
+/// wherever it stands.
+fn in_code_point_table(bytes: &[u8], i: usize) -> bool {
+    let is_end = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'`');
+    let floor = i.saturating_sub(TABLE_REACH);
+    let ceil = (i + TABLE_REACH).min(bytes.len());
+    let start = bytes[floor..i]
+        .iter()
+        .rposition(is_end)
+        .map_or(floor, |k| floor + k + 1);
+    let end = bytes[i..ceil]
+        .iter()
+        .position(is_end)
+        .map_or(ceil, |k| i + k);
+    let run = &bytes[start..end];
+    let raw = |c: char| !(' '..='~').contains(&c);
+    memchr::memchr_iter(b'-', run)
+        .filter(|&k| {
+            matches!(
+                (char_before(run, k), char_at(run, k + 1)),
+                (Some(x), Some((y, _))) if raw(x) && raw(y) && x < y
+            )
+        })
+        .nth(TABLE_RANGES - 1)
+        .is_some()
+}
+
+/// Whether the character at `span` ends a range of a character class whose
+/// other end is written raw too, in order, or as an escape: xregexp's
+/// `[\\0-\u{FFFF}]` and `\\0-^_^?-\u{9F}`, the controls and
+/// noncharacters a class of every character names. A control beside a `-`
+/// in prose (`a -^G b`) ends no range.
+fn ends_a_raw_range(bytes: &[u8], span: &Range<usize>) -> bool {
+    let Some((c, _)) = char_at(bytes, span.start) else {
+        return false;
+    };
+    let raw = |d: char| !(' '..='~').contains(&d);
+    // `-` then the other end: raw and above `c`, or an escape's backslash.
+    let up = bytes.get(span.end) == Some(&b'-')
+        && (bytes.get(span.end + 1) == Some(&b'\\')
+            || char_at(bytes, span.end + 1).is_some_and(|(d, _)| raw(d) && d > c));
+    // The other end then `-`: raw and below `c`, or the last letter of an
+    // escape (`\\0`, `\\x00`).
+    let down = span.start >= 2
+        && bytes[span.start - 1] == b'-'
+        && match char_before(bytes, span.start - 1) {
+            Some(d) if raw(d) => d < c,
+            Some(d) if d.is_ascii_alphanumeric() => {
+                let word = bytes[..span.start - 1]
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_alphanumeric())
+                    .count();
+                span.start - 1 > word && bytes[span.start - 2 - word] == b'\\'
+            }
+            _ => false,
+        };
+    up || down
+}
+
+/// How far either side of a character [`in_code_point_table`] reads.
+const TABLE_REACH: usize = 512;
+
+/// How many ranges make a run of characters a table of code points: one
+/// or two are a character class a program means (`[\u{200B}-\u{200D}]`),
+/// and are judged as such.
+const TABLE_RANGES: usize = 3;
 
 /// Whether the control at `at` of `line` is an awk separator set to that
 /// control alone (`FS = "^G"`, also `RS`, `OFS`, `ORS`, `SUBSEP`): a field
