@@ -5,11 +5,12 @@
 //! character means something to a compiler (code) and where it is text.
 //!
 //! The scanners are deliberately small: they know comments, the string
-//! and character literals with their escapes and raw forms, and nothing of
-//! the grammar. What they cannot know (a JavaScript regular expression
-//! literal, a string inside an f-string's braces) errs toward "string":
-//! a rule that reports code only then misses a finding rather than
-//! making a false one.
+//! and character literals with their escapes and raw forms, JavaScript's
+//! regular expression literals (a `/` where an operand starts, by the
+//! byte before it), and nothing else of the grammar. What they cannot know
+//! (a string inside an f-string's braces) errs toward "string": a rule
+//! that reports code only then misses a finding rather than making a
+//! false one.
 
 use std::ops::Range;
 use std::path::Path;
@@ -204,10 +205,84 @@ pub(crate) fn non_code(bytes: &[u8], language: Language) -> Vec<(Range<usize>, R
             i = end;
             continue;
         }
+        if language == Language::JavaScript
+            && let Some(end) = regex_literal(bytes, i)
+        {
+            // A pattern is text to match, as a string is: `/ئێواره\u{200C}|/`
+            // in a locale's parser, `/(de l’)/`.
+            out.push((i..end, Region::String));
+            i = end;
+            continue;
+        }
         i += 1;
     }
     out
 }
+
+/// The end of the JavaScript regular expression literal that starts at
+/// the `/` at `i`, if one does: where an operand can start (after an
+/// operator, an opening bracket, `,`, `;`, `:`, at the file's start, or
+/// after a keyword such as `return`), not after an operand (`a / b`,
+/// `f(x) / 2`, where it divides). The literal ends at the next `/` on its
+/// line outside a class `[...]` and not escaped, then its flags; with
+/// none, the `/` is no literal.
+fn regex_literal(bytes: &[u8], i: usize) -> Option<usize> {
+    let before = &bytes[..i];
+    let last = before.iter().rposition(|b| !b.is_ascii_whitespace());
+    let operand_starts = match last.map(|k| before[k]) {
+        None => true,
+        Some(b) if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$') => {
+            let k = last.unwrap_or(0);
+            let word_start = before[..=k]
+                .iter()
+                .rposition(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$')))
+                .map_or(0, |s| s + 1);
+            REGEX_KEYWORDS.contains(&&before[word_start..=k])
+        }
+        Some(b) => b"(,=:[!&|?{};+-*%<>~^".contains(&b),
+    };
+    if !operand_starts {
+        return None;
+    }
+    let mut k = i + 1;
+    let mut in_class = false;
+    while let Some(&b) = bytes.get(k) {
+        match b {
+            b'\n' | b'\r' => return None,
+            b'\\' => k += 1,
+            b'[' => in_class = true,
+            b']' => in_class = false,
+            b'/' if !in_class => {
+                let flags = bytes[k + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphabetic())
+                    .count();
+                return (k > i + 1).then_some(k + 1 + flags);
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
+}
+
+/// The keywords after which a `/` starts a regular expression literal.
+const REGEX_KEYWORDS: &[&[u8]] = &[
+    b"return",
+    b"typeof",
+    b"case",
+    b"do",
+    b"else",
+    b"in",
+    b"of",
+    b"new",
+    b"delete",
+    b"void",
+    b"throw",
+    b"instanceof",
+    b"yield",
+    b"await",
+];
 
 /// Whether the byte at `at` is in a string or comment, judged by its line
 /// alone (`false`: only [`non_code`] can tell): the line's first byte that
@@ -595,11 +670,31 @@ mod tests {
             } else if let Some(end) = string_at(bytes, i, language) {
                 out.push((i..end, Region::String));
                 i = end;
+            } else if language == Language::JavaScript
+                && bytes[i] == b'/'
+                && let Some(end) = regex_literal(bytes, i)
+            {
+                out.push((i..end, Region::String));
+                i = end;
             } else {
                 i += 1;
             }
         }
         out
+    }
+
+    #[test]
+    fn javascript_regular_expressions_are_text_and_division_is_code() {
+        let j = Language::JavaScript;
+        assert_eq!(
+            code("meridiemParse: /ئێواره\u{200C}|به\u{200C}یانی/, x", j),
+            "meridiemParse: S, x"
+        );
+        assert_eq!(code("return /de l’/i.test(s)", j), "return S.test(s)");
+        assert_eq!(code("x = [/a[/]b/g, 1]", j), "x = [S, 1]");
+        assert_eq!(code("a = b / c / d", j), "a = b / c / d");
+        assert_eq!(code("f(x) / 2 / y", j), "f(x) / 2 / y");
+        assert_eq!(code("x = 1 /\n 2", j), "x = 1 /\n 2");
     }
 
     #[test]
