@@ -105,7 +105,7 @@ fn one_script(half: &str) -> bool {
 fn glued_as_in_msgid(msgid: &[u8], halves: &Halves) -> bool {
     let literal = halves.literal.as_bytes();
     let (first, last) = (literal[0], literal[literal.len() - 1]);
-    let meets_a_capital = match halves.side {
+    let case_changes_where_they_meet = match halves.side {
         Side::First => halves
             .translated
             .chars()
@@ -117,7 +117,7 @@ fn glued_as_in_msgid(msgid: &[u8], halves: &Halves) -> bool {
             .next_back()
             .is_some_and(|c| c.is_uppercase() != first.is_ascii_uppercase()),
     };
-    if !meets_a_capital {
+    if !case_changes_where_they_meet {
         return false;
     }
     (0..msgid.len())
