@@ -921,8 +921,10 @@ fn look_alikes_that_a_test_or_a_manual_means_are_left_alone() {
         ("def test_x():\n    p\u{430}ypal = 1\n", "tests/test_x.py"),
         // A string of a program beside a comment that names the letter.
         ("s = \"p\u{430}ypal\"  # U+0430\n", "src/x.py"),
-        // Code beside a comment that names it.
+        // Code beside a comment that names it, also in a program whose
+        // strings and comments are not told apart.
         ("# \\u0430\nif p\u{430}ypal:\n    pass\n", "x.py"),
+        ("# U+0430\np\u{430}ypal = 1\n", "x.rb"),
         // A manual that names another letter, or names it too far before.
         ("$ printf '\\u03A3'\na\u{39F}b\n", "doc/x.info"),
         ("U+0430\n\n\n\np\u{430}ypal\n", "notes.md"),

@@ -185,11 +185,15 @@ impl<'a> Place<'a> {
             && !matches!(self.region(i), Some(Region::Code | Region::Comment))
     }
 
-    /// Whether byte `i` is prose: a comment of a source file, or anywhere
-    /// in a file that is not source of a language `code_syntax` follows
-    /// (documentation, catalogues, data), but not code or a string.
+    /// Whether byte `i` is prose: a comment of a source file `code_syntax`
+    /// follows, or anywhere in a file that is no program (documentation,
+    /// catalogues, data); not code or a string, and nothing of a program
+    /// whose strings and comments are not told apart (a Ruby or Perl file).
     pub(crate) fn is_prose(&self, i: usize) -> bool {
-        matches!(self.region(i), None | Some(Region::Comment))
+        match self.region(i) {
+            Some(region) => region == Region::Comment,
+            None => !Lang::is_source(self.path, self.bytes),
+        }
     }
 }
 
