@@ -63,12 +63,16 @@ fn write_stdout(bytes: &[u8]) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// The files made from the rule table, relative to the repository's root.
+/// The files made from the rule table (and U016's tables, from the
+/// `unicode-security` crate's), relative to the repository's root.
 const GENERATED: &[(&str, Generator)] = &[
     ("docs/rules.md", |_| Ok(rules_reference())),
     ("editors/vscode/package.json", vscode_package),
     ("editors/vscode/README.md", readme_rules),
     ("editors/neovim/README.md", readme_rules),
+    ("crates/diagnostics/src/rules/confusable/tables.rs", |_| {
+        Ok(utf8lint_diagnostics::confusable_tables_source())
+    }),
 ];
 
 /// Makes a file's new text from its current text.
@@ -85,7 +89,11 @@ pub(crate) fn generate(root: &std::path::Path, check: bool) -> anyhow::Result<u8
     let mut stale = Vec::new();
     for (path, make) in GENERATED {
         let file = root.join(path);
-        let old = if *path == "docs/rules.md" && !file.exists() {
+        let old = if matches!(
+            *path,
+            "docs/rules.md" | "crates/diagnostics/src/rules/confusable/tables.rs"
+        ) && !file.exists()
+        {
             String::new()
         } else {
             std::fs::read_to_string(&file).with_context(|| format!("cannot read {path}"))?

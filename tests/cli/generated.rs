@@ -1,5 +1,6 @@
 //! The files generated from the rule table (the VS Code settings schema,
-//! the editors' rule lists, `docs/rules.md`) match it.
+//! the editors' rule lists, `docs/rules.md`, U016's character tables) match
+//! it.
 
 use crate::common::*;
 

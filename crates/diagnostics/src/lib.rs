@@ -45,6 +45,13 @@ pub use text::{escape_lossless, escape_shown, windows_1252_char};
 use std::ops::Range;
 use std::path::Path;
 
+/// The text of U016's tables of the characters below U+0800, which
+/// `utf8lint generate` writes to `rules/confusable/tables.rs`.
+#[doc(hidden)]
+pub fn confusable_tables_source() -> String {
+    rules::confusable::tables_source()
+}
+
 /// What this crate's own integration tests, benches and examples (which
 /// enable the `testing` feature) reach past the API for: the U005
 /// verdict, its crate-private thresholds to pin from both sides, and the

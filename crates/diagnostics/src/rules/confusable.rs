@@ -37,7 +37,13 @@ use utf8lint_codec::{BITS_CHUNK, ByteClass, ByteSet, find_by_bits};
 
 mod catalogue;
 mod letters;
+mod table_source;
+// Generated (`table_source.rs`): laid out as written.
+#[rustfmt::skip]
+mod tables;
 mod word;
+
+pub(crate) use table_source::tables_source;
 
 use letters::is_mark;
 
@@ -615,9 +621,10 @@ fn in_word(c: char) -> bool {
 }
 
 /// What [`line_words`] needs to know of a character below U+0800 (the
-/// two-byte letters of every script the pass reads), computed once from
-/// the same functions the slow path calls: whether it belongs in a word
-/// ([`IN_WORD`]) and its script as UTS #39 resolves it: [`NEUTRAL`]
+/// two-byte letters of every script the pass reads), generated from the
+/// same functions the slow path calls ([`word_scripts_by_lookup`] made
+/// `tables::WORD_SCRIPTS`, which a run reads as data): whether it belongs
+/// in a word ([`IN_WORD`]) and its script as UTS #39 resolves it: [`NEUTRAL`]
 /// (Common or Inherited: digits, `_`, combining marks), [`MIXED`] (more
 /// than one script, or restricted in identifiers: for the word's
 /// judgement to look at), or a number per script.
@@ -627,38 +634,41 @@ fn in_word(c: char) -> bool {
 /// and Unicode properties made the rule a fifth of a whole-tree scan.
 struct CharTable([u8; TABLE_LEN]);
 
-const TABLE_LEN: usize = 0x800;
+const TABLE_LEN: usize = letters::KNOWN_LEN;
 const IN_WORD: u8 = 0x80;
 const NEUTRAL: u8 = 0;
 const MIXED: u8 = 0x7F;
 
 fn char_table() -> &'static CharTable {
-    static TABLE: std::sync::OnceLock<CharTable> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut scripts = Vec::new();
-        let mut table = [0u8; TABLE_LEN];
-        for (cp, entry) in table.iter_mut().enumerate() {
-            let Some(c) = char::from_u32(cp as u32) else {
-                continue;
-            };
-            let set = AugmentedScriptSet::for_char(c);
-            // A character UTS #39 restricts in identifiers is for the slow
-            // path to judge, whatever its script.
-            let restricted = !c.is_ascii() && !c.identifier_allowed();
-            let script = if set.is_all() && !restricted {
-                NEUTRAL
-            } else if restricted || set.base.len() != 1 || set.hanb || set.jpan || set.kore {
-                MIXED
-            } else if let Some(k) = scripts.iter().position(|&s| s == set.base) {
-                k as u8 + 1
-            } else {
-                scripts.push(set.base);
-                scripts.len() as u8
-            };
-            *entry = script.min(MIXED) | if in_word(c) { IN_WORD } else { 0 };
-        }
-        CharTable(table)
-    })
+    static TABLE: CharTable = CharTable(tables::WORD_SCRIPTS);
+    &TABLE
+}
+
+/// [`CharTable`]'s entries, from the lookups the slow path takes.
+fn word_scripts_by_lookup() -> [u8; TABLE_LEN] {
+    let mut scripts = Vec::new();
+    let mut table = [0u8; TABLE_LEN];
+    for (cp, entry) in table.iter_mut().enumerate() {
+        let Some(c) = char::from_u32(cp as u32) else {
+            continue;
+        };
+        let set = AugmentedScriptSet::for_char(c);
+        // A character UTS #39 restricts in identifiers is for the slow
+        // path to judge, whatever its script.
+        let restricted = !c.is_ascii() && !c.identifier_allowed();
+        let script = if set.is_all() && !restricted {
+            NEUTRAL
+        } else if restricted || set.base.len() != 1 || set.hanb || set.jpan || set.kore {
+            MIXED
+        } else if let Some(k) = scripts.iter().position(|&s| s == set.base) {
+            k as u8 + 1
+        } else {
+            scripts.push(set.base);
+            scripts.len() as u8
+        };
+        *entry = script.min(MIXED) | if in_word(c) { IN_WORD } else { 0 };
+    }
+    table
 }
 
 impl CharTable {
@@ -1302,6 +1312,10 @@ mod tests {
     #[test]
     fn the_table_agrees_with_the_functions_it_caches() {
         let table = char_table();
+        assert!(
+            table.0 == word_scripts_by_lookup(),
+            "run `cargo run -- generate`"
+        );
         for c in (0..0x900).filter_map(char::from_u32) {
             assert_eq!(table.in_word(c), in_word(c), "{c:?}");
         }

@@ -4,10 +4,11 @@
 //! (`word`) both ask, kept in a leaf so that neither imports the other back.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU8, Ordering};
 
 use unicode_security::mixed_script::AugmentedScriptSet;
 use unicode_security::{GeneralSecurityProfile, skeleton};
+
+use super::tables;
 
 /// Combining marks of the scripts the pass reads (and the general ones):
 /// they count for no script, even where Unicode calls them alphabetic
@@ -37,7 +38,7 @@ pub(super) fn is_letter(c: char) -> bool {
     }
 }
 
-fn is_letter_by_lookup(c: char) -> bool {
+pub(super) fn is_letter_by_lookup(c: char) -> bool {
     c.is_alphabetic() && !is_mark(c)
 }
 
@@ -49,19 +50,20 @@ pub(super) fn is_restricted(c: char) -> bool {
     }
 }
 
-fn is_restricted_by_lookup(c: char) -> bool {
+pub(super) fn is_restricted_by_lookup(c: char) -> bool {
     !c.is_ascii() && !c.identifier_allowed()
 }
 
 /// Characters below this are answered from [`Known`]: the two-byte
 /// letters of every script U016 reads, where nearly all the words it
 /// judges are.
-const KNOWN_LEN: usize = 0x800;
+pub(super) const KNOWN_LEN: usize = 0x800;
 
-/// What the word judgement asks of a character below [`KNOWN_LEN`],
-/// computed once from the same lookups the others take: a word of random
-/// Greek, Cyrillic and Latin letters (test data) is judged at every word,
-/// and the Unicode property and script tables were most of its cost.
+/// What the word judgement asks of a character below [`KNOWN_LEN`], read
+/// from the generated [`tables::KNOWN`], which the same lookups the others
+/// take made: a word of random Greek, Cyrillic and Latin letters (test
+/// data) is judged at every word, and the Unicode property and script
+/// tables were most of its cost.
 #[derive(Clone, Copy)]
 struct Known {
     letter: bool,
@@ -70,20 +72,15 @@ struct Known {
 }
 
 fn known(c: char) -> Option<Known> {
-    static TABLE: std::sync::OnceLock<Vec<Known>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..KNOWN_LEN as u32)
-            .map(|cp| {
-                let c = char::from_u32(cp).unwrap_or('\0');
-                Known {
-                    letter: is_letter_by_lookup(c),
-                    restricted: is_restricted_by_lookup(c),
-                    script: script_by_lookup(c),
-                }
-            })
-            .collect()
-    });
-    table.get(c as usize).copied()
+    let &entry = tables::KNOWN.get(c as usize)?;
+    Some(Known {
+        letter: entry & 0x80 != 0,
+        restricted: entry & 0x40 != 0,
+        script: match entry & 0x3F {
+            0 => None,
+            k => Some(tables::SCRIPT_NAMES[usize::from(k) - 1]),
+        },
+    })
 }
 
 /// The letters of the scripts the pass reads, by script, where a
@@ -106,7 +103,7 @@ pub(super) fn letters_of(script: &str) -> &'static [std::ops::RangeInclusive<u32
 }
 
 /// The scripts whose letters a foreign one is compared with.
-const SCRIPTS: [&str; 5] = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew"];
+pub(super) const SCRIPTS: [&str; 5] = ["Latin", "Greek", "Cyrillic", "Armenian", "Hebrew"];
 
 /// Whether the foreign letter `c` looks like a letter of the word's `main`
 /// script (the same skeleton): Cyrillic `а` in a Latin word does, and so
@@ -117,30 +114,13 @@ pub(super) fn looks_like(c: char, main: &str) -> bool {
     let Some(k) = SCRIPTS.iter().position(|&s| s == main) else {
         return false;
     };
-    let Some(answers) = LOOKS_LIKE.get(c as usize) else {
-        return looks_like_by_skeleton(c, main);
-    };
-    // Bit 7: the answers were computed; bit `k`: `c` looks like a letter
-    // of `SCRIPTS[k]`. A skeleton is a normalization and a search; each
-    // character is asked again and again.
-    let mut bits = answers.load(Ordering::Relaxed);
-    if bits == 0 {
-        let shape = skeleton_of(c);
-        bits = SCRIPTS
-            .iter()
-            .enumerate()
-            .filter(|&(_, s)| shapes_of(s).is_some_and(|shapes| shapes.contains_key(&shape)))
-            .fold(0x80, |bits, (k, _)| bits | 1 << k);
-        answers.store(bits, Ordering::Relaxed);
+    match tables::LOOKS_LIKE.get(c as usize) {
+        Some(&answers) => answers & 1 << k != 0,
+        None => looks_like_by_skeleton(c, main),
     }
-    bits & 1 << k != 0
 }
 
-/// [`looks_like`]'s answers for the characters below [`KNOWN_LEN`], each
-/// computed when first asked (0: not yet).
-static LOOKS_LIKE: [AtomicU8; KNOWN_LEN] = [const { AtomicU8::new(0) }; KNOWN_LEN];
-
-fn looks_like_by_skeleton(c: char, main: &str) -> bool {
+pub(super) fn looks_like_by_skeleton(c: char, main: &str) -> bool {
     shapes_of(main).is_some_and(|shapes| shapes.contains_key(&skeleton_of(c)))
 }
 
@@ -148,6 +128,16 @@ fn looks_like_by_skeleton(c: char, main: &str) -> bool {
 /// first of [`letters_of`] allowed in identifiers with the same skeleton
 /// (`с` -> `c`), if there is one.
 pub(super) fn plain_letter(c: char, main: &str) -> Option<char> {
+    if (c as usize) >= KNOWN_LEN {
+        return plain_letter_by_skeleton(c, main);
+    }
+    let k = SCRIPTS.iter().position(|&s| s == main)? as u32;
+    let key = u32::from(c) << 3 | k;
+    let found = tables::PLAIN.binary_search_by_key(&key, |&(key, _)| key);
+    found.ok().map(|i| tables::PLAIN[i].1)
+}
+
+pub(super) fn plain_letter_by_skeleton(c: char, main: &str) -> Option<char> {
     shapes_of(main)?.get(&skeleton_of(c)).copied().flatten()
 }
 
@@ -193,7 +183,7 @@ pub(super) fn script_of(c: char) -> Option<&'static str> {
     }
 }
 
-fn script_by_lookup(c: char) -> Option<&'static str> {
+pub(super) fn script_by_lookup(c: char) -> Option<&'static str> {
     let set = AugmentedScriptSet::for_char(c).base;
     if set.is_common() || set.is_inherited() || set.len() != 1 {
         return None;
@@ -205,8 +195,8 @@ fn script_by_lookup(c: char) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    /// The answers kept for the characters below [`KNOWN_LEN`] are the
-    /// lookups' and the skeletons', asked in any order.
+    /// The answers of the tables for the characters below [`KNOWN_LEN`]
+    /// are the lookups' and the skeletons'.
     #[test]
     fn known_characters_answer_as_their_lookups() {
         for cp in (0..KNOWN_LEN as u32).rev() {
@@ -219,7 +209,11 @@ mod tests {
             for main in SCRIPTS.into_iter().chain(["Han", "Arabic"]) {
                 let expected = looks_like_by_skeleton(c, main);
                 assert_eq!(looks_like(c, main), expected, "{c:?} {main}");
-                assert_eq!(looks_like(c, main), expected, "{c:?} {main}, asked again");
+                assert_eq!(
+                    plain_letter(c, main),
+                    plain_letter_by_skeleton(c, main),
+                    "{c:?} {main}"
+                );
             }
         }
     }

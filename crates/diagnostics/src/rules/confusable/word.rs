@@ -102,6 +102,7 @@ pub(super) fn judge(word: &str, option: bool) -> Option<Odd> {
     for part in word.split('_') {
         let after_marker = start > 0 || option;
         if !part.is_ascii()
+            && may_report(part)
             && !is_key_list(part)
             && let Some(odd) = odd_letters(part, after_marker)
         {
@@ -110,6 +111,64 @@ pub(super) fn judge(word: &str, option: bool) -> Option<Odd> {
         start += part.len() + 1;
     }
     None
+}
+
+/// Whether [`odd_letters`] may find `part` a look-alike, by what it asks
+/// first and with nothing allocated: the main script (of two ordinary
+/// letters or more, two of them ASCII in a Latin part) and a letter of
+/// another script that looks like none of the main one's. Random letters
+/// of three scripts (test data) and words of two scripts that resemble
+/// none are ruled out here, not by building each part's letters. A letter
+/// the judgement may drop from the odd ones (an ASCII letter in a part of
+/// another script: an accelerator key or the `x` of a dimension; a click)
+/// rules nothing out.
+fn may_report(part: &str) -> bool {
+    // The scripts of the part's ordinary letters and their counts, in the
+    // order met; past four scripts the judgement decides.
+    const MOST: usize = 4;
+    let mut counts: [(&'static str, usize); MOST] = [("", 0); MOST];
+    let mut scripts = 0;
+    let mut ascii = 0;
+    for c in part.chars().filter(|&c| is_letter(c)) {
+        ascii += usize::from(c.is_ascii());
+        if is_restricted(c) {
+            continue;
+        }
+        let Some(script) = script_of(c) else { continue };
+        match counts[..scripts].iter_mut().find(|(s, _)| *s == script) {
+            Some((_, n)) => *n += 1,
+            None if scripts == MOST => return true,
+            None => {
+                counts[scripts] = (script, 1);
+                scripts += 1;
+            }
+        }
+    }
+    let Some(&(main, ordinary)) = counts[..scripts]
+        .iter()
+        .max_by_key(|&&(s, n)| (n, s == "Latin", std::cmp::Reverse(s)))
+    else {
+        return false;
+    };
+    if ordinary < 2 || (main == "Latin" && ascii < 2) {
+        return false;
+    }
+    let mut odd = false;
+    for c in part.chars().filter(|&c| is_letter(c)) {
+        let foreign = script_of(c).is_some_and(|s| s != main);
+        let restricted = is_restricted(c) && main == "Latin";
+        let may_be_dropped =
+            (c.is_ascii() && main != "Latin") || matches!(c, '\u{1C0}'..='\u{1C3}');
+        if !(foreign || restricted) || may_be_dropped {
+            odd |= foreign || restricted;
+            continue;
+        }
+        odd = true;
+        if foreign && !looks_like(c, main) {
+            return false;
+        }
+    }
+    odd
 }
 
 /// Whether `part` is a list of keys in both cases, each letter beside its
@@ -463,6 +522,48 @@ mod tests {
         }
         for word in ["pаypal", "𝐟etch", "Ｉgnore", "поезд", "ἀἐo", "αβc"] {
             assert!(may_be_look_alike(word), "{word}");
+        }
+    }
+
+    /// A part [`may_report`] rules out is one the judgement finds nothing
+    /// in, however its letters and markers are drawn; and it keeps the
+    /// parts of every kind of finding.
+    #[test]
+    fn the_first_look_rules_out_only_parts_with_no_finding() {
+        let pool: Vec<char> = "aceopxyABCEHKMOPTXлаеорсухАВЕКМНОРСТХбвгдпфШЩЖαβγοπρτυνΑΒΕΖΗΙΚΜΝΟΡΤΥΧσφψաբզհոսցՕՍ𝐟ＡＩｇℎǀԁѕіјɡ&~0 ́"
+            .chars()
+            .collect();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as usize % n
+        };
+        let (mut ruled_out, mut found) = (0, 0);
+        for _ in 0..100_000 {
+            let len = 2 + next(7);
+            let part: String = (0..len).map(|_| pool[next(pool.len())]).collect();
+            let part = part.replace(' ', "");
+            for after_marker in [false, true] {
+                let odd = odd_letters(&part, after_marker);
+                found += usize::from(odd.is_some());
+                if !may_report(&part) {
+                    ruled_out += 1;
+                    assert!(odd.is_none(), "{part:?} {after_marker}");
+                }
+            }
+        }
+        assert!(ruled_out > 100_000 && found > 1_000, "{ruled_out} {found}");
+        for part in [
+            "pаypal",
+            "𝐟etch",
+            "Ｉgnore",
+            "Р&eгулярний",
+            "ΡAYPAL",
+            "ԁeleteUser",
+        ] {
+            assert!(may_report(part), "{part}");
         }
     }
 }
