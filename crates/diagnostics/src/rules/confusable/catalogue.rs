@@ -11,7 +11,10 @@
 //! slip is the entry's own `msgid`, and the catalogue: the `msgid` holds
 //! the ASCII half as a part of a word where the case changes (`cs|N`,
 //! `I|Used`), or starts with it as the translation does, and then the
-//! translated half is a word the catalogue uses elsewhere. A slip has no
+//! translated half is a word the catalogue uses elsewhere or the entry one
+//! of a table of keys (`Iillegal` `Iзаборонений`); or the literal starts a
+//! word of the `msgid` and the catalogue keeps it glued where the case
+//! proves it (df's `Inodes` `Iнодов`, beside `IUsed`). A slip has no
 //! such original: `pабота` translates `print`, whose `p` is followed by a
 //! lowercase `r`, and leaves `абота`, no word; `EΚΦΡΑΣΗ` translates
 //! `EXPRESSION`, one word in capitals; and a word with ASCII letters on
@@ -32,14 +35,16 @@ const REACH: usize = 16 * 1024;
 /// where the case changes, as the `msgid` glues it ([`glued_as_in_msgid`]),
 /// or the key that starts both messages ([`keyed_message`]).
 pub(super) fn keeps_a_literal_of_its_msgid(file: &[u8], at: usize, word: &str) -> bool {
-    let Some(halves) = halves(word) else {
+    let Some(halves) = halves_of(word) else {
         return false;
     };
     let Some(entry) = entry_of(file, at) else {
         return false;
     };
-    glued_as_in_msgid(&file[entry.msgid.clone()], &halves)
+    let msgid = &file[entry.msgid.clone()];
+    glued_as_in_msgid(msgid, &halves)
         || keyed_message(file, at, &entry, &halves)
+        || kept_glued_elsewhere(file, at, msgid, &halves)
 }
 
 /// A word of ASCII letters at one end and letters of one other script.
@@ -58,7 +63,7 @@ enum Side {
     Last,
 }
 
-fn halves(word: &str) -> Option<Halves<'_>> {
+fn halves_of(word: &str) -> Option<Halves<'_>> {
     let head = word
         .find(|c: char| !c.is_ascii_alphabetic())
         .unwrap_or(word.len());
@@ -164,7 +169,94 @@ fn keyed_message(file: &[u8], at: usize, entry: &Entry, halves: &Halves) -> bool
         && text_start(file, entry.msgid.start).is_some_and(|m| {
             file[m..].starts_with(literal) && file.get(m + literal.len()) != Some(&b'"')
         })
-        && is_word_elsewhere(file, halves.translated, at + literal.len())
+        && (is_word_elsewhere(file, halves.translated, at + literal.len())
+            || keyed_entries(file, at, KEYED_TABLE) >= KEYED_TABLE)
+}
+
+/// How many other keyed entries make a table of them: e2fsck's
+/// abbreviations are two dozen entries in a row (`bblock` `bблок`,
+/// `Iillegal` `Iзаборонений`, `llost+found` `lзагублені+знайдені`), a
+/// slip that kept a sentence's first letter is one.
+const KEYED_TABLE: usize = 2;
+
+/// The entries of `file` but the one whose `msgstr` starts at `not`, up to
+/// `most`, that are keys: the `msgid` starts with a letter doubled (in
+/// either case: the key before a word that starts with it, `bblock`,
+/// `Iillegal`, `hHTREE`, as few words do) and the `msgstr` with the same
+/// letter before a lowercase letter of another script. In a table of them
+/// the translator kept each key on purpose, whatever word follows it
+/// (`заборонений`, used nowhere else in the catalogue, as much as `блок`).
+/// Country names whose Cyrillic `Г` was typed Latin (`Gабон` for `Gabon`,
+/// `Gһана` for `Ghana`) double no letter: they make no table.
+fn keyed_entries(file: &[u8], not: usize, most: usize) -> usize {
+    memchr::memmem::find_iter(file, b"msgstr")
+        .filter_map(|i| {
+            let line = memchr::memrchr(b'\n', &file[..i]).map_or(0, |k| k + 1);
+            (keyword_line(&file[line..]).as_ptr() == file[i..].as_ptr()).then_some(line)
+        })
+        .filter(|&line| {
+            let Some(t) = text_start(file, line).filter(|&t| t != not) else {
+                return false;
+            };
+            let key = file[t];
+            let foreign_lowercase = char_at(file, t + 1).is_some_and(|(c, _)| {
+                c.is_lowercase() && script_of(c).is_some_and(|s| s != "Latin")
+            });
+            key.is_ascii_alphabetic()
+                && foreign_lowercase
+                && entry_of(file, t)
+                    .and_then(|entry| text_start(file, entry.msgid.start))
+                    .is_some_and(|m| {
+                        file[m] == key
+                            && file
+                                .get(m + 1)
+                                .is_some_and(|b| b.eq_ignore_ascii_case(&key))
+                    })
+        })
+        .take(most)
+        .count()
+}
+
+/// A literal the catalogue keeps glued elsewhere, as this entry's `msgid`
+/// starts a word with it: df's `Inodes` translated `Iнодов`, beside
+/// `IUsed` translated `IИспользовано` (and `IСвободно` for `IFree`), where
+/// the case proves the kept `I` ([`glued_as_in_msgid`]). The same letter
+/// before a word with no such proof in the catalogue (`Cмонтировано` for
+/// `Mounted on`, whose `msgid` holds no word starting `C`) is a slip.
+fn kept_glued_elsewhere(file: &[u8], at: usize, msgid: &[u8], halves: &Halves) -> bool {
+    let literal = halves.literal.as_bytes();
+    let letter = |c: Option<char>| c.is_some_and(char::is_alphabetic);
+    let in_msgid =
+        (0..msgid.len()).any(|i| msgid[i..].starts_with(literal) && starts_word(msgid, i));
+    let script = halves.translated.chars().next().and_then(script_of);
+    halves.side == Side::First
+        && in_msgid
+        && memchr::memmem::find_iter(file, literal)
+            // Not a format's or an escape's letter (`%sПов'язуємо`).
+            .filter(|&i| {
+                i != at
+                    && !letter(char_before(file, i))
+                    && !matches!(
+                        i.checked_sub(1).map(|p| file[p]),
+                        Some(b'%' | b'\\' | b'0'..=b'9')
+                    )
+            })
+            .filter(|&i| {
+                char_at(file, i + literal.len()).is_some_and(|(c, _)| script_of(c) == script)
+            })
+            .any(|i| {
+                // A word is short: its letters from a window of the file.
+                let window = &file[i..file.len().min(i + 256)];
+                let text = window.utf8_chunks().next().map_or("", |c| c.valid());
+                let word = &text[..text
+                    .find(|c: char| !c.is_alphabetic())
+                    .unwrap_or(text.len())];
+                halves_of(word).is_some_and(|other| {
+                    other.literal == halves.literal
+                        && entry_of(file, i)
+                            .is_some_and(|entry| glued_as_in_msgid(&file[entry.msgid], &other))
+                })
+            })
 }
 
 /// Whether `word` stands as a whole word in `file` anywhere but at `not`.
@@ -325,5 +417,45 @@ mod tests {
             "msgid \"csN\"\nmsgstr \"a\"\n\n#: x.c\nmsgstr \"csН\"\n",
             "csН"
         ));
+    }
+
+    /// e2fsck's table of abbreviations: each key kept before its
+    /// translation, whether or not the catalogue uses the word elsewhere.
+    #[test]
+    fn a_table_of_keyed_entries_is_meant() {
+        let table = "msgid \"bblock\"\nmsgstr \"bблок\"\n\nmsgid \"ddirectory\"\nmsgstr \"dкаталог\"\n\n#: e2fsck/message.c:130\nmsgid \"Iillegal\"\nmsgstr \"Iзаборонений\"\n\nmsgid \"llost+found\"\nmsgstr \"lзагублені+знайдені\"\n";
+        assert!(keeps(table, "Iзаборонений"));
+        assert!(keeps(table, "lзагублені"));
+        // Names whose first letter was typed in Latin double no key.
+        let names = "msgid \"Gabon\"\nmsgstr \"Gабон\"\n\nmsgid \"Ghana\"\nmsgstr \"Gһана\"\n\nmsgid \"Gibraltar\"\nmsgstr \"Gибралтар\"\n";
+        assert!(!keeps(names, "Gабон"));
+        // One other keyed entry is no table.
+        let two =
+            "msgid \"bblock\"\nmsgstr \"bблок\"\n\nmsgid \"Iillegal\"\nmsgstr \"Iзаборонений\"\n";
+        assert!(!keeps(two, "Iзаборонений"));
+        // A sentence's first letter kept in a catalogue of keys is still
+        // a slip: its translation starts with a capital.
+        let you = format!("{table}\nmsgid \"You can\"\nmsgstr \"YВи можете\"\n");
+        assert!(!keeps(&you, "YВи"));
+    }
+
+    /// df's column names: the `I` kept before `нодов` as before
+    /// `Использовано`, where the case proves it.
+    #[test]
+    fn a_literal_the_catalogue_keeps_glued_elsewhere_is_meant() {
+        let df = "msgid \"Inodes\"\nmsgstr \"Iнодов\"\n\nmsgid \"IUsed\"\nmsgstr \"IИспользовано\"\n\nmsgid \"Mounted on\"\nmsgstr \"Cмонтировано в\"\n\nmsgid \"CPU\"\nmsgstr \"CПУ\"\n";
+        assert!(keeps(df, "Iнодов"));
+        // Its msgid starts no word with the literal.
+        assert!(!keeps(df, "Cмонтировано"));
+        // No word of the catalogue proves the literal kept.
+        let alone =
+            "msgid \"Inodes\"\nmsgstr \"Iнодов\"\n\nmsgid \"IUsed\"\nmsgstr \"Использовано\"\n";
+        assert!(!keeps(alone, "Iнодов"));
+        // A format's letter before a capital proves nothing.
+        let format = "msgid \"<size>\"\nmsgstr \"<sрозмір>\"\n\nmsgid \"%s%sLinking\"\nmsgstr \"%s%sПов'язуємо\"\n";
+        assert!(!keeps(format, "sрозмір"));
+        // The proof is of another literal.
+        let other = "msgid \"Inodes\"\nmsgstr \"Iнодов\"\n\nmsgid \"csN\"\nmsgstr \"csН\"\n";
+        assert!(!keeps(other, "Iнодов"));
     }
 }
