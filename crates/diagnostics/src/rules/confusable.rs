@@ -556,15 +556,16 @@ fn first_unclear_in(lines: &[u8], from: usize, alphabet: Alphabet) -> Option<usi
 /// [`first_unclear_in`] under the alphabet `ALPHABETS[A]`.
 #[inline(always)]
 fn unclear_by_bits<const A: usize>(lines: &[u8], from: usize) -> Option<usize> {
-    let alphabet = ALPHABETS[A];
     // A lead that is not one of the alphabet's whole leads is no letter of
     // it unless the byte after it says so; nor is it the punctuation
     // allowed (`C2 A0`, `C2 AB`, `C2 BB`, `E2 80`): then it rules its line
-    // out.
+    // out. The alphabet is a constant here, not a value the step reads:
+    // a captured one made the four alphabets' steps one, which decoded
+    // the alphabet's bounds at each lead.
     let other_lead = |b: u8, b1: u8| {
         let c2 = (b == 0xC2) & ((b1 == 0xA0) | (b1 == 0xAB) | (b1 == 0xBB));
         let e2 = (b == 0xE2) & (b1 == 0x80);
-        !(alphabet.letter(b, b1) | c2 | e2)
+        !(const { ALPHABETS[A] }.letter(b, b1) | c2 | e2)
     };
     let byte = |i: usize| lines.get(i).copied().unwrap_or(0);
     let sets = [WORD_BYTES, LETTER_LEADS, OTHER_LEADS[A]];
