@@ -43,7 +43,7 @@ pub struct BomFormat {
     pub tested_with: &'static str,
 }
 
-use BomPolicy::{Allow, Forbid, RequireUnlessAscii};
+use BomPolicy::{Allow, Forbid, Require, RequireUnlessAscii};
 use FileName::{AnyIn, Exactly, Extension, In, StartingWith};
 
 /// A file whose first two bytes after the mark are `#!`, whatever its name:
@@ -519,11 +519,12 @@ pub const BOM_FORMATS: &[BomFormat] = &[
 /// `path`'s file name and the name of the directory it is in, as bytes.
 fn name_and_parent(path: &Path) -> (&[u8], &[u8]) {
     let bytes = path.as_os_str().as_encoded_bytes();
-    let (parent, name) = match bytes.iter().rposition(|&b| b == b'/') {
+    // A search, not a loop over each byte: asked of every file's path.
+    let (parent, name) = match memchr::memrchr(b'/', bytes) {
         Some(i) => (&bytes[..i], &bytes[i + 1..]),
         None => (&b""[..], bytes),
     };
-    let parent = match parent.iter().rposition(|&b| b == b'/') {
+    let parent = match memchr::memrchr(b'/', parent) {
         Some(i) => &parent[i + 1..],
         None => parent,
     };
@@ -533,7 +534,7 @@ fn name_and_parent(path: &Path) -> (&[u8], &[u8]) {
 /// `name`'s last extension, as `Path::extension` finds it: none for a name
 /// that only starts with a dot (`.bashrc`), nor for `.` and `..`.
 fn extension_of(name: &[u8]) -> Option<&[u8]> {
-    let dot = name.iter().rposition(|&b| b == b'.')?;
+    let dot = memchr::memrchr(b'.', name)?;
     (dot > 0 && name != b"..").then(|| &name[dot + 1..])
 }
 
@@ -578,14 +579,40 @@ pub fn bom_format_of(path: &Path, bytes: &[u8]) -> Option<&'static BomFormat> {
 pub(crate) fn may_require_bom(path: &Path) -> bool {
     let (name, parent) = name_and_parent(path);
     let extension = extension_of(name);
-    BOM_FORMATS
-        .iter()
-        .filter(|f| f.policy != Allow && f.policy != Forbid)
-        .any(|f| {
-            f.files
-                .iter()
-                .any(|file| file.matches(name, parent, extension))
-        })
+    REQUIRING.iter().any(|f| {
+        f.files
+            .iter()
+            .any(|file| file.matches(name, parent, extension))
+    })
+}
+
+/// The formats of the table that require a mark, picked out when the
+/// program is built: the BOM rule asks of every file, and a walk of the
+/// whole table for each cost more than the rest of the rule.
+const REQUIRING: [&BomFormat; requiring_count()] = {
+    let mut out = [&SHEBANG; requiring_count()];
+    let (mut i, mut k) = (0, 0);
+    while i < BOM_FORMATS.len() {
+        if requires(&BOM_FORMATS[i]) {
+            out[k] = &BOM_FORMATS[i];
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+const fn requires(format: &BomFormat) -> bool {
+    matches!(format.policy, Require | RequireUnlessAscii)
+}
+
+const fn requiring_count() -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < BOM_FORMATS.len() {
+        n += requires(&BOM_FORMATS[i]) as usize;
+        i += 1;
+    }
+    n
 }
 
 /// The built-in BOM rule for a file, by its name and content; a file of no
@@ -724,6 +751,14 @@ mod tests {
         assert!(may_require_bom(Path::new("scripts/Install.psm1")));
         assert!(!may_require_bom(Path::new("scripts/install.sh")));
         assert!(!may_require_bom(Path::new("ps1")));
+        // The formats picked out when built are the table's that require.
+        let requiring: Vec<&str> = BOM_FORMATS
+            .iter()
+            .filter(|f| f.policy != Allow && f.policy != Forbid)
+            .map(|f| f.format)
+            .collect();
+        assert_eq!(REQUIRING.map(|f| f.format).to_vec(), requiring);
+        assert!(!requiring.is_empty());
     }
 
     #[test]
