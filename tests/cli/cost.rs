@@ -253,3 +253,42 @@ fn long_lines_of_mojibake_are_linear() {
     repaired.push(b'\n');
     assert!(std::fs::read(dir.path().join("one.txt")).unwrap() == repaired);
 }
+
+/// U016 reads a catalogue word beside its entry and the entries around it
+/// (a table of keys, a literal kept glued, the word used elsewhere): a
+/// catalogue whose every entry is such a candidate costs each one a
+/// bounded search, not one of the whole file.
+#[test]
+fn catalogue_words_read_beside_their_entries_are_linear() {
+    let mut names = String::new();
+    let mut keys = String::new();
+    for i in 0..20_000u32 {
+        names.push_str(&format!(
+            "#: x.c:{i}\nmsgid \"Gabon\"\nmsgstr \"Gабон\"\n\n"
+        ));
+        let suffix: String = [i % 32, (i / 32) % 32, (i / 1024) % 32]
+            .iter()
+            .map(|&k| char::from_u32(0x430 + k).unwrap())
+            .collect();
+        keys.push_str(&format!(
+            "msgid \"aextended{i}\"\nmsgstr \"aрозширений{suffix}\"\n\n"
+        ));
+    }
+    let dir = tree(&[
+        ("utf8lint.toml", b"max-per-file = 0\n"),
+        ("names.po", names.as_bytes()),
+        ("keys.po", keys.as_bytes()),
+    ]);
+    for (file, findings) in [("names.po", 20_000), ("keys.po", 20_000)] {
+        let o = run_bounded(dir.path(), &["check", "--format", "json", file]);
+        let u016 = json_lines(&o)
+            .iter()
+            .filter(|l| l["code"] == "U016")
+            .count()
+            + json_lines(&o)
+                .iter()
+                .filter_map(|l| l["not_shown"]["U016"].as_u64())
+                .sum::<u64>() as usize;
+        assert_eq!(u016, findings, "{file}");
+    }
+}

@@ -189,7 +189,12 @@ const KEYED_TABLE: usize = 2;
 /// Country names whose Cyrillic `Г` was typed Latin (`Gабон` for `Gabon`,
 /// `Gһана` for `Ghana`) double no letter: they make no table.
 fn keyed_entries(file: &[u8], not: usize, most: usize) -> usize {
-    memchr::memmem::find_iter(file, b"msgstr")
+    // A table's entries stand together: those within `NEAR` either side,
+    // so that a catalogue of many candidates costs each a bounded search.
+    let floor = not.saturating_sub(NEAR);
+    let window = &file[..file.len().min(not + NEAR)];
+    memchr::memmem::find_iter(&window[floor..], b"msgstr")
+        .map(|i| floor + i)
         .filter_map(|i| {
             let line = memchr::memrchr(b'\n', &file[..i]).map_or(0, |k| k + 1);
             (keyword_line(&file[line..]).as_ptr() == file[i..].as_ptr()).then_some(line)
@@ -229,9 +234,16 @@ fn kept_glued_elsewhere(file: &[u8], at: usize, msgid: &[u8], halves: &Halves) -
     let in_msgid =
         (0..msgid.len()).any(|i| msgid[i..].starts_with(literal) && starts_word(msgid, i));
     let script = halves.translated.chars().next().and_then(script_of);
+    // The proof stands near (df's columns are entries in a row, an
+    // obsolete entry's line holds them all): looked for within `NEAR`
+    // either side, at most `PROOFS` places, so that a catalogue of many
+    // candidates costs each a bounded search.
+    let floor = at.saturating_sub(NEAR);
+    let near = &file[..file.len().min(at + NEAR)];
     halves.side == Side::First
         && in_msgid
-        && memchr::memmem::find_iter(file, literal)
+        && memchr::memmem::find_iter(&near[floor..], literal)
+            .map(|i| floor + i)
             // Not a format's or an escape's letter (`%sПов'язуємо`).
             .filter(|&i| {
                 i != at
@@ -241,16 +253,25 @@ fn kept_glued_elsewhere(file: &[u8], at: usize, msgid: &[u8], halves: &Halves) -
                         Some(b'%' | b'\\' | b'0'..=b'9')
                     )
             })
+            // A proof glues the literal to a capital (`IИспользовано`).
             .filter(|&i| {
-                char_at(file, i + literal.len()).is_some_and(|(c, _)| script_of(c) == script)
+                char_at(file, i + literal.len())
+                    .is_some_and(|(c, _)| c.is_uppercase() && script_of(c) == script)
             })
+            .take(PROOFS)
             .any(|i| {
-                // A word is short: its letters from a window of the file.
-                let window = &file[i..file.len().min(i + 256)];
-                let text = window.utf8_chunks().next().map_or("", |c| c.valid());
-                let word = &text[..text
-                    .find(|c: char| !c.is_alphabetic())
-                    .unwrap_or(text.len())];
+                // The word's letters, decoded from `i` one at a time (no
+                // more than a word judged holds).
+                let mut end = i;
+                for _ in 0..64 {
+                    match char_at(file, end).filter(|(c, _)| c.is_alphabetic()) {
+                        Some((_, len)) => end += len,
+                        None => break,
+                    }
+                }
+                let Ok(word) = std::str::from_utf8(&file[i..end]) else {
+                    return false;
+                };
                 halves_of(word).is_some_and(|other| {
                     other.literal == halves.literal
                         && entry_of(file, i)
@@ -259,14 +280,37 @@ fn kept_glued_elsewhere(file: &[u8], at: usize, msgid: &[u8], halves: &Halves) -
             })
 }
 
-/// Whether `word` stands as a whole word in `file` anywhere but at `not`.
+/// How far either side of a word its catalogue's table of keys
+/// ([`keyed_entries`]) and the proof of a kept literal
+/// ([`kept_glued_elsewhere`]) are looked for: a table's entries and df's
+/// columns stand in a row.
+const NEAR: usize = 4 * 1024;
+
+/// How many places [`kept_glued_elsewhere`] reads for a proof, and
+/// [`is_word_elsewhere`] for the word standing whole: past them a
+/// catalogue that repeats one glued word in every entry costs each
+/// candidate no more.
+const PROOFS: usize = 16;
+
+/// How far either side of a word [`is_word_elsewhere`] looks for it: a
+/// catalogue's translations of one term stand in the entries around it,
+/// and a catalogue of many candidates costs each a bounded search.
+const ELSEWHERE: usize = 64 * 1024;
+
+/// Whether `word` stands as a whole word in `file` but at `not`, within
+/// [`ELSEWHERE`] either side (among its first [`PROOFS`] times four places).
 fn is_word_elsewhere(file: &[u8], word: &str, not: usize) -> bool {
     let letter = |c: Option<char>| c.is_some_and(char::is_alphabetic);
-    memchr::memmem::find_iter(file, word.as_bytes()).any(|i| {
-        i != not
-            && !letter(char_before(file, i))
-            && !letter(char_at(file, i + word.len()).map(|(c, _)| c))
-    })
+    let floor = not.saturating_sub(ELSEWHERE);
+    let near = &file[..file.len().min(not + ELSEWHERE)];
+    memchr::memmem::find_iter(&near[floor..], word.as_bytes())
+        .map(|i| floor + i)
+        .take(4 * PROOFS)
+        .any(|i| {
+            i != not
+                && !letter(char_before(file, i))
+                && !letter(char_at(file, i + word.len()).map(|(c, _)| c))
+        })
 }
 
 /// Whether `msgid[i]` starts a word: nothing before it, a character that is
