@@ -144,13 +144,10 @@ fn may_report(part: &str) -> bool {
             }
         }
     }
-    let Some(&(main, ordinary)) = counts[..scripts]
-        .iter()
-        .max_by_key(|&&(s, n)| (n, s == "Latin", std::cmp::Reverse(s)))
-    else {
+    let Some((main, ordinary)) = main_script(&counts[..scripts]) else {
         return false;
     };
-    if ordinary < 2 || (main == "Latin" && ascii < 2) {
+    if !reads_as_a_word_of(main, ordinary, ascii) {
         return false;
     }
     let mut odd = false;
@@ -212,10 +209,27 @@ fn letters(part: &str, after_marker: bool) -> Vec<Letter> {
     out
 }
 
+/// The main script of a part, from its scripts' counts of ordinary
+/// letters: the most letters, Latin on a tie (then the first by name, so
+/// the answer never depends on an order of hashing).
+fn main_script(counts: &[(&'static str, usize)]) -> Option<(&'static str, usize)> {
+    counts
+        .iter()
+        .max_by_key(|&&(s, n)| (n, s == "Latin", std::cmp::Reverse(s)))
+        .copied()
+}
+
+/// Whether a part whose main script has `ordinary` letters, `ascii` of all
+/// its letters ASCII, can pass for a word of that script: two letters of
+/// it, and a Latin word disguised is an ASCII one (Vietnamese `ềêɡ` or the
+/// transcription `œ̄ṣ́m̥̄ᾱ̆́` resemble no word a reader would mistake).
+fn reads_as_a_word_of(main: &str, ordinary: usize, ascii: usize) -> bool {
+    ordinary >= 2 && (main != "Latin" || ascii >= 2)
+}
+
 fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
     let letters = letters(part, after_marker);
-    // The main script: the most ordinary letters, Latin on a tie (then the
-    // first by name, so the answer never depends on an order of hashing).
+    // Each script's ordinary letters, for the main one.
     let mut counts: Vec<(&'static str, usize)> = Vec::new();
     for l in letters.iter().filter(|l| !l.restricted) {
         let Some(script) = l.script else { continue };
@@ -224,13 +238,9 @@ fn odd_letters(part: &str, after_marker: bool) -> Option<Odd> {
             None => counts.push((script, 1)),
         }
     }
-    let &(main, ordinary) = counts
-        .iter()
-        .max_by_key(|&&(s, n)| (n, s == "Latin", std::cmp::Reverse(s)))?;
-    // A Latin word disguised is an ASCII one: Vietnamese `ềêɡ` or the
-    // transcription `œ̄ṣ́m̥̄ᾱ̆́` resemble no word a reader would mistake.
+    let (main, ordinary) = main_script(&counts)?;
     let ascii = letters.iter().filter(|l| l.c.is_ascii()).count();
-    if ordinary < 2 || (main == "Latin" && ascii < 2) {
+    if !reads_as_a_word_of(main, ordinary, ascii) {
         return None;
     }
     if main == "Greek" && is_symbol_notation(&letters) {
