@@ -200,10 +200,13 @@ fn keyed_entries(file: &[u8], not: usize, most: usize) -> usize {
             (keyword_line(&file[line..]).as_ptr() == file[i..].as_ptr()).then_some(line)
         })
         .filter(|&line| {
-            let Some(t) = text_start(file, line).filter(|&t| t != not) else {
+            // A string's text may start at the end of the file (`msgstr "`).
+            let Some((t, &key)) = text_start(file, line)
+                .filter(|&t| t != not)
+                .and_then(|t| Some((t, file.get(t)?)))
+            else {
                 return false;
             };
-            let key = file[t];
             let foreign_lowercase = char_at(file, t + 1).is_some_and(|(c, _)| {
                 c.is_lowercase() && script_of(c).is_some_and(|s| s != "Latin")
             });
@@ -212,7 +215,7 @@ fn keyed_entries(file: &[u8], not: usize, most: usize) -> usize {
                 && entry_of(file, t)
                     .and_then(|entry| text_start(file, entry.msgid.start))
                     .is_some_and(|m| {
-                        file[m] == key
+                        file.get(m) == Some(&key)
                             && file
                                 .get(m + 1)
                                 .is_some_and(|b| b.eq_ignore_ascii_case(&key))
@@ -481,6 +484,29 @@ mod tests {
         // a slip: its translation starts with a capital.
         let you = format!("{table}\nmsgid \"You can\"\nmsgstr \"YВи можете\"\n");
         assert!(!keeps(&you, "YВи"));
+    }
+
+    /// A catalogue cut off inside a string, where the next entry's text
+    /// would start, is read to its end and no further.
+    #[test]
+    fn a_catalogue_cut_off_in_a_string_is_read_to_its_end() {
+        for cut in [
+            "msgid \"aextended\"\nmsgstr \"aрозширений\"\n\nmsgid \"x\"\nmsgstr \"",
+            "msgid \"aextended\"\nmsgstr \"aрозширений\"\n\nmsgid \"",
+            "msgid \"Inodes\"\nmsgstr \"Iнодов\"\n\nmsgid \"",
+            "msgid \"Inodes\"\nmsgstr \"Iнодов\"\nmsgstr \"",
+        ] {
+            let word = if cut.contains("Iнодов") {
+                "Iнодов"
+            } else {
+                "aрозширений"
+            };
+            let at = cut.find(word).unwrap();
+            assert!(
+                !keeps_a_literal_of_its_msgid(cut.as_bytes(), at, word),
+                "{cut:?}"
+            );
+        }
     }
 
     /// df's column names: the `I` kept before `нодов` as before
