@@ -21,8 +21,38 @@ fn utf8ish() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(piece, 0..64).prop_map(|v| v.concat())
 }
 
+/// Pieces of gettext catalogues and the words U016 reads beside their
+/// entries (keys, kept literals, slips), cut anywhere: inside a string, at
+/// a keyword, at the file's end.
+fn catalogue_pieces() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(vec![
+            "msgid \"", "msgstr \"", "msgstr[0] \"", "#~ msgid \"", "#~ msgstr \"",
+            "msgid_plural \"", "\"", "\"\n", "\n", "\n\n", "#: x.c:1\n", "\\", "%s", "%",
+        ])
+        .prop_map(String::from),
+        3 => prop::sample::select(vec![
+            "Iнодов", "IИспользовано", "Inodes", "IUsed", "aрозширений", "aextended", "bblock",
+            "bблок", "Iillegal", "Iзаборонений", "Gabon", "Gабон", "<sрозмір>", "csН", "csN",
+            "pабота", "МетодHTTP", "HTTPMethod", "EΚΦΡΑΣΗ", "Р&eгулярний", " ",
+        ])
+        .prop_map(String::from),
+        1 => any::<char>().prop_map(|c| c.to_string()),
+    ];
+    proptest::collection::vec(piece, 0..48).prop_map(|v| v.concat().into_bytes())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn check_any_catalogue(bytes in catalogue_pieces()) {
+        let path = Path::new("uk.po");
+        let diagnostics = check(&bytes, CheckOptions::new(path, &Policy::default()));
+        for d in &diagnostics {
+            prop_assert!(d.span.start <= d.span.end && d.span.end <= bytes.len(), "{:?}", d.span);
+        }
+    }
 
     #[test]
     fn check_and_render_any_bytes(bytes in utf8ish(), name in prop_oneof!["a.txt", "a.json", "run.sh", "x"]) {

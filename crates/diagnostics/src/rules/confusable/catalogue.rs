@@ -346,6 +346,10 @@ fn entry_of(file: &[u8], at: usize) -> Option<Entry> {
         let start = memchr::memrchr(b'\n', &file[floor..end]).map_or(floor, |k| floor + k + 1);
         let line = keyword_line(&file[start..end]);
         if line.starts_with(b"msgstr") {
+            // Before the `msgid`: the entry before this one's.
+            if msgid_start.is_some() {
+                break;
+            }
             msgid_end = Some(start);
             msgstr.get_or_insert(start);
         } else if line.starts_with(b"msgid") {
@@ -484,6 +488,21 @@ mod tests {
         // a slip: its translation starts with a capital.
         let you = format!("{table}\nmsgid \"You can\"\nmsgstr \"YВи можете\"\n");
         assert!(!keeps(&you, "YВи"));
+    }
+
+    /// An entry right after the one before, with no blank line or comment
+    /// between: its `msgid` ends where its own `msgstr` starts.
+    #[test]
+    fn an_entry_right_after_another_is_read_alone() {
+        let glued = "msgstr \"\"\n#~ msgid \"\"\nmsgstr \"aрозширений\"\n";
+        let at = glued.find("aрозширений").unwrap();
+        assert!(!keeps_a_literal_of_its_msgid(
+            glued.as_bytes(),
+            at,
+            "aрозширений"
+        ));
+        let stty = "msgid \"a\"\nmsgstr \"b\"\nmsgid \"csN\"\nmsgstr \"csН\"\n";
+        assert!(keeps(stty, "csН"));
     }
 
     /// A catalogue cut off inside a string, where the next entry's text
