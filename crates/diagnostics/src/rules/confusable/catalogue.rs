@@ -179,8 +179,8 @@ fn keyed_message(file: &[u8], at: usize, entry: &Entry, halves: &Halves) -> bool
 /// slip that kept a sentence's first letter is one.
 const KEYED_TABLE: usize = 2;
 
-/// The entries of `file` but the one whose `msgstr` starts at `not`, up to
-/// `most`, that are keys: the `msgid` starts with a letter doubled (in
+/// The entries of `file` within [`NEAR`] of `not` but the one whose
+/// `msgstr` starts there, up to `most`, that are keys: the `msgid` starts with a letter doubled (in
 /// either case: the key before a word that starts with it, `bblock`,
 /// `Iillegal`, `hHTREE`, as few words do) and the `msgstr` with the same
 /// letter before a lowercase letter of another script. In a table of them
@@ -196,7 +196,13 @@ fn keyed_entries(file: &[u8], not: usize, most: usize) -> usize {
     memchr::memmem::find_iter(&window[floor..], b"msgstr")
         .map(|i| floor + i)
         .filter_map(|i| {
-            let line = memchr::memrchr(b'\n', &file[..i]).map_or(0, |k| k + 1);
+            // The line's start within the window too (a line that starts
+            // before it is no entry of the table).
+            let line = match memchr::memrchr(b'\n', &file[floor..i]) {
+                Some(k) => floor + k + 1,
+                None if floor == 0 => 0,
+                None => return None,
+            };
             (keyword_line(&file[line..]).as_ptr() == file[i..].as_ptr()).then_some(line)
         })
         .filter(|&line| {
